@@ -1,0 +1,32 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { REPO_ROOT } from './local-stack';
+
+const run = promisify(execFile);
+
+interface DemoKey {
+  organization_id: string;
+  api_key: string;
+}
+
+/**
+ * The demo organization's key, kept in .local/ (gitignored) so that each `npm start` prints the same key.
+ * Seeds a new demo organization when there is none or the stored key no longer works.
+ */
+export async function ensureDemoKey(baseUrl: string, env: NodeJS.ProcessEnv, file = resolve(REPO_ROOT, '.local/demo-key.json')): Promise<DemoKey & { created: boolean }> {
+  if (existsSync(file)) {
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as DemoKey;
+    const me = await fetch(`${baseUrl}/v1/me`, { headers: { authorization: `Bearer ${stored.api_key}` } });
+    if (me.ok) return { ...stored, created: false };
+  }
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', resolve(REPO_ROOT, 'services/crm/src/cli/admin.ts'), 'seed-demo', '--json'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+  });
+  const seeded = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as DemoKey;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify({ organization_id: seeded.organization_id, api_key: seeded.api_key }, null, 2), { mode: 0o600 });
+  return { ...seeded, created: true };
+}

@@ -1,0 +1,68 @@
+/**
+ * `npm start`: installs and starts the local Kafka and FerretDB (unless KAFKA_BROKERS / MONGODB_URI point at
+ * existing servers), starts every service and the gateway, seeds a demo organization and key when there is
+ * none, prints the base URL and the key, and stops everything on Ctrl-C.
+ */
+import { resolve } from 'node:path';
+import { ensureDemoKey } from './lib/demo-key';
+import { localStackRunning, REPO_ROOT, startLocalStack, stopLocalStack } from './lib/local-stack';
+import { startSystem } from './lib/system';
+
+const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+async function main(): Promise<void> {
+  const startedAt = Date.now();
+  const external = Boolean(process.env.MONGODB_URI && process.env.KAFKA_BROKERS);
+  const stackWasRunning = external || (await localStackRunning());
+  console.log(stackWasRunning ? 'Using the running Kafka and MongoDB-compatible servers…' : 'Starting Kafka and FerretDB (the first run installs them; this can take a few minutes)…');
+  const stack = await startLocalStack();
+  const stackReadyAt = Date.now();
+
+  const logDir = resolve(REPO_ROOT, '.local/logs');
+  const system = await startSystem({
+    stack,
+    gatewayPort: port('PORT', 8080),
+    crmPort: port('CRM_GRPC_PORT', 50051),
+    webhooksPort: port('WEBHOOKS_GRPC_PORT', 50054),
+    logDir,
+    env: { WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost,::1' },
+  });
+  const demo = await ensureDemoKey(system.baseUrl, system.env);
+
+  console.log(`
+  CRM API is running (stack ${((stackReadyAt - startedAt) / 1000).toFixed(1)} s, services ${((Date.now() - stackReadyAt) / 1000).toFixed(1)} s)
+
+    Base URL   ${system.baseUrl}
+    API key    ${demo.api_key}${demo.created ? '   (new demo organization)' : ''}
+    Docs       ${system.baseUrl}/api/docs
+    Logs       ${logDir}
+
+    curl -H "Authorization: Bearer ${demo.api_key}" ${system.baseUrl}/v1/contacts
+
+  Press Ctrl-C to stop.`);
+
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    console.log('\nStopping…');
+    await system.stop();
+    if (!stackWasRunning) await stopLocalStack();
+    console.log('Stopped.');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+  for (const service of system.processes) {
+    void service.exited.then((code) => {
+      if (stopping) return;
+      console.error(`${service.name} exited unexpectedly (code ${String(code)}); see ${logDir}/${service.name}.log`);
+      void shutdown();
+    });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

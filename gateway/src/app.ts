@@ -1,0 +1,85 @@
+import { AppError, newId } from '@crm/shared';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Clients } from './clients';
+import type { GatewayConfig } from './config';
+import { CursorCodec } from './http/cursor';
+import { errorBody } from './http/envelope';
+import { handleError } from './http/error-handler';
+import { createHandler } from './http/pipeline';
+import type { RouteDefinition } from './http/route';
+import { createRouteTable, toFastifyPath } from './http/route-table';
+import type { IdempotencyStore } from './idempotency/idempotency.store';
+import { buildOpenApiDocument } from './openapi/build-document';
+import { renderDocsPage } from './openapi/docs-page';
+import { createAuthenticator } from './plugins/auth';
+import { createRateLimiter } from './plugins/rate-limit';
+import { ALL_ROUTES } from './routes';
+
+export interface AppDeps {
+  config: GatewayConfig;
+  clients: Clients;
+  idempotency: IdempotencyStore;
+  /** Readiness of the backing services and store. */
+  ready: () => Promise<boolean>;
+  routes?: RouteDefinition[];
+  logger?: boolean | object;
+}
+
+export function buildApp(deps: AppDeps): FastifyInstance {
+  const routes = deps.routes ?? ALL_ROUTES;
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: deps.config.BODY_LIMIT_BYTES,
+    genReqId: () => newId('request'),
+    requestIdHeader: false,
+    disableRequestLogging: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('X-Request-Id', request.id);
+  });
+
+  // JSON bodies; an empty body is "no body", anything unparsable is INVALID_JSON.
+  app.addContentTypeParser(['application/json', 'application/*+json'], { parseAs: 'string' }, (_request, raw, done) => {
+    const text = String(raw);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new AppError('INVALID_JSON', 'The body is not valid JSON.'), undefined);
+    }
+  });
+
+  const pipeline = {
+    authenticate: createAuthenticator(deps.clients, deps.config.AUTH_CACHE_TTL_MS),
+    rateLimit: createRateLimiter(deps.config.RATE_LIMIT_PER_SECOND),
+    clients: deps.clients,
+    cursors: new CursorCodec(deps.config.CURSOR_SECRET, deps.config.CURSOR_TTL_SECONDS),
+    idempotency: deps.idempotency,
+  };
+  for (const route of routes) {
+    app.route({ method: route.method, url: toFastifyPath(route.path), handler: createHandler(route, pipeline) });
+  }
+
+  const table = createRouteTable(routes);
+  app.setNotFoundHandler((request, reply) => {
+    const allowed = table.allowedMethods(request.url);
+    if (allowed) {
+      void reply.header('Allow', allowed.join(', '));
+      return reply.code(405).send(errorBody(new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; allowed: ${allowed.join(', ')}.`), request.id));
+    }
+    return reply.code(404).send(errorBody(new AppError('ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`), request.id));
+  });
+  app.setErrorHandler(handleError);
+
+  const document = buildOpenApiDocument(routes, deps.config.PUBLIC_BASE_URL);
+  app.get('/api/docs/openapi.json', async () => document);
+  app.get('/api/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(renderDocsPage(document)));
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    const ready = await deps.ready().catch(() => false);
+    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready' });
+  });
+  return app;
+}

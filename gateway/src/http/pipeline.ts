@@ -1,0 +1,94 @@
+import { AppError } from '@crm/shared';
+import { parseOrThrow } from '@crm/shared/schemas';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Clients } from '../clients';
+import { runIdempotent } from '../idempotency/run-idempotent';
+import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency.store';
+import { requireScope, type Authenticate } from '../plugins/auth';
+import { CursorCodec, listFingerprint } from './cursor';
+import { errorBody, list, one } from './envelope';
+import type { ListResult, Page, RouteDefinition } from './route';
+
+export interface PipelineDeps {
+  authenticate: Authenticate;
+  rateLimit: (keyId: string) => void;
+  clients: Clients;
+  cursors: CursorCodec;
+  idempotency: IdempotencyStore;
+}
+
+/**
+ * The one request pipeline every operation runs through:
+ * authenticate → rate limit → scope → params (INVALID_ID) → query → body → idempotency → handler → envelope.
+ */
+export function createHandler(route: RouteDefinition, deps: PipelineDeps) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const principal = await deps.authenticate(request.headers.authorization);
+    deps.rateLimit(principal.keyId);
+    requireScope(principal, route.scope);
+
+    const params = route.params ? parseOrThrow(route.params, request.params) : {};
+    const rawQuery = (request.query ?? {}) as Record<string, unknown>;
+    const query = route.query ? parseOrThrow(route.query, rawQuery) : {};
+    const body = route.body ? parseOrThrow(route.body, bodyObject(request.body, route.bodyOptional === true)) : undefined;
+
+    const fingerprint = listFingerprint(route.operationId, principal.orgId, rawQuery);
+    const page = pageOf(rawQuery, query as { limit?: number }, fingerprint, deps.cursors);
+
+    const execute = async (): Promise<StoredResponse> => {
+      try {
+        const result = await route.handle({ params, query, body, principal, clients: deps.clients, page });
+        return render(route, result, request.id, fingerprint, deps.cursors);
+      } catch (error) {
+        if (error instanceof AppError && error.httpStatus < 500) return { status: error.httpStatus, body: errorBody(error, request.id) };
+        throw error;
+      }
+    };
+    const idempotencyKey = route.idempotent ? headerValue(request.headers['idempotency-key']) : undefined;
+    const response = route.idempotent
+      ? await runIdempotent(deps.idempotency, { orgId: principal.orgId, key: idempotencyKey, route: route.operationId, body: request.body ?? null }, execute)
+      : { ...(await execute()), replayed: false };
+
+    if (response.replayed) reply.header('Idempotent-Replayed', 'true');
+    if (response.status >= 400) applyErrorHeaders(reply, response.body);
+    reply.code(response.status);
+    if (response.status === 204) await reply.send();
+    else await reply.send(response.body);
+  };
+}
+
+/** A route's body must be a JSON object; no body counts as {} so that missing required fields are named. */
+function bodyObject(body: unknown, optional: boolean): unknown {
+  if (body === undefined || (body === null && optional)) return {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('INVALID_JSON', 'The body must be a JSON object.');
+  return body;
+}
+
+function pageOf(rawQuery: Record<string, unknown>, query: { limit?: number }, fingerprint: string, cursors: CursorCodec): Page {
+  const cursor = rawQuery.cursor;
+  if (cursor !== undefined && (typeof cursor !== 'string' || cursor === '')) throw new AppError('INVALID_CURSOR', 'The cursor is malformed.');
+  return { limit: query.limit ?? 25, after: typeof cursor === 'string' ? cursors.decode(cursor, fingerprint) : undefined };
+}
+
+function render(route: RouteDefinition, result: unknown, requestId: string, fingerprint: string, cursors: CursorCodec): StoredResponse {
+  const success = route.success;
+  switch (success.kind) {
+    case 'none':
+      return { status: 204, body: null };
+    case 'one':
+      return { status: success.status, body: one(success.schema.parse(result), requestId) };
+    case 'list': {
+      const { items, page } = result as ListResult<unknown>;
+      const next = page?.has_more && page.next ? cursors.encode(page.next, fingerprint) : undefined;
+      const data = items.map((item) => success.schema.parse(item));
+      return { status: 200, body: list(data, { total: page?.total ?? data.length, has_more: page?.has_more ?? false, next_cursor: next }, requestId) };
+    }
+  }
+}
+
+function applyErrorHeaders(reply: FastifyReply, body: unknown): void {
+  const retryAfter = (body as { error?: { details?: { retry_after_seconds?: number } } }).error?.details?.retry_after_seconds;
+  if (retryAfter) reply.header('Retry-After', String(retryAfter));
+}
+
+const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);

@@ -1,0 +1,16 @@
+import { commonEnv, envBoolean, envPort, loadConfig } from '@crm/shared';
+import { z } from 'zod';
+
+const schema = z.object({
+  ...commonEnv,
+  CRM_GRPC_HOST: z.string().default('127.0.0.1'),
+  CRM_GRPC_PORT: envPort(50051),
+  CRM_DB_NAME: z.string().min(1).default('crm'),
+  /** Off only in fault tests that prove a committed write keeps its event while no relay runs. */
+  OUTBOX_RELAY_ENABLED: envBoolean(true),
+  OUTBOX_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(250),
+});
+
+export type CrmConfig = z.infer<typeof schema>;
+
+export const loadCrmConfig = (env: NodeJS.ProcessEnv = process.env): CrmConfig => loadConfig(schema, env);

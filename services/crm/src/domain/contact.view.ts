@@ -1,0 +1,59 @@
+import type { Contact, DealSummary } from '@crm/proto/gen/crm/v1/contacts';
+import { isoOrNull, iso, type Nullable } from '@crm/shared';
+import type { ContactRecord } from '../repository/contact.repository';
+import type { CrmDeps } from './deps';
+
+export type ContactView = Nullable<Contact>;
+
+/** Renders contacts as the API shows them, with company names and real note and deal counts, in 3 queries. */
+export async function viewContacts(deps: Pick<CrmDeps, 'links'>, orgId: string, records: ContactRecord[]): Promise<ContactView[]> {
+  const ids = records.map((record) => record.id);
+  const companyIds = records.flatMap((record) => (record.company_id ? [record.company_id] : []));
+  const [companies, notes, deals] = await Promise.all([
+    deps.links.companyNames(orgId, companyIds),
+    deps.links.notesByContact(orgId, ids),
+    deps.links.dealsByContact(orgId, ids),
+  ]);
+  return records.map((record) => ({
+    id: record.id,
+    name: record.name,
+    email: record.email,
+    phone: record.phone,
+    photoapp_username: record.photoapp_username,
+    chatapp_jid: record.chatapp_jid,
+    socialmsg_psid: record.socialmsg_psid,
+    socialmsg_name: record.socialmsg_name,
+    source: record.source,
+    avatar_url: record.avatar_url,
+    company: record.company_id ? { id: record.company_id, name: companies.get(record.company_id) ?? '' } : null,
+    tags: record.tags,
+    custom_fields: record.custom_fields,
+    funnel_stage: record.funnel_stage,
+    notes_count: notes.get(record.id) ?? 0,
+    deals_count: deals.get(record.id) ?? 0,
+    last_message_at: isoOrNull(record.last_message_at),
+    created_at: iso(record.created_at),
+    updated_at: iso(record.updated_at),
+    messages_count: null,
+    deals: [],
+  }));
+}
+
+export async function viewContact(deps: Pick<CrmDeps, 'links'>, orgId: string, record: ContactRecord): Promise<ContactView> {
+  const [view] = await viewContacts(deps, orgId, [record]);
+  if (!view) throw new Error('viewContacts returned nothing for one record');
+  return view;
+}
+
+/** GET /v1/contacts/{id}: the contact plus messages_count and at most 10 linked deals. */
+export async function viewContactDetail(deps: Pick<CrmDeps, 'links'>, orgId: string, record: ContactRecord): Promise<ContactView> {
+  const [view, deals] = await Promise.all([viewContact(deps, orgId, record), deps.links.dealSummaries(orgId, record.id, 10)]);
+  const summaries: Nullable<DealSummary>[] = deals;
+  return { ...view, messages_count: record.messages_count, deals: summaries };
+}
+
+/** The payload of record events: the record as its read route returns it (catalogue §3). */
+export function eventObject(view: ContactView): Record<string, unknown> {
+  const { messages_count: _messages, deals: _deals, ...object } = view;
+  return object;
+}

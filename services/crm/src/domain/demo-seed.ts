@@ -1,0 +1,46 @@
+import { newId } from '@crm/shared';
+import { createApiKey, createMember, createOrganization } from './admin';
+import type { CrmDeps } from './deps';
+import { SCOPES } from './scopes';
+import type { CustomFieldEntity, CustomFieldType } from '../repository/custom-field.repository';
+
+const FIELDS: Array<{ entity: CustomFieldEntity; key: string; label: string; type: CustomFieldType; options?: string[]; required?: boolean }> = [
+  { entity: 'contact', key: 'birthday', label: 'Birthday', type: 'date' },
+  { entity: 'contact', key: 'plan_interest', label: 'Plan of interest', type: 'select', options: ['basic', 'pro', 'enterprise'] },
+  { entity: 'contact', key: 'newsletter', label: 'Newsletter opt-in', type: 'boolean' },
+  { entity: 'company', key: 'employees', label: 'Employees', type: 'number' },
+  { entity: 'company', key: 'industry_code', label: 'Industry code', type: 'text' },
+  { entity: 'deal', key: 'lead_source', label: 'Lead source', type: 'select', options: ['inbound', 'outbound', 'referral'] },
+  { entity: 'deal', key: 'competitors', label: 'Competitors', type: 'multiselect', options: ['acme', 'globex', 'initech'] },
+];
+
+/**
+ * Fills what the API can only read: an organization with members, custom field definitions for every entity
+ * and an all-scopes key. The default funnel is created by the funnel module when it exists (see seedFunnel).
+ */
+export async function seedDemo(deps: CrmDeps, input: { name: string }, extra: Array<(orgId: string) => Promise<void>> = []) {
+  const organization = await createOrganization(deps, { name: input.name, plan: 'pro' });
+  const owner = await createMember(deps, organization.id, { name: 'Olivia Owner', email: 'owner@demo.example', role: 'owner' });
+  const admin = await createMember(deps, organization.id, { name: 'Adam Admin', email: 'admin@demo.example', role: 'admin' });
+  const seller = await createMember(deps, organization.id, { name: 'Sam Seller', email: 'sam@demo.example', role: 'member' });
+  const now = deps.now();
+  for (const field of FIELDS) {
+    await deps.customFields.insert({
+      id: newId('customField'),
+      org_id: organization.id,
+      key: field.key,
+      label: field.label,
+      type: field.type,
+      entity: field.entity,
+      options: field.options ?? null,
+      default_value: null,
+      required: field.required ?? false,
+      is_active: true,
+      created_at: now,
+      updated_at: now,
+    });
+  }
+  for (const step of extra) await step(organization.id);
+  const key = await createApiKey(deps, organization.id, { name: 'Demo key', scopes: [...SCOPES] });
+  return { organization_id: organization.id, member_ids: [owner.id, admin.id, seller.id], api_key: key.key, api_key_id: key.id };
+}

@@ -1,0 +1,37 @@
+import './instrumentation';
+import { connectMongo, createLogger, EventBus, onShutdown, OutboxRelay } from '@crm/shared';
+import { stopTelemetry } from '@crm/shared/telemetry';
+import { loadCrmConfig } from './config';
+import { startCrmServer } from './server';
+import { createDeps, outboxCollections } from './wiring';
+
+async function main(): Promise<void> {
+  const config = loadCrmConfig();
+  const logger = createLogger('crm', config.LOG_LEVEL);
+  const db = await connectMongo(config.MONGODB_URI, config.CRM_DB_NAME);
+  const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? 'crm', logger });
+  await bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS);
+
+  let relay: OutboxRelay | undefined;
+  const deps = createDeps(db, logger, () => relay?.nudge());
+  await Promise.all(Object.values(db.models).map((model) => model.init()));
+  if (config.OUTBOX_RELAY_ENABLED) {
+    relay = new OutboxRelay({ collections: outboxCollections(deps), bus, topic: config.EVENTS_TOPIC, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
+    relay.start();
+  }
+  const server = await startCrmServer(deps, { host: config.CRM_GRPC_HOST, port: config.CRM_GRPC_PORT, logger });
+  logger.info({ port: server.port, relay: config.OUTBOX_RELAY_ENABLED }, 'crm service listening');
+
+  onShutdown(logger, [
+    { name: 'grpc', run: () => server.stop() },
+    { name: 'outbox relay', run: () => relay?.stop() },
+    { name: 'kafka', run: () => bus.close() },
+    { name: 'mongo', run: () => db.close() },
+    { name: 'telemetry', run: () => stopTelemetry() },
+  ]);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

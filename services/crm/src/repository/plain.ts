@@ -1,0 +1,8 @@
+/** Lean documents carry `_id`; the domain speaks `id`. */
+export function plain<T extends { _id: string }>(doc: T): Omit<T, '_id'> & { id: string } {
+  const { _id, ...rest } = doc;
+  return { id: _id, ...rest };
+}
+
+/** Escapes user input for use inside a RegExp (search filters). */
+export const escapeRegExp = (value: string): string => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,0 +1,54 @@
+import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+
+export interface GrpcServiceBinding {
+  definition: ServiceDefinition;
+  implementation: UntypedServiceImplementation;
+}
+
+export interface RunningGrpcServer {
+  port: number;
+  health: HealthImplementation;
+  /** Stops taking new calls, lets in-flight calls finish (up to graceMs), then forces the rest. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Starts a gRPC server with the standard grpc.health.v1 service; it reports SERVING once bound. */
+export async function startGrpcServer(options: { host: string; port: number; services: GrpcServiceBinding[] }): Promise<RunningGrpcServer> {
+  const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
+  for (const { definition, implementation } of options.services) server.addService(definition, implementation);
+  const serviceNames = options.services.map(({ definition }) => serviceName(definition));
+  const health = new HealthImplementation(Object.fromEntries(['', ...serviceNames].map((name) => [name, 'NOT_SERVING'])));
+  health.addToServer(server);
+
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(`${options.host}:${options.port}`, ServerCredentials.createInsecure(), (error, boundPort) =>
+      error ? reject(error) : resolve(boundPort),
+    );
+  });
+  for (const name of ['', ...serviceNames]) health.setStatus(name, 'SERVING');
+
+  return {
+    port,
+    health,
+    stop: async (graceMs = 10_000) => {
+      for (const name of ['', ...serviceNames]) health.setStatus(name, 'NOT_SERVING');
+      await new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
+    },
+  };
+}
+
+/** "/crm.v1.ContactService/ListContacts" → "crm.v1.ContactService". */
+function serviceName(definition: ServiceDefinition): string {
+  const first = Object.values(definition)[0];
+  return first ? first.path.split('/')[1] ?? '' : '';
+}

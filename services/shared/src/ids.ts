@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+
+/** Id prefixes of every record (catalogue §4.2). Clients treat ids as opaque; the server checks the prefix. */
+export const ID_PREFIXES = {
+  contact: 'ct',
+  company: 'co',
+  deal: 'dl',
+  note: 'nt',
+  funnel: 'fn',
+  stage: 'st',
+  task: 'tk',
+  conversation: 'cv',
+  message: 'msg',
+  chatInstance: 'ci',
+  template: 'tpl',
+  broadcast: 'bc',
+  aiAgent: 'ag',
+  agentRun: 'run',
+  webhook: 'wh',
+  delivery: 'dlv',
+  event: 'evt',
+  member: 'mb',
+  customField: 'cf',
+  apiKey: 'key',
+  organization: 'org',
+  request: 'req',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const BODY_LENGTH = 22;
+const BODY_PATTERN = `[0-9A-Za-z]{${BODY_LENGTH}}`;
+
+/** 22 base62 characters: about 131 bits of randomness. */
+export function randomToken(length = BODY_LENGTH): string {
+  const bytes = randomBytes(length * 2);
+  let out = '';
+  for (let i = 0; out.length < length && i < bytes.length; i++) {
+    const byte = bytes[i] ?? 0;
+    // 248 = 62 * 4: rejecting larger bytes keeps every character equally likely.
+    if (byte < 248) out += ALPHABET[byte % 62];
+  }
+  return out.length === length ? out : randomToken(length);
+}
+
+export function newId(kind: IdKind): string {
+  return `${ID_PREFIXES[kind]}_${randomToken()}`;
+}
+
+const patterns = new Map<IdKind, RegExp>();
+
+export function isId(kind: IdKind, value: unknown): value is string {
+  let pattern = patterns.get(kind);
+  if (!pattern) {
+    pattern = new RegExp(`^${ID_PREFIXES[kind]}_${BODY_PATTERN}$`);
+    patterns.set(kind, pattern);
+  }
+  return typeof value === 'string' && pattern.test(value);
+}

@@ -1,0 +1,22 @@
+import type { OutboxEntry } from './domain-event';
+
+/**
+ * The embedded outbox. A record and the events of its change are written in ONE single-document update, so a
+ * committed change always has its events (the store may lack multi-document transactions). The relay finds
+ * records by the indexed `_outbox_pending` flag, publishes, then pulls the published entries.
+ */
+export const OUTBOX_FIELDS = {
+  _outbox: { type: [Object], default: undefined },
+  _outbox_pending: { type: Boolean, default: undefined },
+  _outbox_lease_until: { type: Date, default: undefined },
+} as const;
+
+/** Fields to merge into an inserted document. */
+export function outboxOnInsert(entries: OutboxEntry[]): { _outbox: OutboxEntry[]; _outbox_pending: true } {
+  return { _outbox: entries, _outbox_pending: true };
+}
+
+/** Operators to merge into an update of an existing document. */
+export function outboxOnUpdate(entries: OutboxEntry[]): { $push: { _outbox: { $each: OutboxEntry[] } }; $set: { _outbox_pending: true } } {
+  return { $push: { _outbox: { $each: entries } }, $set: { _outbox_pending: true } };
+}

@@ -1,0 +1,131 @@
+import type { Collection, Document } from 'mongodb';
+import { hostname } from 'node:os';
+import type { EventBus } from '../kafka/event-bus';
+import type { Logger } from '../logger';
+import { toDomainEvent, type OutboxEntry } from './domain-event';
+
+export interface OutboxRelayOptions {
+  collections: Collection<Document>[];
+  bus: EventBus;
+  topic: string;
+  logger: Logger;
+  pollIntervalMs?: number;
+  batchSize?: number;
+  leaseMs?: number;
+}
+
+interface ClaimedRecord {
+  collection: Collection<Document>;
+  id: Document['_id'];
+  entries: OutboxEntry[];
+}
+
+/**
+ * Publishes embedded outbox entries to Kafka. A record is leased before publishing so that replicas do not
+ * publish it together; entries are removed only after the broker acknowledged them (acks: all). A crash after
+ * the publish and before the removal publishes again: consumers deduplicate by event id.
+ */
+export class OutboxRelay {
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private wake: (() => void) | undefined;
+  private stopped = true;
+  private loop: Promise<void> | undefined;
+  private readonly owner = `${hostname()}:${process.pid}`;
+
+  constructor(private readonly options: OutboxRelayOptions) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.loop = this.run();
+  }
+
+  /** Wakes the relay right after a write, so events leave within milliseconds instead of a poll interval. */
+  nudge(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.nudge();
+    if (this.timer) clearTimeout(this.timer);
+    await this.loop;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      let published = 0;
+      try {
+        published = await this.drainOnce();
+      } catch (error) {
+        this.options.logger.error({ err: error }, 'outbox relay pass failed; retrying');
+      }
+      if (published === 0 && !this.stopped) await this.sleep(this.options.pollIntervalMs ?? 250);
+    }
+  }
+
+  /** One pass over every collection; returns how many events were published. */
+  async drainOnce(): Promise<number> {
+    if (this.running) return 0;
+    this.running = true;
+    try {
+      const claimed: ClaimedRecord[] = [];
+      for (const collection of this.options.collections) claimed.push(...(await this.claim(collection)));
+      if (claimed.length === 0) return 0;
+      const entries = claimed.flatMap((record) => record.entries);
+      await this.options.bus.publish(
+        this.options.topic,
+        entries.map((entry) => ({
+          key: entry.org_id,
+          value: JSON.stringify(toDomainEvent(entry)),
+          headers: { 'event-type': entry.type, 'event-id': entry.id, ...entry.trace },
+        })),
+      );
+      await Promise.all(claimed.map((record) => this.acknowledge(record)));
+      return entries.length;
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async claim(collection: Collection<Document>): Promise<ClaimedRecord[]> {
+    const now = new Date();
+    const candidates = await collection
+      .find({ _outbox_pending: true, $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] }, { projection: { _id: 1 } })
+      .limit(this.options.batchSize ?? 100)
+      .toArray();
+    const claimed: ClaimedRecord[] = [];
+    for (const candidate of candidates) {
+      const record = await collection.findOneAndUpdate(
+        { _id: candidate._id, _outbox_pending: true, $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] },
+        { $set: { _outbox_lease_until: new Date(now.getTime() + (this.options.leaseMs ?? 30_000)), _outbox_lease_owner: this.owner } },
+        { returnDocument: 'after', projection: { _outbox: 1 } },
+      );
+      const entries = (record?._outbox as OutboxEntry[] | undefined) ?? [];
+      if (record) claimed.push({ collection, id: candidate._id as Document['_id'], entries });
+    }
+    return claimed;
+  }
+
+  private async acknowledge(record: ClaimedRecord): Promise<void> {
+    const ids = record.entries.map((entry) => entry.id);
+    await record.collection.updateOne(
+      { _id: record.id },
+      { $pull: { _outbox: { id: { $in: ids } } }, $unset: { _outbox_lease_until: '', _outbox_lease_owner: '' } } as Document,
+    );
+    // Entries pushed after the claim keep the flag set; otherwise the record leaves the relay's index.
+    await record.collection.updateOne({ _id: record.id, _outbox: { $size: 0 } }, { $set: { _outbox_pending: false } });
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.wake = () => {
+        if (this.timer) clearTimeout(this.timer);
+        this.wake = undefined;
+        resolve();
+      };
+      this.timer = setTimeout(() => this.wake?.(), ms);
+    });
+  }
+}

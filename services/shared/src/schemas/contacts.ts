@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { customFieldsSchema, emailSchema, phoneSchema, tagListSchema } from './common';
+import { idOf } from './validation';
+
+export const CONTACT_SOURCES = ['chatapp', 'photoapp', 'socialmsg', 'manual', 'import', 'api'] as const;
+
+const nameSchema = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+
+/** POST /v1/contacts. `source` is the closed set of spec §2 (a free value such as "site" is refused). */
+export const createContactBody = z.strictObject({
+  name: nameSchema,
+  email: emailSchema.nullable().optional(),
+  phone: phoneSchema.nullable().optional(),
+  tags: tagListSchema.optional(),
+  source: z.enum(CONTACT_SOURCES).default('api'),
+  company_id: idOf('company').nullable().optional(),
+  custom_fields: customFieldsSchema.optional(),
+});
+
+/** PATCH /v1/contacts/{id}: any subset; channel ids and counters are read-only and so unknown here. */
+export const updateContactBody = z.strictObject({
+  name: nameSchema.optional(),
+  email: emailSchema.nullable().optional(),
+  phone: phoneSchema.nullable().optional(),
+  company_id: idOf('company').nullable().optional(),
+  tags: tagListSchema.optional(),
+  custom_fields: customFieldsSchema.optional(),
+  funnel_stage: z.string().trim().min(1).max(100).nullable().optional(),
+});
+
+/** POST /v1/contacts/{id}/tags */
+export const addContactTagsBody = z.strictObject({
+  tags: tagListSchema.pipe(z.array(z.string()).min(1, 'at least one tag').max(50, 'at most 50 tags')),
+});
+
+export type CreateContactBody = z.infer<typeof createContactBody>;
+export type UpdateContactBody = z.infer<typeof updateContactBody>;

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { AppError } from '../errors/app-error';
+import { isId, type IdKind } from '../ids';
+
+/** Marks a zod issue that must answer INVALID_ID instead of VALIDATION_ERROR. */
+const INVALID_ID_MARK = 'INVALID_ID';
+
+/** A string id of one record kind; a malformed one answers INVALID_ID (catalogue §1). */
+export const idOf = (kind: IdKind) =>
+  z.string().refine((value) => isId(kind, value), { message: `must be a ${kind} id`, params: { app_code: INVALID_ID_MARK } });
+
+const fieldPath = (path: PropertyKey[]): string => path.map(String).join('.') || '(body)';
+
+/**
+ * Parses a value with a zod schema and turns failures into the public error codes, in this order of precedence:
+ * UNKNOWN_FIELDS (fields the route does not accept), INVALID_ID (malformed ids), VALIDATION_ERROR (the rest).
+ */
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues;
+
+  const unknown = issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys' ? issue.keys.map((key) => fieldPath([...issue.path, key])) : [],
+  );
+  if (unknown.length > 0) {
+    throw new AppError('UNKNOWN_FIELDS', `These fields are not accepted here: ${unknown.join(', ')}.`, { fields: unknown });
+  }
+
+  const badId = issues.find((issue) => issue.code === 'custom' && issue.params?.app_code === INVALID_ID_MARK);
+  if (badId) {
+    throw new AppError('INVALID_ID', `${fieldPath(badId.path)} has an invalid id format.`, { field: fieldPath(badId.path) });
+  }
+
+  const fields = issues.map((issue) => {
+    const entry: { field: string; issue: string; allowed?: unknown[] } = { field: fieldPath(issue.path), issue: issue.message };
+    if (issue.code === 'invalid_value') entry.allowed = issue.values as unknown[];
+    return entry;
+  });
+  const summary = fields.map((entry) => `${entry.field}: ${entry.issue}`).join('; ');
+  throw new AppError('VALIDATION_ERROR', `Invalid request: ${summary}.`, { fields });
+}
