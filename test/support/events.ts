@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { Kafka, logLevel, type Consumer } from 'kafkajs';
+import { testSystem } from './system';
+
+export interface ReceivedEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  api_version: string;
+  org_id: string;
+  data: any;
+}
+
+/**
+ * Reads the run's events topic from the beginning with its own consumer group and keeps the events of one
+ * organization: what the services really published to Kafka.
+ */
+export async function eventsOf(orgId: string) {
+  const { env } = testSystem();
+  const kafka = new Kafka({ clientId: 'test-events', brokers: (env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING });
+  const consumer: Consumer = kafka.consumer({ groupId: `test-${randomUUID()}`, maxWaitTimeInMs: 100 });
+  const received: ReceivedEvent[] = [];
+  await consumer.connect();
+  await consumer.subscribe({ topic: env.EVENTS_TOPIC ?? '', fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const event = JSON.parse(message.value?.toString('utf8') ?? '{}') as ReceivedEvent;
+      if (event.org_id === orgId) received.push(event);
+    },
+  });
+
+  return {
+    received,
+    /** Waits until `predicate` holds for the events received so far; returns them. */
+    async waitFor(predicate: (events: ReceivedEvent[]) => boolean, timeoutMs = 15_000): Promise<ReceivedEvent[]> {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        if (predicate(received)) return received;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`events did not arrive in ${timeoutMs} ms; got: ${received.map((event) => event.type).join(', ') || 'none'}`);
+    },
+    ofType: (type: string) => received.filter((event) => event.type === type),
+    stop: () => consumer.disconnect(),
+  };
+}
+
+export type EventLog = Awaited<ReturnType<typeof eventsOf>>;

@@ -1,0 +1,91 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createServer } from 'node:net';
+import { MongoClient } from 'mongodb';
+import { Kafka, logLevel } from 'kafkajs';
+import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
+import { localStackRunning, REPO_ROOT, startLocalStack, stopLocalStack } from '../../deploy/lib/local-stack';
+import { startSystem, type RunningSystem } from '../../deploy/lib/system';
+import type { TestSystem } from './system';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    system: TestSystem;
+  }
+}
+
+const freePort = () =>
+  new Promise<number>((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+/**
+ * Starts the real stack once per run (unless already running), then the services and the gateway under a
+ * run-specific namespace: their own databases and events topic, so runs never see each other's data.
+ */
+export default async function setup(project: TestProject) {
+  const external = Boolean(process.env.MONGODB_URI && process.env.KAFKA_BROKERS);
+  const stackWasRunning = external || (await localStackRunning());
+  const stack = await startLocalStack();
+  const namespace = `t${Date.now().toString(36)}`;
+  const runDir = mkdtempSync(join(tmpdir(), 'crm-test-'));
+  const logDir = resolve(REPO_ROOT, '.local/test-logs', namespace);
+  mkdirSync(logDir, { recursive: true });
+  const [gatewayPort, crmPort, webhooksPort] = [await freePort(), await freePort(), await freePort()];
+
+  const system: RunningSystem = await startSystem({
+    stack,
+    namespace,
+    gatewayPort,
+    crmPort,
+    webhooksPort,
+    logDir,
+    env: {
+      LOG_LEVEL: 'warn',
+      AUTH_CACHE_TTL_MS: '200',
+      RATE_LIMIT_PER_SECOND: '0',
+      EVENTS_TOPIC_PARTITIONS: '3',
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1',
+      WEBHOOK_RETRY_SCHEDULE_MS: '0,200,400,600,800',
+      WEBHOOK_TIMEOUT_MS: '1500',
+    },
+    envFor: {
+      crm: { OTEL_TRACES_FILE: join(runDir, 'crm.jsonl') },
+      gateway: { OTEL_TRACES_FILE: join(runDir, 'gateway.jsonl') },
+      webhooks: { OTEL_TRACES_FILE: join(runDir, 'webhooks.jsonl') },
+    },
+  });
+
+  project.provide('system', {
+    baseUrl: system.baseUrl,
+    env: system.env as Record<string, string>,
+    tracesDir: runDir,
+    logDir,
+  });
+
+  return async () => {
+    await system.stop();
+    await dropRunData(system.env);
+    if (!stackWasRunning) await stopLocalStack();
+  };
+}
+
+/** Removes the run's databases and topic, so repeated runs do not grow the local servers. */
+async function dropRunData(env: NodeJS.ProcessEnv): Promise<void> {
+  const mongo = await new MongoClient(env.MONGODB_URI ?? '').connect();
+  try {
+    for (const name of [env.CRM_DB_NAME, env.GATEWAY_DB_NAME, env.WEBHOOKS_DB_NAME]) if (name) await mongo.db(name).dropDatabase();
+  } finally {
+    await mongo.close();
+  }
+  const admin = new Kafka({ brokers: (env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  await admin.deleteTopics({ topics: [env.EVENTS_TOPIC ?? ''] }).catch(() => undefined);
+  await admin.disconnect();
+}
