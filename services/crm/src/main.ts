@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const deps = createDeps(db, logger, () => relay?.nudge());
   await Promise.all(Object.values(db.models).map((model) => model.init()));
   if (config.OUTBOX_RELAY_ENABLED) {
-    relay = new OutboxRelay({ collections: outboxCollections(deps), bus, topic: config.EVENTS_TOPIC, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS });
+    relay = new OutboxRelay({ collections: outboxCollections(deps), bus, topic: config.EVENTS_TOPIC, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, locks: deps.locks });
     relay.start();
   }
   const server = await startCrmServer(deps, { host: config.CRM_GRPC_HOST, port: config.CRM_GRPC_PORT, logger });

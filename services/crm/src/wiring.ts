@@ -1,14 +1,22 @@
-import type { Logger } from '@crm/shared';
+import { KeyedLocks, type Logger } from '@crm/shared';
 import type { Connection } from 'mongoose';
 import type { CrmDeps } from './domain/deps';
 import { createApiKeyRepository } from './repository/api-key.repository';
+import { createCompanyLinksRepository } from './repository/company-links.repository';
+import { createCompanyRepository } from './repository/company.repository';
 import { createContactRepository } from './repository/contact.repository';
 import { createCustomFieldRepository } from './repository/custom-field.repository';
+import { createDealLinksRepository } from './repository/deal-links.repository';
+import { createDealRepository } from './repository/deal.repository';
+import { createFunnelRepository } from './repository/funnel.repository';
 import { createIdentityRepository } from './repository/identity.repository';
 import { createLinksRepository } from './repository/links.repository';
 import { createMemberRepository } from './repository/member.repository';
+import { createNoteRepository } from './repository/note.repository';
 import { createOrganizationRepository } from './repository/organization.repository';
+import { createRecordRefsRepository } from './repository/record-refs.repository';
 import { createTagRepository } from './repository/tag.repository';
+import { createTaskRepository } from './repository/task.repository';
 
 /** Builds the repositories over one connection. Used by the server and by the admin CLI. */
 export function createDeps(db: Connection, logger: Logger, eventsWritten: () => void = () => undefined): CrmDeps {
@@ -21,6 +29,15 @@ export function createDeps(db: Connection, logger: Logger, eventsWritten: () => 
     identities: createIdentityRepository(db),
     links: createLinksRepository(db),
     tags: createTagRepository(db),
+    deals: createDealRepository(db),
+    dealLinks: createDealLinksRepository(db),
+    funnels: createFunnelRepository(db),
+    companies: createCompanyRepository(db),
+    companyLinks: createCompanyLinksRepository(db),
+    notes: createNoteRepository(db),
+    tasks: createTaskRepository(db),
+    refs: createRecordRefsRepository(db),
+    locks: new KeyedLocks(),
     eventsWritten,
     now: () => new Date(),
     logger,
@@ -28,4 +45,4 @@ export function createDeps(db: Connection, logger: Logger, eventsWritten: () => 
 }
 
 /** Collections whose documents carry an embedded outbox. */
-export const outboxCollections = (deps: CrmDeps) => [deps.contacts.collection];
+export const outboxCollections = (deps: CrmDeps) => [deps.contacts.collection, deps.deals.collection, deps.companies.collection, deps.notes.collection, deps.tasks.collection];

@@ -15,3 +15,4 @@ export * from './outbox/outbox-relay';
 export * from './shutdown';
 export * from './time';
 export * from './grpc/wire';
+export * from './concurrency/keyed-locks';

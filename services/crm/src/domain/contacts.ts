@@ -1,4 +1,4 @@
-import { AppError, invalidReference, newId, newOutboxEntry, notFound, type OutboxEntry } from '@crm/shared';
+import { AppError, invalidReference, lockKey, newId, newOutboxEntry, notFound, type OutboxEntry } from '@crm/shared';
 import { addContactTagsBody, createContactBody, parseOrThrow, updateContactBody } from '@crm/shared/schemas';
 import type { ContactQuery, ContactRecord } from '../repository/contact.repository';
 import type { IdentityKind } from '../repository/identity.repository';
@@ -7,10 +7,15 @@ import { checkCustomFields } from './custom-field-values';
 import type { CrmDeps } from './deps';
 import { planAllows } from './plans';
 
-const MAX_WRITE_ATTEMPTS = 5;
+/** Conflicting writers retry with a growing random pause; a dozen attempts absorb bursts of concurrent edits. */
+const MAX_WRITE_ATTEMPTS = 12;
 
 export async function listContacts(deps: CrmDeps, orgId: string, query: ContactQuery) {
-  const [page, total] = await Promise.all([deps.contacts.list(orgId, query), deps.contacts.countLive(orgId)]);
+  // GET /v1/companies/{id}/contacts: the company must be live here, and meta.total counts its contacts (catalogue §1).
+  const companyId = query.company_id;
+  if (companyId && !(await deps.links.companyExists(orgId, companyId))) throw notFound('company');
+  const count = companyId ? deps.contacts.countByCompany(orgId, companyId) : deps.contacts.countLive(orgId);
+  const [page, total] = await Promise.all([deps.contacts.list(orgId, query), count]);
   return { items: await viewContacts(deps, orgId, page.items), hasMore: page.hasMore, next: page.next, total };
 }
 
@@ -129,10 +134,15 @@ interface PlannedWrite {
 }
 
 /**
- * Read, plan, write conditionally on the revision read, retry when another writer won. The change and its
+ * Read, plan, write conditionally on the revision read, retry when another writer won (another replica on
+ * MongoDB), all under the contact's lock (writers of this process; see KeyedLocks). The change and its
  * events land in one update, so no reader ever sees one without the other.
  */
-async function writeWithRetry(deps: CrmDeps, orgId: string, id: string, plan: (current: ContactRecord) => Promise<PlannedWrite>): Promise<ContactView> {
+function writeWithRetry(deps: CrmDeps, orgId: string, id: string, plan: (current: ContactRecord) => Promise<PlannedWrite>): Promise<ContactView> {
+  return deps.locks.run(lockKey('contacts', id), () => writeAtRevision(deps, orgId, id, plan));
+}
+
+async function writeAtRevision(deps: CrmDeps, orgId: string, id: string, plan: (current: ContactRecord) => Promise<PlannedWrite>): Promise<ContactView> {
   for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
     const current = await deps.contacts.getById(orgId, id);
     if (!current) throw notFound('contact');
@@ -145,6 +155,7 @@ async function writeWithRetry(deps: CrmDeps, orgId: string, id: string, plan: (c
     const written = await deps.contacts.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view));
     if (!written) {
       await releaseIdentities(deps, next, claimed);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
       continue;
     }
     // The old e-mail and phone are free once the new ones are stored.

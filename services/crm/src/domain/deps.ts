@@ -1,12 +1,20 @@
-import type { Logger } from '@crm/shared';
+import type { KeyedLocks, Logger } from '@crm/shared';
 import type { ApiKeyRepository } from '../repository/api-key.repository';
+import type { CompanyLinksRepository } from '../repository/company-links.repository';
+import type { CompanyRepository } from '../repository/company.repository';
 import type { ContactRepository } from '../repository/contact.repository';
 import type { CustomFieldRepository } from '../repository/custom-field.repository';
+import type { DealLinksRepository } from '../repository/deal-links.repository';
+import type { DealRepository } from '../repository/deal.repository';
+import type { FunnelRepository } from '../repository/funnel.repository';
 import type { IdentityRepository } from '../repository/identity.repository';
 import type { LinksRepository } from '../repository/links.repository';
 import type { MemberRepository } from '../repository/member.repository';
+import type { NoteRepository } from '../repository/note.repository';
 import type { OrganizationRepository } from '../repository/organization.repository';
+import type { RecordRefsRepository } from '../repository/record-refs.repository';
 import type { TagRepository } from '../repository/tag.repository';
+import type { TaskRepository } from '../repository/task.repository';
 
 /** Everything a domain function may touch, wired once in main.ts. */
 export interface CrmDeps {
@@ -18,6 +26,16 @@ export interface CrmDeps {
   identities: IdentityRepository;
   links: LinksRepository;
   tags: TagRepository;
+  deals: DealRepository;
+  dealLinks: DealLinksRepository;
+  funnels: FunnelRepository;
+  companies: CompanyRepository;
+  companyLinks: CompanyLinksRepository;
+  notes: NoteRepository;
+  tasks: TaskRepository;
+  refs: RecordRefsRepository;
+  /** Per-document locks around every read-modify-write (see KeyedLocks for why). */
+  locks: KeyedLocks;
   /** Wakes the outbox relay after a write that carries events. */
   eventsWritten: () => void;
   now: () => Date;

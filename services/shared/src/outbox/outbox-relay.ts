@@ -1,5 +1,6 @@
 import type { Collection, Document } from 'mongodb';
 import { hostname } from 'node:os';
+import type { KeyedLocks } from '../concurrency/keyed-locks';
 import type { EventBus } from '../kafka/event-bus';
 import type { Logger } from '../logger';
 import { toDomainEvent, type OutboxEntry } from './domain-event';
@@ -12,6 +13,8 @@ export interface OutboxRelayOptions {
   pollIntervalMs?: number;
   batchSize?: number;
   leaseMs?: number;
+  /** The writers' locks: removing published entries must not interleave with a write pushing new ones. */
+  locks: KeyedLocks;
 }
 
 interface ClaimedRecord {
@@ -100,7 +103,7 @@ export class OutboxRelay {
       const record = await collection.findOneAndUpdate(
         { _id: candidate._id, _outbox_pending: true, $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] },
         { $set: { _outbox_lease_until: new Date(now.getTime() + (this.options.leaseMs ?? 30_000)), _outbox_lease_owner: this.owner } },
-        { returnDocument: 'after', projection: { _outbox: 1 } },
+        { returnDocument: 'after' },
       );
       const entries = (record?._outbox as OutboxEntry[] | undefined) ?? [];
       if (record) claimed.push({ collection, id: candidate._id as Document['_id'], entries });
@@ -110,6 +113,10 @@ export class OutboxRelay {
 
   private async acknowledge(record: ClaimedRecord): Promise<void> {
     const ids = record.entries.map((entry) => entry.id);
+    await this.options.locks.run(lockKey(record.collection.collectionName, String(record.id)), () => this.removePublished(record, ids));
+  }
+
+  private async removePublished(record: ClaimedRecord, ids: string[]): Promise<void> {
     await record.collection.updateOne(
       { _id: record.id },
       { $pull: { _outbox: { id: { $in: ids } } }, $unset: { _outbox_lease_until: '', _outbox_lease_owner: '' } } as Document,
@@ -129,3 +136,6 @@ export class OutboxRelay {
     });
   }
 }
+
+/** The lock key of one document; writers of outbox-bearing documents lock the same key. */
+export const lockKey = (collectionName: string, id: string): string => `${collectionName}:${id}`;

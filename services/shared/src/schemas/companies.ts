@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { customFieldsSchema, emailSchema, phoneSchema, tagListSchema } from './common';
+import { idOf } from './validation';
+
+/** The five size bands of spec §2. */
+export const COMPANY_SIZES = ['1-10', '11-50', '51-200', '201-500', '500+'] as const;
+
+const nameSchema = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const shortText = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+
+const companyFields = {
+  email: emailSchema.nullable().optional(),
+  phone: phoneSchema.nullable().optional(),
+  website: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters').nullable().optional(),
+  sector: shortText.nullable().optional(),
+  size: z.enum(COMPANY_SIZES).nullable().optional(),
+  city: shortText.nullable().optional(),
+  state: shortText.nullable().optional(),
+  assigned_to: idOf('member').nullable().optional(),
+  tags: tagListSchema.optional(),
+  custom_fields: customFieldsSchema.optional(),
+};
+
+/** POST /v1/companies */
+export const createCompanyBody = z.strictObject({ name: nameSchema, ...companyFields });
+
+/** PATCH /v1/companies/{id}: any subset; null clears a field (assigned_to: null unassigns). The counters are read-only. */
+export const updateCompanyBody = z.strictObject({ name: nameSchema.optional(), ...companyFields });
+
+export type CreateCompanyBody = z.infer<typeof createCompanyBody>;
+export type UpdateCompanyBody = z.infer<typeof updateCompanyBody>;
