@@ -2,6 +2,7 @@ import { AppError, newId } from '@crm/shared';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Clients } from './clients';
 import type { GatewayConfig } from './config';
+import { UNPARSABLE_JSON, UNSUPPORTED_MEDIA } from './http/body-markers';
 import { CursorCodec } from './http/cursor';
 import { errorBody } from './http/envelope';
 import { handleError } from './http/error-handler';
@@ -40,16 +41,18 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     void reply.header('X-Request-Id', request.id);
   });
 
-  // JSON bodies; an empty body is "no body", anything unparsable is INVALID_JSON.
+  // JSON bodies; an empty body is "no body". Failures are marked, not thrown: see body-markers.ts.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json', 'application/*+json'], { parseAs: 'string' }, (_request, raw, done) => {
     const text = String(raw);
     if (text.trim() === '') return done(null, undefined);
     try {
       done(null, JSON.parse(text));
     } catch {
-      done(new AppError('INVALID_JSON', 'The body is not valid JSON.'), undefined);
+      done(null, UNPARSABLE_JSON);
     }
   });
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, raw, done) => done(null, String(raw).length > 0 ? UNSUPPORTED_MEDIA : undefined));
 
   const pipeline = {
     authenticate: createAuthenticator(deps.clients, deps.config.AUTH_CACHE_TTL_MS),

@@ -15,13 +15,13 @@ export interface ReceivedEvent {
  * Reads the run's events topic from the beginning with its own consumer group and keeps the events of one
  * organization: what the services really published to Kafka.
  */
-export async function eventsOf(orgId: string) {
+export async function eventsOf(orgId: string, topic?: string) {
   const { env } = testSystem();
   const kafka = new Kafka({ clientId: 'test-events', brokers: (env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING });
   const consumer: Consumer = kafka.consumer({ groupId: `test-${randomUUID()}`, maxWaitTimeInMs: 100 });
   const received: ReceivedEvent[] = [];
   await consumer.connect();
-  await consumer.subscribe({ topic: env.EVENTS_TOPIC ?? '', fromBeginning: true });
+  await consumer.subscribe({ topic: topic ?? env.EVENTS_TOPIC ?? '', fromBeginning: true });
   await consumer.run({
     eachMessage: async ({ message }) => {
       const event = JSON.parse(message.value?.toString('utf8') ?? '{}') as ReceivedEvent;

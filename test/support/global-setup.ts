@@ -54,6 +54,10 @@ export default async function setup(project: TestProject) {
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1',
       WEBHOOK_RETRY_SCHEDULE_MS: '0,200,400,600,800',
       WEBHOOK_TIMEOUT_MS: '1500',
+      // Low so that the pause tests run in about a second; tests read it from testSystem().env, never hard-code it.
+      WEBHOOK_PAUSE_AFTER_FAILURES: '6',
+      WEBHOOK_POLL_INTERVAL_MS: '100',
+      WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}`,
     },
     envFor: {
       crm: { OTEL_TRACES_FILE: join(runDir, 'crm.jsonl') },

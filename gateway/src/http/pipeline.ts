@@ -5,6 +5,7 @@ import type { Clients } from '../clients';
 import { runIdempotent } from '../idempotency/run-idempotent';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency.store';
 import { requireScope, type Authenticate } from '../plugins/auth';
+import { UNPARSABLE_JSON, UNSUPPORTED_MEDIA } from './body-markers';
 import { CursorCodec, listFingerprint } from './cursor';
 import { errorBody, list, one } from './envelope';
 import type { ListResult, Page, RouteDefinition } from './route';
@@ -46,7 +47,7 @@ export function createHandler(route: RouteDefinition, deps: PipelineDeps) {
     };
     const idempotencyKey = route.idempotent ? headerValue(request.headers['idempotency-key']) : undefined;
     const response = route.idempotent
-      ? await runIdempotent(deps.idempotency, { orgId: principal.orgId, key: idempotencyKey, route: route.operationId, body: request.body ?? null }, execute)
+      ? await runIdempotent(deps.idempotency, { orgId: principal.orgId, key: idempotencyKey, route: route.operationId, body }, execute)
       : { ...(await execute()), replayed: false };
 
     if (response.replayed) reply.header('Idempotent-Replayed', 'true');
@@ -59,6 +60,8 @@ export function createHandler(route: RouteDefinition, deps: PipelineDeps) {
 
 /** A route's body must be a JSON object; no body counts as {} so that missing required fields are named. */
 function bodyObject(body: unknown, optional: boolean): unknown {
+  if (body === UNPARSABLE_JSON) throw new AppError('INVALID_JSON', 'The body is not valid JSON.');
+  if (body === UNSUPPORTED_MEDIA) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
   if (body === undefined || (body === null && optional)) return {};
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('INVALID_JSON', 'The body must be a JSON object.');
   return body;

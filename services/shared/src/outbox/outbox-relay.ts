@@ -116,13 +116,24 @@ export class OutboxRelay {
     await this.options.locks.run(lockKey(record.collection.collectionName, String(record.id)), () => this.removePublished(record, ids));
   }
 
+  /**
+   * Removes the published entries. Writers only append to `_outbox` and only the lease holder removes, so an
+   * unchanged length proves no entry arrived since the read (a compare-and-set that real MongoDB applies
+   * atomically; FerretDB relies on the lock taken by the caller). `$pull` with a condition is not used
+   * because FerretDB 1.24 treats its condition as a whole-element equality.
+   */
   private async removePublished(record: ClaimedRecord, ids: string[]): Promise<void> {
-    await record.collection.updateOne(
-      { _id: record.id },
-      { $pull: { _outbox: { id: { $in: ids } } }, $unset: { _outbox_lease_until: '', _outbox_lease_owner: '' } } as Document,
-    );
-    // Entries pushed after the claim keep the flag set; otherwise the record leaves the relay's index.
-    await record.collection.updateOne({ _id: record.id, _outbox: { $size: 0 } }, { $set: { _outbox_pending: false } });
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const current = await record.collection.findOne({ _id: record.id });
+      const entries = (current?._outbox as OutboxEntry[] | undefined) ?? [];
+      const remaining = entries.filter((entry) => !ids.includes(entry.id));
+      const result = await record.collection.updateOne(
+        { _id: record.id, _outbox: { $size: entries.length } },
+        { $set: { _outbox: remaining, _outbox_pending: remaining.length > 0 }, $unset: { _outbox_lease_until: '', _outbox_lease_owner: '' } },
+      );
+      if (result.matchedCount === 1) return;
+    }
+    this.options.logger.warn({ id: record.id }, 'outbox entries stay until the next pass (the record kept changing)');
   }
 
   private sleep(ms: number): Promise<void> {

@@ -1,0 +1,49 @@
+import { newId } from '@crm/shared';
+import { MongoClient, type Db } from 'mongodb';
+import { expect } from 'vitest';
+import type { Api } from './api';
+import { testSystem } from './system';
+
+/** Creates a funnel through the API (new test organizations have none) and returns it. */
+export async function createFunnel(client: Api, body: { name?: string; stages?: Array<Record<string, unknown>>; is_default?: boolean } = {}): Promise<any> {
+  const response = await client.post('/v1/funnels', {
+    name: body.name ?? 'Pipeline',
+    stages: body.stages ?? [{ name: 'Lead' }, { name: 'Qualified' }, { name: 'Won-ish' }],
+    ...(body.is_default !== undefined ? { is_default: body.is_default } : {}),
+  });
+  expect(response.status, response.text).toBe(201);
+  return response.body.data;
+}
+
+/** Creates a deal through the API and returns it. */
+export async function createDeal(client: Api, body: Record<string, unknown>): Promise<any> {
+  const response = await client.post('/v1/deals', body);
+  expect(response.status, response.text).toBe(201);
+  return response.body.data;
+}
+
+let dbPromise: Promise<Db> | undefined;
+
+/** The run's CRM database, for fixtures the deal routes only reference (companies, member state). */
+function crmDb(): Promise<Db> {
+  dbPromise ??= (async () => {
+    const { env } = testSystem();
+    const client = await new MongoClient(env.MONGODB_URI ?? '', { retryWrites: false }).connect();
+    return client.db(env.CRM_DB_NAME);
+  })();
+  return dbPromise;
+}
+
+/** A live company of the shape the companies module stores, without depending on its routes. */
+export async function insertRawCompany(orgId: string, name: string): Promise<string> {
+  const db = await crmDb();
+  const id = newId('company');
+  const now = new Date();
+  await db.collection('companies').insertOne({ _id: id as never, org_id: orgId, name, tags: [], custom_fields: {}, assigned_to: null, deleted_at: null, created_at: now, updated_at: now });
+  return id;
+}
+
+export async function deactivateMember(memberId: string): Promise<void> {
+  const db = await crmDb();
+  await db.collection('members').updateOne({ _id: memberId as never }, { $set: { is_active: false } });
+}
