@@ -41,7 +41,7 @@ describe('outbox', () => {
     const victim = startService('crm-victim', 'services/crm/src/main.ts', { ...base, OUTBOX_RELAY_ENABLED: 'false' }, join(logDir, 'crm-victim.log'));
     running.push(victim);
     const client = createAsyncClient(ContactServiceService, `127.0.0.1:${port}`, 'crm.v1.ContactService');
-    await waitUntil('crm victim', async () => (await client.listContacts({ org_id: 'org_AAAAAAAAAAAAAAAAAAAAAA', sort: 'created_at', order: 'desc', page: { limit: 1, after: undefined } }), true), {
+    await waitUntil('crm victim', async () => (await client.listContacts({ org_id: 'org_AAAAAAAAAAAAAAAAAAAAAA', sort: 'created_at', order: 'desc', page: { limit: 1, after: undefined }, filter: undefined }), true), {
       timeoutMs: 60_000,
       process: victim,
     });
