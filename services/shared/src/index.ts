@@ -16,3 +16,4 @@ export * from './shutdown';
 export * from './time';
 export * from './grpc/wire';
 export * from './concurrency/keyed-locks';
+export * from './concurrency/ttl-cache';

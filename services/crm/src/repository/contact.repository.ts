@@ -1,4 +1,4 @@
-import { OUTBOX_FIELDS, outboxOnInsert, outboxOnUpdate, type OutboxEntry } from '@crm/shared';
+import { OUTBOX_FIELDS, outboxOnInsert, outboxOnUpdate, TtlCache, type OutboxEntry } from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
 import { escapeRegExp } from './plain';
 import { keyset, toPage, type KeysetPage, type KeysetPosition, type Order } from './keyset';
@@ -104,6 +104,8 @@ export function createContactRepository(db: Connection) {
     return { id: _id, ...rest } as ContactRecord;
   };
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
+  // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
+  const totals = new TtlCache<number>(5_000);
 
   return {
     collection: Contact.collection,
@@ -111,6 +113,7 @@ export function createContactRepository(db: Connection) {
     async insert(record: ContactRecord, events: OutboxEntry[]): Promise<void> {
       const { id, ...rest } = record;
       await Contact.collection.insertOne({ _id: id, ...rest, name_key: record.name.toLowerCase(), ...outboxOnInsert(events) } as never);
+      totals.invalidate(record.org_id);
     },
 
     async getById(orgId: string, id: string): Promise<ContactRecord | null> {
@@ -126,7 +129,7 @@ export function createContactRepository(db: Connection) {
 
     /** Approximate size of the organization's list: live contacts, no filters (spec §8 rule 4). */
     async countLive(orgId: string): Promise<number> {
-      return Contact.countDocuments(live(orgId));
+      return totals.get(orgId, () => Contact.countDocuments(live(orgId)));
     },
 
     async countByCompany(orgId: string, companyId: string): Promise<number> {
@@ -155,6 +158,7 @@ export function createContactRepository(db: Connection) {
       if (typeof set.name === 'string') fields.name_key = set.name.toLowerCase();
       const update = events.length > 0 ? { $set: { ...fields, ...outbox.$set }, $push: outbox.$push, $inc: { rev: 1 } } : { $set: fields, $inc: { rev: 1 } };
       const doc = await Contact.findOneAndUpdate({ _id: id, ...live(orgId), rev }, update, { new: true }).lean<ContactDoc>();
+      if (set.deleted_at) totals.invalidate(orgId);
       return doc ? toRecord(doc) : null;
     },
   };

@@ -1,0 +1,25 @@
+/**
+ * A small in-process cache of computed values with a time to live. Used for `meta.total`, which the spec
+ * allows to be approximate: counting an organization's records on every page is the slowest part of a list
+ * on FerretDB (a scan), and a count a few seconds old is as useful to a client.
+ */
+export class TtlCache<V> {
+  private readonly entries = new Map<string, { value: Promise<V>; expiresAt: number }>();
+
+  constructor(private readonly ttlMs: number, private readonly maxEntries = 10_000) {}
+
+  get(key: string, compute: () => Promise<V>, now = Date.now()): Promise<V> {
+    const hit = this.entries.get(key);
+    if (hit && hit.expiresAt > now) return hit.value;
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    const value = compute();
+    this.entries.set(key, { value, expiresAt: now + this.ttlMs });
+    value.catch(() => this.entries.delete(key));
+    return value;
+  }
+
+  /** Forgets a key after a write that changes the count, so the writer's next page sees its own change. */
+  invalidate(key: string): void {
+    this.entries.delete(key);
+  }
+}
