@@ -47,6 +47,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   const env = systemEnv(options);
   const services: Array<['crm' | 'webhooks' | 'gateway', string]> = [
     ['crm', 'services/crm/src/main.ts'],
+    ['webhooks', 'services/webhooks/src/main.ts'],
     ['gateway', 'gateway/src/main.ts'],
   ];
   const processes: ServiceProcess[] = [];

@@ -28,6 +28,8 @@ async function main(): Promise<void> {
       await clients.accounts.authenticate({ key_hash: '0'.repeat(64) }, { timeoutMs: 2_000 }).catch((error: { code?: string }) => {
         if (error.code !== 'INVALID_API_KEY') throw error;
       });
+      // A static list with no storage behind it: answers as soon as the webhook service serves.
+      await clients.webhooks.listEventTypes({ page: { limit: 1, after: undefined } }, { timeoutMs: 2_000 });
       return true;
     },
   });

@@ -7,4 +7,9 @@
 
 export * from "./crm/v1/common";
 export * from "./crm/v1/accounts";
+export * from "./crm/v1/companies";
 export * from "./crm/v1/contacts";
+export * from "./crm/v1/deals";
+export * from "./crm/v1/funnels";
+export * from "./crm/v1/notes";
+export * from "./crm/v1/tasks";

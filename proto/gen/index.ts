@@ -7,3 +7,4 @@
 
 export * as google from "./index.google";
 export * as crm from "./index.crm";
+export * as webhooks from "./index.webhooks";

@@ -4,8 +4,10 @@
  * receiver's host must be allow-listed (npm start allow-lists 127.0.0.1). Prints the numbers and writes
  * bench-results/webhooks.json.
  *   npx tsx test/bench/webhook-latency.ts      (BENCH_WRITES=200, BENCH_BURST=300, BENCH_FANOUT=5)
+ *   BENCH_OWN_SYSTEM=1 npx tsx test/bench/webhook-latency.ts   (starts a system of its own on the local stack)
  */
 import { benchTarget, percentile, writeResults } from './bench-env';
+import { startOwnSystem } from './own-system';
 import { startReceiver } from '../support/webhook-receiver';
 
 const WRITES = Number(process.env.BENCH_WRITES ?? 200);
@@ -14,13 +16,14 @@ const FANOUT = Number(process.env.BENCH_FANOUT ?? 5);
 const CONCURRENCY = 10;
 
 async function main(): Promise<void> {
-  const { baseUrl, key } = benchTarget();
+  const own = process.env.BENCH_OWN_SYSTEM === '1' ? await startOwnSystem() : undefined;
+  const { baseUrl, key } = own ?? benchTarget();
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const call = async (method: string, path: string, body?: unknown): Promise<any> => {
     for (;;) {
       const response = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-      // The gateway's per-key rate limit: wait as told instead of counting a refusal.
-      if (response.status === 429) {
+      // The per-key rate limit, or a busy local store: wait and retry instead of counting a refusal.
+      if (response.status === 429 || response.status === 503) {
         await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after') ?? 1) * 1000));
         continue;
       }
@@ -88,10 +91,14 @@ async function main(): Promise<void> {
   } finally {
     for (const id of webhookIds) await call('DELETE', `/v1/webhooks/${id}`).catch(() => undefined);
     await receiver.close();
+    await own?.stop();
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

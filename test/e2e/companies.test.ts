@@ -3,6 +3,7 @@ import { listAll } from '../support/api';
 import { distinctEvents } from '../support/distinct-events';
 import { eventsOf, type EventLog } from '../support/events';
 import { addCustomField, createTestOrg, type TestOrg } from '../support/orgs';
+import { createDeal, createFunnel } from '../support/pipelines';
 import { deleteRawDeal, insertRawDeal } from '../support/raw-records';
 
 const MALFORMED = 'co_123';
@@ -344,5 +345,34 @@ describe('companies: isolation and scopes', () => {
     expect((await writeOnly.patch(`/v1/companies/${company.id}`, { city: 'Lyon' })).status).toBe(200);
     const contactsReader = await org.keyWith(['read:contacts']);
     expect((await contactsReader.get(`/v1/companies/${company.id}/contacts`)).status).toBe(200);
+  });
+});
+
+describe('companies: deals through the deals API (#19)', () => {
+  it('lists the company deals with a status filter, counts them on the company and blocks the delete', async () => {
+    const [org, other] = await Promise.all([createTestOrg(), createTestOrg()]);
+    await createFunnel(org.client, { name: 'Sales' });
+    const company = (await org.client.post('/v1/companies', { name: 'Dealer' })).body.data;
+    const won = await createDeal(org.client, { title: 'Won one', value: 300, company_id: company.id });
+    expect((await org.client.post(`/v1/deals/${won.id}/win`)).status).toBe(200);
+    await createDeal(org.client, { title: 'Open one', value: 200, company_id: company.id });
+    await createDeal(org.client, { title: 'Elsewhere', value: 50 });
+
+    const all = await org.client.get(`/v1/companies/${company.id}/deals`);
+    expect(all.status, all.text).toBe(200);
+    expect(all.body.data.map((deal: { title: string }) => deal.title)).toEqual(['Open one', 'Won one']);
+    expect(all.body.meta.total).toBe(2);
+    const wonOnly = await org.client.get(`/v1/companies/${company.id}/deals?status=won`);
+    expect(wonOnly.body.data.map((deal: { title: string }) => deal.title)).toEqual(['Won one']);
+    expect(wonOnly.body.data[0].company).toEqual({ id: company.id, name: 'Dealer' });
+    expect((await org.client.get(`/v1/companies/${company.id}/deals?status=maybe`)).body.error.code).toBe('VALIDATION_ERROR');
+
+    expect((await org.client.get(`/v1/companies/${company.id}`)).body.data).toMatchObject({ deals_count: 2, total_deals_value: 500 });
+    expect((await org.client.delete(`/v1/companies/${company.id}`)).body.error).toMatchObject({ code: 'COMPANY_HAS_LINKS', details: { contacts_count: 0, deals_count: 2 } });
+
+    expect((await org.client.get(`/v1/companies/${MALFORMED}/deals`)).body.error.code).toBe('INVALID_ID');
+    expect((await other.client.get(`/v1/companies/${company.id}/deals`)).status).toBe(404);
+    const companiesOnly = await org.keyWith(['read:companies']);
+    expect((await companiesOnly.get(`/v1/companies/${company.id}/deals`)).body.error.code).toBe('INSUFFICIENT_SCOPES');
   });
 });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listAll } from '../support/api';
-import { createTestOrg, type TestOrg } from '../support/orgs';
+import { seedDemo } from '../../services/crm/src/domain/demo-seed';
+import { api, listAll } from '../support/api';
+import { createTestOrg, crmAdmin, type TestOrg } from '../support/orgs';
 import { createDeal, createFunnel } from '../support/pipelines';
 
 let org: TestOrg;
@@ -251,5 +252,18 @@ describe('pagination', () => {
     expect(first.body.meta).toMatchObject({ total: 5, has_more: true });
     const all = await listAll(fresh.client, '/v1/funnels', 2);
     expect(all.map((funnel) => funnel.name)).toEqual(['F0', 'F1', 'F2', 'F3', 'F4']);
+  });
+});
+
+describe('demo seed', () => {
+  it('gives the demo organization a default "Sales pipeline", so deals need no funnel_id', async () => {
+    const demo = await seedDemo(await crmAdmin(), { name: `Demo ${Date.now()}` });
+    const client = api(demo.api_key);
+    const funnels = (await client.get('/v1/funnels')).body.data;
+    expect(funnels).toHaveLength(1);
+    expect(funnels[0]).toMatchObject({ name: 'Sales pipeline', is_default: true });
+    expect(funnels[0].stages.length).toBeGreaterThanOrEqual(3);
+    const deal = await createDeal(client, { title: 'First demo deal', value: 1000 });
+    expect(deal).toMatchObject({ funnel: { id: funnels[0].id, name: 'Sales pipeline' }, stage: { id: funnels[0].stages[0].id } });
   });
 });

@@ -43,7 +43,13 @@ export async function insertRawCompany(orgId: string, name: string): Promise<str
   return id;
 }
 
+/** Members are managed in the panel; tests flip the flag the CRM reads. */
 export async function deactivateMember(memberId: string): Promise<void> {
   const db = await crmDb();
   await db.collection('members').updateOne({ _id: memberId as never }, { $set: { is_active: false } });
+}
+
+export async function reactivateMember(memberId: string): Promise<void> {
+  const db = await crmDb();
+  await db.collection('members').updateOne({ _id: memberId as never }, { $set: { is_active: true } });
 }

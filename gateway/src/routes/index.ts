@@ -3,6 +3,13 @@ import { listCustomFieldsRoute } from './account/list-custom-fields.route';
 import { listMembersRoute } from './account/list-members.route';
 import { listTagsRoute } from './account/list-tags.route';
 import { getMeRoute } from './account/me.route';
+import { createCompanyRoute } from './companies/create-company.route';
+import { deleteCompanyRoute } from './companies/delete-company.route';
+import { getCompanyRoute } from './companies/get-company.route';
+import { listCompaniesRoute } from './companies/list-companies.route';
+import { listCompanyContactsRoute } from './companies/list-company-contacts.route';
+import { listCompanyDealsRoute } from './companies/list-company-deals.route';
+import { updateCompanyRoute } from './companies/update-company.route';
 import { addContactTagsRoute } from './contacts/add-contact-tags.route';
 import { createContactRoute } from './contacts/create-contact.route';
 import { deleteContactRoute } from './contacts/delete-contact.route';
@@ -10,7 +17,51 @@ import { getContactRoute } from './contacts/get-contact.route';
 import { listContactsRoute } from './contacts/list-contacts.route';
 import { removeContactTagRoute } from './contacts/remove-contact-tag.route';
 import { updateContactRoute } from './contacts/update-contact.route';
+import { createDealRoute } from './deals/create-deal.route';
+import { deleteDealRoute } from './deals/delete-deal.route';
+import { getDealRoute } from './deals/get-deal.route';
+import { listContactDealsRoute } from './deals/list-contact-deals.route';
+import { listDealsRoute } from './deals/list-deals.route';
+import { loseDealRoute } from './deals/lose-deal.route';
+import { moveDealRoute } from './deals/move-deal.route';
+import { reopenDealRoute } from './deals/reopen-deal.route';
+import { transferDealRoute } from './deals/transfer-deal.route';
+import { updateDealRoute } from './deals/update-deal.route';
+import { winDealRoute } from './deals/win-deal.route';
+import { createFunnelRoute } from './funnels/create-funnel.route';
+import { createStageRoute } from './funnels/create-stage.route';
+import { deleteStageRoute } from './funnels/delete-stage.route';
+import { getFunnelRoute } from './funnels/get-funnel.route';
+import { listFunnelsRoute } from './funnels/list-funnels.route';
+import { updateFunnelRoute } from './funnels/update-funnel.route';
+import { updateStageRoute } from './funnels/update-stage.route';
 import { messageCreditRoutes } from './message-credits/discontinued.routes';
+import { createContactNoteRoute } from './notes/create-contact-note.route';
+import { createDealNoteRoute } from './notes/create-deal-note.route';
+import { deleteContactNoteRoute } from './notes/delete-contact-note.route';
+import { deleteDealNoteRoute } from './notes/delete-deal-note.route';
+import { listContactNotesRoute } from './notes/list-contact-notes.route';
+import { listDealNotesRoute } from './notes/list-deal-notes.route';
+import { updateContactNoteRoute } from './notes/update-contact-note.route';
+import { updateDealNoteRoute } from './notes/update-deal-note.route';
+import { completeTaskRoute } from './tasks/complete-task.route';
+import { createTaskRoute } from './tasks/create-task.route';
+import { deleteTaskRoute } from './tasks/delete-task.route';
+import { getTaskRoute } from './tasks/get-task.route';
+import { listTasksRoute } from './tasks/list-tasks.route';
+import { reopenTaskRoute } from './tasks/reopen-task.route';
+import { updateTaskRoute } from './tasks/update-task.route';
+import { createWebhookRoute } from './webhooks/create-webhook.route';
+import { deleteWebhookRoute } from './webhooks/delete-webhook.route';
+import { getDeliveryRoute } from './webhooks/get-delivery.route';
+import { getWebhookRoute } from './webhooks/get-webhook.route';
+import { listDeliveriesRoute } from './webhooks/list-deliveries.route';
+import { listEventTypesRoute } from './webhooks/list-event-types.route';
+import { listWebhooksRoute } from './webhooks/list-webhooks.route';
+import { redeliverRoute } from './webhooks/redeliver.route';
+import { rotateSecretRoute } from './webhooks/rotate-secret.route';
+import { testWebhookRoute } from './webhooks/test-webhook.route';
+import { updateWebhookRoute } from './webhooks/update-webhook.route';
 
 /** Every operation of the public API, in catalogue order. */
 export const ALL_ROUTES: RouteDefinition[] = [
@@ -21,6 +72,57 @@ export const ALL_ROUTES: RouteDefinition[] = [
   deleteContactRoute,
   addContactTagsRoute,
   removeContactTagRoute,
+  listContactDealsRoute,
+  listContactNotesRoute,
+  createContactNoteRoute,
+  updateContactNoteRoute,
+  deleteContactNoteRoute,
+  listCompaniesRoute,
+  createCompanyRoute,
+  getCompanyRoute,
+  updateCompanyRoute,
+  deleteCompanyRoute,
+  listCompanyContactsRoute,
+  listCompanyDealsRoute,
+  listDealsRoute,
+  createDealRoute,
+  getDealRoute,
+  updateDealRoute,
+  deleteDealRoute,
+  listDealNotesRoute,
+  createDealNoteRoute,
+  updateDealNoteRoute,
+  deleteDealNoteRoute,
+  moveDealRoute,
+  winDealRoute,
+  loseDealRoute,
+  reopenDealRoute,
+  transferDealRoute,
+  listFunnelsRoute,
+  createFunnelRoute,
+  getFunnelRoute,
+  updateFunnelRoute,
+  createStageRoute,
+  updateStageRoute,
+  deleteStageRoute,
+  listTasksRoute,
+  createTaskRoute,
+  getTaskRoute,
+  updateTaskRoute,
+  deleteTaskRoute,
+  completeTaskRoute,
+  reopenTaskRoute,
+  listWebhooksRoute,
+  createWebhookRoute,
+  listEventTypesRoute,
+  getWebhookRoute,
+  updateWebhookRoute,
+  deleteWebhookRoute,
+  listDeliveriesRoute,
+  rotateSecretRoute,
+  testWebhookRoute,
+  getDeliveryRoute,
+  redeliverRoute,
   getMeRoute,
   listMembersRoute,
   listCustomFieldsRoute,

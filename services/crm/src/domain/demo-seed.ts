@@ -1,6 +1,7 @@
 import { newId } from '@crm/shared';
 import { createApiKey, createMember, createOrganization } from './admin';
 import type { CrmDeps } from './deps';
+import { seedDefaultFunnel } from './funnels';
 import { SCOPES } from './scopes';
 import type { CustomFieldEntity, CustomFieldType } from '../repository/custom-field.repository';
 
@@ -15,8 +16,8 @@ const FIELDS: Array<{ entity: CustomFieldEntity; key: string; label: string; typ
 ];
 
 /**
- * Fills what the API can only read: an organization with members, custom field definitions for every entity
- * and an all-scopes key. The default funnel is created by the funnel module when it exists (see seedFunnel).
+ * Fills what the API can only read: an organization with members, custom field definitions for every entity,
+ * an all-scopes key, and the default funnel (seedDefaultFunnel), so that deals can be created without a funnel_id.
  */
 export async function seedDemo(deps: CrmDeps, input: { name: string }, extra: Array<(orgId: string) => Promise<void>> = []) {
   const organization = await createOrganization(deps, { name: input.name, plan: 'pro' });
@@ -40,6 +41,7 @@ export async function seedDemo(deps: CrmDeps, input: { name: string }, extra: Ar
       updated_at: now,
     });
   }
+  await seedDefaultFunnel(deps, organization.id);
   for (const step of extra) await step(organization.id);
   const key = await createApiKey(deps, organization.id, { name: 'Demo key', scopes: [...SCOPES] });
   return { organization_id: organization.id, member_ids: [owner.id, admin.id, seller.id], api_key: key.key, api_key_id: key.id };

@@ -15,7 +15,7 @@ export function contactHandlers(deps: CrmDeps): AsyncService<ContactServiceServe
       const sort = SORTS.find((candidate) => candidate === request.sort) ?? 'created_at';
       const result = await listContacts(deps, requireId('organization', request.org_id), {
         ...request.filter,
-        company_id: request.company_id ?? null,
+        company_id: request.company_id ? requireId('company', request.company_id) : null,
         sort,
         order: orderOf(request.order),
         limit,

@@ -129,7 +129,7 @@ export function createContactRepository(db: Connection) {
 
     /** Approximate size of the organization's list: live contacts, no filters (spec §8 rule 4). */
     async countLive(orgId: string): Promise<number> {
-      return totals.get(orgId, () => Contact.countDocuments(live(orgId)));
+      return totals.get(orgId, () => Contact.countDocuments(live(orgId)).exec());
     },
 
     async countByCompany(orgId: string, companyId: string): Promise<number> {

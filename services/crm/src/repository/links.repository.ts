@@ -18,6 +18,7 @@ export function createLinksRepository(db: Connection) {
   const notes = db.collection('notes');
   const deals = db.collection('deals');
   const companies = db.collection('companies');
+  const funnels = db.collection('funnels');
 
   async function countGrouped(collection: typeof notes, field: string, orgId: string, ids: string[], extra: object = {}): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
@@ -49,16 +50,22 @@ export function createLinksRepository(db: Connection) {
     /** The contact's deals for GET /v1/contacts/{id}: newest first, at most `limit`. */
     async dealSummaries(orgId: string, contactId: string, limit: number): Promise<DealSummaryRow[]> {
       const rows = await deals
-        .find({ org_id: orgId, deleted_at: null, contact_ids: contactId }, { projection: { title: 1, value: 1, status: 1, stage_id: 1, stage_name: 1 } })
+        .find({ org_id: orgId, deleted_at: null, contact_ids: contactId }, { projection: { title: 1, value: 1, status: 1, stage_id: 1 } })
         .sort({ created_at: -1, _id: -1 })
         .limit(limit)
         .toArray();
+      // Stage names live in the funnels (stages are embedded there) and can be renamed: resolve them on read.
+      const stageNames = new Map<string, string>();
+      if (rows.length > 0) {
+        const owning = await funnels.find({ org_id: orgId }, { projection: { stages: 1 } }).toArray();
+        for (const funnel of owning) for (const stage of (funnel.stages ?? []) as Array<{ id: string; name: string }>) stageNames.set(stage.id, stage.name);
+      }
       return rows.map((row) => ({
         id: String(row._id),
         title: String(row.title),
         value: Number(row.value ?? 0),
         status: String(row.status),
-        stage: { id: String(row.stage_id), name: String(row.stage_name ?? '') },
+        stage: { id: String(row.stage_id), name: stageNames.get(String(row.stage_id)) ?? '' },
       }));
     },
   };

@@ -8,11 +8,12 @@ export class TtlCache<V> {
 
   constructor(private readonly ttlMs: number, private readonly maxEntries = 10_000) {}
 
-  get(key: string, compute: () => Promise<V>, now = Date.now()): Promise<V> {
+  get(key: string, compute: () => PromiseLike<V>, now = Date.now()): Promise<V> {
     const hit = this.entries.get(key);
     if (hit && hit.expiresAt > now) return hit.value;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
-    const value = compute();
+    // Promise.resolve subscribes once: a thenable such as a mongoose query runs exactly once.
+    const value = Promise.resolve(compute());
     this.entries.set(key, { value, expiresAt: now + this.ttlMs });
     value.catch(() => this.entries.delete(key));
     return value;

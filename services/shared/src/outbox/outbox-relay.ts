@@ -100,10 +100,14 @@ export class OutboxRelay {
       .toArray();
     const claimed: ClaimedRecord[] = [];
     for (const candidate of candidates) {
-      const record = await collection.findOneAndUpdate(
-        { _id: candidate._id, _outbox_pending: true, $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] },
-        { $set: { _outbox_lease_until: new Date(now.getTime() + (this.options.leaseMs ?? 30_000)), _outbox_lease_owner: this.owner } },
-        { returnDocument: 'after' },
+      // Under the record's lock like every other write: FerretDB rewrites the whole document from its own read,
+      // so a lease write racing a writer's update would silently undo that update.
+      const record = await this.options.locks.run(lockKey(collection.collectionName, String(candidate._id)), () =>
+        collection.findOneAndUpdate(
+          { _id: candidate._id, _outbox_pending: true, $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] },
+          { $set: { _outbox_lease_until: new Date(now.getTime() + (this.options.leaseMs ?? 30_000)), _outbox_lease_owner: this.owner } },
+          { returnDocument: 'after' },
+        ),
       );
       const entries = (record?._outbox as OutboxEntry[] | undefined) ?? [];
       if (record) claimed.push({ collection, id: candidate._id as Document['_id'], entries });

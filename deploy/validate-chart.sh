@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# Validates helm/crm offline: `helm lint`, then `helm template` with the default values, with an
+# override that enables the Ingress, autoscaling and an existing Secret, and with a FerretDB-style
+# single-replica override; then structural checks and Kubernetes schema validation of what was rendered. Helm is built from its Go module (the Go module proxy is reachable; release
+# binaries are not) into ~/.cache/crm-stack/helm-<version>/ and reused afterwards.
+#
+# Usage: bash deploy/validate-chart.sh        (HELM_VERSION=v3.16.4 by default; HELM=/path/to/helm to skip the build)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+CHART="$ROOT/helm/crm"
+HELM_VERSION="${HELM_VERSION:-v3.16.4}"
+HELM_DIR="${HOME}/.cache/crm-stack/helm-${HELM_VERSION}"
+# Kubernetes version the chart is rendered and linted against (its client libraries' version, 1.31 for
+# helm 3.16; native gRPC probes need >= 1.27). Helm's release builds stamp it in with -ldflags; so does this one.
+KUBE_VERSION="${KUBE_VERSION:-1.31.0}"
+OUT="$(mktemp -d "${TMPDIR:-/tmp}/crm-chart.XXXXXX")"
+trap 'rm -rf "$OUT"' EXIT
+
+log() { printf '==> %s\n' "$*" >&2; }
+fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+
+install_helm() {
+  local bin="$HELM_DIR/bin/helm"
+  if [[ -x "$bin" ]]; then echo "$bin"; return; fi
+  command -v go >/dev/null || fail "go is needed to build helm ${HELM_VERSION}"
+  mkdir -p "$HELM_DIR/bin"
+  local started=$SECONDS
+  log "building helm ${HELM_VERSION} with go install (first run only; takes a few minutes)"
+  local minor="${KUBE_VERSION#1.}"; minor="${minor%%.*}"
+  local ldflags="-s -w -X helm.sh/helm/v3/internal/version.version=${HELM_VERSION}"
+  local pkg
+  for pkg in helm.sh/helm/v3/pkg/lint/rules helm.sh/helm/v3/pkg/chartutil; do
+    ldflags+=" -X ${pkg}.k8sVersionMajor=1 -X ${pkg}.k8sVersionMinor=${minor}"
+  done
+  if ! GOBIN="$HELM_DIR/bin" GOFLAGS=-buildvcs=false go install -ldflags "$ldflags" "helm.sh/helm/v3/cmd/helm@${HELM_VERSION}" >&2; then
+    # Some proxies refuse a module's version list; download the exact version and build inside it.
+    log "go install failed; building from the downloaded module instead"
+    local tmp dir
+    tmp="$(mktemp -d)"
+    (cd "$tmp" && go mod init helm-build >/dev/null 2>&1 || true)
+    dir="$(cd "$tmp" && go mod download -json "helm.sh/helm/v3@${HELM_VERSION}" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+    [[ -n "$dir" ]] || fail "could not download helm.sh/helm/v3@${HELM_VERSION}"
+    cp -r "$dir" "$tmp/src" && chmod -R u+w "$tmp/src"
+    (cd "$tmp/src" && GOFLAGS=-buildvcs=false go build -ldflags "$ldflags" -o "$bin" ./cmd/helm) >&2
+    rm -rf "$tmp"
+  fi
+  [[ -x "$bin" ]] || fail "helm was not built"
+  log "helm built in $((SECONDS - started)) s"
+  echo "$bin"
+}
+
+HELM="${HELM:-$(install_helm)}"
+log "using $("$HELM" version --short) ($HELM)"
+
+# An override exercising the optional parts: Ingress with TLS, autoscaling, an existing Secret, OTel.
+cat >"$OUT/ci-values.yaml" <<'VALUES'
+secret:
+  existingSecret: crm-credentials
+otel:
+  endpoint: http://otel-collector.observability:4318
+ingress:
+  enabled: true
+  className: nginx
+  annotations:
+    nginx.ingress.kubernetes.io/proxy-body-size: 1m
+  hosts:
+    - host: api.crm.example.com
+      paths:
+        - path: /
+          pathType: Prefix
+  tls:
+    - secretName: crm-api-tls
+      hosts:
+        - api.crm.example.com
+webhooks:
+  autoscaling:
+    enabled: true
+gateway:
+  image:
+    repository: registry.example.com/crm/gateway
+    tag: "1.2.3"
+VALUES
+
+# A FerretDB-style single-replica install with the PDB off.
+cat >"$OUT/single-values.yaml" <<'VALUES'
+mongodb:
+  uri: mongodb://ferretdb:27017/
+podDisruptionBudget:
+  enabled: false
+crm: {replicaCount: 1}
+webhooks: {replicaCount: 1}
+gateway: {replicaCount: 1}
+secret:
+  cursorSecret: 0123456789abcdef0123456789abcdef
+VALUES
+
+log "helm lint (default values, then each override)"
+"$HELM" lint --strict --kube-version "$KUBE_VERSION" "$CHART"
+"$HELM" lint --strict --kube-version "$KUBE_VERSION" "$CHART" -f "$OUT/ci-values.yaml"
+"$HELM" lint --strict --kube-version "$KUBE_VERSION" "$CHART" -f "$OUT/single-values.yaml"
+
+log "helm template"
+"$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm >"$OUT/default.yaml"
+"$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm -f "$OUT/ci-values.yaml" >"$OUT/ci.yaml"
+"$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm -f "$OUT/single-values.yaml" >"$OUT/single.yaml"
+
+log "a short cursor secret must be refused"
+if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set secret.cursorSecret=short >/dev/null 2>&1; then
+  fail "a CURSOR_SECRET under 32 characters was accepted"
+fi
+
+# Structural checks of the rendered manifests (no cluster and no schema download: see below): the
+# hardening, the probes, selectors, port names and references between objects, and that every env
+# name is one a process's loadConfig() reads.
+check_manifests() { # file, expected counts as Kind=n,...
+  node - "$ROOT" "$1" "$2" <<'JS'
+const { createRequire } = require('node:module');
+const { readFileSync } = require('node:fs');
+const [root, file, expected] = process.argv.slice(2);
+const req = createRequire(`${root}/package.json`);
+let parseAll;
+try {
+  const yaml = req('yaml');
+  // Strict: a duplicate key (e.g. a label emitted twice) is an error, not a silent overwrite.
+  parseAll = (text) => yaml.parseAllDocuments(text, { uniqueKeys: true }).map((d) => {
+    if (d.errors.length) throw new Error(`${file}: ${d.errors.map((e) => e.message).join('; ')}`);
+    return d.toJS();
+  });
+}
+catch { const yaml = req('js-yaml'); parseAll = (text) => yaml.loadAll(text); }
+const docs = parseAll(readFileSync(file, 'utf8')).filter(Boolean);
+const errors = [];
+const check = (ok, message) => { if (!ok) errors.push(message); };
+const byKind = (kind) => docs.filter((d) => d.kind === kind);
+const counts = {};
+for (const d of docs) counts[d.kind] = (counts[d.kind] ?? 0) + 1;
+for (const pair of expected.split(',')) {
+  const [kind, n] = pair.split('=');
+  check((counts[kind] ?? 0) === Number(n), `${file}: expected ${n} ${kind}, got ${counts[kind] ?? 0}`);
+}
+// Env names the processes read, taken from their config.ts files, plus the tooling's own.
+const names = (path) => [...readFileSync(`${root}/${path}`, 'utf8').matchAll(/^\s+([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1]);
+const common = names('services/shared/src/config.ts');
+const extra = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_SERVICE_NAME'];
+const known = {
+  crm: new Set([...common, ...names('services/crm/src/config.ts'), ...extra]),
+  webhooks: new Set([...common, ...names('services/webhooks/src/config.ts'), ...extra]),
+  gateway: new Set([...common, ...names('gateway/src/config.ts'), ...extra]),
+};
+const configMaps = new Map(byKind('ConfigMap').map((c) => [c.metadata.name, c]));
+const secrets = new Set(byKind('Secret').map((s) => s.metadata.name));
+const services = byKind('Service');
+const hpaTargets = new Set(byKind('HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name));
+const matches = (selector, labels) => Object.entries(selector).every(([k, v]) => labels[k] === v);
+for (const dep of byKind('Deployment')) {
+  const name = dep.metadata.name;
+  const pod = dep.spec.template;
+  const component = pod.metadata.labels['app.kubernetes.io/component'];
+  check(matches(dep.spec.selector.matchLabels, pod.metadata.labels), `${name}: selector does not match pod labels`);
+  check(hpaTargets.has(name) === (dep.spec.replicas === undefined), `${name}: replicas must be unset exactly when an HPA scales it`);
+  const psc = pod.spec.securityContext ?? {};
+  check(psc.runAsNonRoot === true && psc.seccompProfile?.type === 'RuntimeDefault', `${name}: pod securityContext not hardened`);
+  check(pod.spec.automountServiceAccountToken === false, `${name}: mounts a service account token`);
+  const volumes = new Map((pod.spec.volumes ?? []).map((v) => [v.name, v]));
+  check(pod.spec.containers.length === 1, `${name}: expected one container`);
+  for (const c of pod.spec.containers) {
+    const sc = c.securityContext ?? {};
+    check(sc.allowPrivilegeEscalation === false, `${name}: allowPrivilegeEscalation`);
+    check(sc.readOnlyRootFilesystem === true, `${name}: readOnlyRootFilesystem`);
+    check(sc.capabilities?.drop?.includes('ALL'), `${name}: capabilities not dropped`);
+    check(sc.seccompProfile?.type === 'RuntimeDefault', `${name}: container seccompProfile`);
+    const tmp = (c.volumeMounts ?? []).find((m) => m.mountPath === '/tmp');
+    check(tmp && volumes.get(tmp.name)?.emptyDir, `${name}: /tmp is not an emptyDir`);
+    check(c.resources?.requests?.memory && c.resources?.limits?.memory, `${name}: memory requests/limits`);
+    check(/^[^:]+:[^:]+$/.test(c.image.replace(/^[^/]+:\d+\//, '')), `${name}: image without a tag: ${c.image}`);
+    check(JSON.stringify(c.args) === JSON.stringify([component]), `${name}: args must name the service (${component})`);
+    const ports = new Map((c.ports ?? []).map((p) => [p.name, p.containerPort]));
+    const probes = [c.startupProbe, c.readinessProbe, c.livenessProbe];
+    check(probes.every(Boolean), `${name}: startup, readiness and liveness probes expected`);
+    if (component === 'gateway') {
+      check(c.readinessProbe?.httpGet?.path === '/readyz' && c.livenessProbe?.httpGet?.path === '/healthz', `${name}: gateway probes must be /readyz and /healthz`);
+      check(probes.every((p) => ports.has(p?.httpGet?.port)), `${name}: probe port is not a named container port`);
+    } else {
+      check(probes.every((p) => p?.grpc && [...ports.values()].includes(p.grpc.port)), `${name}: gRPC probes must target the gRPC port`);
+    }
+    const envNames = (c.env ?? []).map((e) => e.name);
+    check(new Set(envNames).size === envNames.length, `${name}: duplicate env names`);
+    for (const e of c.env ?? []) {
+      check(known[component].has(e.name), `${name}: ${e.name} is read by no config.ts of ${component}`);
+      check(e.value === undefined || e.value !== '', `${name}: ${e.name} is set to an empty string`);
+      const ref = e.valueFrom?.secretKeyRef;
+      if (ref) check(secrets.has(ref.name) || ref.name === 'crm-credentials', `${name}: Secret ${ref.name} is not rendered`);
+    }
+    for (const from of c.envFrom ?? []) {
+      const cm = configMaps.get(from.configMapRef?.name);
+      check(cm, `${name}: ConfigMap ${from.configMapRef?.name} is not rendered`);
+      for (const key of Object.keys(cm?.data ?? {})) check(known[component].has(key), `${name}: ConfigMap key ${key} is read by no config.ts`);
+    }
+    const bind = component === 'gateway' ? 'HOST' : `${component.toUpperCase()}_GRPC_HOST`;
+    check(c.env?.find((e) => e.name === bind)?.value === '0.0.0.0', `${name}: ${bind} must be 0.0.0.0`);
+    const svc = services.find((s) => matches(s.spec.selector, pod.metadata.labels));
+    check(svc, `${name}: no Service selects it`);
+    for (const p of svc?.spec.ports ?? []) check(ports.has(p.targetPort), `${svc.metadata.name}: targetPort ${p.targetPort} is not a container port`);
+    if (component === 'gateway') {
+      check(svc?.spec.ports[0].port === 80 && ports.get('http') === 8080, `${name}: gateway Service must map 80 -> 8080`);
+      for (const key of ['CRM_GRPC_URL', 'WEBHOOKS_GRPC_URL']) {
+        const [host, port] = (c.env.find((e) => e.name === key)?.value ?? '').split(':');
+        const target = services.find((s) => s.metadata.name === host);
+        check(target && target.spec.ports.some((p) => String(p.port) === port), `${name}: ${key} points at no rendered Service`);
+      }
+    }
+  }
+}
+for (const pdb of byKind('PodDisruptionBudget')) {
+  check(byKind('Deployment').some((d) => matches(pdb.spec.selector.matchLabels, d.spec.template.metadata.labels)), `${pdb.metadata.name}: selects no Deployment`);
+}
+for (const ing of byKind('Ingress')) {
+  for (const rule of ing.spec.rules) for (const path of rule.http.paths) {
+    const svc = services.find((s) => s.metadata.name === path.backend.service.name);
+    check(svc && svc.spec.ports.some((p) => p.name === path.backend.service.port.name), `${ing.metadata.name}: backend is not a rendered Service port`);
+  }
+}
+if (errors.length) { console.error(errors.join('\n')); process.exit(1); }
+console.log(`${file}: ${docs.length} objects OK (${Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(', ')})`);
+JS
+}
+log "checking rendered manifests"
+check_manifests "$OUT/default.yaml" "Deployment=3,Service=3,ConfigMap=1,Secret=1,ServiceAccount=1,PodDisruptionBudget=3,HorizontalPodAutoscaler=0,Ingress=0"
+check_manifests "$OUT/ci.yaml" "Deployment=3,Service=3,ConfigMap=1,Secret=0,ServiceAccount=1,PodDisruptionBudget=3,HorizontalPodAutoscaler=1,Ingress=1"
+check_manifests "$OUT/single.yaml" "Deployment=3,Service=3,ConfigMap=1,Secret=1,ServiceAccount=1,PodDisruptionBudget=0,HorizontalPodAutoscaler=0,Ingress=0"
+
+# Schema validation against the Kubernetes OpenAPI schemas, offline: kubernetes-validate (PyPI) ships
+# the JSON schemas of each Kubernetes minor version inside its wheel (kubeconform would download them
+# at run time). Installed once into a venv under ~/.cache/crm-stack. --strict rejects unknown fields.
+KV_VERSION="${KUBERNETES_VALIDATE_VERSION:-1.37.0}"
+KV_DIR="${HOME}/.cache/crm-stack/kubernetes-validate-${KV_VERSION}"
+install_kubernetes_validate() {
+  [[ -x "$KV_DIR/bin/kubernetes-validate" ]] && return 0
+  command -v python3 >/dev/null || return 1
+  log "installing kubernetes-validate ${KV_VERSION} into $KV_DIR"
+  rm -rf "$KV_DIR"
+  python3 -m venv "$KV_DIR" >&2 && "$KV_DIR/bin/pip" install -q "kubernetes-validate==${KV_VERSION}" >&2
+}
+if install_kubernetes_validate; then
+  # The oldest version the chart supports (Chart.yaml kubeVersion) and the one it is rendered for.
+  for version in 1.27.0 "$KUBE_VERSION"; do
+    log "kubernetes-validate --strict against Kubernetes ${version}"
+    "$KV_DIR/bin/kubernetes-validate" --strict --quiet -k "$version" "$OUT/default.yaml" "$OUT/ci.yaml" "$OUT/single.yaml" \
+      || fail "rendered manifests do not validate against Kubernetes ${version}"
+  done
+else
+  log "schema validation SKIPPED: kubernetes-validate could not be installed (needs python3 with venv and PyPI)"
+fi
+
+log "chart OK"

@@ -1,0 +1,45 @@
+import { AppError, lockKey, notFound, type OutboxEntry } from '@crm/shared';
+import type { DealRecord } from '../repository/deal.repository';
+import { viewDeal, type DealView } from './deal.view';
+import type { CrmDeps } from './deps';
+
+/** Conflicting writers retry with a growing random pause; a dozen attempts absorb bursts of concurrent edits. */
+const MAX_WRITE_ATTEMPTS = 12;
+
+export interface PlannedDealWrite {
+  /** The fields to change; empty means "nothing changes": 200 with the deal as it is, and no event. */
+  set: Partial<DealRecord>;
+  /** The events of the change, built from the deal after (`view`) and before (`before`) it. */
+  events: (view: DealView, before: DealView) => OutboxEntry[];
+}
+
+export const NOTHING: PlannedDealWrite = { set: {}, events: () => [] };
+
+/**
+ * Read, plan, write conditionally on the revision read, retry when another writer won (another replica on
+ * MongoDB), all under the deal's lock (writers of this process; see KeyedLocks). The change and its events land
+ * in one single-document update (FerretDB has no transactions), so no reader ever sees one without the other.
+ */
+export function writeDeal(deps: CrmDeps, orgId: string, id: string, plan: (current: DealRecord) => Promise<PlannedDealWrite>): Promise<DealView> {
+  return deps.locks.run(lockKey('deals', id), () => writeAtRevision(deps, orgId, id, plan));
+}
+
+async function writeAtRevision(deps: CrmDeps, orgId: string, id: string, plan: (current: DealRecord) => Promise<PlannedDealWrite>): Promise<DealView> {
+  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+    const current = await deps.deals.getById(orgId, id);
+    if (!current) throw notFound('deal');
+    const planned = await plan(current);
+    if (Object.keys(planned.set).length === 0) return viewDeal(deps, orgId, current);
+
+    const next: DealRecord = { ...current, ...planned.set };
+    const [view, before] = await Promise.all([viewDeal(deps, orgId, next), viewDeal(deps, orgId, current)]);
+    const written = await deps.deals.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view, before));
+    if (!written) {
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
+      continue;
+    }
+    deps.eventsWritten();
+    return view;
+  }
+  throw new AppError('INTERNAL_ERROR', 'The deal changed too often concurrently; retry.');
+}

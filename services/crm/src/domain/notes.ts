@@ -1,0 +1,67 @@
+import { lockKey, newId, newOutboxEntry, notFound } from '@crm/shared';
+import { createNoteBody, parseOrThrow, updateNoteBody } from '@crm/shared/schemas';
+import type { KeysetPosition } from '../repository/keyset';
+import type { NoteParent, NoteRecord } from '../repository/note.repository';
+import type { CrmDeps } from './deps';
+import { viewNote } from './note.view';
+
+/**
+ * Notes on contacts and deals. The parent must be live in the organization (a deleted contact has no notes to
+ * show), and a note is only reachable through its own parent: the note of another contact is NOT_FOUND.
+ */
+export async function listNotes(deps: CrmDeps, orgId: string, parent: NoteParent, limit: number, after: KeysetPosition | undefined) {
+  await requireParent(deps, orgId, parent);
+  // meta.total of a sub-collection counts the parent's records (catalogue §1).
+  const [page, total] = await Promise.all([deps.notes.list(orgId, parent, limit, after), deps.notes.countByParent(orgId, parent)]);
+  return { items: page.items.map(viewNote), hasMore: page.hasMore, next: page.next, total };
+}
+
+export async function createNote(deps: CrmDeps, orgId: string, parent: NoteParent, rawBody: unknown) {
+  const body = parseOrThrow(createNoteBody, rawBody);
+  await requireParent(deps, orgId, parent);
+  const now = deps.now();
+  const record: NoteRecord = {
+    id: newId('note'),
+    org_id: orgId,
+    ...(parent.kind === 'contact' ? { contact_id: parent.id } : { deal_id: parent.id }),
+    content: body.content,
+    color: body.color,
+    category: body.category,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  };
+  const view = viewNote(record);
+  // The event rides in the note's own document: the note and its event are written together or not at all.
+  const event =
+    parent.kind === 'contact'
+      ? newOutboxEntry(orgId, 'contact.note.added', { note: view, contact_id: parent.id }, now)
+      : newOutboxEntry(orgId, 'deal.note.added', { note: view, deal_id: parent.id }, now);
+  await deps.notes.insert(record, [event]);
+  deps.eventsWritten();
+  return view;
+}
+
+/** Note edits emit no event (catalogue §6). */
+export async function updateNote(deps: CrmDeps, orgId: string, parent: NoteParent, id: string, rawBody: unknown) {
+  const body = parseOrThrow(updateNoteBody, rawBody);
+  await requireParent(deps, orgId, parent);
+  const set = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+  // Under the note's lock: the relay's removal of the published event must not interleave (see KeyedLocks).
+  const updated = await deps.locks.run(lockKey('notes', id), () => deps.notes.update(orgId, parent, id, { ...set, updated_at: deps.now() }));
+  if (!updated) throw notFound('note');
+  return viewNote(updated);
+}
+
+/** Soft delete: a note deleted right after its creation keeps its document until the relay published the event. */
+export async function deleteNote(deps: CrmDeps, orgId: string, parent: NoteParent, id: string): Promise<void> {
+  await requireParent(deps, orgId, parent);
+  const at = deps.now();
+  const deleted = await deps.locks.run(lockKey('notes', id), () => deps.notes.update(orgId, parent, id, { deleted_at: at, updated_at: at }));
+  if (!deleted) throw notFound('note');
+}
+
+async function requireParent(deps: CrmDeps, orgId: string, parent: NoteParent): Promise<void> {
+  const exists = parent.kind === 'contact' ? await deps.refs.exists('contacts', orgId, parent.id) : await deps.refs.exists('deals', orgId, parent.id);
+  if (!exists) throw notFound(parent.kind);
+}

@@ -1,0 +1,214 @@
+import { OUTBOX_FIELDS, outboxOnInsert, outboxOnUpdate, type OutboxEntry } from '@crm/shared';
+import { Schema, type Connection, type FilterQuery } from 'mongoose';
+import { escapeRegExp } from './plain';
+import { keyset, toPage, type KeysetPage, type KeysetPosition, type Order } from './keyset';
+
+export type DealStatus = 'open' | 'won' | 'lost';
+
+export interface DealRecord {
+  id: string;
+  org_id: string;
+  title: string;
+  description: string | null;
+  value: number;
+  currency: string;
+  status: DealStatus;
+  funnel_id: string;
+  stage_id: string;
+  contact_ids: string[];
+  company_id: string | null;
+  assigned_to: string | null;
+  expected_close_date: Date | null;
+  probability: number | null;
+  lost_reason: string | null;
+  closed_at: Date | null;
+  tags: string[];
+  custom_fields: Record<string, unknown>;
+  deleted_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  /** Optimistic-concurrency revision: read-modify-write updates are conditional on it. */
+  rev: number;
+}
+
+interface DealDoc extends Omit<DealRecord, 'id'> {
+  _id: string;
+  /** expected_close_date, or NO_CLOSE_DATE when it is null: the keyset sort needs a value on every row. */
+  close_key: Date;
+}
+
+/**
+ * Deals without an expected close date sort as if they closed after every real date: last in ascending order,
+ * first in descending order. A sentinel keeps the keyset on (close_key, _id) free of null special cases.
+ */
+export const NO_CLOSE_DATE = new Date('9999-12-31T00:00:00.000Z');
+
+const dealSchema = new Schema<DealDoc>(
+  {
+    _id: { type: String, required: true },
+    org_id: { type: String, required: true },
+    title: { type: String, required: true },
+    description: { type: String, default: null },
+    value: { type: Number, required: true },
+    currency: { type: String, required: true },
+    status: { type: String, required: true },
+    funnel_id: { type: String, required: true },
+    stage_id: { type: String, required: true },
+    contact_ids: { type: [String], default: [] },
+    company_id: { type: String, default: null },
+    assigned_to: { type: String, default: null },
+    expected_close_date: { type: Date, default: null },
+    close_key: { type: Date, required: true },
+    probability: { type: Number, default: null },
+    lost_reason: { type: String, default: null },
+    closed_at: { type: Date, default: null },
+    tags: { type: [String], default: [] },
+    custom_fields: { type: Schema.Types.Mixed, default: {} },
+    deleted_at: { type: Date, default: null },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+    rev: { type: Number, required: true },
+    ...OUTBOX_FIELDS,
+  },
+  { versionKey: false, collection: 'deals', minimize: false },
+);
+// One index per sort of the list, led by the tenant and the soft-delete flag every query carries; then the
+// lookups behind totals, sub-collections and the stage-delete guard.
+dealSchema.index({ org_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
+dealSchema.index({ org_id: 1, deleted_at: 1, updated_at: -1, _id: -1 });
+dealSchema.index({ org_id: 1, deleted_at: 1, value: -1, _id: -1 });
+dealSchema.index({ org_id: 1, deleted_at: 1, close_key: 1, _id: 1 });
+dealSchema.index({ org_id: 1, funnel_id: 1, stage_id: 1, status: 1 });
+dealSchema.index({ org_id: 1, contact_ids: 1 });
+dealSchema.index({ org_id: 1, company_id: 1 });
+dealSchema.index({ _outbox_pending: 1 });
+
+export type DealSort = 'created_at' | 'updated_at' | 'value' | 'expected_close_date';
+
+export interface DealQuery {
+  sort: DealSort;
+  order: Order;
+  limit: number;
+  after: KeysetPosition | undefined;
+  search?: string | null;
+  funnel_id?: string | null;
+  /** Already resolved to ids (a stage name may match several stages). */
+  stage_ids?: string[] | null;
+  status?: string | null;
+  assigned_to?: string | null;
+  tag?: string | null;
+  created_after?: string | null;
+  created_before?: string | null;
+  updated_after?: string | null;
+  contact_id?: string | null;
+  company_id?: string | null;
+}
+
+export interface Totals {
+  deals: number;
+  value: number;
+}
+
+const SORT_FIELD: Record<DealSort, string> = { created_at: 'created_at', updated_at: 'updated_at', value: 'value', expected_close_date: 'close_key' };
+
+export type DealRepository = ReturnType<typeof createDealRepository>;
+
+export function createDealRepository(db: Connection) {
+  const Deal = db.model<DealDoc>('Deal', dealSchema);
+  const toRecord = (doc: DealDoc): DealRecord => {
+    const { _id, close_key: _closeKey, ...rest } = doc as DealDoc & Record<string, unknown>;
+    delete rest._outbox;
+    delete rest._outbox_pending;
+    delete rest._outbox_lease_until;
+    delete rest._outbox_lease_owner;
+    return { id: _id, ...rest } as DealRecord;
+  };
+  const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
+
+  /**
+   * Open live deals grouped by one field: the totals of funnels and stages (catalogue §3). One aggregation per
+   * accumulator, because FerretDB 1.24 computes only the FIRST accumulator of a $group and answers 0 for the
+   * others (measured: {n: {$sum: 1}, v: {$sum: '$value'}} gives v = 0).
+   */
+  async function openTotals(orgId: string, field: 'funnel_id' | 'stage_id', ids: string[]): Promise<Map<string, Totals>> {
+    if (ids.length === 0) return new Map();
+    const grouped = (accumulator: object) =>
+      Deal.collection
+        .aggregate<{ _id: string; x: number }>([
+          { $match: { org_id: orgId, deleted_at: null, status: 'open', [field]: { $in: ids } } },
+          { $group: { _id: `$${field}`, x: accumulator } },
+        ])
+        .toArray();
+    const [counts, sums] = await Promise.all([grouped({ $sum: 1 }), grouped({ $sum: '$value' })]);
+    const values = new Map(sums.map((row) => [row._id, Number(row.x)]));
+    return new Map(counts.map((row) => [row._id, { deals: Number(row.x), value: values.get(row._id) ?? 0 }]));
+  }
+
+  return {
+    collection: Deal.collection,
+
+    async insert(record: DealRecord, events: OutboxEntry[]): Promise<void> {
+      const { id, ...rest } = record;
+      await Deal.collection.insertOne({ _id: id, ...rest, close_key: record.expected_close_date ?? NO_CLOSE_DATE, ...outboxOnInsert(events) } as never);
+    },
+
+    async getById(orgId: string, id: string): Promise<DealRecord | null> {
+      const doc = await Deal.findOne({ _id: id, ...live(orgId) }).lean<DealDoc>();
+      return doc ? toRecord(doc) : null;
+    },
+
+    /** Approximate size of a list: live deals without query filters, of the organization or of one parent. */
+    async countLive(orgId: string, parent: { contact_id?: string | null; company_id?: string | null } = {}): Promise<number> {
+      return Deal.countDocuments({ ...live(orgId), ...(parent.contact_id ? { contact_ids: parent.contact_id } : {}), ...(parent.company_id ? { company_id: parent.company_id } : {}) });
+    },
+
+    /** Live deals of any status in a stage: a stage that holds them cannot be deleted. */
+    async countInStage(orgId: string, stageId: string): Promise<number> {
+      return Deal.countDocuments({ ...live(orgId), stage_id: stageId });
+    },
+
+    openTotalsByFunnel: (orgId: string, funnelIds: string[]) => openTotals(orgId, 'funnel_id', funnelIds),
+    openTotalsByStage: (orgId: string, stageIds: string[]) => openTotals(orgId, 'stage_id', stageIds),
+
+    async list(orgId: string, query: DealQuery): Promise<KeysetPage<DealRecord>> {
+      const field = SORT_FIELD[query.sort];
+      const after = query.after && query.sort !== 'value' ? { ...query.after, value: new Date(String(query.after.value)) } : query.after;
+      const { filter: position, sort } = keyset(field, query.order, after);
+      const conditions: FilterQuery<DealDoc>[] = [live(orgId), ...filtersOf(query)];
+      if (query.after) conditions.push(position as FilterQuery<DealDoc>);
+      const rows = await Deal.find({ $and: conditions }).sort(sort).limit(query.limit + 1).lean<DealDoc[]>();
+      const page = toPage(rows, query.limit, (row) => (query.sort === 'value' ? row.value : (row[field as 'created_at'] as Date).toISOString()));
+      return { ...page, items: page.items.map(toRecord) };
+    },
+
+    /**
+     * Applies a change computed from the record at revision `rev`, with its events, in one single-document
+     * update. Returns null when another writer got there first (the caller re-reads and retries) or the deal
+     * is gone.
+     */
+    async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<DealRecord>, events: OutboxEntry[]): Promise<DealRecord | null> {
+      const fields: Record<string, unknown> = { ...set };
+      if (set.expected_close_date !== undefined) fields.close_key = set.expected_close_date ?? NO_CLOSE_DATE;
+      const outbox = outboxOnUpdate(events);
+      const update = events.length > 0 ? { $set: { ...fields, ...outbox.$set }, $push: outbox.$push, $inc: { rev: 1 } } : { $set: fields, $inc: { rev: 1 } };
+      const doc = await Deal.findOneAndUpdate({ _id: id, ...live(orgId), rev }, update, { new: true }).lean<DealDoc>();
+      return doc ? toRecord(doc) : null;
+    },
+  };
+}
+
+function filtersOf(query: DealQuery): FilterQuery<DealDoc>[] {
+  const filters: FilterQuery<DealDoc>[] = [];
+  if (query.search) filters.push({ title: new RegExp(escapeRegExp(query.search), 'i') });
+  if (query.funnel_id) filters.push({ funnel_id: query.funnel_id });
+  if (query.stage_ids) filters.push({ stage_id: { $in: query.stage_ids } });
+  if (query.status) filters.push({ status: query.status });
+  if (query.assigned_to) filters.push({ assigned_to: query.assigned_to });
+  if (query.tag) filters.push({ tags: query.tag });
+  if (query.contact_id) filters.push({ contact_ids: query.contact_id });
+  if (query.company_id) filters.push({ company_id: query.company_id });
+  if (query.created_after) filters.push({ created_at: { $gte: new Date(query.created_after) } });
+  if (query.created_before) filters.push({ created_at: { $lt: new Date(query.created_before) } });
+  if (query.updated_after) filters.push({ updated_at: { $gte: new Date(query.updated_after) } });
+  return filters;
+}

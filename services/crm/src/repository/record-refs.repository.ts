@@ -1,0 +1,31 @@
+import type { Connection } from 'mongoose';
+
+export type RecordRefsRepository = ReturnType<typeof createRecordRefsRepository>;
+
+type RefCollection = 'contacts' | 'deals' | 'companies';
+
+/**
+ * Existence checks and display names of the records that notes and tasks point to, read raw from their
+ * collections (deals belong to another module). Names are read whether or not the record was deleted since, so
+ * a task keeps showing what it was about; existence checks see live records only.
+ */
+export function createRecordRefsRepository(db: Connection) {
+  const collection = (name: RefCollection) => db.collection(name);
+
+  async function labels(name: RefCollection, field: 'name' | 'title', orgId: string, ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await collection(name)
+      .find({ org_id: orgId, _id: { $in: [...new Set(ids)] } as never }, { projection: { [field]: 1 } })
+      .toArray();
+    return new Map(rows.map((row) => [String(row._id), String(row[field] ?? '')]));
+  }
+
+  return {
+    async exists(name: RefCollection, orgId: string, id: string): Promise<boolean> {
+      return (await collection(name).countDocuments({ _id: id as never, org_id: orgId, deleted_at: null }, { limit: 1 })) === 1;
+    },
+    contactNames: (orgId: string, ids: string[]) => labels('contacts', 'name', orgId, ids),
+    companyNames: (orgId: string, ids: string[]) => labels('companies', 'name', orgId, ids),
+    dealTitles: (orgId: string, ids: string[]) => labels('deals', 'title', orgId, ids),
+  };
+}

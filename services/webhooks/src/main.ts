@@ -1,0 +1,42 @@
+import './instrumentation';
+import { connectMongo, createLogger, EventBus, onShutdown } from '@crm/shared';
+import { stopTelemetry } from '@crm/shared/telemetry';
+import { loadWebhooksConfig } from './config';
+import { startEventConsumer } from './events/event-consumer';
+import { startWebhooksServer } from './server';
+import { createDeps } from './wiring';
+import { DeliveryWorker } from './worker/delivery-worker';
+import { startRetentionSweeper } from './worker/retention-sweeper';
+
+async function main(): Promise<void> {
+  const config = loadWebhooksConfig();
+  const logger = createLogger('webhooks', config.LOG_LEVEL);
+  const db = await connectMongo(config.MONGODB_URI, config.WEBHOOKS_DB_NAME);
+  const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? 'webhooks', logger });
+  // The CRM may be creating the topic at the same moment; a second try sees it.
+  await bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS).catch(() => bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS));
+
+  // The worker is woken by the consumer and the reactivation path through deps; it is created right below.
+  const deps = createDeps(db, config, logger, () => worker.nudge());
+  await Promise.all(Object.values(db.models).map((model) => model.init()));
+  const worker = new DeliveryWorker({ deps, concurrency: config.WEBHOOK_WORKER_CONCURRENCY, pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS });
+  worker.start();
+  const sweeper = startRetentionSweeper(deps.deliveries, { intervalMs: config.WEBHOOK_SWEEP_INTERVAL_MS, logger });
+  const server = await startWebhooksServer(deps, { host: config.WEBHOOKS_GRPC_HOST, port: config.WEBHOOKS_GRPC_PORT, logger });
+  await startEventConsumer(deps, bus, { groupId: config.WEBHOOK_CONSUMER_GROUP, topic: config.EVENTS_TOPIC });
+  logger.info({ port: server.port, group: config.WEBHOOK_CONSUMER_GROUP }, 'webhooks service listening');
+
+  onShutdown(logger, [
+    { name: 'grpc', run: () => server.stop() },
+    { name: 'kafka consumer', run: () => bus.close() },
+    { name: 'delivery worker', run: () => worker.stop() },
+    { name: 'sweeper', run: () => sweeper.stop() },
+    { name: 'mongo', run: () => db.close() },
+    { name: 'telemetry', run: () => stopTelemetry() },
+  ]);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

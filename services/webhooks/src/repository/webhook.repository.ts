@@ -1,0 +1,129 @@
+import { Schema, type Connection, type FilterQuery } from 'mongoose';
+import { keyset, toPage, type KeysetPage, type KeysetPosition } from './keyset';
+
+export type WebhookStatus = 'active' | 'paused';
+
+export interface WebhookRecord {
+  id: string;
+  org_id: string;
+  name: string;
+  url: string;
+  events: string[];
+  status: WebhookStatus;
+  /** Signs every delivery. */
+  secret: string;
+  /** The secret the last rotation replaced; it also signs until previous_secret_expires_at. */
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  consecutive_failures: number;
+  last_delivery_at: Date | null;
+  last_failure_at: Date | null;
+  last_failure_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface WebhookDoc extends Omit<WebhookRecord, 'id'> {
+  _id: string;
+}
+
+const webhookSchema = new Schema<WebhookDoc>(
+  {
+    _id: { type: String, required: true },
+    org_id: { type: String, required: true },
+    name: { type: String, required: true },
+    url: { type: String, required: true },
+    events: { type: [String], required: true },
+    status: { type: String, required: true, enum: ['active', 'paused'] },
+    secret: { type: String, required: true },
+    previous_secret: { type: String, default: null },
+    previous_secret_expires_at: { type: Date, default: null },
+    consecutive_failures: { type: Number, default: 0 },
+    last_delivery_at: { type: Date, default: null },
+    last_failure_at: { type: Date, default: null },
+    last_failure_reason: { type: String, default: null },
+    created_at: { type: Date, required: true },
+    updated_at: { type: Date, required: true },
+  },
+  { versionKey: false, collection: 'webhooks', minimize: false },
+);
+// The list, and the consumer's lookup of an organization's active subscriptions.
+webhookSchema.index({ org_id: 1, created_at: -1, _id: -1 });
+webhookSchema.index({ org_id: 1, status: 1 });
+
+export interface WebhookQuery {
+  status?: WebhookStatus | null;
+  limit: number;
+  after: KeysetPosition | undefined;
+}
+
+export type WebhookRepository = ReturnType<typeof createWebhookRepository>;
+
+export function createWebhookRepository(db: Connection) {
+  const Webhook = db.model<WebhookDoc>('Webhook', webhookSchema);
+  const toRecord = ({ _id, ...rest }: WebhookDoc): WebhookRecord => ({ id: _id, ...rest });
+  const byId = (orgId: string, id: string) => ({ _id: id, org_id: orgId });
+
+  return {
+    async insert(record: WebhookRecord): Promise<void> {
+      const { id, ...rest } = record;
+      await Webhook.collection.insertOne({ _id: id, ...rest } as never);
+    },
+
+    async getById(orgId: string, id: string): Promise<WebhookRecord | null> {
+      const doc = await Webhook.findOne(byId(orgId, id)).lean<WebhookDoc>();
+      return doc ? toRecord(doc) : null;
+    },
+
+    async count(orgId: string): Promise<number> {
+      return Webhook.countDocuments({ org_id: orgId });
+    },
+
+    async list(orgId: string, query: WebhookQuery): Promise<KeysetPage<WebhookRecord>> {
+      const after = query.after ? { ...query.after, value: new Date(String(query.after.value)) } : undefined;
+      const { filter: position, sort } = keyset('created_at', 'desc', after);
+      const conditions: FilterQuery<WebhookDoc>[] = [{ org_id: orgId }];
+      if (query.status) conditions.push({ status: query.status });
+      if (after) conditions.push(position as FilterQuery<WebhookDoc>);
+      const rows = await Webhook.find({ $and: conditions }).sort(sort).limit(query.limit + 1).lean<WebhookDoc[]>();
+      const page = toPage(rows, query.limit, (row) => row.created_at.toISOString());
+      return { ...page, items: page.items.map(toRecord) };
+    },
+
+    /** The subscriptions an event of this organization may go to; the caller matches the kind. */
+    async listActive(orgId: string): Promise<WebhookRecord[]> {
+      const docs = await Webhook.find({ org_id: orgId, status: 'active' }).lean<WebhookDoc[]>();
+      return docs.map(toRecord);
+    },
+
+    async update(orgId: string, id: string, set: Partial<Omit<WebhookRecord, 'id' | 'org_id'>>): Promise<WebhookRecord | null> {
+      const doc = await Webhook.findOneAndUpdate(byId(orgId, id), { $set: set }, { new: true }).lean<WebhookDoc>();
+      return doc ? toRecord(doc) : null;
+    },
+
+    async delete(orgId: string, id: string): Promise<boolean> {
+      const result = await Webhook.deleteOne(byId(orgId, id));
+      return result.deletedCount > 0;
+    },
+
+    async recordSuccess(orgId: string, id: string, at: Date): Promise<void> {
+      await Webhook.updateOne(byId(orgId, id), { $set: { consecutive_failures: 0, last_delivery_at: at } });
+    },
+
+    /** $inc, not read-modify-write: concurrent failing attempts must all count. Returns the record after the change. */
+    async recordFailure(orgId: string, id: string, at: Date, reason: string): Promise<WebhookRecord | null> {
+      const doc = await Webhook.findOneAndUpdate(
+        byId(orgId, id),
+        { $inc: { consecutive_failures: 1 }, $set: { last_failure_at: at, last_failure_reason: reason } },
+        { new: true },
+      ).lean<WebhookDoc>();
+      return doc ? toRecord(doc) : null;
+    },
+
+    /** Conditional on `active`, so a pause never overwrites a reactivation that happened meanwhile with stale state. */
+    async pauseIfActive(orgId: string, id: string, at: Date): Promise<boolean> {
+      const result = await Webhook.updateOne({ ...byId(orgId, id), status: 'active' }, { $set: { status: 'paused', updated_at: at } });
+      return result.modifiedCount > 0;
+    },
+  };
+}

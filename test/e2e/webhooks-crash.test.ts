@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { WebhookServiceService } from '@crm/proto/gen/webhooks/v1/webhooks';
+import { createAsyncClient } from '@crm/shared';
+import { MongoClient } from 'mongodb';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startService, waitUntil, type ServiceProcess } from '../../deploy/lib/processes';
+import { createTestOrg } from '../support/orgs';
+import { testSystem } from '../support/system';
+import { eventually, startReceiver, type Receiver } from '../support/webhook-receiver';
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+/**
+ * A webhook service of its own (own database, own consumer group, short lease) on the run's events topic, so that
+ * killing it disturbs no other test. The subscription is created over its gRPC port.
+ */
+async function isolatedWebhooksService() {
+  const { env, logDir } = testSystem();
+  const port = await freePort();
+  const suffix = randomUUID().slice(0, 8);
+  const serviceEnv = {
+    ...env,
+    WEBHOOKS_DB_NAME: `${env.WEBHOOKS_DB_NAME}_crash_${suffix}`,
+    WEBHOOK_CONSUMER_GROUP: `webhooks-crash-${suffix}`,
+    WEBHOOKS_GRPC_PORT: String(port),
+    WEBHOOK_LEASE_MS: '2500',
+    OTEL_TRACES_FILE: '',
+  };
+  const logFile = join(logDir, `webhooks-crash-${suffix}.log`);
+  const client = createAsyncClient(WebhookServiceService, `127.0.0.1:${port}`, 'webhooks.v1.WebhookService');
+  const start = async (): Promise<ServiceProcess> => {
+    const process = startService('webhooks-crash', 'services/webhooks/src/main.ts', serviceEnv, logFile);
+    await waitUntil('the isolated webhook service', async () => (await client.listEventTypes({ page: { limit: 1, after: undefined } }, { timeoutMs: 1_000 })).items.length === 1, {
+      timeoutMs: 60_000,
+      process,
+      logFile,
+    });
+    return process;
+  };
+  const dropDatabase = async () => {
+    const mongo = await new MongoClient(env.MONGODB_URI ?? '').connect();
+    await mongo.db(serviceEnv.WEBHOOKS_DB_NAME).dropDatabase();
+    await mongo.close();
+  };
+  return { client, start, dropDatabase };
+}
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+describe('webhook service crash', () => {
+  it('loses no event when killed (SIGKILL) mid-delivery and restarted; duplicates are counted', { timeout: 150_000 }, async () => {
+    const org = await createTestOrg();
+    const receiver: Receiver = await startReceiver({ status: 200 });
+    cleanups.push(() => receiver.close());
+    const service = await isolatedWebhooksService();
+    cleanups.push(() => service.client.close(), () => service.dropDatabase());
+    let running = await service.start();
+    cleanups.push(() => running.stop());
+
+    await service.client.createWebhook({ org_id: org.orgId, id: '', body: { name: 'crash', url: receiver.url, events: ['contact.created'] } });
+    // Warm-up: proves the consumer joined its group before the real load.
+    await org.client.post('/v1/contacts', { name: 'Warm Up' });
+    await receiver.waitFor((all) => all.length >= 1, 60_000);
+    const warmUps = receiver.received.length;
+
+    // The receiver now holds every request open: deliveries are in flight when the process dies.
+    receiver.answerWith({ status: 200, hold: true });
+    const count = 20;
+    const contactIds: string[] = [];
+    for (let i = 0; i < count; i++) contactIds.push((await org.client.post('/v1/contacts', { name: `Crash ${i}` })).body.data.id as string);
+    await receiver.waitFor((all) => all.length > warmUps, 10_000);
+    running.child.kill('SIGKILL');
+    await running.exited;
+    const inFlightAtKill = receiver.received.length - warmUps;
+
+    receiver.answerWith({ status: 200 });
+    running = await service.start();
+
+    const delivered = () => new Set(receiver.received.filter((request) => request.answered === 200).map((request) => request.event.data?.object?.id as string));
+    await eventually(async () => (contactIds.every((id) => delivered().has(id)) ? true : undefined), 120_000, 'every event delivered after the restart');
+
+    const requests = receiver.received.slice(warmUps).filter((request) => contactIds.includes(request.event.data?.object?.id));
+    const duplicates = requests.length - count;
+    console.log(`crash test: ${count} events, ${inFlightAtKill} requests in flight at SIGKILL, ${requests.length} requests in all, ${duplicates} duplicates`);
+    expect(duplicates).toBeGreaterThanOrEqual(0);
+    // One delivery per event and subscription, whatever was re-consumed: the dedup key held.
+    const webhook = (await service.client.listWebhooks({ org_id: org.orgId, page: { limit: 1, after: undefined } })).items[0]!;
+    const log = await service.client.listDeliveries({ org_id: org.orgId, webhook_id: webhook.id, page: { limit: 100, after: undefined }, filter: {} });
+    expect(log.items).toHaveLength(count + 1);
+    expect(new Set(log.items.map((item) => item.event_id)).size).toBe(count + 1);
+    // Every event id the receiver saw is stable: a duplicate carries the id of its first copy.
+    const idsByContact = new Map<string, Set<string>>();
+    for (const request of requests) idsByContact.set(request.event.data.object.id, (idsByContact.get(request.event.data.object.id) ?? new Set()).add(request.event.id));
+    expect([...idsByContact.values()].every((ids) => ids.size === 1)).toBe(true);
+  });
+});
