@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     }
   };
 
+  console.log(`measuring against ${baseUrl}`);
   const receiver = await startReceiver({ status: 204 });
   const webhookIds: string[] = [];
   try {
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
       const contact = (await call('POST', '/v1/contacts', { name: `Webhook latency ${i}` })) as { data: { id: string } };
       await receiver.waitFor(() => arrivalOf(contact.data.id) !== undefined, 15_000);
       latencies.push((arrivalOf(contact.data.id) ?? NaN) - started);
+      if ((i + 1) % 50 === 0) console.log(`  ${i + 1}/${WRITES} writes delivered`);
     }
     const sorted = [...latencies].sort((a, b) => a - b);
 

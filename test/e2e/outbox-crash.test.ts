@@ -2,22 +2,15 @@ import { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
 import { createAsyncClient } from '@crm/shared';
 import { Kafka, logLevel } from 'kafkajs';
 import { MongoClient } from 'mongodb';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../deploy/lib/ports';
 import { startService, waitUntil, type ServiceProcess } from '../../deploy/lib/processes';
 import { createOrganization } from '../../services/crm/src/domain/admin';
 import { eventsOf } from '../support/events';
 import { crmAdmin } from '../support/orgs';
 import { testSystem } from '../support/system';
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 const running: ServiceProcess[] = [];
 afterAll(async () => {

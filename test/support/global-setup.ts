@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createServer } from 'node:net';
 import { MongoClient } from 'mongodb';
 import { Kafka, logLevel } from 'kafkajs';
 import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
 import { localStackRunning, REPO_ROOT, startLocalStack, stopLocalStack } from '../../deploy/lib/local-stack';
+import { freePort } from '../../deploy/lib/ports';
 import { startSystem, type RunningSystem } from '../../deploy/lib/system';
 import type { TestSystem } from './system';
 
@@ -15,15 +15,6 @@ declare module 'vitest' {
   }
 }
 
-const freePort = () =>
-  new Promise<number>((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 /**
  * Starts the real stack once per run (unless already running), then the services and the gateway under a

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   await bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS).catch(() => bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS));
 
   // The worker is woken by the consumer and the reactivation path through deps; it is created right below.
-  const deps = createDeps(db, config, logger, () => worker.nudge());
+  const deps = createDeps(db, config, logger, (leased) => (leased ? worker.accept(leased) : worker.nudge()));
   await Promise.all(Object.values(db.models).map((model) => model.init()));
   const worker = new DeliveryWorker({ deps, concurrency: config.WEBHOOK_WORKER_CONCURRENCY, pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS });
   worker.start();

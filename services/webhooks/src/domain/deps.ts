@@ -1,6 +1,6 @@
 import type { Logger } from '@crm/shared';
 import type { AllowList } from '../delivery/address-guard';
-import type { DeliveryRepository } from '../repository/delivery.repository';
+import type { DeliveryRecord, DeliveryRepository } from '../repository/delivery.repository';
 import type { WebhookRepository } from '../repository/webhook.repository';
 
 /** Delivery rules taken from the configuration. */
@@ -22,8 +22,11 @@ export interface WebhookDeps {
   settings: DeliverySettings;
   /** This replica's lease owner id. */
   owner: string;
-  /** Wakes the delivery worker after new deliveries were stored or held ones resumed. */
-  deliveriesQueued: () => void;
+  /**
+   * Hands the worker deliveries this replica stored already leased (their first attempt goes out without a
+   * database scan), or, without records, wakes it to scan for due ones (held deliveries resumed).
+   */
+  deliveriesQueued: (leased?: DeliveryRecord[]) => void;
   now: () => Date;
   logger: Logger;
 }

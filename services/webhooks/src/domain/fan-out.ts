@@ -1,5 +1,6 @@
 import type { DomainEvent } from '@crm/shared';
 import type { WebhookDeps } from './deps';
+import type { DeliveryRecord } from '../repository/delivery.repository';
 import { eventBody, newDelivery } from './event-body';
 
 export interface ConsumedEvent {
@@ -10,13 +11,14 @@ export interface ConsumedEvent {
 /**
  * Turns events into one delivery per active subscription of the same organization that subscribed to the kind.
  * Idempotent: a re-consumed event finds its deliveries already stored (unique dedup key) and adds none.
- * Returns how many deliveries were new.
+ * New deliveries are stored leased to this replica, which sends their first attempt at once; if it dies, the
+ * lease expires and any replica's scan picks them up. Returns the new deliveries.
  */
-export async function fanOut(deps: WebhookDeps, events: ConsumedEvent[]): Promise<number> {
+export async function fanOut(deps: WebhookDeps, events: ConsumedEvent[]): Promise<DeliveryRecord[]> {
   const byOrg = new Map<string, ConsumedEvent[]>();
   for (const consumed of events) byOrg.set(consumed.event.org_id, [...(byOrg.get(consumed.event.org_id) ?? []), consumed]);
 
-  let inserted = 0;
+  const inserted: DeliveryRecord[] = [];
   for (const [orgId, orgEvents] of byOrg) {
     const subscriptions = await deps.webhooks.listActive(orgId);
     if (subscriptions.length === 0) continue;
@@ -25,8 +27,9 @@ export async function fanOut(deps: WebhookDeps, events: ConsumedEvent[]): Promis
       const body = eventBody(event);
       for (const webhook of subscriptions) {
         if (!webhook.events.includes(event.type)) continue;
-        const record = newDelivery({ webhook, eventId: event.id, eventType: event.type, body, now, retentionMs: deps.settings.retentionMs, fromStream: true, trace });
-        if (await deps.deliveries.insertIfNew(record)) inserted++;
+        const lease = { owner: deps.owner, until: new Date(now.getTime() + deps.settings.leaseMs) };
+        const record = newDelivery({ webhook, eventId: event.id, eventType: event.type, body, now, retentionMs: deps.settings.retentionMs, fromStream: true, trace, lease });
+        if (await deps.deliveries.insertIfNew(record)) inserted.push(record);
       }
     }
   }

@@ -19,7 +19,7 @@ export async function startEventConsumer(deps: WebhookDeps, bus: EventBus, optio
     handle: async (batch) => {
       const events = batch.messages.map((message) => parseMessage(message, deps.logger)).filter((event): event is ConsumedEvent => event !== null);
       const inserted = await fanOut(deps, events);
-      if (inserted > 0) deps.deliveriesQueued();
+      if (inserted.length > 0) deps.deliveriesQueued(inserted);
     },
   });
   // kafkajs gives up for good on a non-retriable error (e.g. "the coordinator is not aware of this member" after a

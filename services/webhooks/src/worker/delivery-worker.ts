@@ -18,6 +18,9 @@ const tracer = trace.getTracer('webhooks');
  */
 export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();
+  /** Deliveries leased to this replica, waiting for a free slot; and every id queued or in flight. */
+  private readonly queued: DeliveryRecord[] = [];
+  private readonly known = new Set<string>();
   private stopped = true;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
@@ -29,6 +32,20 @@ export class DeliveryWorker {
     if (!this.stopped) return;
     this.stopped = false;
     this.loop = this.run();
+  }
+
+  /**
+   * Takes deliveries this replica stored already leased: their first attempt needs no scan of the database
+   * (the scan is slow on FerretDB, which does not use an index for it). Leases outlast the queue: at most
+   * `concurrency` attempts run at once, each bounded by the timeout, and the lease is longer than it.
+   */
+  accept(leased: DeliveryRecord[]): void {
+    for (const delivery of leased) {
+      if (this.known.has(delivery.id)) continue;
+      this.known.add(delivery.id);
+      this.queued.push(delivery);
+    }
+    this.drainQueue();
   }
 
   nudge(): void {
@@ -57,16 +74,29 @@ export class DeliveryWorker {
           deps.logger.error({ err: error }, 'claiming due deliveries failed; retrying');
         }
       }
-      for (const delivery of claimed) this.launch(delivery);
+      for (const delivery of claimed) if (!this.known.has(delivery.id)) this.launch(delivery);
       // A full batch means more may be due; otherwise wait for a nudge or the next poll.
       if (!this.stopped && !this.woken && (claimed.length === 0 || claimed.length < free)) await this.sleep(this.options.pollIntervalMs);
     }
   }
 
+  private drainQueue(): void {
+    while (!this.stopped && this.inFlight.size < this.options.concurrency) {
+      const next = this.queued.shift();
+      if (!next) return;
+      this.launch(next);
+    }
+  }
+
   private launch(delivery: DeliveryRecord): void {
+    this.known.add(delivery.id);
     const task = this.attempt(delivery).finally(() => {
       this.inFlight.delete(task);
-      this.nudge();
+      this.known.delete(delivery.id);
+      if (this.queued.length > 0) return this.drainQueue();
+      // Claim again once half the slots are free, not after every attempt: each claim scans for due deliveries,
+      // which on FerretDB (no index use for this query) costs a pass over the collection.
+      if (this.inFlight.size <= this.options.concurrency / 2) this.nudge();
     });
     this.inFlight.add(task);
   }
