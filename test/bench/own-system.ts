@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { freePort } from '../../deploy/lib/ports';
 import { resolve } from 'node:path';
 import { createLogger } from '@crm/shared';
 import mongoose from 'mongoose';
@@ -7,16 +7,6 @@ import { startSystem, type RunningSystem } from '../../deploy/lib/system';
 import { createApiKey, createOrganization } from '../../services/crm/src/domain/admin';
 import { SCOPES } from '../../services/crm/src/domain/scopes';
 import { createDeps } from '../../services/crm/src/wiring';
-
-const freePort = () =>
-  new Promise<number>((done, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 /**
  * A system of the benchmark's own (BENCH_OWN_SYSTEM=1): the services and the gateway on free ports under a fresh

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
+import { freePort } from '../../deploy/lib/ports';
 import { join } from 'node:path';
 import { WebhookServiceService } from '@crm/proto/gen/webhooks/v1/webhooks';
 import { createAsyncClient } from '@crm/shared';
@@ -10,15 +10,6 @@ import { createTestOrg } from '../support/orgs';
 import { testSystem } from '../support/system';
 import { eventually, startReceiver, type Receiver } from '../support/webhook-receiver';
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 /**
  * A webhook service of its own (own database, own consumer group, short lease) on the run's events topic, so that

@@ -17,3 +17,5 @@ export * from './time';
 export * from './grpc/wire';
 export * from './concurrency/keyed-locks';
 export * from './concurrency/ttl-cache';
+export * from './mongo/keyset';
+export * from './grpc/paging';

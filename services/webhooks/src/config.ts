@@ -42,7 +42,8 @@ const schema = z
     WEBHOOK_WORKER_CONCURRENCY: positiveInt(16),
     /** How long a replica owns a due delivery; must outlast one attempt, or another replica could send it too. */
     WEBHOOK_LEASE_MS: positiveInt(60_000, 500),
-    WEBHOOK_POLL_INTERVAL_MS: positiveInt(250, 10),
+    /** How often the database is scanned for due retries; first attempts of fresh events do not wait for it. */
+    WEBHOOK_POLL_INTERVAL_MS: positiveInt(1_000, 10),
     WEBHOOK_RETENTION_DAYS: positiveInt(15),
     WEBHOOK_SWEEP_INTERVAL_MS: positiveInt(60_000, 100),
     /** Default of rotate-secret's overlap_hours: how long the replaced secret keeps signing. */

@@ -1,6 +1,5 @@
-import { AppError, iso, isoOrNull, notFound } from '@crm/shared';
+import { AppError, iso, isoOrNull, type KeysetPosition, notFound } from '@crm/shared';
 import { timingSafeEqual } from 'node:crypto';
-import type { KeysetPosition } from '../repository/keyset';
 import type { CustomFieldEntity } from '../repository/custom-field.repository';
 import type { CrmDeps } from './deps';
 

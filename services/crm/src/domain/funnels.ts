@@ -1,7 +1,6 @@
-import { AppError, lockKey, newId, notFound } from '@crm/shared';
+import { AppError, type KeysetPosition, lockKey, newId, notFound } from '@crm/shared';
 import { createFunnelBody, parseOrThrow, updateFunnelBody, type StageInput } from '@crm/shared/schemas';
 import type { FunnelRecord, StageRecord } from '../repository/funnel.repository';
-import type { KeysetPosition } from '../repository/keyset';
 import type { CrmDeps } from './deps';
 import { requireFunnelSlot } from './funnel-limits';
 import { viewFunnel, viewFunnels, type FunnelView } from './funnel.view';

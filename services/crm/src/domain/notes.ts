@@ -1,6 +1,5 @@
-import { lockKey, newId, newOutboxEntry, notFound } from '@crm/shared';
+import { type KeysetPosition, lockKey, newId, newOutboxEntry, notFound } from '@crm/shared';
 import { createNoteBody, parseOrThrow, updateNoteBody } from '@crm/shared/schemas';
-import type { KeysetPosition } from '../repository/keyset';
 import type { NoteParent, NoteRecord } from '../repository/note.repository';
 import type { CrmDeps } from './deps';
 import { viewNote } from './note.view';

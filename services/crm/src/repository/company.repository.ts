@@ -1,7 +1,6 @@
-import { OUTBOX_FIELDS, outboxOnInsert, outboxOnUpdate, type OutboxEntry } from '@crm/shared';
+import { keyset, type KeysetPage, type KeysetPosition, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, outboxOnUpdate, toPage } from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
 import { escapeRegExp } from './plain';
-import { keyset, toPage, type KeysetPage, type KeysetPosition } from './keyset';
 
 export interface CompanyRecord {
   id: string;

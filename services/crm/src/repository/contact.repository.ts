@@ -1,7 +1,6 @@
-import { OUTBOX_FIELDS, outboxOnInsert, outboxOnUpdate, TtlCache, type OutboxEntry } from '@crm/shared';
+import { keyset, type KeysetPage, type KeysetPosition, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, outboxOnUpdate, toPage, TtlCache } from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
 import { escapeRegExp } from './plain';
-import { keyset, toPage, type KeysetPage, type KeysetPosition, type Order } from './keyset';
 
 export interface ContactRecord {
   id: string;

@@ -1,5 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
-import { keyset, toPage, type KeysetPage, type KeysetPosition } from './keyset';
+import { keyset, toPage, type KeysetPage, type KeysetPosition } from '@crm/shared';
 
 export const CUSTOM_FIELD_ENTITIES = ['contact', 'company', 'deal'] as const;
 export type CustomFieldEntity = (typeof CUSTOM_FIELD_ENTITIES)[number];

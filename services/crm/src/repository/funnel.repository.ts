@@ -1,5 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
-import { keyset, toPage, type KeysetPage, type KeysetPosition } from './keyset';
+import { keyset, toPage, type KeysetPage, type KeysetPosition } from '@crm/shared';
 
 /** A stage lives inside its funnel's document: stage edits are single-document writes on the funnel. */
 export interface StageRecord {

@@ -1,5 +1,5 @@
 import { Schema, type Connection } from 'mongoose';
-import { keyset, toPage, type KeysetPage, type KeysetPosition } from './keyset';
+import { keyset, toPage, type KeysetPage, type KeysetPosition } from '@crm/shared';
 
 export interface MemberRecord {
   id: string;

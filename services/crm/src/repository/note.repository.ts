@@ -1,6 +1,5 @@
-import { OUTBOX_FIELDS, outboxOnInsert, type OutboxEntry } from '@crm/shared';
+import { keyset, type KeysetPage, type KeysetPosition, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, toPage } from '@crm/shared';
 import { Schema, type Connection } from 'mongoose';
-import { keyset, toPage, type KeysetPage, type KeysetPosition } from './keyset';
 
 /** The record a note hangs on: exactly one of a contact and a deal. */
 export type NoteParent = { kind: 'contact'; id: string } | { kind: 'deal'; id: string };

@@ -1,6 +1,5 @@
-import { OUTBOX_FIELDS, outboxOnInsert, outboxOnUpdate, type OutboxEntry } from '@crm/shared';
+import { keyset, type KeysetPage, type KeysetPosition, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, outboxOnUpdate, toPage } from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
-import { keyset, toPage, type KeysetPage, type KeysetPosition, type Order } from './keyset';
 
 export type TaskStatus = 'open' | 'completed';
 

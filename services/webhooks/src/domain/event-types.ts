@@ -1,5 +1,5 @@
 import { EVENT_KINDS, type EventKind } from '@crm/shared/schemas';
-import type { KeysetPosition } from '../repository/keyset';
+import type { KeysetPosition } from '@crm/shared';
 
 /** #82: the 47 kinds in catalogue order, paged by position in that order. */
 export function listEventTypes(page: { limit: number; after: KeysetPosition | undefined }) {

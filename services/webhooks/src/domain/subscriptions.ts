@@ -1,8 +1,7 @@
-import { newId, notFound, type Nullable } from '@crm/shared';
+import { type KeysetPosition, newId, notFound, type Nullable } from '@crm/shared';
 import { createWebhookBody, parseOrThrow, rotateSecretBody, updateWebhookBody } from '@crm/shared/schemas';
 import type { Webhook } from '@crm/proto/gen/webhooks/v1/webhooks';
 import { generateSecret } from '../delivery/secrets';
-import type { KeysetPosition } from '../repository/keyset';
 import type { WebhookRecord, WebhookStatus } from '../repository/webhook.repository';
 import type { WebhookDeps } from './deps';
 import { checkSubscriptionUrl } from './target-url';

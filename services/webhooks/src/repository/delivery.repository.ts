@@ -1,6 +1,5 @@
-import { isDuplicateKeyError } from '@crm/shared';
+import { isDuplicateKeyError, keyset, type KeysetPage, type KeysetPosition, toPage } from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
-import { keyset, toPage, type KeysetPage, type KeysetPosition } from './keyset';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
