@@ -19,7 +19,7 @@ import { createTagRepository } from './repository/tag.repository';
 import { createTaskRepository } from './repository/task.repository';
 
 /** Builds the repositories over one connection. Used by the server and by the admin CLI. */
-export function createDeps(db: Connection, logger: Logger, eventsWritten: () => void = () => undefined): CrmDeps {
+export function createDeps(db: Connection, logger: Logger, eventsWritten: CrmDeps['eventsWritten'] = () => undefined): CrmDeps {
   return {
     organizations: createOrganizationRepository(db),
     apiKeys: createApiKeyRepository(db),

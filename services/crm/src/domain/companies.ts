@@ -51,7 +51,7 @@ export async function createCompany(deps: CrmDeps, orgId: string, rawBody: unkno
   };
   const view = await viewCompany(deps, orgId, record);
   await deps.companies.insert(record, [newOutboxEntry(orgId, 'company.created', { object: view }, now)]);
-  deps.eventsWritten();
+  deps.eventsWritten('companies', record.id);
   return view;
 }
 
@@ -116,7 +116,7 @@ async function writeAtRevision(deps: CrmDeps, orgId: string, id: string, plan: (
     const view = await viewCompany(deps, orgId, { ...current, ...planned.set });
     const written = await deps.companies.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view));
     if (written) {
-      deps.eventsWritten();
+      deps.eventsWritten('companies', id);
       return view;
     }
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));

@@ -58,7 +58,7 @@ export async function createContact(deps: CrmDeps, orgId: string, rawBody: unkno
   try {
     const view = await viewContact(deps, orgId, record);
     await deps.contacts.insert(record, [newOutboxEntry(orgId, 'contact.created', { object: eventObject(view) }, now)]);
-    deps.eventsWritten();
+    deps.eventsWritten('contacts', record.id);
     return view;
   } catch (error) {
     await releaseIdentities(deps, record, claimed);
@@ -160,7 +160,7 @@ async function writeAtRevision(deps: CrmDeps, orgId: string, id: string, plan: (
     }
     // The old e-mail and phone are free once the new ones are stored.
     await releaseIdentities(deps, current, Object.fromEntries(Object.keys(claimed).map((kind) => [kind, current[kind as IdentityKind]])));
-    deps.eventsWritten();
+    deps.eventsWritten('contacts', id);
     return view;
   }
   throw new AppError('INTERNAL_ERROR', 'The contact changed too often concurrently; retry.');

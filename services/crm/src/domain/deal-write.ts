@@ -38,7 +38,7 @@ async function writeAtRevision(deps: CrmDeps, orgId: string, id: string, plan: (
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
       continue;
     }
-    deps.eventsWritten();
+    deps.eventsWritten('deals', id);
     return view;
   }
   throw new AppError('INTERNAL_ERROR', 'The deal changed too often concurrently; retry.');

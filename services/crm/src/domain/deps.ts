@@ -36,8 +36,8 @@ export interface CrmDeps {
   refs: RecordRefsRepository;
   /** Per-document locks around every read-modify-write (see KeyedLocks for why). */
   locks: KeyedLocks;
-  /** Wakes the outbox relay after a write that carries events. */
-  eventsWritten: () => void;
+  /** Hands the outbox relay the record a write just gave events, so it publishes them without a scan. */
+  eventsWritten: (collection: string, id: string) => void;
   now: () => Date;
   logger: Logger;
 }

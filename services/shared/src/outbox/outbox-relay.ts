@@ -10,7 +10,14 @@ export interface OutboxRelayOptions {
   bus: EventBus;
   topic: string;
   logger: Logger;
+  /** How often, at most, records written by this process are looked for when no write woke the relay. */
   pollIntervalMs?: number;
+  /**
+   * How often every collection is scanned for pending records this process was not told about (written by
+   * another replica, or left by a process that died). Scans are costly on FerretDB (no index use), so the
+   * records this process writes are published from hints instead.
+   */
+  scanIntervalMs?: number;
   batchSize?: number;
   leaseMs?: number;
   /** The writers' locks: removing published entries must not interleave with a write pushing new ones. */
@@ -35,6 +42,9 @@ export class OutboxRelay {
   private stopped = true;
   private loop: Promise<void> | undefined;
   private readonly owner = `${hostname()}:${process.pid}`;
+  /** Records this process gave events to, by collection name: published without a scan. */
+  private readonly hints = new Map<string, Set<string>>();
+  private lastScanAt = 0;
 
   constructor(private readonly options: OutboxRelayOptions) {}
 
@@ -45,7 +55,12 @@ export class OutboxRelay {
   }
 
   /** Wakes the relay right after a write, so events leave within milliseconds instead of a poll interval. */
-  nudge(): void {
+  nudge(collectionName?: string, id?: string): void {
+    if (collectionName && id) {
+      const ids = this.hints.get(collectionName) ?? new Set<string>();
+      ids.add(id);
+      this.hints.set(collectionName, ids);
+    }
     this.wake?.();
   }
 
@@ -64,17 +79,26 @@ export class OutboxRelay {
       } catch (error) {
         this.options.logger.error({ err: error }, 'outbox relay pass failed; retrying');
       }
-      if (published === 0 && !this.stopped) await this.sleep(this.options.pollIntervalMs ?? 250);
+      if (published === 0 && this.hints.size === 0 && !this.stopped) await this.sleep(this.options.pollIntervalMs ?? 250);
     }
   }
 
-  /** One pass over every collection; returns how many events were published. */
-  async drainOnce(): Promise<number> {
+  /**
+   * One pass: the hinted records, and every collection when the scan is due (or `scan` is set); returns how
+   * many events were published.
+   */
+  async drainOnce(scan = Date.now() - this.lastScanAt >= (this.options.scanIntervalMs ?? 5_000)): Promise<number> {
     if (this.running) return 0;
     this.running = true;
     try {
       const claimed: ClaimedRecord[] = [];
-      for (const collection of this.options.collections) claimed.push(...(await this.claim(collection)));
+      for (const collection of this.options.collections) {
+        const hinted = this.hints.get(collection.collectionName);
+        this.hints.delete(collection.collectionName);
+        if (scan) claimed.push(...(await this.claim(collection)));
+        else if (hinted) claimed.push(...(await this.claim(collection, [...hinted])));
+      }
+      if (scan) this.lastScanAt = Date.now();
       if (claimed.length === 0) return 0;
       const entries = claimed.flatMap((record) => record.entries);
       await this.options.bus.publish(
@@ -92,12 +116,14 @@ export class OutboxRelay {
     }
   }
 
-  private async claim(collection: Collection<Document>): Promise<ClaimedRecord[]> {
+  private async claim(collection: Collection<Document>, ids?: string[]): Promise<ClaimedRecord[]> {
     const now = new Date();
-    const candidates = await collection
-      .find({ _outbox_pending: true, $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] }, { projection: { _id: 1 } })
-      .limit(this.options.batchSize ?? 100)
-      .toArray();
+    const candidates = ids
+      ? ids.map((id) => ({ _id: id as Document['_id'] }))
+      : await collection
+          .find({ _outbox_pending: true, $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] }, { projection: { _id: 1 } })
+          .limit(this.options.batchSize ?? 100)
+          .toArray();
     const claimed: ClaimedRecord[] = [];
     for (const candidate of candidates) {
       // Under the record's lock like every other write: FerretDB rewrites the whole document from its own read,
