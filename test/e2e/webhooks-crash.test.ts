@@ -25,6 +25,8 @@ async function isolatedWebhooksService() {
     WEBHOOK_CONSUMER_GROUP: `webhooks-crash-${suffix}`,
     WEBHOOKS_GRPC_PORT: String(port),
     WEBHOOK_LEASE_MS: '2500',
+    // Held requests time out and count as failures; this test is about the crash, not about pausing.
+    WEBHOOK_PAUSE_AFTER_FAILURES: '1000',
     OTEL_TRACES_FILE: '',
   };
   const logFile = join(logDir, `webhooks-crash-${suffix}.log`);
