@@ -3,7 +3,8 @@ import { listAll } from '../support/api';
 import { distinctEvents } from '../support/distinct-events';
 import { eventsOf, type EventLog } from '../support/events';
 import { createTestOrg, crmAdmin, type TestOrg } from '../support/orgs';
-import { deactivateMember, insertRawDeal } from '../support/raw-records';
+import { deactivateMember } from '../support/pipelines';
+import { insertRawDeal } from '../support/raw-records';
 import { createMember } from '../../services/crm/src/domain/admin';
 
 const ABSENT = 'tk_0000000000000000000000';

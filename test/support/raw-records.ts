@@ -50,7 +50,3 @@ export async function deleteRawDeal(id: string): Promise<void> {
 }
 
 /** Marks a member inactive, as the panel does when someone leaves the organization. */
-export async function deactivateMember(id: string): Promise<void> {
-  const db = await crmDb();
-  await db.collection('members').updateOne({ _id: id as never }, { $set: { is_active: false } });
-}

@@ -1,12 +1,11 @@
-import { AppError, invalidReference, lockKey, newId, newOutboxEntry, notFound, type OutboxEntry } from '@crm/shared';
+import { AppError, invalidReference, newId, newOutboxEntry, notFound, type OutboxEntry } from '@crm/shared';
 import { createCompanyBody, parseOrThrow, updateCompanyBody } from '@crm/shared/schemas';
 import type { CompanyQuery, CompanyRecord } from '../repository/company.repository';
 import { viewCompanies, viewCompany, type CompanyView } from './company.view';
 import { checkCustomFields } from './custom-field-values';
+import { CONFLICT, writeWithRetry } from './revisioned-write';
 import type { CrmDeps } from './deps';
 
-/** Conflicting writers retry with a growing random pause. */
-const MAX_WRITE_ATTEMPTS = 12;
 
 export async function listCompanies(deps: CrmDeps, orgId: string, query: CompanyQuery) {
   const [page, total] = await Promise.all([deps.companies.list(orgId, query), deps.companies.countLive(orgId)]);
@@ -61,7 +60,7 @@ export async function updateCompany(deps: CrmDeps, orgId: string, id: string, ra
   const customFields = body.custom_fields && (await checkCustomFields(deps, orgId, 'company', body.custom_fields, 'replace'));
   const { custom_fields: _customFields, ...fields } = body;
 
-  return writeWithRetry(deps, orgId, id, async (current) => {
+  return writeCompany(deps, orgId, id, async (current) => {
     const next: CompanyRecord = { ...current, ...definedFields(fields), ...(customFields ? { custom_fields: customFields } : {}) };
     const changed = COMPARED_FIELDS.filter((field) => JSON.stringify(current[field]) !== JSON.stringify(next[field]));
     if (changed.length === 0) return null;
@@ -76,7 +75,7 @@ export async function updateCompany(deps: CrmDeps, orgId: string, id: string, ra
 
 /** Soft delete: the record must outlive the relay's publication of its embedded company.deleted event. */
 export async function deleteCompany(deps: CrmDeps, orgId: string, id: string): Promise<void> {
-  await writeWithRetry(deps, orgId, id, async (current) => {
+  await writeCompany(deps, orgId, id, async (current) => {
     const counts = (await deps.companyLinks.countsOf(orgId, [current.id])).get(current.id);
     if (counts && (counts.contacts_count > 0 || counts.deals_count > 0)) {
       throw new AppError('COMPANY_HAS_LINKS', `The company still has ${counts.contacts_count} linked contact(s) and ${counts.deals_count} linked deal(s); unlink them first.`, {
@@ -104,24 +103,16 @@ interface PlannedWrite {
  * MongoDB), all under the company's lock (writers of this process and the outbox relay; see KeyedLocks). The
  * change and its events land in one update, so no reader ever sees one without the other. A null plan changes nothing.
  */
-function writeWithRetry(deps: CrmDeps, orgId: string, id: string, plan: (current: CompanyRecord) => Promise<PlannedWrite | null>): Promise<CompanyView> {
-  return deps.locks.run(lockKey('companies', id), () => writeAtRevision(deps, orgId, id, plan));
-}
-
-async function writeAtRevision(deps: CrmDeps, orgId: string, id: string, plan: (current: CompanyRecord) => Promise<PlannedWrite | null>): Promise<CompanyView> {
-  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+function writeCompany(deps: CrmDeps, orgId: string, id: string, plan: (current: CompanyRecord) => Promise<PlannedWrite | null>): Promise<CompanyView> {
+  return writeWithRetry(deps.locks, 'companies', id, async () => {
     const current = await requireCompany(deps, orgId, id);
     const planned = await plan(current);
     if (!planned) return viewCompany(deps, orgId, current);
     const view = await viewCompany(deps, orgId, { ...current, ...planned.set });
-    const written = await deps.companies.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view));
-    if (written) {
-      deps.eventsWritten('companies', id);
-      return view;
-    }
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
-  }
-  throw new AppError('INTERNAL_ERROR', 'The company changed too often concurrently; retry.');
+    if (!(await deps.companies.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view)))) return CONFLICT;
+    deps.eventsWritten('companies', id);
+    return view;
+  });
 }
 
 const COMPARED_FIELDS = ['name', 'email', 'phone', 'website', 'sector', 'size', 'city', 'state', 'assigned_to', 'tags', 'custom_fields'] as const;

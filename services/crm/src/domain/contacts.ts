@@ -1,14 +1,13 @@
-import { AppError, invalidReference, lockKey, newId, newOutboxEntry, notFound, type OutboxEntry } from '@crm/shared';
+import { AppError, invalidReference, newId, newOutboxEntry, notFound, type OutboxEntry } from '@crm/shared';
 import { addContactTagsBody, createContactBody, parseOrThrow, updateContactBody } from '@crm/shared/schemas';
 import type { ContactQuery, ContactRecord } from '../repository/contact.repository';
 import type { IdentityKind } from '../repository/identity.repository';
 import { eventObject, viewContact, viewContactDetail, viewContacts, type ContactView } from './contact.view';
 import { checkCustomFields } from './custom-field-values';
+import { CONFLICT, writeWithRetry } from './revisioned-write';
 import type { CrmDeps } from './deps';
 import { planAllows } from './plans';
 
-/** Conflicting writers retry with a growing random pause; a dozen attempts absorb bursts of concurrent edits. */
-const MAX_WRITE_ATTEMPTS = 12;
 
 export async function listContacts(deps: CrmDeps, orgId: string, query: ContactQuery) {
   // GET /v1/companies/{id}/contacts: the company must be live here, and meta.total counts its contacts (catalogue §1).
@@ -72,7 +71,7 @@ export async function updateContact(deps: CrmDeps, orgId: string, id: string, ra
   if (body.company_id && !(await deps.links.companyExists(orgId, body.company_id))) throw invalidReference('company_id', body.company_id);
   const customFields = body.custom_fields && (await checkCustomFields(deps, orgId, 'contact', body.custom_fields, 'replace'));
 
-  return writeWithRetry(deps, orgId, id, async (current) => {
+  return writeContact(deps, orgId, id, async (current) => {
     const next: ContactRecord = {
       ...current,
       ...definedFields({ name: body.name, email: body.email, phone: body.phone, company_id: body.company_id, tags: body.tags, funnel_stage: body.funnel_stage }),
@@ -97,7 +96,7 @@ export async function updateContact(deps: CrmDeps, orgId: string, id: string, ra
 }
 
 export async function deleteContact(deps: CrmDeps, orgId: string, id: string): Promise<void> {
-  const deleted = await writeWithRetry(deps, orgId, id, async () => {
+  const deleted = await writeContact(deps, orgId, id, async () => {
     const at = deps.now();
     return { set: { deleted_at: at, updated_at: at }, claims: {}, events: () => [newOutboxEntry(orgId, 'contact.deleted', { object: { id } }, at)] };
   });
@@ -107,7 +106,7 @@ export async function deleteContact(deps: CrmDeps, orgId: string, id: string): P
 
 export async function addContactTags(deps: CrmDeps, orgId: string, id: string, rawBody: unknown): Promise<ContactView> {
   const body = parseOrThrow(addContactTagsBody, rawBody);
-  return writeWithRetry(deps, orgId, id, async (current) => {
+  return writeContact(deps, orgId, id, async (current) => {
     const added = body.tags.filter((tag) => !current.tags.includes(tag));
     if (added.length === 0) return { set: {}, claims: {}, events: () => [] };
     const at = deps.now();
@@ -117,7 +116,7 @@ export async function addContactTags(deps: CrmDeps, orgId: string, id: string, r
 }
 
 export async function removeContactTag(deps: CrmDeps, orgId: string, id: string, tag: string): Promise<void> {
-  await writeWithRetry(deps, orgId, id, async (current) => {
+  await writeContact(deps, orgId, id, async (current) => {
     if (!current.tags.includes(tag)) return { set: {}, claims: {}, events: () => [] };
     const at = deps.now();
     const tags = current.tags.filter((existing) => existing !== tag);
@@ -138,12 +137,8 @@ interface PlannedWrite {
  * MongoDB), all under the contact's lock (writers of this process; see KeyedLocks). The change and its
  * events land in one update, so no reader ever sees one without the other.
  */
-function writeWithRetry(deps: CrmDeps, orgId: string, id: string, plan: (current: ContactRecord) => Promise<PlannedWrite>): Promise<ContactView> {
-  return deps.locks.run(lockKey('contacts', id), () => writeAtRevision(deps, orgId, id, plan));
-}
-
-async function writeAtRevision(deps: CrmDeps, orgId: string, id: string, plan: (current: ContactRecord) => Promise<PlannedWrite>): Promise<ContactView> {
-  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+function writeContact(deps: CrmDeps, orgId: string, id: string, plan: (current: ContactRecord) => Promise<PlannedWrite>): Promise<ContactView> {
+  return writeWithRetry(deps.locks, 'contacts', id, async () => {
     const current = await deps.contacts.getById(orgId, id);
     if (!current) throw notFound('contact');
     const planned = await plan(current);
@@ -155,15 +150,13 @@ async function writeAtRevision(deps: CrmDeps, orgId: string, id: string, plan: (
     const written = await deps.contacts.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view));
     if (!written) {
       await releaseIdentities(deps, next, claimed);
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
-      continue;
+      return CONFLICT;
     }
     // The old e-mail and phone are free once the new ones are stored.
     await releaseIdentities(deps, current, Object.fromEntries(Object.keys(claimed).map((kind) => [kind, current[kind as IdentityKind]])));
     deps.eventsWritten('contacts', id);
     return view;
-  }
-  throw new AppError('INTERNAL_ERROR', 'The contact changed too often concurrently; retry.');
+  });
 }
 
 async function claimIdentities(deps: CrmDeps, record: ContactRecord, claims: Claims): Promise<Claims> {

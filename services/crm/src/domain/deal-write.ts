@@ -1,10 +1,9 @@
-import { AppError, lockKey, notFound, type OutboxEntry } from '@crm/shared';
+import { notFound, type OutboxEntry } from '@crm/shared';
 import type { DealRecord } from '../repository/deal.repository';
 import { viewDeal, type DealView } from './deal.view';
 import type { CrmDeps } from './deps';
+import { CONFLICT, writeWithRetry } from './revisioned-write';
 
-/** Conflicting writers retry with a growing random pause; a dozen attempts absorb bursts of concurrent edits. */
-const MAX_WRITE_ATTEMPTS = 12;
 
 export interface PlannedDealWrite {
   /** The fields to change; empty means "nothing changes": 200 with the deal as it is, and no event. */
@@ -21,11 +20,7 @@ export const NOTHING: PlannedDealWrite = { set: {}, events: () => [] };
  * in one single-document update (FerretDB has no transactions), so no reader ever sees one without the other.
  */
 export function writeDeal(deps: CrmDeps, orgId: string, id: string, plan: (current: DealRecord) => Promise<PlannedDealWrite>): Promise<DealView> {
-  return deps.locks.run(lockKey('deals', id), () => writeAtRevision(deps, orgId, id, plan));
-}
-
-async function writeAtRevision(deps: CrmDeps, orgId: string, id: string, plan: (current: DealRecord) => Promise<PlannedDealWrite>): Promise<DealView> {
-  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+  return writeWithRetry(deps.locks, 'deals', id, async () => {
     const current = await deps.deals.getById(orgId, id);
     if (!current) throw notFound('deal');
     const planned = await plan(current);
@@ -34,12 +29,8 @@ async function writeAtRevision(deps: CrmDeps, orgId: string, id: string, plan: (
     const next: DealRecord = { ...current, ...planned.set };
     const [view, before] = await Promise.all([viewDeal(deps, orgId, next), viewDeal(deps, orgId, current)]);
     const written = await deps.deals.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view, before));
-    if (!written) {
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
-      continue;
-    }
+    if (!written) return CONFLICT;
     deps.eventsWritten('deals', id);
     return view;
-  }
-  throw new AppError('INTERNAL_ERROR', 'The deal changed too often concurrently; retry.');
+  });
 }

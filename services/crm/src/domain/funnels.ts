@@ -1,11 +1,11 @@
-import { AppError, type KeysetPosition, lockKey, newId, notFound } from '@crm/shared';
+import { AppError, type KeysetPosition, newId, notFound } from '@crm/shared';
 import { createFunnelBody, parseOrThrow, updateFunnelBody, type StageInput } from '@crm/shared/schemas';
 import type { FunnelRecord, StageRecord } from '../repository/funnel.repository';
 import type { CrmDeps } from './deps';
+import { CONFLICT, writeWithRetry } from './revisioned-write';
 import { requireFunnelSlot } from './funnel-limits';
 import { viewFunnel, viewFunnels, type FunnelView } from './funnel.view';
 
-const MAX_WRITE_ATTEMPTS = 12;
 
 export async function listFunnels(deps: CrmDeps, orgId: string, options: { includeArchived: boolean; limit: number; after: KeysetPosition | undefined }) {
   // meta.total counts the organization's funnels without the include_archived filter (spec §8 rule 4).
@@ -90,16 +90,11 @@ export function writeFunnel(
   id: string,
   plan: (current: FunnelRecord) => Promise<Partial<FunnelRecord>>,
 ): Promise<FunnelRecord> {
-  return deps.locks.run(lockKey('funnels', id), async () => {
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const current = await requireFunnel(deps, orgId, id);
-      const set = await plan(current);
-      if (Object.keys(set).length === 0) return current;
-      const written = await deps.funnels.updateAtRevision(orgId, id, current.rev, { ...set, updated_at: deps.now() });
-      if (written) return written;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
-    }
-    throw new AppError('INTERNAL_ERROR', 'The funnel changed too often concurrently; retry.');
+  return writeWithRetry(deps.locks, 'funnels', id, async () => {
+    const current = await requireFunnel(deps, orgId, id);
+    const set = await plan(current);
+    if (Object.keys(set).length === 0) return current;
+    return (await deps.funnels.updateAtRevision(orgId, id, current.rev, { ...set, updated_at: deps.now() })) ?? CONFLICT;
   });
 }
 
