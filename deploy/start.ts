@@ -1,5 +1,5 @@
 /**
- * `npm start`: installs and starts the local Kafka and FerretDB (unless KAFKA_BROKERS / MONGODB_URI point at
+ * `npm start`: installs and starts the local Kafka and SecantusDB (unless KAFKA_BROKERS / MONGODB_URI point at
  * existing servers), starts every service and the gateway, seeds a demo organization and key when there is
  * none, prints the base URL and the key, and stops everything on Ctrl-C.
  */
@@ -9,12 +9,13 @@ import { localStackRunning, REPO_ROOT, startLocalStack, stopLocalStack } from '.
 import { startSystem } from './lib/system';
 
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const replicaPorts = (first: number, replicas: number) => Array.from({ length: Math.max(1, replicas) }, (_, index) => first + index * 10);
 
 async function main(): Promise<void> {
   const startedAt = Date.now();
   const external = Boolean(process.env.MONGODB_URI && process.env.KAFKA_BROKERS);
   const stackWasRunning = external || (await localStackRunning());
-  console.log(stackWasRunning ? 'Using the running Kafka and MongoDB-compatible servers…' : 'Starting Kafka and FerretDB (the first run installs them; this can take a few minutes)…');
+  console.log(stackWasRunning ? 'Using the running Kafka and MongoDB-compatible servers…' : 'Starting Kafka and SecantusDB (the first run installs them: about 8 minutes on 2 cores, once per machine)…');
   const stack = await startLocalStack();
   const stackReadyAt = Date.now();
 
@@ -22,8 +23,9 @@ async function main(): Promise<void> {
   const system = await startSystem({
     stack,
     gatewayPort: port('PORT', 8080),
-    crmPort: port('CRM_GRPC_PORT', 50051),
-    webhooksPort: port('WEBHOOKS_GRPC_PORT', 50054),
+    // CRM_REPLICAS / WEBHOOKS_REPLICAS run more than one process of a service on consecutive ports.
+    crmPorts: replicaPorts(port('CRM_GRPC_PORT', 50051), port('CRM_REPLICAS', 1)),
+    webhooksPorts: replicaPorts(port('WEBHOOKS_GRPC_PORT', 50054), port('WEBHOOKS_REPLICAS', 1)),
     logDir,
     env: { WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost,::1' },
   });

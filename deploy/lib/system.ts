@@ -1,30 +1,45 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { REPO_ROOT, type StackEnv } from './local-stack';
 import { startService, waitUntil, type ServiceProcess } from './processes';
+
+export type ServiceName = 'crm' | 'webhooks' | 'gateway';
 
 export interface SystemOptions {
   stack: StackEnv;
   gatewayPort: number;
-  crmPort: number;
-  webhooksPort: number;
+  /** One gRPC port per CRM replica: two ports run two replicas, and the gateway spreads its calls over them. */
+  crmPorts: number[];
+  /** One gRPC port per webhook replica; the replicas share the consumer group and the retry queue. */
+  webhooksPorts: number[];
   /** Suffix of the database names and of the events topic, so a test run never touches dev data. */
   namespace?: string;
   logDir: string;
-  /** Extra environment for every process (e.g. OTEL_TRACES_FILE, WEBHOOK_ALLOWED_HOSTS). */
+  /** When set, every process writes its spans to `<tracesDir>/<process name>.jsonl` (e.g. crm-2.jsonl). */
+  tracesDir?: string;
+  /** Extra environment for every process (e.g. WEBHOOK_ALLOWED_HOSTS). */
   env?: NodeJS.ProcessEnv;
-  /** Extra environment per process name. */
-  envFor?: Partial<Record<'crm' | 'webhooks' | 'gateway', NodeJS.ProcessEnv>>;
+  /** Extra environment per service (every replica of it). */
+  envFor?: Partial<Record<ServiceName, NodeJS.ProcessEnv>>;
 }
 
 export interface RunningSystem {
   baseUrl: string;
   env: NodeJS.ProcessEnv;
+  /** Every process, replicas named `crm-1`, `crm-2`, … when a service has several. */
   processes: ServiceProcess[];
   stop(): Promise<void>;
 }
 
-/** The environment every process of one system shares: the servers, database names and the topic. */
-export function systemEnv(options: SystemOptions): NodeJS.ProcessEnv {
+const ENTRIES: Record<ServiceName, string> = {
+  crm: 'services/crm/src/main.ts',
+  webhooks: 'services/webhooks/src/main.ts',
+  gateway: 'gateway/src/main.ts',
+};
+
+const addresses = (ports: number[]): string => ports.map((port) => `127.0.0.1:${port}`).join(',');
+
+/** The environment every process of one system shares: the servers, database names, topic and service addresses. */
+export function systemEnv(options: Pick<SystemOptions, 'stack' | 'namespace' | 'gatewayPort' | 'crmPorts' | 'webhooksPorts' | 'env'>): NodeJS.ProcessEnv {
   const suffix = options.namespace ? `_${options.namespace}` : '';
   return {
     MONGODB_URI: options.stack.MONGODB_URI,
@@ -33,32 +48,42 @@ export function systemEnv(options: SystemOptions): NodeJS.ProcessEnv {
     WEBHOOKS_DB_NAME: `webhooks${suffix}`,
     GATEWAY_DB_NAME: `gateway${suffix}`,
     EVENTS_TOPIC: options.namespace ? `crm.domain-events.${options.namespace}` : 'crm.domain-events.v1',
-    CRM_GRPC_PORT: String(options.crmPort),
-    CRM_GRPC_URL: `127.0.0.1:${options.crmPort}`,
-    WEBHOOKS_GRPC_PORT: String(options.webhooksPort),
-    WEBHOOKS_GRPC_URL: `127.0.0.1:${options.webhooksPort}`,
+    CRM_GRPC_URL: addresses(options.crmPorts),
+    WEBHOOKS_GRPC_URL: addresses(options.webhooksPorts),
     PORT: String(options.gatewayPort),
     ...options.env,
   };
 }
 
-/** Starts the CRM service, the webhook service and the gateway, and waits until the gateway is ready. */
+interface ProcessPlan {
+  name: string;
+  service: ServiceName;
+  env: NodeJS.ProcessEnv;
+}
+
+function plan(options: SystemOptions): ProcessPlan[] {
+  const replicas = (service: ServiceName, ports: number[], portVariable: string): ProcessPlan[] =>
+    ports.map((port, index) => ({ name: ports.length > 1 ? `${service}-${index + 1}` : service, service, env: { [portVariable]: String(port) } }));
+  return [
+    ...replicas('crm', options.crmPorts, 'CRM_GRPC_PORT'),
+    ...replicas('webhooks', options.webhooksPorts, 'WEBHOOKS_GRPC_PORT'),
+    { name: 'gateway', service: 'gateway', env: {} },
+  ];
+}
+
+/** Starts the CRM replicas, the webhook replicas and the gateway, and waits until the gateway is ready. */
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
   const env = systemEnv(options);
-  const services: Array<['crm' | 'webhooks' | 'gateway', string]> = [
-    ['crm', 'services/crm/src/main.ts'],
-    ['webhooks', 'services/webhooks/src/main.ts'],
-    ['gateway', 'gateway/src/main.ts'],
-  ];
   const processes: ServiceProcess[] = [];
   const stop = async () => {
     // Reverse order: the gateway stops taking requests before the services it calls go away.
     for (const process of [...processes].reverse()) await process.stop();
   };
   try {
-    for (const [name, entry] of services) {
-      const logFile = resolve(options.logDir, `${name}.log`);
-      processes.push(startService(name, resolve(REPO_ROOT, entry), { ...env, ...options.envFor?.[name] }, logFile));
+    for (const { name, service, env: own } of plan(options)) {
+      const traces = options.tracesDir ? { OTEL_TRACES_FILE: join(options.tracesDir, `${name}.jsonl`) } : {};
+      const processEnv = { ...env, ...options.envFor?.[service], ...own, ...traces };
+      processes.push(startService(name, resolve(REPO_ROOT, ENTRIES[service]), processEnv, resolve(options.logDir, `${name}.log`)));
     }
     const baseUrl = `http://127.0.0.1:${options.gatewayPort}`;
     const gateway = processes[processes.length - 1];

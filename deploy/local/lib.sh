@@ -10,7 +10,6 @@ STACK_CACHE="${CRM_STACK_CACHE:-$HOME/.cache/crm-stack}"
 STACK_DIR="${CRM_STACK_DIR:-$STACK_REPO_ROOT/.local/stack}"
 
 STACK_MONGO_PORT="${STACK_MONGO_PORT:-27027}"
-STACK_FERRET_DEBUG_PORT="${STACK_FERRET_DEBUG_PORT:-27028}"
 STACK_KAFKA_PORT="${STACK_KAFKA_PORT:-19092}"
 STACK_KAFKA_CONTROLLER_PORT="${STACK_KAFKA_CONTROLLER_PORT:-19093}"
 
@@ -110,4 +109,33 @@ publish_staging_dir() {
   date -u +%FT%TZ >"$staging/.installed"
   rm -rf "$final"
   mv "$staging" "$final"
+}
+
+# Sends a real MongoDB `hello` (OP_MSG) to 127.0.0.1:$1 and checks for ok:1. Needs only the python3 standard
+# library (on every machine this stack supports); prints nothing.
+mongo_wire_hello() {
+  python3 - "$1" <<'PY'
+import socket, struct, sys
+
+def cstr(s):
+    return s.encode() + b"\0"
+
+body = b"\x10" + cstr("hello") + struct.pack("<i", 1)
+body += b"\x02" + cstr("$db") + struct.pack("<i", 6) + cstr("admin")
+doc = struct.pack("<i", len(body) + 5) + body + b"\0"
+msg = struct.pack("<I", 0) + b"\0" + doc  # flagBits, section kind 0, body
+header = struct.pack("<iiii", 16 + len(msg), 1, 0, 2013)  # OP_MSG
+try:
+    with socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=3) as s:
+        s.sendall(header + msg)
+        buf = b""
+        while len(buf) < 4 or len(buf) < struct.unpack("<i", buf[:4])[0]:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            buf += chunk
+except OSError:
+    sys.exit(1)
+sys.exit(0 if b"\x01ok\x00" + struct.pack("<d", 1.0) in buf else 1)
+PY
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Local dev/test stack without Docker: Kafka (KRaft) + FerretDB (SQLite) on
-# loopback. Usage: stack.sh install|start|stop|status|env
+# Local dev/test stack without Docker: Kafka (KRaft) + SecantusDB (MongoDB wire
+# protocol over WiredTiger) on loopback. Usage: stack.sh install|start|stop|status|env
 # `eval "$(deploy/local/stack.sh start)"` sets MONGODB_URI and KAFKA_BROKERS;
 # everything else is printed on stderr. See deploy/local/README.md.
 set -euo pipefail
@@ -10,8 +10,8 @@ STACK_SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$STACK_SCRIPT_DIR/lib.sh"
 # shellcheck source=deploy/local/kafka.sh
 source "$STACK_SCRIPT_DIR/kafka.sh"
-# shellcheck source=deploy/local/ferretdb.sh
-source "$STACK_SCRIPT_DIR/ferretdb.sh"
+# shellcheck source=deploy/local/secantus.sh
+source "$STACK_SCRIPT_DIR/secantus.sh"
 
 # A service is "external" when the caller already points at one; we then
 # neither install nor start it, and pass the given value through.
@@ -19,13 +19,13 @@ mongo_external() { [[ -n "${MONGODB_URI:-}" ]]; }
 kafka_external() { [[ -n "${KAFKA_BROKERS:-}" ]]; }
 
 print_env() {
-  print_env_line MONGODB_URI "${MONGODB_URI:-mongodb://127.0.0.1:$STACK_MONGO_PORT/}"
+  print_env_line MONGODB_URI "${MONGODB_URI:-mongodb://127.0.0.1:$STACK_MONGO_PORT/?directConnection=true}"
   print_env_line KAFKA_BROKERS "${KAFKA_BROKERS:-127.0.0.1:$STACK_KAFKA_PORT}"
 }
 
 cmd_install() {
   if ! kafka_external; then kafka_install; fi
-  if ! mongo_external; then ferretdb_install; fi
+  if ! mongo_external; then secantus_install; fi
   log "installed in $STACK_CACHE"
 }
 
@@ -33,9 +33,9 @@ cmd_start() {
   # Install both before starting either, so a failed build does not leave
   # one server running without the other.
   cmd_install
-  if ! mongo_external; then ferretdb_preflight; fi
+  if ! mongo_external; then secantus_preflight; fi
   if ! kafka_external; then kafka_preflight; fi
-  if mongo_external; then log "MONGODB_URI is set: not starting FerretDB"; else ferretdb_start; fi
+  if mongo_external; then log "MONGODB_URI is set: not starting SecantusDB"; else secantus_start; fi
   if kafka_external; then log "KAFKA_BROKERS is set: not starting Kafka"; else kafka_start; fi
   print_env
 }
@@ -43,15 +43,15 @@ cmd_start() {
 cmd_stop() {
   # Stop in reverse start order; both are harmless when not running.
   kafka_stop
-  ferretdb_stop
+  secantus_stop
 }
 
 cmd_status() {
   local rc=0
   if mongo_external; then
-    printf 'ferretdb  external (MONGODB_URI=%s)\n' "$MONGODB_URI"
+    printf 'secantus  external (MONGODB_URI=%s)\n' "$MONGODB_URI"
   else
-    ferretdb_status || rc=1
+    secantus_status || rc=1
   fi
   if kafka_external; then
     printf 'kafka     external (KAFKA_BROKERS=%s)\n' "$KAFKA_BROKERS"
@@ -64,7 +64,7 @@ cmd_status() {
 usage() {
   cat >&2 <<EOF
 usage: $0 install|start|stop|status|env
-  install  download/build Kafka $KAFKA_VERSION and FerretDB $FERRETDB_VERSION into $STACK_CACHE
+  install  download/build Kafka $KAFKA_VERSION and SecantusDB $SECANTUS_VERSION into $STACK_CACHE
   start    install if needed, start both servers, wait until ready, print env lines
   stop     stop both servers (SIGTERM, then SIGKILL after ${STACK_STOP_TIMEOUT:-20}s)
   status   print up/down per server; exit 0 when both are up

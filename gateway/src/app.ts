@@ -60,6 +60,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     clients: deps.clients,
     cursors: new CursorCodec(deps.config.CURSOR_SECRET, deps.config.CURSOR_TTL_SECONDS),
     idempotency: deps.idempotency,
+    exposeDbCommands: deps.config.EXPOSE_DB_COMMANDS,
   };
   for (const route of routes) {
     app.route({ method: route.method, url: toFastifyPath(route.path), handler: createHandler(route, pipeline) });

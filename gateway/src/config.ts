@@ -19,6 +19,11 @@ const schema = z.object({
   /** Requests per second allowed per API key (token bucket; the burst is twice the rate). 0 disables. */
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(100),
   PUBLIC_BASE_URL: z.string().url().optional(),
+  /** Diagnostics: answer every request's database commands (gateway + services) in `X-Db-Commands`. */
+  EXPOSE_DB_COMMANDS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
 });
 
 export type GatewayConfig = z.infer<typeof schema>;

@@ -1,21 +1,17 @@
 import './instrumentation';
-import { createLogger, onShutdown } from '@crm/shared';
+import { connectMongoClient, createLogger, onShutdown } from '@crm/shared';
 import { stopTelemetry } from '@crm/shared/telemetry';
-import { MongoClient } from 'mongodb';
 import { buildApp } from './app';
 import { closeClients, createClients } from './clients';
 import { loadGatewayConfig } from './config';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 
-const SWEEP_INTERVAL_MS = 60_000;
-
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
-  const mongo = await new MongoClient(config.MONGODB_URI, { retryWrites: false, serverSelectionTimeoutMS: 15_000 }).connect();
+  const mongo = await connectMongoClient(config.MONGODB_URI);
   const idempotency = new IdempotencyStore(mongo.db(config.GATEWAY_DB_NAME), config.IDEMPOTENCY_TTL_HOURS * 3_600_000);
   await idempotency.init();
-  const sweeper = setInterval(() => void idempotency.sweep().catch((error: unknown) => logger.warn({ err: error }, 'idempotency sweep failed')), SWEEP_INTERVAL_MS);
 
   const clients = createClients(config);
   const app = buildApp({
@@ -38,7 +34,6 @@ async function main(): Promise<void> {
 
   onShutdown(logger, [
     { name: 'http', run: () => app.close() },
-    { name: 'sweeper', run: () => clearInterval(sweeper) },
     { name: 'grpc clients', run: () => closeClients(clients) },
     { name: 'mongo', run: () => mongo.close() },
     { name: 'telemetry', run: () => stopTelemetry() },

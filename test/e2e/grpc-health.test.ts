@@ -19,8 +19,10 @@ describe('gRPC health checking (grpc.health.v1)', () => {
   it.each([
     ['CRM', 'CRM_GRPC_URL', ['', 'crm.v1.ContactService', 'crm.v1.AccountService']],
     ['webhooks', 'WEBHOOKS_GRPC_URL', ['']],
-  ])('the %s service reports SERVING for the server and its services', async (_name, variable, services) => {
-    const address = testSystem().env[variable] ?? '';
-    for (const service of services) expect([1, 'SERVING']).toContain(await check(address, service));
+  ])('every replica of the %s service reports SERVING for the server and its services', async (_name, variable, services) => {
+    // Every replica, each on its own port.
+    const replicas = (testSystem().env[variable] ?? '').split(',');
+    expect(replicas.length).toBeGreaterThanOrEqual(1);
+    for (const address of replicas) for (const service of services) expect([1, 'SERVING']).toContain(await check(address, service));
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTestOrg } from '../support/orgs';
@@ -21,6 +21,12 @@ const spansOf = (file: string): SpanLine[] =>
         .map((line) => JSON.parse(line) as SpanLine)
     : [];
 
+/** The spans of every replica of a service (crm-1.jsonl, crm-2.jsonl, or crm.jsonl with one replica). */
+const spansOfService = (dir: string, service: string): SpanLine[] =>
+  readdirSync(dir)
+    .filter((file) => file === `${service}.jsonl` || new RegExp(`^${service}-\\d+\\.jsonl$`).test(file))
+    .flatMap((file) => spansOf(join(dir, file)));
+
 describe('OpenTelemetry', () => {
   it('follows one request from the gateway through gRPC into the CRM service and its database calls', async () => {
     const { tracesDir } = testSystem();
@@ -34,7 +40,7 @@ describe('OpenTelemetry', () => {
     let crm: SpanLine[] = [];
     while (Date.now() < deadline) {
       gateway = spansOf(join(tracesDir, 'gateway.jsonl')).filter((span) => span.trace_id === traceId);
-      crm = spansOf(join(tracesDir, 'crm.jsonl')).filter((span) => span.trace_id === traceId);
+      crm = spansOfService(tracesDir, 'crm').filter((span) => span.trace_id === traceId);
       if (gateway.some((s) => s.name.includes('ListContacts')) && crm.some((s) => s.name.includes('ListContacts')) && crm.length >= 3) break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }

@@ -28,18 +28,21 @@ export default async function setup(project: TestProject) {
   const runDir = mkdtempSync(join(tmpdir(), 'crm-test-'));
   const logDir = resolve(REPO_ROOT, '.local/test-logs', namespace);
   mkdirSync(logDir, { recursive: true });
-  const [gatewayPort, crmPort, webhooksPort] = [await freePort(), await freePort(), await freePort()];
+  const ports = async (count: number) => Promise.all(Array.from({ length: count }, () => freePort()));
 
   const system: RunningSystem = await startSystem({
     stack,
     namespace,
-    gatewayPort,
-    crmPort,
-    webhooksPort,
+    gatewayPort: await freePort(),
+    // Two replicas of each service: every test runs against a scaled-out system.
+    crmPorts: await ports(2),
+    webhooksPorts: await ports(2),
     logDir,
+    tracesDir: runDir,
     env: {
       LOG_LEVEL: 'warn',
       AUTH_CACHE_TTL_MS: '200',
+      EXPOSE_DB_COMMANDS: 'true',
       RATE_LIMIT_PER_SECOND: '0',
       EVENTS_TOPIC_PARTITIONS: '3',
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1',
@@ -47,13 +50,7 @@ export default async function setup(project: TestProject) {
       WEBHOOK_TIMEOUT_MS: '1500',
       // Low so that the pause tests run in about a second; tests read it from testSystem().env, never hard-code it.
       WEBHOOK_PAUSE_AFTER_FAILURES: '6',
-      WEBHOOK_POLL_INTERVAL_MS: '100',
       WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}`,
-    },
-    envFor: {
-      crm: { OTEL_TRACES_FILE: join(runDir, 'crm.jsonl') },
-      gateway: { OTEL_TRACES_FILE: join(runDir, 'gateway.jsonl') },
-      webhooks: { OTEL_TRACES_FILE: join(runDir, 'webhooks.jsonl') },
     },
   });
 

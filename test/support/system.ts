@@ -4,7 +4,7 @@ export interface TestSystem {
   baseUrl: string;
   /** The environment the services run with: MONGODB_URI, KAFKA_BROKERS, database names, topic, gRPC ports. */
   env: Record<string, string>;
-  /** Where each process writes its spans (gateway.jsonl, crm.jsonl, webhooks.jsonl). */
+  /** Where each process writes its spans (gateway.jsonl, crm-1.jsonl, crm-2.jsonl, webhooks-1.jsonl, …). */
   tracesDir: string;
   logDir: string;
 }

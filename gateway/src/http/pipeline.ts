@@ -1,4 +1,4 @@
-import { AppError } from '@crm/shared';
+import { AppError, currentCommands, withCommandCount } from '@crm/shared';
 import { parseOrThrow } from '@crm/shared/schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clients } from '../clients';
@@ -16,6 +16,7 @@ export interface PipelineDeps {
   clients: Clients;
   cursors: CursorCodec;
   idempotency: IdempotencyStore;
+  exposeDbCommands: boolean;
 }
 
 /**
@@ -23,6 +24,13 @@ export interface PipelineDeps {
  * authenticate → rate limit → scope → params (INVALID_ID) → query → body → idempotency → handler → envelope.
  */
 export function createHandler(route: RouteDefinition, deps: PipelineDeps) {
+  const handle = handleRequest(route, deps);
+  if (!deps.exposeDbCommands) return handle;
+  // Counts the request's database commands (command-count.ts); handleRequest answers them in X-Db-Commands.
+  return (request: FastifyRequest, reply: FastifyReply): Promise<void> => withCommandCount(() => handle(request, reply)).result;
+}
+
+function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const principal = await deps.authenticate(request.headers.authorization);
     deps.rateLimit(principal.keyId);
@@ -51,6 +59,7 @@ export function createHandler(route: RouteDefinition, deps: PipelineDeps) {
       : { ...(await execute()), replayed: false };
 
     if (response.replayed) reply.header('Idempotent-Replayed', 'true');
+    if (deps.exposeDbCommands) reply.header('X-Db-Commands', currentCommands()?.join(',') ?? '');
     if (response.status >= 400) applyErrorHeaders(reply, response.body);
     reply.code(response.status);
     if (response.status === 204) await reply.send();

@@ -25,8 +25,8 @@ export type ClaimResult =
 
 /**
  * Idempotency records in the gateway's own database. The claim is an insert on a unique _id, so two concurrent
- * requests with one key cannot both execute. Expired records are ignored at once and deleted by a sweeper
- * (the store may have no TTL indexes).
+ * requests with one key cannot both execute. Expired records are ignored at once and deleted by the server
+ * (a TTL index on `expires_at`).
  */
 export class IdempotencyStore {
   private readonly records: Collection<IdempotencyDoc>;
@@ -36,7 +36,7 @@ export class IdempotencyStore {
   }
 
   async init(): Promise<void> {
-    await this.records.createIndex({ expires_at: 1 });
+    await this.records.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 });
   }
 
   async claim(orgId: string, key: string, fingerprint: string, now = new Date()): Promise<ClaimResult> {
@@ -75,8 +75,4 @@ export class IdempotencyStore {
     await this.records.deleteOne({ _id: `${orgId}:${key}`, state: 'running' });
   }
 
-  async sweep(now = new Date()): Promise<number> {
-    const result = await this.records.deleteMany({ expires_at: { $lte: now } });
-    return result.deletedCount;
-  }
 }

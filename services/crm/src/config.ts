@@ -8,7 +8,8 @@ const schema = z.object({
   CRM_DB_NAME: z.string().min(1).default('crm'),
   /** Off only in fault tests that prove a committed write keeps its event while no relay runs. */
   OUTBOX_RELAY_ENABLED: envBoolean(true),
-  OUTBOX_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(250),
+  /** Safety net only: writes wake the relay at once, expiring leases at their due time. */
+  OUTBOX_IDLE_CHECK_MS: z.coerce.number().int().min(100).default(30_000),
 });
 
 export type CrmConfig = z.infer<typeof schema>;

@@ -13,10 +13,10 @@ async function main(): Promise<void> {
   await bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS);
 
   let relay: OutboxRelay | undefined;
-  const deps = createDeps(db, logger, (collection, id) => relay?.nudge(collection, id));
+  const deps = createDeps(db, logger, () => relay?.nudge());
   await Promise.all(Object.values(db.models).map((model) => model.init()));
   if (config.OUTBOX_RELAY_ENABLED) {
-    relay = new OutboxRelay({ collections: outboxCollections(deps), bus, topic: config.EVENTS_TOPIC, logger, pollIntervalMs: config.OUTBOX_POLL_INTERVAL_MS, locks: deps.locks });
+    relay = new OutboxRelay({ collections: outboxCollections(deps), bus, topic: config.EVENTS_TOPIC, logger, idleCheckMs: config.OUTBOX_IDLE_CHECK_MS });
     relay.start();
   }
   const server = await startCrmServer(deps, { host: config.CRM_GRPC_HOST, port: config.CRM_GRPC_PORT, logger });

@@ -1,4 +1,4 @@
-import { KeyedLocks, type Logger } from '@crm/shared';
+import type { Logger } from '@crm/shared';
 import type { Connection } from 'mongoose';
 import type { CrmDeps } from './domain/deps';
 import { createApiKeyRepository } from './repository/api-key.repository';
@@ -37,7 +37,6 @@ export function createDeps(db: Connection, logger: Logger, eventsWritten: CrmDep
     notes: createNoteRepository(db),
     tasks: createTaskRepository(db),
     refs: createRecordRefsRepository(db),
-    locks: new KeyedLocks(),
     eventsWritten,
     now: () => new Date(),
     logger,

@@ -42,10 +42,14 @@ const schema = z
     WEBHOOK_WORKER_CONCURRENCY: positiveInt(16),
     /** How long a replica owns a due delivery; must outlast one attempt, or another replica could send it too. */
     WEBHOOK_LEASE_MS: positiveInt(60_000, 500),
-    /** How often the database is scanned for due retries; first attempts of fresh events do not wait for it. */
-    WEBHOOK_POLL_INTERVAL_MS: positiveInt(1_000, 10),
+    /**
+     * The longest the worker sleeps with nothing due. It wakes by itself at the next due retry or expiring lease
+     * (an indexed query) and when deliveries are stored; this only bounds how late it notices a retry that
+     * another replica scheduled and then died.
+     */
+    WEBHOOK_IDLE_CHECK_MS: positiveInt(30_000, 10),
+    /** Deliveries are deleted by a TTL index this long after they were created. */
     WEBHOOK_RETENTION_DAYS: positiveInt(15),
-    WEBHOOK_SWEEP_INTERVAL_MS: positiveInt(60_000, 100),
     /** Default of rotate-secret's overlap_hours: how long the replaced secret keeps signing. */
     WEBHOOK_ROTATION_OVERLAP_HOURS: z.coerce.number().int().min(0).max(168).default(24),
   })

@@ -6,7 +6,6 @@ import { startEventConsumer } from './events/event-consumer';
 import { startWebhooksServer } from './server';
 import { createDeps } from './wiring';
 import { DeliveryWorker } from './worker/delivery-worker';
-import { startRetentionSweeper } from './worker/retention-sweeper';
 
 async function main(): Promise<void> {
   const config = loadWebhooksConfig();
@@ -19,9 +18,8 @@ async function main(): Promise<void> {
   // The worker is woken by the consumer and the reactivation path through deps; it is created right below.
   const deps = createDeps(db, config, logger, (leased) => (leased ? worker.accept(leased) : worker.nudge()));
   await Promise.all(Object.values(db.models).map((model) => model.init()));
-  const worker = new DeliveryWorker({ deps, concurrency: config.WEBHOOK_WORKER_CONCURRENCY, pollIntervalMs: config.WEBHOOK_POLL_INTERVAL_MS });
+  const worker = new DeliveryWorker({ deps, concurrency: config.WEBHOOK_WORKER_CONCURRENCY, idleCheckMs: config.WEBHOOK_IDLE_CHECK_MS });
   worker.start();
-  const sweeper = startRetentionSweeper(deps.deliveries, { intervalMs: config.WEBHOOK_SWEEP_INTERVAL_MS, logger });
   const server = await startWebhooksServer(deps, { host: config.WEBHOOKS_GRPC_HOST, port: config.WEBHOOKS_GRPC_PORT, logger });
   await startEventConsumer(deps, bus, { groupId: config.WEBHOOK_CONSUMER_GROUP, topic: config.EVENTS_TOPIC });
   logger.info({ port: server.port, group: config.WEBHOOK_CONSUMER_GROUP }, 'webhooks service listening');
@@ -30,7 +28,6 @@ async function main(): Promise<void> {
     { name: 'grpc', run: () => server.stop() },
     { name: 'kafka consumer', run: () => bus.close() },
     { name: 'delivery worker', run: () => worker.stop() },
-    { name: 'sweeper', run: () => sweeper.stop() },
     { name: 'mongo', run: () => db.close() },
     { name: 'telemetry', run: () => stopTelemetry() },
   ]);

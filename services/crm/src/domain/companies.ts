@@ -50,7 +50,7 @@ export async function createCompany(deps: CrmDeps, orgId: string, rawBody: unkno
   };
   const view = await viewCompany(deps, orgId, record);
   await deps.companies.insert(record, [newOutboxEntry(orgId, 'company.created', { object: view }, now)]);
-  deps.eventsWritten('companies', record.id);
+  deps.eventsWritten();
   return view;
 }
 
@@ -99,18 +99,17 @@ interface PlannedWrite {
 }
 
 /**
- * Read, plan, write conditionally on the revision read, retry when another writer won (another replica on
- * MongoDB), all under the company's lock (writers of this process and the outbox relay; see KeyedLocks). The
+ * Read, plan, write conditionally on the revision read, retry when another writer (of any replica) won. The
  * change and its events land in one update, so no reader ever sees one without the other. A null plan changes nothing.
  */
 function writeCompany(deps: CrmDeps, orgId: string, id: string, plan: (current: CompanyRecord) => Promise<PlannedWrite | null>): Promise<CompanyView> {
-  return writeWithRetry(deps.locks, 'companies', id, async () => {
+  return writeWithRetry('companies', async () => {
     const current = await requireCompany(deps, orgId, id);
     const planned = await plan(current);
     if (!planned) return viewCompany(deps, orgId, current);
     const view = await viewCompany(deps, orgId, { ...current, ...planned.set });
     if (!(await deps.companies.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view)))) return CONFLICT;
-    deps.eventsWritten('companies', id);
+    deps.eventsWritten();
     return view;
   });
 }

@@ -57,7 +57,7 @@ export async function createContact(deps: CrmDeps, orgId: string, rawBody: unkno
   try {
     const view = await viewContact(deps, orgId, record);
     await deps.contacts.insert(record, [newOutboxEntry(orgId, 'contact.created', { object: eventObject(view) }, now)]);
-    deps.eventsWritten('contacts', record.id);
+    deps.eventsWritten();
     return view;
   } catch (error) {
     await releaseIdentities(deps, record, claimed);
@@ -133,12 +133,11 @@ interface PlannedWrite {
 }
 
 /**
- * Read, plan, write conditionally on the revision read, retry when another writer won (another replica on
- * MongoDB), all under the contact's lock (writers of this process; see KeyedLocks). The change and its
- * events land in one update, so no reader ever sees one without the other.
+ * Read, plan, write conditionally on the revision read, retry when another writer (of any replica) won. The
+ * change and its events land in one update, so no reader ever sees one without the other.
  */
 function writeContact(deps: CrmDeps, orgId: string, id: string, plan: (current: ContactRecord) => Promise<PlannedWrite>): Promise<ContactView> {
-  return writeWithRetry(deps.locks, 'contacts', id, async () => {
+  return writeWithRetry('contacts', async () => {
     const current = await deps.contacts.getById(orgId, id);
     if (!current) throw notFound('contact');
     const planned = await plan(current);
@@ -154,7 +153,7 @@ function writeContact(deps: CrmDeps, orgId: string, id: string, plan: (current: 
     }
     // The old e-mail and phone are free once the new ones are stored.
     await releaseIdentities(deps, current, Object.fromEntries(Object.keys(claimed).map((kind) => [kind, current[kind as IdentityKind]])));
-    deps.eventsWritten('contacts', id);
+    deps.eventsWritten();
     return view;
   });
 }

@@ -15,12 +15,11 @@ export interface PlannedDealWrite {
 export const NOTHING: PlannedDealWrite = { set: {}, events: () => [] };
 
 /**
- * Read, plan, write conditionally on the revision read, retry when another writer won (another replica on
- * MongoDB), all under the deal's lock (writers of this process; see KeyedLocks). The change and its events land
- * in one single-document update (FerretDB has no transactions), so no reader ever sees one without the other.
+ * Read, plan, write conditionally on the revision read, retry when another writer (of any replica) won. The
+ * change and its events land in one single-document update, so no reader ever sees one without the other.
  */
 export function writeDeal(deps: CrmDeps, orgId: string, id: string, plan: (current: DealRecord) => Promise<PlannedDealWrite>): Promise<DealView> {
-  return writeWithRetry(deps.locks, 'deals', id, async () => {
+  return writeWithRetry('deals', async () => {
     const current = await deps.deals.getById(orgId, id);
     if (!current) throw notFound('deal');
     const planned = await plan(current);
@@ -30,7 +29,7 @@ export function writeDeal(deps: CrmDeps, orgId: string, id: string, plan: (curre
     const [view, before] = await Promise.all([viewDeal(deps, orgId, next), viewDeal(deps, orgId, current)]);
     const written = await deps.deals.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view, before));
     if (!written) return CONFLICT;
-    deps.eventsWritten('deals', id);
+    deps.eventsWritten();
     return view;
   });
 }

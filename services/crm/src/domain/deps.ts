@@ -1,4 +1,4 @@
-import type { KeyedLocks, Logger } from '@crm/shared';
+import type { Logger } from '@crm/shared';
 import type { ApiKeyRepository } from '../repository/api-key.repository';
 import type { CompanyLinksRepository } from '../repository/company-links.repository';
 import type { CompanyRepository } from '../repository/company.repository';
@@ -34,10 +34,8 @@ export interface CrmDeps {
   notes: NoteRepository;
   tasks: TaskRepository;
   refs: RecordRefsRepository;
-  /** Per-document locks around every read-modify-write (see KeyedLocks for why). */
-  locks: KeyedLocks;
-  /** Hands the outbox relay the record a write just gave events, so it publishes them without a scan. */
-  eventsWritten: (collection: string, id: string) => void;
+  /** Wakes the outbox relay after a write that carries events, so they leave at once. */
+  eventsWritten: () => void;
   now: () => Date;
   logger: Logger;
 }

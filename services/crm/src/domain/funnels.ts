@@ -80,17 +80,16 @@ async function moveFunnel(deps: CrmDeps, orgId: string, id: string, position: nu
 }
 
 /**
- * Read, plan, write conditionally on the revision read, retry when another writer won (another replica), under
- * the funnel's lock (writers of this process; see KeyedLocks): two concurrent stage edits of one funnel never
- * lose each other's change.
+ * Read, plan, write conditionally on the revision read, retry when another writer (of any replica) won: two
+ * concurrent stage edits of one funnel never lose each other's change.
  */
 export function writeFunnel(
-  deps: Pick<CrmDeps, 'funnels' | 'now' | 'locks'>,
+  deps: Pick<CrmDeps, 'funnels' | 'now'>,
   orgId: string,
   id: string,
   plan: (current: FunnelRecord) => Promise<Partial<FunnelRecord>>,
 ): Promise<FunnelRecord> {
-  return writeWithRetry(deps.locks, 'funnels', id, async () => {
+  return writeWithRetry('funnels', async () => {
     const current = await requireFunnel(deps, orgId, id);
     const set = await plan(current);
     if (Object.keys(set).length === 0) return current;

@@ -1,4 +1,4 @@
-import { type KeysetPosition, lockKey, newId, newOutboxEntry, notFound } from '@crm/shared';
+import { type KeysetPosition, newId, newOutboxEntry, notFound } from '@crm/shared';
 import { createNoteBody, parseOrThrow, updateNoteBody } from '@crm/shared/schemas';
 import type { NoteParent, NoteRecord } from '../repository/note.repository';
 import type { CrmDeps } from './deps';
@@ -37,7 +37,7 @@ export async function createNote(deps: CrmDeps, orgId: string, parent: NoteParen
       ? newOutboxEntry(orgId, 'contact.note.added', { note: view, contact_id: parent.id }, now)
       : newOutboxEntry(orgId, 'deal.note.added', { note: view, deal_id: parent.id }, now);
   await deps.notes.insert(record, [event]);
-  deps.eventsWritten('notes', record.id);
+  deps.eventsWritten();
   return view;
 }
 
@@ -46,8 +46,7 @@ export async function updateNote(deps: CrmDeps, orgId: string, parent: NoteParen
   const body = parseOrThrow(updateNoteBody, rawBody);
   await requireParent(deps, orgId, parent);
   const set = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
-  // Under the note's lock: the relay's removal of the published event must not interleave (see KeyedLocks).
-  const updated = await deps.locks.run(lockKey('notes', id), () => deps.notes.update(orgId, parent, id, { ...set, updated_at: deps.now() }));
+  const updated = await deps.notes.update(orgId, parent, id, { ...set, updated_at: deps.now() });
   if (!updated) throw notFound('note');
   return viewNote(updated);
 }
@@ -56,7 +55,7 @@ export async function updateNote(deps: CrmDeps, orgId: string, parent: NoteParen
 export async function deleteNote(deps: CrmDeps, orgId: string, parent: NoteParent, id: string): Promise<void> {
   await requireParent(deps, orgId, parent);
   const at = deps.now();
-  const deleted = await deps.locks.run(lockKey('notes', id), () => deps.notes.update(orgId, parent, id, { deleted_at: at, updated_at: at }));
+  const deleted = await deps.notes.update(orgId, parent, id, { deleted_at: at, updated_at: at });
   if (!deleted) throw notFound('note');
 }
 

@@ -1,4 +1,4 @@
-import { AppError, invalidReference, lockKey, newId, newOutboxEntry, notFound } from '@crm/shared';
+import { AppError, invalidReference, newId, newOutboxEntry, notFound } from '@crm/shared';
 import { createTaskBody, parseOrThrow, updateTaskBody, type UpdateTaskBody } from '@crm/shared/schemas';
 import type { TaskQuery, TaskRecord, TaskStatus } from '../repository/task.repository';
 import type { CrmDeps } from './deps';
@@ -37,7 +37,7 @@ export async function createTask(deps: CrmDeps, orgId: string, rawBody: unknown)
   };
   const view = await viewTask(deps, orgId, record);
   await deps.tasks.insert(record, [newOutboxEntry(orgId, 'task.created', { object: view }, now)]);
-  deps.eventsWritten('tasks', record.id);
+  deps.eventsWritten();
   return view;
 }
 
@@ -49,7 +49,7 @@ export async function updateTask(deps: CrmDeps, orgId: string, id: string, rawBo
   const { due_at: dueAt, ...rest } = body;
   const set: Partial<TaskRecord> = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
   if (dueAt !== undefined) set.due_at = dueAt === null ? null : new Date(dueAt);
-  const updated = await locked(deps, id, () => deps.tasks.update(orgId, id, { ...set, updated_at: deps.now() }));
+  const updated = await deps.tasks.update(orgId, id, { ...set, updated_at: deps.now() });
   if (!updated) throw notFound('task');
   return viewTask(deps, orgId, updated);
 }
@@ -57,7 +57,7 @@ export async function updateTask(deps: CrmDeps, orgId: string, id: string, rawBo
 /** Soft delete: the task must outlive the relay's publication of a pending task.created. */
 export async function deleteTask(deps: CrmDeps, orgId: string, id: string): Promise<void> {
   const at = deps.now();
-  if (!(await locked(deps, id, () => deps.tasks.update(orgId, id, { deleted_at: at, updated_at: at })))) throw notFound('task');
+  if (!(await deps.tasks.update(orgId, id, { deleted_at: at, updated_at: at }))) throw notFound('task');
 }
 
 /** open → completed, with task.completed in the same conditional write. */
@@ -74,11 +74,7 @@ export async function reopenTask(deps: CrmDeps, orgId: string, id: string): Prom
  * A state action: the write is conditional on the status the action starts from, so two concurrent completes
  * give one success (and one event) and one INVALID_STATUS.
  */
-function transition(deps: CrmDeps, orgId: string, id: string, from: TaskStatus, change: (at: Date) => Partial<TaskRecord>, emits: boolean): Promise<TaskView> {
-  return locked(deps, id, () => transitionUnlocked(deps, orgId, id, from, change, emits));
-}
-
-async function transitionUnlocked(deps: CrmDeps, orgId: string, id: string, from: TaskStatus, change: (at: Date) => Partial<TaskRecord>, emits: boolean): Promise<TaskView> {
+async function transition(deps: CrmDeps, orgId: string, id: string, from: TaskStatus, change: (at: Date) => Partial<TaskRecord>, emits: boolean): Promise<TaskView> {
   const current = await requireTask(deps, orgId, id);
   if (current.status !== from) throw invalidStatus(current.status);
   const at = deps.now();
@@ -87,12 +83,9 @@ async function transitionUnlocked(deps: CrmDeps, orgId: string, id: string, from
   const events = emits ? [newOutboxEntry(orgId, 'task.completed', { object: view }, at)] : [];
   const written = await deps.tasks.update(orgId, id, set, events, from);
   if (!written) throw invalidStatus((await requireTask(deps, orgId, id)).status);
-  if (emits) deps.eventsWritten('tasks', id);
+  if (emits) deps.eventsWritten();
   return view;
 }
-
-/** Every update of a task document runs under its lock: FerretDB updates are not isolated (see KeyedLocks). */
-const locked = <T>(deps: CrmDeps, id: string, task: () => Promise<T>): Promise<T> => deps.locks.run(lockKey('tasks', id), task);
 
 const invalidStatus = (status: TaskStatus) => new AppError('INVALID_STATUS', `The task is ${status}; this action does not apply.`, { status });
 

@@ -22,20 +22,19 @@ export function createCompanyLinksRepository(db: Connection) {
       const result = new Map<string, CompanyLinkCounts>(companyIds.map((id) => [id, { contacts_count: 0, deals_count: 0, total_deals_value: 0 }]));
       if (companyIds.length === 0) return result;
       const match = { org_id: orgId, deleted_at: null, company_id: { $in: [...new Set(companyIds)] } };
-      // Deal values are summed here rather than with $group/$sum: FerretDB 1.24 answered 0 for a $sum over a field.
       const [contactRows, dealRows] = await Promise.all([
         contacts.aggregate<{ _id: string; n: number }>([{ $match: match }, { $group: { _id: '$company_id', n: { $sum: 1 } } }]).toArray(),
-        deals.find(match, { projection: { company_id: 1, value: 1 } }).toArray(),
+        deals.aggregate<{ _id: string; n: number; value: number }>([{ $match: match }, { $group: { _id: '$company_id', n: { $sum: 1 }, value: { $sum: '$value' } } }]).toArray(),
       ]);
       for (const row of contactRows) {
         const counts = result.get(row._id);
         if (counts) counts.contacts_count = row.n;
       }
       for (const row of dealRows) {
-        const counts = result.get(String(row.company_id));
+        const counts = result.get(row._id);
         if (!counts) continue;
-        counts.deals_count += 1;
-        counts.total_deals_value += Number(row.value ?? 0);
+        counts.deals_count = row.n;
+        counts.total_deals_value = Number(row.value);
       }
       return result;
     },

@@ -1,4 +1,4 @@
-import { keyset, type KeysetPage, type KeysetPosition, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, outboxOnUpdate, toPage } from '@crm/shared';
+import { keyset, type KeysetPage, type KeysetPosition, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, recordOf, toPage, updateWithEvents } from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
 import { escapeRegExp } from './plain';
 
@@ -71,14 +71,7 @@ export type CompanyRepository = ReturnType<typeof createCompanyRepository>;
 
 export function createCompanyRepository(db: Connection) {
   const Company = db.model<CompanyDoc>('Company', companySchema);
-  const toRecord = (doc: CompanyDoc): CompanyRecord => {
-    const { _id, ...rest } = doc as CompanyDoc & Record<string, unknown>;
-    delete rest._outbox;
-    delete rest._outbox_pending;
-    delete rest._outbox_lease_until;
-    delete rest._outbox_lease_owner;
-    return { id: _id, ...rest } as CompanyRecord;
-  };
+  const toRecord = (doc: CompanyDoc): CompanyRecord => recordOf(doc);
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
 
   return {
@@ -115,8 +108,7 @@ export function createCompanyRepository(db: Connection) {
      * company is gone.
      */
     async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<CompanyRecord>, events: OutboxEntry[]): Promise<CompanyRecord | null> {
-      const outbox = outboxOnUpdate(events);
-      const update = events.length > 0 ? { $set: { ...set, ...outbox.$set }, $push: outbox.$push, $inc: { rev: 1 } } : { $set: set, $inc: { rev: 1 } };
+      const update = updateWithEvents(set, events, { bumpRevision: true });
       const doc = await Company.findOneAndUpdate({ _id: id, ...live(orgId), rev }, update, { new: true }).lean<CompanyDoc>();
       return doc ? toRecord(doc) : null;
     },

@@ -1,4 +1,4 @@
-import { keyset, type KeysetPage, type KeysetPosition, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, outboxOnUpdate, toPage, TtlCache } from '@crm/shared';
+import { keyset, type KeysetPage, type KeysetPosition, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, recordOf, toPage, updateWithEvents, TtlCache } from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
 import { escapeRegExp } from './plain';
 
@@ -94,14 +94,7 @@ export type ContactRepository = ReturnType<typeof createContactRepository>;
 
 export function createContactRepository(db: Connection) {
   const Contact = db.model<ContactDoc>('Contact', contactSchema);
-  const toRecord = (doc: ContactDoc): ContactRecord => {
-    const { _id, name_key: _nameKey, ...rest } = doc as ContactDoc & Record<string, unknown>;
-    delete rest._outbox;
-    delete rest._outbox_pending;
-    delete rest._outbox_lease_until;
-    delete rest._outbox_lease_owner;
-    return { id: _id, ...rest } as ContactRecord;
-  };
+  const toRecord = (doc: ContactDoc): ContactRecord => recordOf(doc, ['name_key']);
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
   // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
   const totals = new TtlCache<number>(5_000);
@@ -152,10 +145,9 @@ export function createContactRepository(db: Connection) {
      * contact is gone.
      */
     async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<ContactRecord>, events: OutboxEntry[]): Promise<ContactRecord | null> {
-      const outbox = outboxOnUpdate(events);
       const fields: Record<string, unknown> = { ...set };
       if (typeof set.name === 'string') fields.name_key = set.name.toLowerCase();
-      const update = events.length > 0 ? { $set: { ...fields, ...outbox.$set }, $push: outbox.$push, $inc: { rev: 1 } } : { $set: fields, $inc: { rev: 1 } };
+      const update = updateWithEvents(fields, events, { bumpRevision: true });
       const doc = await Contact.findOneAndUpdate({ _id: id, ...live(orgId), rev }, update, { new: true }).lean<ContactDoc>();
       if (set.deleted_at) totals.invalidate(orgId);
       return doc ? toRecord(doc) : null;

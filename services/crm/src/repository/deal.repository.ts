@@ -1,4 +1,4 @@
-import { keyset, type KeysetPage, type KeysetPosition, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, outboxOnUpdate, toPage } from '@crm/shared';
+import { keyset, type KeysetPage, type KeysetPosition, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, recordOf, toPage, updateWithEvents } from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
 import { escapeRegExp } from './plain';
 
@@ -114,33 +114,19 @@ export type DealRepository = ReturnType<typeof createDealRepository>;
 
 export function createDealRepository(db: Connection) {
   const Deal = db.model<DealDoc>('Deal', dealSchema);
-  const toRecord = (doc: DealDoc): DealRecord => {
-    const { _id, close_key: _closeKey, ...rest } = doc as DealDoc & Record<string, unknown>;
-    delete rest._outbox;
-    delete rest._outbox_pending;
-    delete rest._outbox_lease_until;
-    delete rest._outbox_lease_owner;
-    return { id: _id, ...rest } as DealRecord;
-  };
+  const toRecord = (doc: DealDoc): DealRecord => recordOf(doc, ['close_key']);
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
 
-  /**
-   * Open live deals grouped by one field: the totals of funnels and stages (catalogue §3). One aggregation per
-   * accumulator, because FerretDB 1.24 computes only the FIRST accumulator of a $group and answers 0 for the
-   * others (measured: {n: {$sum: 1}, v: {$sum: '$value'}} gives v = 0).
-   */
+  /** Open live deals grouped by one field, in one aggregation: the totals of funnels and stages (catalogue §3). */
   async function openTotals(orgId: string, field: 'funnel_id' | 'stage_id', ids: string[]): Promise<Map<string, Totals>> {
     if (ids.length === 0) return new Map();
-    const grouped = (accumulator: object) =>
-      Deal.collection
-        .aggregate<{ _id: string; x: number }>([
-          { $match: { org_id: orgId, deleted_at: null, status: 'open', [field]: { $in: ids } } },
-          { $group: { _id: `$${field}`, x: accumulator } },
-        ])
-        .toArray();
-    const [counts, sums] = await Promise.all([grouped({ $sum: 1 }), grouped({ $sum: '$value' })]);
-    const values = new Map(sums.map((row) => [row._id, Number(row.x)]));
-    return new Map(counts.map((row) => [row._id, { deals: Number(row.x), value: values.get(row._id) ?? 0 }]));
+    const rows = await Deal.collection
+      .aggregate<{ _id: string; deals: number; value: number }>([
+        { $match: { org_id: orgId, deleted_at: null, status: 'open', [field]: { $in: ids } } },
+        { $group: { _id: `$${field}`, deals: { $sum: 1 }, value: { $sum: '$value' } } },
+      ])
+      .toArray();
+    return new Map(rows.map((row) => [row._id, { deals: Number(row.deals), value: Number(row.value) }]));
   }
 
   return {
@@ -188,8 +174,7 @@ export function createDealRepository(db: Connection) {
     async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<DealRecord>, events: OutboxEntry[]): Promise<DealRecord | null> {
       const fields: Record<string, unknown> = { ...set };
       if (set.expected_close_date !== undefined) fields.close_key = set.expected_close_date ?? NO_CLOSE_DATE;
-      const outbox = outboxOnUpdate(events);
-      const update = events.length > 0 ? { $set: { ...fields, ...outbox.$set }, $push: outbox.$push, $inc: { rev: 1 } } : { $set: fields, $inc: { rev: 1 } };
+      const update = updateWithEvents(fields, events, { bumpRevision: true });
       const doc = await Deal.findOneAndUpdate({ _id: id, ...live(orgId), rev }, update, { new: true }).lean<DealDoc>();
       return doc ? toRecord(doc) : null;
     },

@@ -1,4 +1,4 @@
-import { keyset, type KeysetPage, type KeysetPosition, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, toPage } from '@crm/shared';
+import { keyset, type KeysetPage, type KeysetPosition, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, recordOf, toPage } from '@crm/shared';
 import { Schema, type Connection } from 'mongoose';
 
 /** The record a note hangs on: exactly one of a contact and a deal. */
@@ -48,14 +48,7 @@ export type NoteRepository = ReturnType<typeof createNoteRepository>;
 
 export function createNoteRepository(db: Connection) {
   const Note = db.model<NoteDoc>('Note', noteSchema);
-  const toRecord = (doc: NoteDoc): NoteRecord => {
-    const { _id, ...rest } = doc as NoteDoc & Record<string, unknown>;
-    delete rest._outbox;
-    delete rest._outbox_pending;
-    delete rest._outbox_lease_until;
-    delete rest._outbox_lease_owner;
-    return { id: _id, ...rest } as NoteRecord;
-  };
+  const toRecord = (doc: NoteDoc): NoteRecord => recordOf(doc);
   /** Every query names the tenant, the parent and the soft-delete flag: a note of another parent is not found. */
   const live = (orgId: string, parent: NoteParent) => ({ org_id: orgId, [parentField(parent)]: parent.id, deleted_at: null });
 

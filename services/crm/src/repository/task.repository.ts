@@ -1,4 +1,4 @@
-import { keyset, type KeysetPage, type KeysetPosition, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, outboxOnUpdate, toPage } from '@crm/shared';
+import { keyset, type KeysetPage, type KeysetPosition, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, recordOf, toPage, updateWithEvents } from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
 
 export type TaskStatus = 'open' | 'completed';
@@ -82,14 +82,7 @@ export type TaskRepository = ReturnType<typeof createTaskRepository>;
 
 export function createTaskRepository(db: Connection) {
   const Task = db.model<TaskDoc>('Task', taskSchema);
-  const toRecord = (doc: TaskDoc): TaskRecord => {
-    const { _id, due_key: _dueKey, ...rest } = doc as TaskDoc & Record<string, unknown>;
-    delete rest._outbox;
-    delete rest._outbox_pending;
-    delete rest._outbox_lease_until;
-    delete rest._outbox_lease_owner;
-    return { id: _id, ...rest } as TaskRecord;
-  };
+  const toRecord = (doc: TaskDoc): TaskRecord => recordOf(doc, ['due_key']);
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
   /** due_key follows due_at in every write that sets it. */
   const withDueKey = (set: Partial<TaskRecord>) => (set.due_at !== undefined ? { ...set, due_key: dueKey(set.due_at) } : set);
@@ -129,8 +122,7 @@ export function createTaskRepository(db: Connection) {
      */
     async update(orgId: string, id: string, set: Partial<TaskRecord>, events: OutboxEntry[] = [], whenStatus?: TaskStatus): Promise<TaskRecord | null> {
       const fields = withDueKey(set);
-      const outbox = outboxOnUpdate(events);
-      const update = events.length > 0 ? { $set: { ...fields, ...outbox.$set }, $push: outbox.$push } : { $set: fields };
+      const update = updateWithEvents(fields, events);
       const filter = { _id: id, ...live(orgId), ...(whenStatus ? { status: whenStatus } : {}) };
       const doc = await Task.findOneAndUpdate(filter, update, { new: true }).lean<TaskDoc>();
       return doc ? toRecord(doc) : null;

@@ -1,5 +1,6 @@
 import { credentials, makeGenericClientConstructor, Metadata, type Client, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
 import { fromGrpcError } from '../errors/grpc-errors';
+import { currentCommands, DB_COMMANDS_TRAILER } from '../mongo/command-count';
 
 export interface CallOptions {
   /** Milliseconds before the call fails with SERVICE_UNAVAILABLE. */
@@ -15,9 +16,21 @@ export type AsyncClient<D> = {
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 
+/**
+ * The channel target of a service address. A comma-separated list of `host:port` (local replicas) becomes a
+ * static `ipv4:` target; a single name may resolve to several addresses (`dns:///crm-headless:50051` in
+ * Kubernetes). Either way calls are spread round-robin over every address, not pinned to the first.
+ */
+export function grpcTarget(address: string): string {
+  return address.includes(',') ? `ipv4:${address}` : address;
+}
+
+export const ROUND_ROBIN = { 'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }) };
+
 export function createAsyncClient<D extends ServiceDefinition>(definition: D, address: string, name: string): AsyncClient<D> & { close(): void } {
   const Constructor = makeGenericClientConstructor(definition, name);
-  const client = new Constructor(address, credentials.createInsecure(), {
+  const client = new Constructor(grpcTarget(address), credentials.createInsecure(), {
+    ...ROUND_ROBIN,
     'grpc.keepalive_time_ms': 30_000,
     'grpc.enable_retries': 1,
   }) as Client & Record<string, (req: unknown, md: Metadata, opts: object, cb: (e: ServiceError | null, r: unknown) => void) => void>;
@@ -28,9 +41,12 @@ export function createAsyncClient<D extends ServiceDefinition>(definition: D, ad
         const deadline = new Date(Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
         const call = client[method];
         if (!call) return reject(new Error(`unknown rpc ${method}`));
-        call.call(client, request, new Metadata(), { deadline }, (error, response) =>
-          error ? reject(fromGrpcError(error)) : resolve(response),
-        );
+        const commands = currentCommands();
+        const pending = call.call(client, request, new Metadata(), { deadline }, (error, response) => (error ? reject(fromGrpcError(error)) : resolve(response))) as unknown as {
+          on(event: 'status', listener: (status: { metadata: Metadata }) => void): void;
+        };
+        // The service's database commands for this call join the caller's count (see command-count.ts).
+        if (commands) pending.on('status', (status) => commands.push(...String(status.metadata.get(DB_COMMANDS_TRAILER)[0] ?? '').split(',').filter(Boolean)));
       });
   }
   return asyncClient as AsyncClient<D> & { close(): void };

@@ -1,7 +1,8 @@
-import type { handleUnaryCall, ServerUnaryCall, UntypedServiceImplementation } from '@grpc/grpc-js';
+import { Metadata, type handleUnaryCall, type ServerUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { AppError } from '../errors/app-error';
 import { toGrpcError } from '../errors/grpc-errors';
 import type { Logger } from '../logger';
+import { DB_COMMANDS_TRAILER, withCommandCount } from '../mongo/command-count';
 import { dropNulls, type Nullable } from './wire';
 
 type AsyncHandler<H> = H extends handleUnaryCall<infer Req, infer Res>
@@ -22,8 +23,14 @@ export function bindService<S extends UntypedServiceImplementation>(handlers: As
   const bound: Record<string, handleUnaryCall<unknown, unknown>> = {};
   for (const [name, handler] of Object.entries(handlers as Record<string, (req: unknown, call: ServerUnaryCall<unknown, unknown>) => Promise<unknown>>)) {
     bound[name] = (call, callback) => {
-      handler(call.request, call).then(
-        (response) => callback(null, dropNulls(response)),
+      const { commands, result } = withCommandCount(() => handler(call.request, call));
+      result.then(
+        (response) => {
+          // The database commands of this call travel back in the trailer (the gateway's query budget).
+          const trailer = new Metadata();
+          trailer.set(DB_COMMANDS_TRAILER, commands.join(','));
+          callback(null, dropNulls(response), trailer);
+        },
         (error: unknown) => {
           if (!(error instanceof AppError)) logger.error({ err: error, rpc: name }, 'unhandled error in rpc');
           callback(toGrpcError(error));

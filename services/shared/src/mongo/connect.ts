@@ -1,16 +1,36 @@
+import { MongoClient } from 'mongodb';
 import mongoose, { type Connection } from 'mongoose';
+import { countCommandsOf } from './command-count';
+import { describeStore, requireCapabilities, type StoreCapability, type StoreDescription } from './store';
 
-/** Opens the service's own database. Each service owns one database and never reads another's. */
-export async function connectMongo(uri: string, dbName: string): Promise<Connection> {
-  const connection = mongoose.createConnection(uri, {
-    dbName,
-    serverSelectionTimeoutMS: 15_000,
-    // FerretDB has no retryable writes; real MongoDB retries once on failover either way.
-    retryWrites: false,
-    autoIndex: true,
-  });
+/** What every process needs of its store: concurrency control is a conditional update, retention a TTL index. */
+const REQUIRED: StoreCapability[] = ['isolatedUpdates', 'ttlIndexes'];
+
+const CLIENT_OPTIONS = {
+  serverSelectionTimeoutMS: 15_000,
+  // Command monitoring feeds the per-request command count (command-count.ts).
+  monitorCommands: true,
+} as const;
+
+/** Checks once, at connect time, that the server gives what the code relies on; then counts commands. */
+async function prepare(client: MongoClient): Promise<StoreDescription> {
+  const store = await describeStore(client);
+  requireCapabilities(store, REQUIRED);
+  countCommandsOf(client);
+  return store;
+}
+
+/** Opens a service's own database (mongoose). Each service owns one database and never reads another's. */
+export async function connectMongo(uri: string, dbName: string): Promise<Connection & { store: StoreDescription }> {
+  const connection = mongoose.createConnection(uri, { ...CLIENT_OPTIONS, dbName, autoIndex: true });
   await connection.asPromise();
-  return connection;
+  return Object.assign(connection, { store: await prepare(connection.getClient()) });
+}
+
+/** The same for a process that uses the driver directly (the gateway's idempotency records). */
+export async function connectMongoClient(uri: string): Promise<MongoClient & { store: StoreDescription }> {
+  const client = await new MongoClient(uri, CLIENT_OPTIONS).connect();
+  return Object.assign(client, { store: await prepare(client) });
 }
 
 export function isDuplicateKeyError(error: unknown): boolean {

@@ -1,6 +1,6 @@
 import type { Collection, Document } from 'mongodb';
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { KeyedLocks } from '../concurrency/keyed-locks';
 import type { EventBus } from '../kafka/event-bus';
 import type { Logger } from '../logger';
 import { toDomainEvent, type OutboxEntry } from './domain-event';
@@ -10,18 +10,15 @@ export interface OutboxRelayOptions {
   bus: EventBus;
   topic: string;
   logger: Logger;
-  /** How often, at most, records written by this process are looked for when no write woke the relay. */
-  pollIntervalMs?: number;
-  /**
-   * How often every collection is scanned for pending records this process was not told about (written by
-   * another replica, or left by a process that died). Scans are costly on FerretDB (no index use), so the
-   * records this process writes are published from hints instead.
-   */
-  scanIntervalMs?: number;
+  /** Records leased per collection and pass. */
   batchSize?: number;
+  /** How long a lease keeps other replicas off a record being published. */
   leaseMs?: number;
-  /** The writers' locks: removing published entries must not interleave with a write pushing new ones. */
-  locks: KeyedLocks;
+  /**
+   * The longest sleep with nothing to publish. Writers of this process wake the relay at once and expiring
+   * leases at their due time; this only catches records whose writer died between its write and its nudge.
+   */
+  idleCheckMs?: number;
 }
 
 interface ClaimedRecord {
@@ -30,21 +27,25 @@ interface ClaimedRecord {
   entries: OutboxEntry[];
 }
 
+const PENDING = { _outbox_pending: true } as const;
+const leaseFree = (now: Date) => ({ $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] });
+
 /**
  * Publishes embedded outbox entries to Kafka. A record is leased before publishing so that replicas do not
  * publish it together; entries are removed only after the broker acknowledged them (acks: all). A crash after
  * the publish and before the removal publishes again: consumers deduplicate by event id.
+ *
+ * It does no work when idle: every query is on the `_outbox_pending` index, a pass runs when a write of this
+ * process nudges it, when a lease it saw is due to expire, and otherwise once per `idleCheckMs`.
  */
 export class OutboxRelay {
   private timer: NodeJS.Timeout | undefined;
-  private running = false;
   private wake: (() => void) | undefined;
+  /** A nudge arrived during a pass: run another before sleeping. */
+  private nudged = false;
   private stopped = true;
   private loop: Promise<void> | undefined;
-  private readonly owner = `${hostname()}:${process.pid}`;
-  /** Records this process gave events to, by collection name: published without a scan. */
-  private readonly hints = new Map<string, Set<string>>();
-  private lastScanAt = 0;
+  private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
   constructor(private readonly options: OutboxRelayOptions) {}
 
@@ -54,116 +55,95 @@ export class OutboxRelay {
     this.loop = this.run();
   }
 
-  /** Wakes the relay right after a write, so events leave within milliseconds instead of a poll interval. */
-  nudge(collectionName?: string, id?: string): void {
-    if (collectionName && id) {
-      const ids = this.hints.get(collectionName) ?? new Set<string>();
-      ids.add(id);
-      this.hints.set(collectionName, ids);
-    }
+  /** Wakes the relay right after a write, so its events leave within milliseconds. */
+  nudge(): void {
+    this.nudged = true;
     this.wake?.();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.nudge();
-    if (this.timer) clearTimeout(this.timer);
+    this.wake?.();
     await this.loop;
   }
 
   private async run(): Promise<void> {
     while (!this.stopped) {
+      this.nudged = false;
       let published = 0;
       try {
         published = await this.drainOnce();
       } catch (error) {
         this.options.logger.error({ err: error }, 'outbox relay pass failed; retrying');
+        await this.sleep(1_000);
+        continue;
       }
-      if (published === 0 && this.hints.size === 0 && !this.stopped) await this.sleep(this.options.pollIntervalMs ?? 250);
+      if (published > 0 || this.nudged || this.stopped) continue;
+      const idle = await this.idleFor().catch(() => 1_000);
+      if (!this.nudged && !this.stopped) await this.sleep(idle);
     }
   }
 
-  /**
-   * One pass: the hinted records, and every collection when the scan is due (or `scan` is set); returns how
-   * many events were published.
-   */
-  async drainOnce(scan = Date.now() - this.lastScanAt >= (this.options.scanIntervalMs ?? 5_000)): Promise<number> {
-    if (this.running) return 0;
-    this.running = true;
-    try {
-      const claimed: ClaimedRecord[] = [];
-      for (const collection of this.options.collections) {
-        const hinted = this.hints.get(collection.collectionName);
-        this.hints.delete(collection.collectionName);
-        if (scan) claimed.push(...(await this.claim(collection)));
-        else if (hinted) claimed.push(...(await this.claim(collection, [...hinted])));
-      }
-      if (scan) this.lastScanAt = Date.now();
-      if (claimed.length === 0) return 0;
-      const entries = claimed.flatMap((record) => record.entries);
-      await this.options.bus.publish(
-        this.options.topic,
-        entries.map((entry) => ({
-          key: entry.org_id,
-          value: JSON.stringify(toDomainEvent(entry)),
-          headers: { 'event-type': entry.type, 'event-id': entry.id, ...entry.trace },
-        })),
-      );
-      await Promise.all(claimed.map((record) => this.acknowledge(record)));
-      return entries.length;
-    } finally {
-      this.running = false;
-    }
+  /** One pass over every collection; returns how many events were published. */
+  async drainOnce(): Promise<number> {
+    const claimed = (await Promise.all(this.options.collections.map((collection) => this.claim(collection)))).flat();
+    if (claimed.length === 0) return 0;
+    const entries = claimed.flatMap((record) => record.entries);
+    await this.options.bus.publish(
+      this.options.topic,
+      entries.map((entry) => ({
+        key: entry.org_id,
+        value: JSON.stringify(toDomainEvent(entry)),
+        headers: { 'event-type': entry.type, 'event-id': entry.id, ...entry.trace },
+      })),
+    );
+    await Promise.all(claimed.map((record) => this.acknowledge(record)));
+    return entries.length;
   }
 
-  private async claim(collection: Collection<Document>, ids?: string[]): Promise<ClaimedRecord[]> {
+  /** Until the earliest lease of a pending record expires (its holder may have died), at most idleCheckMs. */
+  private async idleFor(): Promise<number> {
+    const idle = this.options.idleCheckMs ?? 30_000;
+    const leases = await Promise.all(
+      this.options.collections.map((collection) =>
+        collection.findOne({ ...PENDING, _outbox_lease_until: { $ne: null } }, { projection: { _outbox_lease_until: 1 }, sort: { _outbox_lease_until: 1 } }),
+      ),
+    );
+    const due = leases.map((doc) => (doc?._outbox_lease_until as Date | undefined)?.getTime() ?? Infinity);
+    return Math.max(10, Math.min(idle, Math.min(...due) - Date.now() + 10));
+  }
+
+  private async claim(collection: Collection<Document>): Promise<ClaimedRecord[]> {
     const now = new Date();
-    const candidates = ids
-      ? ids.map((id) => ({ _id: id as Document['_id'] }))
-      : await collection
-          .find({ _outbox_pending: true, $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] }, { projection: { _id: 1 } })
-          .limit(this.options.batchSize ?? 100)
-          .toArray();
-    const claimed: ClaimedRecord[] = [];
-    for (const candidate of candidates) {
-      // Under the record's lock like every other write: FerretDB rewrites the whole document from its own read,
-      // so a lease write racing a writer's update would silently undo that update.
-      const record = await this.options.locks.run(lockKey(collection.collectionName, String(candidate._id)), () =>
+    const candidates = await collection
+      .find({ ...PENDING, ...leaseFree(now) }, { projection: { _id: 1 } })
+      .limit(this.options.batchSize ?? 100)
+      .toArray();
+    const leaseUntil = new Date(now.getTime() + (this.options.leaseMs ?? 30_000));
+    // Each lease is a conditional update: of several replicas that saw the same record, exactly one gets it.
+    const records = await Promise.all(
+      candidates.map((candidate) =>
         collection.findOneAndUpdate(
-          { _id: candidate._id, _outbox_pending: true, $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] },
-          { $set: { _outbox_lease_until: new Date(now.getTime() + (this.options.leaseMs ?? 30_000)), _outbox_lease_owner: this.owner } },
-          { returnDocument: 'after' },
+          { _id: candidate._id, ...PENDING, ...leaseFree(now) },
+          { $set: { _outbox_lease_until: leaseUntil, _outbox_lease_owner: this.owner } },
+          { returnDocument: 'after', projection: { _outbox: 1 } },
         ),
-      );
-      const entries = (record?._outbox as OutboxEntry[] | undefined) ?? [];
-      if (record) claimed.push({ collection, id: candidate._id as Document['_id'], entries });
-    }
-    return claimed;
-  }
-
-  private async acknowledge(record: ClaimedRecord): Promise<void> {
-    const ids = record.entries.map((entry) => entry.id);
-    await this.options.locks.run(lockKey(record.collection.collectionName, String(record.id)), () => this.removePublished(record, ids));
+      ),
+    );
+    return records.filter((record) => record !== null).map((record) => ({ collection, id: record._id, entries: (record._outbox as OutboxEntry[] | undefined) ?? [] }));
   }
 
   /**
-   * Removes the published entries. Writers only append to `_outbox` and only the lease holder removes, so an
-   * unchanged length proves no entry arrived since the read (a compare-and-set that real MongoDB applies
-   * atomically; FerretDB relies on the lock taken by the caller). `$pull` with a condition is not used
-   * because FerretDB 1.24 treats its condition as a whole-element equality.
+   * Removes the published entries and releases the lease in one atomic update. Entries a writer appended
+   * meanwhile stay, and keep the record pending.
    */
-  private async removePublished(record: ClaimedRecord, ids: string[]): Promise<void> {
-    for (let attempt = 0; attempt < 10; attempt++) {
-      const current = await record.collection.findOne({ _id: record.id });
-      const entries = (current?._outbox as OutboxEntry[] | undefined) ?? [];
-      const remaining = entries.filter((entry) => !ids.includes(entry.id));
-      const result = await record.collection.updateOne(
-        { _id: record.id, _outbox: { $size: entries.length } },
-        { $set: { _outbox: remaining, _outbox_pending: remaining.length > 0 }, $unset: { _outbox_lease_until: '', _outbox_lease_owner: '' } },
-      );
-      if (result.matchedCount === 1) return;
-    }
-    this.options.logger.warn({ id: record.id }, 'outbox entries stay until the next pass (the record kept changing)');
+  private async acknowledge(record: ClaimedRecord): Promise<void> {
+    const published = record.entries.map((entry) => entry.id);
+    await record.collection.updateOne({ _id: record.id, _outbox_lease_owner: this.owner }, [
+      { $set: { _outbox: { $filter: { input: '$_outbox', cond: { $not: [{ $in: ['$$this.id', published] }] } } } } },
+      { $set: { _outbox_pending: { $gt: [{ $size: '$_outbox' }, 0] } } },
+      { $unset: ['_outbox_lease_until', '_outbox_lease_owner'] },
+    ]);
   }
 
   private sleep(ms: number): Promise<void> {
@@ -177,6 +157,3 @@ export class OutboxRelay {
     });
   }
 }
-
-/** The lock key of one document; writers of outbox-bearing documents lock the same key. */
-export const lockKey = (collectionName: string, id: string): string => `${collectionName}:${id}`;

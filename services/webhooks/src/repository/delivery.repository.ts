@@ -36,7 +36,7 @@ export interface DeliveryRecord {
   request_body: string;
   /** Headers of the last attempt. */
   request_headers: Record<string, string>;
-  /** Retention: the sweeper deletes the delivery after this time (FerretDB has no TTL indexes). */
+  /** Retention: the server deletes the delivery at this time (a TTL index). */
   expires_at: Date;
   /**
    * `<webhook_id>:<event_id>` for deliveries made from Kafka, so a re-consumed event inserts nothing; the delivery's
@@ -82,9 +82,10 @@ const deliverySchema = new Schema<DeliveryDoc>(
 );
 deliverySchema.index({ dedup_key: 1 }, { unique: true });
 deliverySchema.index({ org_id: 1, webhook_id: 1, created_at: -1, _id: -1 });
-// The worker's scan for due attempts, and the retention sweeper.
+// The worker's claim of due attempts and its wake-up times (next due attempt, earliest expiring lease).
 deliverySchema.index({ status: 1, next_attempt_at: 1 });
-deliverySchema.index({ expires_at: 1 });
+deliverySchema.index({ status: 1, lease_until: 1 });
+deliverySchema.index({ expires_at: 1 }, { expireAfterSeconds: 0 });
 
 export interface DeliveryQuery {
   status?: string | null;
@@ -188,10 +189,17 @@ export function createDeliveryRepository(db: Connection) {
       await Delivery.deleteMany({ org_id: orgId, webhook_id: webhookId });
     },
 
-    /** System job across organizations: the retention sweeper. */
-    async deleteExpired(now: Date): Promise<number> {
-      const result = await Delivery.deleteMany({ expires_at: { $lt: now } });
-      return result.deletedCount;
+    /**
+     * System job across organizations: when the worker has something to do next — the earliest due attempt
+     * or expiring lease (a replica that died holding it). Null when nothing is pending.
+     */
+    async nextWakeAt(): Promise<Date | null> {
+      const [due, lease] = await Promise.all([
+        Delivery.findOne({ status: 'pending', next_attempt_at: { $ne: null }, lease_until: null }, { next_attempt_at: 1 }).sort({ next_attempt_at: 1 }).lean<DeliveryDoc>(),
+        Delivery.findOne({ status: 'pending', lease_until: { $ne: null } }, { lease_until: 1 }).sort({ lease_until: 1 }).lean<DeliveryDoc>(),
+      ]);
+      const times = [due?.next_attempt_at, lease?.lease_until].filter((time): time is Date => time instanceof Date).map((time) => time.getTime());
+      return times.length > 0 ? new Date(Math.min(...times)) : null;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { KeyedLocks, keyset, type KeysetPage, type KeysetPosition, toPage } from '@crm/shared';
+import { keyset, type KeysetPage, type KeysetPosition, toPage } from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
 
 export type WebhookStatus = 'active' | 'paused';
@@ -63,9 +63,6 @@ export function createWebhookRepository(db: Connection) {
   const Webhook = db.model<WebhookDoc>('Webhook', webhookSchema);
   const toRecord = ({ _id, ...rest }: WebhookDoc): WebhookRecord => ({ id: _id, ...rest });
   const byId = (orgId: string, id: string) => ({ _id: id, org_id: orgId });
-  // Every write to one subscription runs under its lock: FerretDB applies even $inc as read-then-write without
-  // isolation, so concurrent attempts reporting failures would lose counts (see KeyedLocks).
-  const locks = new KeyedLocks();
 
   return {
     async insert(record: WebhookRecord): Promise<void> {
@@ -100,7 +97,7 @@ export function createWebhookRepository(db: Connection) {
     },
 
     async update(orgId: string, id: string, set: Partial<Omit<WebhookRecord, 'id' | 'org_id'>>): Promise<WebhookRecord | null> {
-      const doc = await locks.run(id, () => Webhook.findOneAndUpdate(byId(orgId, id), { $set: set }, { new: true }).lean<WebhookDoc>().exec());
+      const doc = await Webhook.findOneAndUpdate(byId(orgId, id), { $set: set }, { new: true }).lean<WebhookDoc>();
       return doc ? toRecord(doc) : null;
     },
 
@@ -110,22 +107,18 @@ export function createWebhookRepository(db: Connection) {
     },
 
     async recordSuccess(orgId: string, id: string, at: Date): Promise<void> {
-      await locks.run(id, () => Webhook.updateOne(byId(orgId, id), { $set: { consecutive_failures: 0, last_delivery_at: at } }).exec());
+      await Webhook.updateOne(byId(orgId, id), { $set: { consecutive_failures: 0, last_delivery_at: at } });
     },
 
     /** $inc, not read-modify-write: concurrent failing attempts must all count. Returns the record after the change. */
     async recordFailure(orgId: string, id: string, at: Date, reason: string): Promise<WebhookRecord | null> {
-      const doc = await locks.run(id, () =>
-        Webhook.findOneAndUpdate(byId(orgId, id), { $inc: { consecutive_failures: 1 }, $set: { last_failure_at: at, last_failure_reason: reason } }, { new: true })
-          .lean<WebhookDoc>()
-          .exec(),
-      );
+      const doc = await Webhook.findOneAndUpdate(byId(orgId, id), { $inc: { consecutive_failures: 1 }, $set: { last_failure_at: at, last_failure_reason: reason } }, { new: true }).lean<WebhookDoc>();
       return doc ? toRecord(doc) : null;
     },
 
     /** Conditional on `active`, so a pause never overwrites a reactivation that happened meanwhile with stale state. */
     async pauseIfActive(orgId: string, id: string, at: Date): Promise<boolean> {
-      const result = await locks.run(id, () => Webhook.updateOne({ ...byId(orgId, id), status: 'active' }, { $set: { status: 'paused', updated_at: at } }).exec());
+      const result = await Webhook.updateOne({ ...byId(orgId, id), status: 'active' }, { $set: { status: 'paused', updated_at: at } });
       return result.modifiedCount > 0;
     },
   };

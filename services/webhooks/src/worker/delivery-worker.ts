@@ -6,15 +6,17 @@ import type { DeliveryRecord } from '../repository/delivery.repository';
 export interface DeliveryWorkerOptions {
   deps: WebhookDeps;
   concurrency: number;
-  pollIntervalMs: number;
+  /** The longest sleep with nothing due (see WEBHOOK_IDLE_CHECK_MS). */
+  idleCheckMs: number;
 }
 
 const tracer = trace.getTracer('webhooks');
 
 /**
  * Sends due attempts. The schedule lives in the database (`next_attempt_at`), so a restart loses nothing; each due
- * attempt is leased before it is sent, so replicas share the work without sending the same attempt twice. Polls,
- * and is woken at once when the consumer stored deliveries or an attempt finished.
+ * attempt is leased before it is sent, so replicas share the work without sending the same attempt twice. It
+ * sleeps until the next due attempt or expiring lease (an indexed query), and is woken at once when the consumer
+ * stored deliveries or an attempt finished: no work when idle.
  */
 export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();
@@ -35,9 +37,9 @@ export class DeliveryWorker {
   }
 
   /**
-   * Takes deliveries this replica stored already leased: their first attempt needs no scan of the database
-   * (the scan is slow on FerretDB, which does not use an index for it). Leases outlast the queue: at most
-   * `concurrency` attempts run at once, each bounded by the timeout, and the lease is longer than it.
+   * Takes deliveries this replica stored already leased: their first attempt leaves from memory, without a
+   * round trip to claim it. Leases outlast the queue: at most `concurrency` attempts run at once, each bounded
+   * by the timeout, and the lease is longer than it.
    */
   accept(leased: DeliveryRecord[]): void {
     for (const delivery of leased) {
@@ -72,11 +74,16 @@ export class DeliveryWorker {
           claimed = await deps.deliveries.claimDue(deps.now(), free, deps.settings.leaseMs, deps.owner);
         } catch (error) {
           deps.logger.error({ err: error }, 'claiming due deliveries failed; retrying');
+          await this.sleep(1_000);
+          continue;
         }
       }
       for (const delivery of claimed) if (!this.known.has(delivery.id)) this.launch(delivery);
-      // A full batch means more may be due; otherwise wait for a nudge or the next poll.
-      if (!this.stopped && !this.woken && (claimed.length === 0 || claimed.length < free)) await this.sleep(this.options.pollIntervalMs);
+      // A full batch means more may be due: claim again at once. Otherwise sleep until the next due time, or
+      // until a free slot or a new delivery wakes us.
+      if (this.stopped || this.woken || (free > 0 && claimed.length === free)) continue;
+      const idle = free > 0 ? await this.untilNextDue() : this.options.idleCheckMs;
+      if (!this.woken && !this.stopped) await this.sleep(idle);
     }
   }
 
@@ -94,8 +101,7 @@ export class DeliveryWorker {
       this.inFlight.delete(task);
       this.known.delete(delivery.id);
       if (this.queued.length > 0) return this.drainQueue();
-      // Claim again once half the slots are free, not after every attempt: each claim scans for due deliveries,
-      // which on FerretDB (no index use for this query) costs a pass over the collection.
+      // Claim again once half the slots are free, not after every attempt: fewer claims, in batches.
       if (this.inFlight.size <= this.options.concurrency / 2) this.nudge();
     });
     this.inFlight.add(task);
@@ -118,6 +124,17 @@ export class DeliveryWorker {
         }
       }),
     );
+  }
+
+  private async untilNextDue(): Promise<number> {
+    try {
+      const next = await this.options.deps.deliveries.nextWakeAt();
+      const wait = next ? next.getTime() - this.options.deps.now().getTime() + 5 : Infinity;
+      return Math.max(5, Math.min(this.options.idleCheckMs, wait));
+    } catch (error) {
+      this.options.deps.logger.error({ err: error }, 'reading the next due delivery failed; retrying');
+      return 1_000;
+    }
   }
 
   private sleep(ms: number): Promise<void> {
