@@ -1,13 +1,14 @@
 #!/bin/sh
 # Starts one process of the platform: the service named by the first argument, else by $SERVICE.
+# Plain node on the compiled JavaScript (npm run build's dist/); nothing is transpiled or written at run time.
 # `exec` makes node the direct child of tini, so SIGTERM reaches the service's own shutdown hooks.
 set -eu
 
 service="${1:-${SERVICE:-}}"
 case "$service" in
-  crm) entry=services/crm/src/main.ts ;;
-  webhooks) entry=services/webhooks/src/main.ts ;;
-  gateway) entry=gateway/src/main.ts ;;
+  crm) entry=dist/services/crm/src/main.js ;;
+  webhooks) entry=dist/services/webhooks/src/main.js ;;
+  gateway) entry=dist/gateway/src/main.js ;;
   *)
     echo "usage: crm-entrypoint crm|webhooks|gateway (or set SERVICE); got '${service}'" >&2
     exit 64
@@ -15,4 +16,4 @@ case "$service" in
 esac
 
 cd /app
-exec node --import tsx "$entry"
+exec node "$entry"
