@@ -1,44 +1,83 @@
-import { freePort } from '../../deploy/lib/ports';
 import { resolve } from 'node:path';
 import { createLogger } from '@crm/shared';
+import { Kafka, logLevel } from 'kafkajs';
 import mongoose from 'mongoose';
-import { REPO_ROOT, startLocalStack } from '../../deploy/lib/local-stack';
+import { freePort } from '../../deploy/lib/ports';
+import { REPO_ROOT, startLocalStack, type StackEnv } from '../../deploy/lib/local-stack';
 import { startSystem, type RunningSystem } from '../../deploy/lib/system';
 import { createApiKey, createOrganization } from '../../services/crm/src/domain/admin';
 import { SCOPES } from '../../services/crm/src/domain/scopes';
 import { createDeps } from '../../services/crm/src/wiring';
 
+export interface OwnSystem {
+  stack: StackEnv;
+  system: RunningSystem;
+  namespace: string;
+  logDir: string;
+  orgId: string;
+  key: string;
+  /** The CRM database of this system, for seeding with the driver. */
+  crmDb: mongoose.mongo.Db;
+  stop(): Promise<void>;
+}
+
+const ports = async (count: number): Promise<number[]> => {
+  const list: number[] = [];
+  for (let i = 0; i < count; i++) list.push(await freePort());
+  return list;
+};
+
 /**
- * A system of the benchmark's own (BENCH_OWN_SYSTEM=1): the services and the gateway on free ports under a fresh
- * namespace (own databases and topic) on the local stack, with an organization and a key. For when no healthy
- * `npm start` system is at hand; the numbers then include no other traffic.
+ * A system of the benchmark's own: the CRM and webhook replicas and the gateway on free ports under a fresh
+ * namespace (own databases and topic) on the local stack, with an organization and a key made by the CRM's own
+ * domain functions. The numbers then include no other tenant's data.
  */
-export async function startOwnSystem(): Promise<{ baseUrl: string; key: string; stop(): Promise<void> }> {
+export async function startOwnSystem(options: { crmReplicas: number; webhooksReplicas: number }): Promise<OwnSystem> {
   const stack = await startLocalStack();
   const namespace = `bench${Date.now().toString(36)}`;
-  const system: RunningSystem = await startSystem({
+  const logDir = resolve(REPO_ROOT, '.local/bench-logs', namespace);
+  const system = await startSystem({
     stack,
     namespace,
     gatewayPort: await freePort(),
-    crmPort: await freePort(),
-    webhooksPort: await freePort(),
-    logDir: resolve(REPO_ROOT, '.local/bench-logs', namespace),
+    crmPorts: await ports(options.crmReplicas),
+    webhooksPorts: await ports(options.webhooksReplicas),
+    logDir,
     env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1', WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}` },
   });
-  const connection = await mongoose.createConnection(system.env.MONGODB_URI ?? '', { dbName: system.env.CRM_DB_NAME, retryWrites: false }).asPromise();
+  const connection = await mongoose.createConnection(system.env.MONGODB_URI ?? '', { dbName: system.env.CRM_DB_NAME }).asPromise();
   const deps = createDeps(connection, createLogger('bench', 'silent'));
-  const organization = await createOrganization(deps, { name: 'Webhook bench' });
+  const organization = await createOrganization(deps, { name: 'Benchmark' });
   const key = await createApiKey(deps, organization.id, { name: 'bench', scopes: [...SCOPES] });
+  const crmDb = connection.db;
+  if (!crmDb) throw new Error('the CRM database connection has no db handle');
   return {
-    baseUrl: system.baseUrl,
+    stack,
+    system,
+    namespace,
+    logDir,
+    orgId: organization.id,
     key: key.key,
+    crmDb,
     async stop() {
       await connection.close();
       await system.stop();
-      const mongo = mongoose.createConnection(system.env.MONGODB_URI ?? '', { retryWrites: false });
-      await mongo.asPromise();
-      for (const name of [system.env.CRM_DB_NAME, system.env.WEBHOOKS_DB_NAME, system.env.GATEWAY_DB_NAME]) if (name) await mongo.useDb(name).dropDatabase();
-      await mongo.close();
+      await dropNamespace(system);
     },
   };
+}
+
+/** Drops the namespace's databases and topic, so repeated runs do not grow the local servers. */
+async function dropNamespace(system: RunningSystem): Promise<void> {
+  const { env } = system;
+  const mongo = await mongoose.createConnection(env.MONGODB_URI ?? '').asPromise();
+  try {
+    for (const name of [env.CRM_DB_NAME, env.WEBHOOKS_DB_NAME, env.GATEWAY_DB_NAME]) if (name) await mongo.useDb(name).dropDatabase();
+  } finally {
+    await mongo.close();
+  }
+  const admin = new Kafka({ brokers: (env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING }).admin();
+  await admin.connect();
+  await admin.deleteTopics({ topics: [env.EVENTS_TOPIC ?? ''] }).catch(() => undefined);
+  await admin.disconnect();
 }

@@ -1,0 +1,60 @@
+import { cpus } from 'node:os';
+
+/** Every knob of `npm run bench`, read from the environment once. */
+export interface BenchConfig {
+  /** Length of each measured load scenario. */
+  seconds: number;
+  /** Untimed load before each route's first measurement: connections, JIT, caches. */
+  warmupSeconds: number;
+  /** Length of the steady 100 events/s webhook latency run. */
+  steadySeconds: number;
+  steadyRate: number;
+  /** Length of the no-traffic window over which idle CPU is read. */
+  idleSeconds: number;
+  crmReplicas: number;
+  webhooksReplicas: number;
+  /** Contacts seeded into the benchmark's organization (the list route pages over them). */
+  contacts: number;
+  /** Deals the PATCH scenario spreads its writes over, so 16 clients measure throughput, not one record's contention. */
+  deals: number;
+  /** Subscriptions to contact.created during the delivery-throughput run: each created contact is that many deliveries. */
+  fanout: number;
+  /** Client counts of every HTTP scenario. */
+  clients: number[];
+}
+
+const int = (name: string, fallback: number, min = 1): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return value;
+};
+
+export function loadBenchConfig(): BenchConfig {
+  const seconds = int('BENCH_SECONDS', 10);
+  return {
+    seconds,
+    warmupSeconds: int('BENCH_WARMUP_SECONDS', Math.min(3, seconds), 0),
+    // ~20 s by default; a short development run (BENCH_SECONDS=2) shortens it too.
+    steadySeconds: int('BENCH_STEADY_SECONDS', Math.min(20, 2 * seconds)),
+    steadyRate: int('BENCH_STEADY_RATE', 100),
+    idleSeconds: int('BENCH_IDLE_SECONDS', Math.min(20, 2 * seconds)),
+    crmReplicas: int('BENCH_CRM_REPLICAS', 2),
+    webhooksReplicas: int('BENCH_WEBHOOKS_REPLICAS', 2),
+    contacts: int('BENCH_CONTACTS', 10_000),
+    deals: int('BENCH_DEALS', 32),
+    fanout: int('BENCH_WEBHOOK_FANOUT', 4),
+    clients: (process.env.BENCH_CLIENTS ?? '1,16').split(',').map((part) => {
+      const value = Number(part.trim());
+      if (!Number.isInteger(value) || value < 1) throw new Error(`BENCH_CLIENTS must list positive integers, got "${process.env.BENCH_CLIENTS}"`);
+      return value;
+    }),
+  };
+}
+
+/** What the figures were measured on, written beside them. */
+export function machineInfo(): { cpus: number; cpu_model: string; node: string } {
+  const list = cpus();
+  return { cpus: list.length, cpu_model: list[0]?.model ?? 'unknown', node: process.version };
+}

@@ -1,0 +1,47 @@
+import type { BenchConfig } from './config';
+import { runLoad, type LoadRequest, type LoadResult } from './load';
+
+export type Side = 'ceiling' | 'peer' | 'project';
+
+export interface RouteFigures {
+  side: Side;
+  route: string;
+  /** A read route: also measured at half its maximum rate, and compared with the peer. */
+  read: boolean;
+  runs: LoadResult[];
+  /** The same clients held to half the best req/s of `runs` (autocannon overallRate): latency below saturation. */
+  half_rate: LoadResult | null;
+}
+
+export interface RouteScenario {
+  side: Side;
+  route: string;
+  read: boolean;
+  baseUrl: string;
+  request: LoadRequest;
+}
+
+/** Warms the route up, then measures it at each client count, then (read routes) at half the best rate. */
+export async function measureRoute(scenario: RouteScenario, config: BenchConfig, log: (line: string) => void): Promise<RouteFigures> {
+  const most = Math.max(...config.clients);
+  const load = (clients: number, seconds: number, rate?: number) => runLoad({ baseUrl: scenario.baseUrl, request: scenario.request, clients, seconds, rate });
+  if (config.warmupSeconds > 0) await load(most, config.warmupSeconds);
+  const runs: LoadResult[] = [];
+  for (const clients of config.clients) {
+    const run = await load(clients, config.seconds);
+    log(line(scenario, run));
+    runs.push(run);
+  }
+  let halfRate: LoadResult | null = null;
+  const best = Math.max(...runs.map((run) => run.rps));
+  if (scenario.read && best >= 2) {
+    halfRate = await load(most, config.seconds, Math.floor(best / 2));
+    log(line(scenario, halfRate));
+  }
+  return { side: scenario.side, route: scenario.route, read: scenario.read, runs, half_rate: halfRate };
+}
+
+function line(scenario: RouteScenario, run: LoadResult): string {
+  const rate = run.target_rate === null ? '' : ` @${run.target_rate}/s`;
+  return `${scenario.side.padEnd(8)} ${scenario.route.padEnd(26)} c=${String(run.clients).padEnd(2)}${rate.padEnd(9)} ${String(run.rps).padStart(8)} req/s  p50 ${run.p50_ms} ms  p99 ${run.p99_ms} ms  errors ${run.errors}  non-2xx ${run.non_2xx}`;
+}

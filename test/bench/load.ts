@@ -1,0 +1,75 @@
+import autocannon from 'autocannon';
+import { round } from './stats';
+
+/** One HTTP request of a scenario; `next(i)` varies it per request (a different deal, a different value). */
+export interface LoadRequest {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  next?: (i: number) => { path?: string; body?: string };
+}
+
+export interface LoadOptions {
+  baseUrl: string;
+  request: LoadRequest;
+  clients: number;
+  seconds: number;
+  /** Requests per second over all clients (autocannon `overallRate`); unset means as fast as the server answers. */
+  rate?: number;
+}
+
+/** The figures of one load run; req/s counts 2xx answers only, so a failing route cannot look fast. */
+export interface LoadResult {
+  clients: number;
+  seconds: number;
+  target_rate: number | null;
+  requests: number;
+  /** 2xx answers. */
+  ok: number;
+  rps: number;
+  /** Null when no answer came back within the run: autocannon would say 0 ms. */
+  p50_ms: number | null;
+  p90_ms: number | null;
+  p99_ms: number | null;
+  max_ms: number | null;
+  errors: number;
+  non_2xx: number;
+}
+
+/** Drives `clients` keep-alive connections at the route for `seconds` with autocannon (in this process). */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const { request } = options;
+  let sequence = 0;
+  const result = await autocannon({
+    url: options.baseUrl,
+    connections: options.clients,
+    duration: options.seconds,
+    overallRate: options.rate,
+    requests: [
+      {
+        method: request.method,
+        path: request.path,
+        headers: request.headers,
+        body: request.body,
+        // autocannon calls setupRequest whenever the key is present, even when undefined.
+        ...(request.next ? { setupRequest: (current: autocannon.Request) => ({ ...current, ...request.next?.(sequence++) }) } : {}),
+      },
+    ],
+  });
+  const answered = result.requests.total > 0;
+  return {
+    clients: options.clients,
+    seconds: round(result.duration, 2),
+    target_rate: options.rate ?? null,
+    requests: result.requests.total,
+    ok: result['2xx'],
+    rps: round(result['2xx'] / result.duration),
+    p50_ms: answered ? result.latency.p50 : null,
+    p90_ms: answered ? result.latency.p90 : null,
+    p99_ms: answered ? result.latency.p99 : null,
+    max_ms: answered ? result.latency.max : null,
+    errors: result.errors,
+    non_2xx: result.non2xx,
+  };
+}

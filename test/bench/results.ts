@@ -1,0 +1,45 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { REPO_ROOT } from '../../deploy/lib/local-stack';
+import type { BenchConfig } from './config';
+import type { RouteFigures } from './http-scenarios';
+import type { ResourceFigures } from './resources';
+import type { StartupFigures } from './startup-hook';
+import type { WebhookLatency, WebhookThroughput } from './webhook-scenarios';
+
+export const RESULTS_DIR = resolve(REPO_ROOT, 'bench-results');
+
+/** One file per part of the run; BENCHMARKS.md is rendered from exactly these. */
+export interface BenchResults {
+  run: {
+    measured_at: string;
+    commit: string;
+    /** The working tree differed from the commit (the figures are of what was on disk). */
+    dirty: boolean;
+    duration_s: number;
+    machine: { cpus: number; cpu_model: string; node: string };
+    config: BenchConfig;
+    seeded: { contacts: number; deals: number };
+  };
+  http: { routes: RouteFigures[] };
+  webhooks: { latency: WebhookLatency; throughput: WebhookThroughput };
+  resources: ResourceFigures;
+  startup: StartupFigures;
+}
+
+export function writeResult<K extends keyof BenchResults>(name: K, value: BenchResults[K]): string {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = resolve(RESULTS_DIR, `${name}.json`);
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+  return file;
+}
+
+export function readResults(): BenchResults {
+  const read = <K extends keyof BenchResults>(name: K): BenchResults[K] => JSON.parse(readFileSync(resolve(RESULTS_DIR, `${name}.json`), 'utf8')) as BenchResults[K];
+  return { run: read('run'), http: read('http'), webhooks: read('webhooks'), resources: read('resources'), startup: startupOf(read('startup')) };
+}
+
+/** `npx tsx test/bench/startup.ts` on its own writes its own shape, `{measured_at, runs, results}`, to the same file. */
+function startupOf(file: StartupFigures | { results?: unknown }): StartupFigures {
+  return 'measured' in file ? file : { measured: true, result: file.results ?? file };
+}

@@ -1,0 +1,113 @@
+/**
+ * `npm run bench`: one run, one machine, side by side — a bare Fastify route (the ceiling), a one-process Fastify +
+ * mongodb peer, and the project through its gateway, then webhooks, memory and idle CPU, and start-up (when
+ * test/bench/startup.ts exists). Writes bench-results/*.json, renders BENCHMARKS.md from them, prints it.
+ * Knobs: test/bench/config.ts (BENCH_SECONDS=2 for a quick, noisy run).
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { REPO_ROOT } from '../../deploy/lib/local-stack';
+import { apiClient } from './api-client';
+import { startBenchServer, type BenchServer } from './bench-server';
+import { loadBenchConfig, machineInfo, type BenchConfig } from './config';
+import type { RouteFigures } from './http-scenarios';
+import { startOwnSystem, type OwnSystem } from './own-system';
+import { stackProcesses, type Watched } from './proc-stats';
+import { startFastReceiver } from './receiver';
+import { renderReport } from './report';
+import { measureResources } from './resources';
+import { readResults, writeResult } from './results';
+import { measureRouteSet } from './route-set';
+import { seedContacts, seedDeals } from './seed';
+import { measureStartupIfPresent } from './startup-hook';
+import { sleep } from './stats';
+import { measureWebhookLatency, measureWebhookThroughput, subscribe, warmWebhooks } from './webhook-scenarios';
+
+const git = (...args: string[]): string => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+const log = (line: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+async function main(): Promise<void> {
+  const config = loadBenchConfig();
+  const started = Date.now();
+  log(`starting a system of ${config.crmReplicas} crm + ${config.webhooksReplicas} webhooks replicas on the local stack`);
+  const own = await startOwnSystem({ crmReplicas: config.crmReplicas, webhooksReplicas: config.webhooksReplicas });
+  const servers: BenchServer[] = [];
+  try {
+    const seeded = await seed(own, config);
+    await measureHttp(own, config, seeded, servers);
+    await measureWebhooks(own, config);
+    for (const server of servers.splice(0)) await server.stop();
+    // Let the last deliveries, relay passes and consumer commits finish before calling the stack idle.
+    await sleep(3_000);
+    log(`idle: reading CPU of every process for ${config.idleSeconds} s with no traffic`);
+    const watched: Watched[] = [...own.system.processes.map((process) => ({ name: process.name, pid: process.child.pid ?? 0, node: true })), ...stackProcesses()];
+    writeResult('resources', await measureResources(watched, config.idleSeconds));
+  } finally {
+    for (const server of servers) await server.stop().catch(() => undefined);
+    log('stopping the system and dropping its databases and topic');
+    await own.stop();
+  }
+  // After the system is gone, so that the services started for start-up timing compete with nothing.
+  log('start-up: test/bench/startup.ts measureStartup(), when present');
+  writeResult('startup', await measureStartupIfPresent());
+  writeResult('run', {
+    measured_at: new Date(started).toISOString(),
+    commit: git('rev-parse', '--short', 'HEAD'),
+    dirty: git('status', '--porcelain', '--untracked-files=no') !== '',
+    duration_s: Math.round((Date.now() - started) / 1000),
+    machine: machineInfo(),
+    config,
+    seeded: { contacts: config.contacts, deals: config.deals },
+  });
+  const report = renderReport(readResults());
+  writeFileSync(resolve(REPO_ROOT, 'BENCHMARKS.md'), report);
+  console.log(`\n${report}`);
+  log(`written bench-results/*.json and BENCHMARKS.md in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+async function seed(own: OwnSystem, config: BenchConfig): Promise<{ contactIds: string[]; dealIds: string[] }> {
+  log(`seeding ${config.contacts} contacts (driver) and ${config.deals} deals (API)`);
+  const contactIds = await seedContacts(own.crmDb, own.orgId, config.contacts);
+  const dealIds = await seedDeals(apiClient(own.system.baseUrl, own.key), config.deals);
+  return { contactIds, dealIds };
+}
+
+async function measureHttp(own: OwnSystem, config: BenchConfig, seeded: { contactIds: string[]; dealIds: string[] }, servers: BenchServer[]): Promise<void> {
+  const logFile = (name: string) => resolve(own.logDir, `${name}.log`);
+  servers.push(await startBenchServer('ceiling', 'bare.server.ts', {}, logFile('ceiling'), '/ping'));
+  const dbEnv = { MONGODB_URI: own.system.env.MONGODB_URI, CRM_DB_NAME: own.system.env.CRM_DB_NAME };
+  servers.push(await startBenchServer('peer', 'peer.server.ts', dbEnv, logFile('peer'), '/v1/contacts'));
+  const [ceiling, peer] = servers as [BenchServer, BenchServer];
+  const routes: RouteFigures[] = await measureRouteSet({ ceiling: ceiling.baseUrl, peer: peer.baseUrl, gateway: own.system.baseUrl, key: own.key, ...seeded }, config, log);
+  writeResult('http', { routes });
+}
+
+async function measureWebhooks(own: OwnSystem, config: BenchConfig): Promise<void> {
+  const api = apiClient(own.system.baseUrl, own.key);
+  const receiver = await startFastReceiver();
+  try {
+    await subscribe(api, receiver, 1);
+    await warmWebhooks(api, receiver, 1);
+    log(`webhooks: write → received at ${config.steadyRate} events/s for ${config.steadySeconds} s`);
+    const latency = await measureWebhookLatency(own.system.baseUrl, api, receiver, config.steadyRate, config.steadySeconds);
+    log(`  p50 ${latency.p50_ms} ms, p99 ${latency.p99_ms} ms, ${latency.delivered} delivered, ${latency.lost} lost`);
+    for (let n = 2; n <= config.fanout; n++) await subscribe(api, receiver, n);
+    await warmWebhooks(api, receiver, config.fanout);
+    const clients = Math.max(...config.clients);
+    log(`webhooks: deliveries/s, ${clients} clients creating contacts for ${config.seconds} s × ${config.fanout} subscriptions`);
+    const throughput = await measureWebhookThroughput(own.system.baseUrl, api, receiver, config.fanout, clients, config.seconds);
+    log(`  ${throughput.deliveries_per_s} deliveries/s (${throughput.delivered}/${throughput.expected}, ${throughput.duplicates} duplicates)`);
+    writeResult('webhooks', { latency, throughput });
+  } finally {
+    await receiver.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,26 @@
+/**
+ * The targets of issue 7 on a 2-core machine, each as the text printed next to a figure and the check of it.
+ * A null figure (not measured) never passes.
+ */
+export interface Verdict {
+  target: string;
+  ok: boolean;
+}
+
+const holds = (value: number | null | undefined, check: (value: number) => boolean): boolean => typeof value === 'number' && Number.isFinite(value) && check(value);
+
+export const TARGETS = {
+  // A peer that answered nothing gives nothing to compare with: that is a failed measurement, not a pass.
+  readVsPeer: (rps: number, peerRps: number): Verdict =>
+    holds(peerRps, (value) => value > 0)
+      ? { target: `≥ 50 % of the peer (${Math.round(peerRps / 2)} req/s)`, ok: holds(rps, (value) => value > 0 && value >= peerRps / 2) }
+      : { target: '≥ 50 % of the peer (peer answered nothing)', ok: false },
+  halfRateP99: (p99: number | null): Verdict => ({ target: 'p99 ≤ 100 ms', ok: holds(p99, (value) => value <= 100) }),
+  creates: (rps: number): Verdict => ({ target: '≥ 300 creates/s', ok: holds(rps, (value) => value >= 300) }),
+  deliveries: (perSecond: number): Verdict => ({ target: '≥ 500 deliveries/s', ok: holds(perSecond, (value) => value >= 500) }),
+  webhookP99: (p99: number, lost: number): Verdict => ({ target: 'p99 ≤ 500 ms, none lost', ok: holds(p99, (value) => value <= 500) && lost === 0 }),
+  nodeRss: (mb: number | null): Verdict => ({ target: '≤ 150 MB', ok: holds(mb, (value) => value <= 150) }),
+  idleCpu: (percent: number): Verdict => ({ target: '< 2 % of a core', ok: holds(percent, (value) => value < 2) }),
+} as const;
+
+export const mark = (verdict: Verdict | undefined): string => (verdict ? (verdict.ok ? '✓' : '✗') : '');
