@@ -21,6 +21,8 @@ export interface BenchConfig {
   fanout: number;
   /** Client counts of every HTTP scenario. */
   clients: number[];
+  /** BENCH_STARTUP=0 skips the start-up measurement (minutes of service starts) in a development run. */
+  startup: boolean;
 }
 
 const int = (name: string, fallback: number, min = 1): number => {
@@ -50,6 +52,7 @@ export function loadBenchConfig(): BenchConfig {
       if (!Number.isInteger(value) || value < 1) throw new Error(`BENCH_CLIENTS must list positive integers, got "${process.env.BENCH_CLIENTS}"`);
       return value;
     }),
+    startup: process.env.BENCH_STARTUP !== '0',
   };
 }
 

@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   }
   // After the system is gone, so that the services started for start-up timing compete with nothing.
   log('start-up: test/bench/startup.ts measureStartup(), when present');
-  writeResult('startup', await measureStartupIfPresent());
+  writeResult('startup', config.startup ? await measureStartupIfPresent() : { measured: false, reason: 'skipped (BENCH_STARTUP=0)' });
   writeResult('run', {
     measured_at: new Date(started).toISOString(),
     commit: git('rev-parse', '--short', 'HEAD'),
