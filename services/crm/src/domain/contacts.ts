@@ -55,7 +55,7 @@ export async function createContact(deps: CrmDeps, orgId: string, rawBody: unkno
   };
   const claimed = await claimIdentities(deps, record, { email: record.email, phone: record.phone });
   try {
-    const view = await viewContact(deps, orgId, record);
+    const view = await viewContact(deps, orgId, record, { created: true });
     await deps.contacts.insert(record, [newOutboxEntry(orgId, 'contact.created', { object: eventObject(view) }, now)]);
     deps.eventsWritten();
     return view;

@@ -1,6 +1,6 @@
 import { notFound, type OutboxEntry } from '@crm/shared';
 import type { DealRecord } from '../repository/deal.repository';
-import { viewDeal, type DealView } from './deal.view';
+import { viewDeal, viewDeals, type DealView } from './deal.view';
 import type { CrmDeps } from './deps';
 import { CONFLICT, writeWithRetry } from './revisioned-write';
 
@@ -26,7 +26,9 @@ export function writeDeal(deps: CrmDeps, orgId: string, id: string, plan: (curre
     if (Object.keys(planned.set).length === 0) return viewDeal(deps, orgId, current);
 
     const next: DealRecord = { ...current, ...planned.set };
-    const [view, before] = await Promise.all([viewDeal(deps, orgId, next), viewDeal(deps, orgId, current)]);
+    // Both views in one batch of lookups.
+    const [view, before] = await viewDeals(deps, orgId, [next, current]);
+    if (!view || !before) throw new Error('viewDeals returned fewer views than records');
     const written = await deps.deals.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view, before));
     if (!written) return CONFLICT;
     deps.eventsWritten();

@@ -11,17 +11,18 @@ const NONE: Totals = { deals: 0, value: 0 };
 
 /**
  * Renders funnels with their stages and the totals of their OPEN live deals, aggregated from the deals on
- * every read (two aggregations for any number of funnels): no counter exists that could drift.
+ * every read (one aggregation for any number of funnels): no counter exists that could drift. A funnel's
+ * totals are the sum of its stages' (every deal sits in a stage of its funnel; a stage holding deals cannot be
+ * deleted).
  */
 export async function viewFunnels(deps: Pick<CrmDeps, 'deals' | 'funnels'>, orgId: string, records: FunnelRecord[]): Promise<FunnelView[]> {
   const stageIds = records.flatMap((record) => record.stages.map((stage) => stage.id));
-  const [byFunnel, byStage, defaultFunnel] = await Promise.all([
-    deps.deals.openTotalsByFunnel(orgId, records.map((record) => record.id)),
-    deps.deals.openTotalsByStage(orgId, stageIds),
-    deps.funnels.getDefault(orgId),
-  ]);
+  const [byStage, defaultFunnel] = await Promise.all([deps.deals.openTotalsByStage(orgId, stageIds), deps.funnels.getDefault(orgId)]);
   return records.map((record) => {
-    const totals = byFunnel.get(record.id) ?? NONE;
+    const totals = record.stages.reduce((sum, stage) => {
+      const stageTotals = byStage.get(stage.id) ?? NONE;
+      return { deals: sum.deals + stageTotals.deals, value: sum.value + stageTotals.value };
+    }, NONE);
     return {
       id: record.id,
       name: record.name,

@@ -1,4 +1,4 @@
-import { keyset, type KeysetPage, type KeysetPosition, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, recordOf, toPage, updateWithEvents } from '@crm/shared';
+import { keyset, type KeysetPage, type KeysetPosition, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, recordOf, toPage, updateWithEvents, TtlCache } from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
 import { escapeRegExp } from './plain';
 
@@ -73,6 +73,8 @@ export function createCompanyRepository(db: Connection) {
   const Company = db.model<CompanyDoc>('Company', companySchema);
   const toRecord = (doc: CompanyDoc): CompanyRecord => recordOf(doc);
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
+  // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
+  const totals = new TtlCache<number>(5_000);
 
   return {
     collection: Company.collection,
@@ -80,6 +82,7 @@ export function createCompanyRepository(db: Connection) {
     async insert(record: CompanyRecord, events: OutboxEntry[]): Promise<void> {
       const { id, ...rest } = record;
       await Company.collection.insertOne({ _id: id, ...rest, ...outboxOnInsert(events) } as never);
+      totals.invalidate(record.org_id);
     },
 
     async getById(orgId: string, id: string): Promise<CompanyRecord | null> {
@@ -89,7 +92,7 @@ export function createCompanyRepository(db: Connection) {
 
     /** Approximate size of the organization's list: live companies, no filters (spec §8 rule 4). */
     async countLive(orgId: string): Promise<number> {
-      return Company.countDocuments(live(orgId));
+      return totals.get(orgId, () => Company.countDocuments(live(orgId)).exec());
     },
 
     async list(orgId: string, query: CompanyQuery): Promise<KeysetPage<CompanyRecord>> {
@@ -110,6 +113,7 @@ export function createCompanyRepository(db: Connection) {
     async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<CompanyRecord>, events: OutboxEntry[]): Promise<CompanyRecord | null> {
       const update = updateWithEvents(set, events, { bumpRevision: true });
       const doc = await Company.findOneAndUpdate({ _id: id, ...live(orgId), rev }, update, { new: true }).lean<CompanyDoc>();
+      if (set.deleted_at) totals.invalidate(orgId);
       return doc ? toRecord(doc) : null;
     },
   };

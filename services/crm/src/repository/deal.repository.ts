@@ -1,4 +1,4 @@
-import { keyset, type KeysetPage, type KeysetPosition, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, recordOf, toPage, updateWithEvents } from '@crm/shared';
+import { keyset, type KeysetPage, type KeysetPosition, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, recordOf, toPage, updateWithEvents, TtlCache } from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
 import { escapeRegExp } from './plain';
 
@@ -116,9 +116,11 @@ export function createDealRepository(db: Connection) {
   const Deal = db.model<DealDoc>('Deal', dealSchema);
   const toRecord = (doc: DealDoc): DealRecord => recordOf(doc, ['close_key']);
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
+  // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
+  const totals = new TtlCache<number>(5_000);
 
   /** Open live deals grouped by one field, in one aggregation: the totals of funnels and stages (catalogue §3). */
-  async function openTotals(orgId: string, field: 'funnel_id' | 'stage_id', ids: string[]): Promise<Map<string, Totals>> {
+  async function openTotals(orgId: string, field: 'stage_id', ids: string[]): Promise<Map<string, Totals>> {
     if (ids.length === 0) return new Map();
     const rows = await Deal.collection
       .aggregate<{ _id: string; deals: number; value: number }>([
@@ -135,6 +137,7 @@ export function createDealRepository(db: Connection) {
     async insert(record: DealRecord, events: OutboxEntry[]): Promise<void> {
       const { id, ...rest } = record;
       await Deal.collection.insertOne({ _id: id, ...rest, close_key: record.expected_close_date ?? NO_CLOSE_DATE, ...outboxOnInsert(events) } as never);
+      totals.invalidatePrefix(`${record.org_id}|`);
     },
 
     async getById(orgId: string, id: string): Promise<DealRecord | null> {
@@ -144,7 +147,8 @@ export function createDealRepository(db: Connection) {
 
     /** Approximate size of a list: live deals without query filters, of the organization or of one parent. */
     async countLive(orgId: string, parent: { contact_id?: string | null; company_id?: string | null } = {}): Promise<number> {
-      return Deal.countDocuments({ ...live(orgId), ...(parent.contact_id ? { contact_ids: parent.contact_id } : {}), ...(parent.company_id ? { company_id: parent.company_id } : {}) });
+      const filter = { ...live(orgId), ...(parent.contact_id ? { contact_ids: parent.contact_id } : {}), ...(parent.company_id ? { company_id: parent.company_id } : {}) };
+      return totals.get(`${orgId}|${parent.contact_id ?? ''}|${parent.company_id ?? ''}`, () => Deal.countDocuments(filter).exec());
     },
 
     /** Live deals of any status in a stage: a stage that holds them cannot be deleted. */
@@ -152,7 +156,6 @@ export function createDealRepository(db: Connection) {
       return Deal.countDocuments({ ...live(orgId), stage_id: stageId });
     },
 
-    openTotalsByFunnel: (orgId: string, funnelIds: string[]) => openTotals(orgId, 'funnel_id', funnelIds),
     openTotalsByStage: (orgId: string, stageIds: string[]) => openTotals(orgId, 'stage_id', stageIds),
 
     async list(orgId: string, query: DealQuery): Promise<KeysetPage<DealRecord>> {
@@ -176,6 +179,8 @@ export function createDealRepository(db: Connection) {
       if (set.expected_close_date !== undefined) fields.close_key = set.expected_close_date ?? NO_CLOSE_DATE;
       const update = updateWithEvents(fields, events, { bumpRevision: true });
       const doc = await Deal.findOneAndUpdate({ _id: id, ...live(orgId), rev }, update, { new: true }).lean<DealDoc>();
+      // Counts per parent change with a delete or a re-link.
+      if (set.deleted_at || set.contact_ids || set.company_id !== undefined) totals.invalidatePrefix(`${orgId}|`);
       return doc ? toRecord(doc) : null;
     },
   };

@@ -1,4 +1,4 @@
-import { keyset, type KeysetPage, type KeysetPosition, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, recordOf, toPage, updateWithEvents } from '@crm/shared';
+import { keyset, type KeysetPage, type KeysetPosition, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, recordOf, toPage, updateWithEvents, TtlCache } from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
 
 export type TaskStatus = 'open' | 'completed';
@@ -84,6 +84,8 @@ export function createTaskRepository(db: Connection) {
   const Task = db.model<TaskDoc>('Task', taskSchema);
   const toRecord = (doc: TaskDoc): TaskRecord => recordOf(doc, ['due_key']);
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
+  // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
+  const totals = new TtlCache<number>(5_000);
   /** due_key follows due_at in every write that sets it. */
   const withDueKey = (set: Partial<TaskRecord>) => (set.due_at !== undefined ? { ...set, due_key: dueKey(set.due_at) } : set);
 
@@ -93,6 +95,7 @@ export function createTaskRepository(db: Connection) {
     async insert(record: TaskRecord, events: OutboxEntry[]): Promise<void> {
       const { id, ...rest } = record;
       await Task.collection.insertOne({ _id: id, ...rest, due_key: dueKey(record.due_at), ...outboxOnInsert(events) } as never);
+      totals.invalidate(record.org_id);
     },
 
     async getById(orgId: string, id: string): Promise<TaskRecord | null> {
@@ -102,7 +105,7 @@ export function createTaskRepository(db: Connection) {
 
     /** Approximate size of the organization's list: live tasks, no filters (spec §8 rule 4). */
     async countLive(orgId: string): Promise<number> {
-      return Task.countDocuments(live(orgId));
+      return totals.get(orgId, () => Task.countDocuments(live(orgId)).exec());
     },
 
     async list(orgId: string, query: TaskQuery): Promise<KeysetPage<TaskRecord>> {
@@ -125,6 +128,7 @@ export function createTaskRepository(db: Connection) {
       const update = updateWithEvents(fields, events);
       const filter = { _id: id, ...live(orgId), ...(whenStatus ? { status: whenStatus } : {}) };
       const doc = await Task.findOneAndUpdate(filter, update, { new: true }).lean<TaskDoc>();
+      if (set.deleted_at) totals.invalidate(orgId);
       return doc ? toRecord(doc) : null;
     },
   };

@@ -1,7 +1,7 @@
 /**
  * A small in-process cache of computed values with a time to live. Used for `meta.total`, which the spec
- * allows to be approximate: counting an organization's records on every page is the slowest part of a list
- * on FerretDB (a scan), and a count a few seconds old is as useful to a client.
+ * allows to be approximate (§8): a count a few seconds old is as useful to a client, and a list then costs
+ * one page query instead of a page query and a count.
  */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: Promise<V>; expiresAt: number }>();
@@ -22,5 +22,10 @@ export class TtlCache<V> {
   /** Forgets a key after a write that changes the count, so the writer's next page sees its own change. */
   invalidate(key: string): void {
     this.entries.delete(key);
+  }
+
+  /** Forgets every key that starts with `prefix` (e.g. all the counts of one organization). */
+  invalidatePrefix(prefix: string): void {
+    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
   }
 }

@@ -1,6 +1,6 @@
-import { credentials, makeGenericClientConstructor, Metadata, type Client, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
+import { credentials, InterceptingCall, makeGenericClientConstructor, Metadata, type Client, type Interceptor, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
 import { fromGrpcError } from '../errors/grpc-errors';
-import { currentCommands, DB_COMMANDS_TRAILER } from '../mongo/command-count';
+import { currentCommands, DB_COMMANDS_METADATA } from '../mongo/command-count';
 
 export interface CallOptions {
   /** Milliseconds before the call fails with SERVICE_UNAVAILABLE. */
@@ -42,12 +42,24 @@ export function createAsyncClient<D extends ServiceDefinition>(definition: D, ad
         const call = client[method];
         if (!call) return reject(new Error(`unknown rpc ${method}`));
         const commands = currentCommands();
-        const pending = call.call(client, request, new Metadata(), { deadline }, (error, response) => (error ? reject(fromGrpcError(error)) : resolve(response))) as unknown as {
-          on(event: 'status', listener: (status: { metadata: Metadata }) => void): void;
-        };
-        // The service's database commands for this call join the caller's count (see command-count.ts).
-        if (commands) pending.on('status', (status) => commands.push(...String(status.metadata.get(DB_COMMANDS_TRAILER)[0] ?? '').split(',').filter(Boolean)));
+        const interceptors = commands ? [collectCommandsInto(commands)] : [];
+        call.call(client, request, new Metadata(), { deadline, interceptors }, (error, response) => (error ? reject(fromGrpcError(error)) : resolve(response)));
       });
   }
   return asyncClient as AsyncClient<D> & { close(): void };
+}
+
+/** Adds the service's database commands of one call (its response headers) to the caller's count (see command-count.ts). */
+function collectCommandsInto(commands: string[]): Interceptor {
+  return (options, nextCall) =>
+    new InterceptingCall(nextCall(options), {
+      start(metadata, listener, next) {
+        next(metadata, {
+          onReceiveMetadata(received, nextMetadata) {
+            commands.push(...String(received.get(DB_COMMANDS_METADATA)[0] ?? '').split(',').filter(Boolean));
+            nextMetadata(received);
+          },
+        });
+      },
+    });
 }

@@ -2,7 +2,7 @@ import { Metadata, type handleUnaryCall, type ServerUnaryCall, type UntypedServi
 import { AppError } from '../errors/app-error';
 import { toGrpcError } from '../errors/grpc-errors';
 import type { Logger } from '../logger';
-import { DB_COMMANDS_TRAILER, withCommandCount } from '../mongo/command-count';
+import { DB_COMMANDS_METADATA, withCommandCount } from '../mongo/command-count';
 import { dropNulls, type Nullable } from './wire';
 
 type AsyncHandler<H> = H extends handleUnaryCall<infer Req, infer Res>
@@ -26,10 +26,12 @@ export function bindService<S extends UntypedServiceImplementation>(handlers: As
       const { commands, result } = withCommandCount(() => handler(call.request, call));
       result.then(
         (response) => {
-          // The database commands of this call travel back in the trailer (the gateway's query budget).
-          const trailer = new Metadata();
-          trailer.set(DB_COMMANDS_TRAILER, commands.join(','));
-          callback(null, dropNulls(response), trailer);
+          // The call's database commands travel back to the gateway in the response headers (the query budget).
+          // Not in the trailer: OpenTelemetry's server instrumentation drops a unary call's trailer.
+          const metadata = new Metadata();
+          metadata.set(DB_COMMANDS_METADATA, commands.join(','));
+          call.sendMetadata(metadata);
+          callback(null, dropNulls(response));
         },
         (error: unknown) => {
           if (!(error instanceof AppError)) logger.error({ err: error, rpc: name }, 'unhandled error in rpc');

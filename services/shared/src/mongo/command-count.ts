@@ -4,12 +4,12 @@ import type { MongoClient } from 'mongodb';
 /**
  * The database commands one request causes, counted with the driver's command monitoring: every command a
  * process sends while serving a request lands in that request's list as `<command>:<collection>`. Services
- * return their list to the gateway in the gRPC trailer; the gateway adds its own and, when asked to
+ * return their list to the gateway in the gRPC response headers; the gateway adds its own and, when asked to
  * (EXPOSE_DB_COMMANDS), answers them in `X-Db-Commands`, which the query-budget test reads.
  */
 const requestCommands = new AsyncLocalStorage<string[]>();
 
-export const DB_COMMANDS_TRAILER = 'x-db-commands';
+export const DB_COMMANDS_METADATA = 'x-db-commands';
 
 /** Starts counting the commands of a client; call once per connection (needs `monitorCommands: true`). */
 export function countCommandsOf(client: MongoClient): void {
@@ -25,5 +25,5 @@ export function withCommandCount<T>(work: () => Promise<T>): { commands: string[
   return { commands, result: requestCommands.run(commands, work) };
 }
 
-/** The list of the request being served, to add commands counted elsewhere (a service's trailer). */
+/** The list of the request being served, to add commands counted elsewhere (a service's answer). */
 export const currentCommands = (): string[] | undefined => requestCommands.getStore();
