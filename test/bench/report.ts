@@ -111,9 +111,9 @@ function startupSection({ startup }: BenchResults): string {
   if (!rows || !rows.every((row) => row && typeof row === 'object')) return ['```json', JSON.stringify(startup.result, null, 2), '```'].join('\n');
   const records = rows as Record<string, unknown>[];
   const head = [...new Set(records.flatMap((record) => Object.keys(record)))];
-  // A row with an RSS figure gets the memory target beside it.
+  // A row with an RSS figure gets the memory target beside it, except from-source rows: development only, not what ships.
   const withRss = head.includes('rss_mb');
-  const verdict = (record: Record<string, unknown>) => (typeof record.rss_mb === 'number' ? TARGETS.nodeRss(record.rss_mb) : undefined);
+  const verdict = (record: Record<string, unknown>) => (typeof record.rss_mb === 'number' && record.mode !== 'source' ? TARGETS.nodeRss(record.rss_mb) : undefined);
   return table(
     withRss ? [...head, 'target', ''] : head,
     records.map((record) => {

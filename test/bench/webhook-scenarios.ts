@@ -109,9 +109,13 @@ export async function measureWebhookThroughput(baseUrl: string, api: ApiClient, 
   await receiver.waitUntil(() => receiver.arrivals.length - first >= expected, DRAIN_TIMEOUT_MS);
   const burst = receiver.arrivals.slice(first);
   const unique = new Set(burst.map((arrival) => `${arrival.path} ${arrival.eventId}`));
-  const last = Math.max(start, ...burst.map((arrival) => arrival.at));
+  let last = start;
   const perSecond = new Map<number, number>();
-  for (const arrival of burst) perSecond.set(Math.floor((arrival.at - start) / 1000), (perSecond.get(Math.floor((arrival.at - start) / 1000)) ?? 0) + 1);
+  for (const arrival of burst) {
+    last = Math.max(last, arrival.at);
+    const second = Math.floor((arrival.at - start) / 1000);
+    perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
+  }
   return {
     subscriptions,
     write_clients: clients,
