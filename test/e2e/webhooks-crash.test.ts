@@ -1,52 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { freePort } from '../../deploy/lib/ports';
-import { join } from 'node:path';
-import { WebhookServiceService } from '@crm/proto/gen/webhooks/v1/webhooks';
-import { createAsyncClient } from '@crm/shared';
-import { MongoClient } from 'mongodb';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startService, waitUntil, type ServiceProcess } from '../../deploy/lib/processes';
+import { isolatedWebhooks } from '../support/isolated-webhooks';
 import { createTestOrg } from '../support/orgs';
-import { testSystem } from '../support/system';
 import { eventually, startReceiver, type Receiver } from '../support/webhook-receiver';
-
-
-/**
- * A webhook service of its own (own database, own consumer group, short lease) on the run's events topic, so that
- * killing it disturbs no other test. The subscription is created over its gRPC port.
- */
-async function isolatedWebhooksService() {
-  const { env, logDir } = testSystem();
-  const port = await freePort();
-  const suffix = randomUUID().slice(0, 8);
-  const serviceEnv = {
-    ...env,
-    WEBHOOKS_DB_NAME: `${env.WEBHOOKS_DB_NAME}_crash_${suffix}`,
-    WEBHOOK_CONSUMER_GROUP: `webhooks-crash-${suffix}`,
-    WEBHOOKS_GRPC_PORT: String(port),
-    WEBHOOK_LEASE_MS: '2500',
-    // Held requests time out and count as failures; this test is about the crash, not about pausing.
-    WEBHOOK_PAUSE_AFTER_FAILURES: '1000',
-    OTEL_TRACES_FILE: '',
-  };
-  const logFile = join(logDir, `webhooks-crash-${suffix}.log`);
-  const client = createAsyncClient(WebhookServiceService, `127.0.0.1:${port}`, 'webhooks.v1.WebhookService');
-  const start = async (): Promise<ServiceProcess> => {
-    const process = startService('webhooks-crash', 'services/webhooks/src/main.ts', serviceEnv, logFile);
-    await waitUntil('the isolated webhook service', async () => (await client.listEventTypes({ page: { limit: 1, after: undefined } }, { timeoutMs: 1_000 })).items.length === 1, {
-      timeoutMs: 60_000,
-      process,
-      logFile,
-    });
-    return process;
-  };
-  const dropDatabase = async () => {
-    const mongo = await new MongoClient(env.MONGODB_URI ?? '').connect();
-    await mongo.db(serviceEnv.WEBHOOKS_DB_NAME).dropDatabase();
-    await mongo.close();
-  };
-  return { client, start, dropDatabase };
-}
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
@@ -58,8 +13,9 @@ describe('webhook service crash', () => {
     const org = await createTestOrg();
     const receiver: Receiver = await startReceiver({ status: 200 });
     cleanups.push(() => receiver.close());
-    const service = await isolatedWebhooksService();
-    cleanups.push(() => service.client.close(), () => service.dropDatabase());
+    const { replicas, dropDatabase } = await isolatedWebhooks({ replicas: 1, name: 'crash' });
+    const service = replicas[0]!;
+    cleanups.push(() => dropDatabase());
     let running = await service.start();
     cleanups.push(() => running.stop());
 

@@ -14,7 +14,7 @@ let depsPromise: Promise<CrmDeps> | undefined;
 export function crmAdmin(): Promise<CrmDeps> {
   depsPromise ??= (async () => {
     const { env } = testSystem();
-    const connection = await mongoose.createConnection(env.MONGODB_URI ?? '', { dbName: env.CRM_DB_NAME, retryWrites: false }).asPromise();
+    const connection = await mongoose.createConnection(env.MONGODB_URI ?? '', { dbName: env.CRM_DB_NAME }).asPromise();
     const deps = createDeps(connection, createLogger('test-admin', 'silent'));
     await Promise.all(Object.values(connection.models).map((model) => model.init()));
     return deps;

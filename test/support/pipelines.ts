@@ -28,7 +28,7 @@ let dbPromise: Promise<Db> | undefined;
 function crmDb(): Promise<Db> {
   dbPromise ??= (async () => {
     const { env } = testSystem();
-    const client = await new MongoClient(env.MONGODB_URI ?? '', { retryWrites: false }).connect();
+    const client = await new MongoClient(env.MONGODB_URI ?? '').connect();
     return client.db(env.CRM_DB_NAME);
   })();
   return dbPromise;
