@@ -19,6 +19,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts (run before dependencies or the build exist).
+    files: ['deploy/**/*.mjs'],
+    languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
+  },
+  {
     files: ['**/cli/**/*.ts', 'deploy/**/*.ts', 'test/**/*.ts', '**/*.test.ts'],
     rules: { 'no-console': 'off' },
   },
