@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Validates helm/crm offline: `helm lint`, then `helm template` with the default values, with an
-# override that enables the Ingress, autoscaling and an existing Secret, and with a FerretDB-style
-# single-replica override; then structural checks and Kubernetes schema validation of what was rendered. Helm is built from its Go module (the Go module proxy is reachable; release
+# override that enables the Ingress, autoscaling and an existing Secret, and with a single-replica
+# override; then structural checks and Kubernetes schema validation of what was rendered. Helm is built from its Go module (the Go module proxy is reachable; release
 # binaries are not) into ~/.cache/crm-stack/helm-<version>/ and reused afterwards.
 #
 # Usage: bash deploy/validate-chart.sh        (HELM_VERSION=v3.16.4 by default; HELM=/path/to/helm to skip the build)
@@ -82,10 +82,10 @@ gateway:
     tag: "1.2.3"
 VALUES
 
-# A FerretDB-style single-replica install with the PDB off.
+# A single-replica install (a small standalone MongoDB) with the PDB off.
 cat >"$OUT/single-values.yaml" <<'VALUES'
 mongodb:
-  uri: mongodb://ferretdb:27017/
+  uri: mongodb://mongodb:27017/
 podDisruptionBudget:
   enabled: false
 crm: {replicaCount: 1}

@@ -80,7 +80,7 @@ app.kubernetes.io/component: {{ .service }}
 
 {{/* In-cluster gRPC address of a service: (dict "root" $ "service" "crm" "port" 50051). */}}
 {{- define "crm.grpcUrl" -}}
-{{- printf "%s:%v" (include "crm.serviceName" .) .port }}
+{{- printf "dns:///%s:%v" (include "crm.serviceName" .) .port }}
 {{- end }}
 
 {{/*

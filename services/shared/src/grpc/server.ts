@@ -15,7 +15,12 @@ export interface RunningGrpcServer {
 
 /** Starts a gRPC server with the standard grpc.health.v1 service; it reports SERVING once bound. */
 export async function startGrpcServer(options: { host: string; port: number; services: GrpcServiceBinding[] }): Promise<RunningGrpcServer> {
-  const server = new Server({ 'grpc.max_receive_message_length': 8 * 1024 * 1024 });
+  const server = new Server({
+    'grpc.max_receive_message_length': 8 * 1024 * 1024,
+    // Clients reconnect (and re-resolve a headless Service's DNS) now and then, so new replicas get calls.
+    'grpc.max_connection_age_ms': 5 * 60_000,
+    'grpc.max_connection_age_grace_ms': 30_000,
+  });
   for (const { definition, implementation } of options.services) server.addService(definition, implementation);
   const serviceNames = options.services.map(({ definition }) => serviceName(definition));
   const health = new HealthImplementation(Object.fromEntries(['', ...serviceNames].map((name) => [name, 'NOT_SERVING'])));
