@@ -1,5 +1,8 @@
 import { Kafka, logLevel, type Consumer, type EachBatchPayload, type IHeaders, type Producer } from 'kafkajs';
 import type { Logger } from '../logger';
+import { quietIdleRequestQueues } from './idle-request-queue';
+
+quietIdleRequestQueues();
 
 export interface OutgoingMessage {
   key: string;
@@ -67,7 +70,7 @@ export class EventBus {
     maxWaitTimeInMs?: number;
     handle: (batch: EachBatchPayload['batch']) => Promise<void>;
   }): Promise<Consumer> {
-    const consumer = this.kafka.consumer({ groupId: options.groupId, maxWaitTimeInMs: options.maxWaitTimeInMs ?? 100, allowAutoTopicCreation: false });
+    const consumer = this.kafka.consumer({ groupId: options.groupId, maxWaitTimeInMs: options.maxWaitTimeInMs ?? 5_000, allowAutoTopicCreation: false });
     await consumer.connect();
     await consumer.subscribe({ topic: options.topic, fromBeginning: options.fromBeginning ?? true });
     await consumer.run({

@@ -15,7 +15,9 @@ export async function startEventConsumer(deps: WebhookDeps, bus: EventBus, optio
     groupId: options.groupId,
     topic: options.topic,
     fromBeginning: true,
-    maxWaitTimeInMs: 50,
+    // A fetch returns as soon as a message arrives (minBytes 1); the wait only bounds an idle poll, so a long one
+    // costs no latency and keeps an idle consumer (and the broker) quiet. Below the 30 s session timeout.
+    maxWaitTimeInMs: 5_000,
     handle: async (batch) => {
       const events = batch.messages.map((message) => parseMessage(message, deps.logger)).filter((event): event is ConsumedEvent => event !== null);
       const inserted = await fanOut(deps, events);
