@@ -205,9 +205,11 @@ for (const dep of byKind('Deployment')) {
     if (component === 'gateway') {
       check(svc?.spec.ports[0].port === 80 && ports.get('http') === 8080, `${name}: gateway Service must map 80 -> 8080`);
       for (const key of ['CRM_GRPC_URL', 'WEBHOOKS_GRPC_URL']) {
-        const [host, port] = (c.env.find((e) => e.name === key)?.value ?? '').split(':');
+        // dns:///<headless service>:<port>, so the gRPC client sees every pod and spreads calls round-robin.
+        const [host, port] = (c.env.find((e) => e.name === key)?.value ?? '').replace(/^dns:\/\/\//, '').split(':');
         const target = services.find((s) => s.metadata.name === host);
         check(target && target.spec.ports.some((p) => String(p.port) === port), `${name}: ${key} points at no rendered Service`);
+        check(target?.spec.clusterIP === 'None', `${name}: ${key} must name a headless Service (round-robin over pods)`);
       }
     }
   }
