@@ -20,8 +20,11 @@ export interface OutboxRelayOptions {
   scanIntervalMs?: number;
   batchSize?: number;
   leaseMs?: number;
-  /** The writers' locks: removing published entries must not interleave with a write pushing new ones. */
-  locks: KeyedLocks;
+  /**
+   * The writers' locks, for writers that still serialize in-process. Without them (services whose writers are
+   * all conditional single-document updates) the relay's own writes are conditional too and need no lock.
+   */
+  locks?: KeyedLocks;
 }
 
 interface ClaimedRecord {
@@ -128,7 +131,7 @@ export class OutboxRelay {
     for (const candidate of candidates) {
       // Under the record's lock like every other write: FerretDB rewrites the whole document from its own read,
       // so a lease write racing a writer's update would silently undo that update.
-      const record = await this.options.locks.run(lockKey(collection.collectionName, String(candidate._id)), () =>
+      const record = await this.locked(lockKey(collection.collectionName, String(candidate._id)), () =>
         collection.findOneAndUpdate(
           { _id: candidate._id, _outbox_pending: true, $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] },
           { $set: { _outbox_lease_until: new Date(now.getTime() + (this.options.leaseMs ?? 30_000)), _outbox_lease_owner: this.owner } },
@@ -143,7 +146,7 @@ export class OutboxRelay {
 
   private async acknowledge(record: ClaimedRecord): Promise<void> {
     const ids = record.entries.map((entry) => entry.id);
-    await this.options.locks.run(lockKey(record.collection.collectionName, String(record.id)), () => this.removePublished(record, ids));
+    await this.locked(lockKey(record.collection.collectionName, String(record.id)), () => this.removePublished(record, ids));
   }
 
   /**
@@ -164,6 +167,10 @@ export class OutboxRelay {
       if (result.matchedCount === 1) return;
     }
     this.options.logger.warn({ id: record.id }, 'outbox entries stay until the next pass (the record kept changing)');
+  }
+
+  private locked<T>(key: string, task: () => Promise<T>): Promise<T> {
+    return this.options.locks ? this.options.locks.run(key, task) : task();
   }
 
   private sleep(ms: number): Promise<void> {
