@@ -9,6 +9,9 @@ const schema = z.object({
   /** Off only in fault tests that prove a committed write keeps its event while no relay runs. */
   OUTBOX_RELAY_ENABLED: envBoolean(true),
   OUTBOX_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(250),
+  /** The consumer group that counts message events on contacts (messages_count, last_message_at). */
+  CRM_CONSUMER_GROUP: z.string().min(1).default('crm-messages'),
+  CRM_MESSAGE_CONSUMER_ENABLED: envBoolean(true),
 });
 
 export type CrmConfig = z.infer<typeof schema>;
