@@ -28,7 +28,7 @@ export default async function setup(project: TestProject) {
   const runDir = mkdtempSync(join(tmpdir(), 'crm-test-'));
   const logDir = resolve(REPO_ROOT, '.local/test-logs', namespace);
   mkdirSync(logDir, { recursive: true });
-  const [gatewayPort, crmPort, webhooksPort] = [await freePort(), await freePort(), await freePort()];
+  const [gatewayPort, crmPort, webhooksPort, messagingPort, messagingHttpPort, simulatorPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
 
   const system: RunningSystem = await startSystem({
     stack,
@@ -36,6 +36,9 @@ export default async function setup(project: TestProject) {
     gatewayPort,
     crmPort,
     webhooksPort,
+    messagingPort,
+    messagingHttpPort,
+    simulatorPort,
     logDir,
     env: {
       LOG_LEVEL: 'warn',
@@ -49,11 +52,18 @@ export default async function setup(project: TestProject) {
       WEBHOOK_PAUSE_AFTER_FAILURES: '6',
       WEBHOOK_POLL_INTERVAL_MS: '100',
       WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}`,
+      // Provider statuses arrive quickly, a held send times out fast, and account answers are not cached, so a
+      // test that changes billing at the simulator sees it at once.
+      SIM_STATUS_DELAY_MS: '150',
+      SIM_HOLD_MS: '3000',
+      PROVIDER_TIMEOUT_MS: '1000',
+      PROVIDER_ACCOUNT_CACHE_MS: '0',
     },
     envFor: {
       crm: { OTEL_TRACES_FILE: join(runDir, 'crm.jsonl') },
       gateway: { OTEL_TRACES_FILE: join(runDir, 'gateway.jsonl') },
       webhooks: { OTEL_TRACES_FILE: join(runDir, 'webhooks.jsonl') },
+      messaging: { OTEL_TRACES_FILE: join(runDir, 'messaging.jsonl') },
     },
   });
 
@@ -75,7 +85,7 @@ export default async function setup(project: TestProject) {
 async function dropRunData(env: NodeJS.ProcessEnv): Promise<void> {
   const mongo = await new MongoClient(env.MONGODB_URI ?? '').connect();
   try {
-    for (const name of [env.CRM_DB_NAME, env.GATEWAY_DB_NAME, env.WEBHOOKS_DB_NAME]) if (name) await mongo.db(name).dropDatabase();
+    for (const name of [env.CRM_DB_NAME, env.GATEWAY_DB_NAME, env.WEBHOOKS_DB_NAME, env.MESSAGING_DB_NAME]) if (name) await mongo.db(name).dropDatabase();
   } finally {
     await mongo.close();
   }
