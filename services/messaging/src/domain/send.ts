@@ -16,6 +16,7 @@ import { previewOf, viewMessage, type MessageView } from './views';
 export async function sendMessage(deps: MessagingDeps, orgId: string, senderKeyId: string, rawBody: unknown): Promise<MessageView> {
   const body = parseOrThrow(sendMessageBody, rawBody);
   const contact = await requireContact(deps, orgId, body.contact_id);
+  recipientOf(contact, body.channel, null);
   const instance = await chooseInstance(deps, orgId, contact.id, body);
   const to = recipientOf(contact, body.channel, instance);
   if (instance.status !== 'connected') throw new AppError('CHANNEL_DISCONNECTED', `${instance.kind === 'qrcode' || instance.kind === 'official' ? 'The number' : 'The page'} ${instance.name} is ${instance.status}; no message leaves until it reconnects.`, { instance_id: instance.id, status: instance.status });
@@ -85,10 +86,10 @@ async function requireContact(deps: MessagingDeps, orgId: string, contactId: str
 }
 
 /** The contact's address at the channel; CONTACT_CHANNEL_UNAVAILABLE when it has none. */
-function recipientOf(contact: Contact, channel: Channel, instance: ChatInstanceRecord): string {
+function recipientOf(contact: Contact, channel: Channel, instance: ChatInstanceRecord | null): string {
   const digits = (contact.chatapp_jid?.split('@')[0] ?? contact.phone ?? '').replace(/\D/g, '');
   const address: Record<Channel, string> = {
-    chatapp: instance.kind === 'official' ? digits : contact.chatapp_jid ?? (digits ? `${digits}@c.chatapp` : ''),
+    chatapp: instance?.kind === 'official' ? digits : contact.chatapp_jid ?? (digits ? `${digits}@c.chatapp` : ''),
     photoapp: contact.photoapp_username ?? '',
     socialmsg: contact.socialmsg_psid ?? '',
   };
