@@ -171,4 +171,13 @@ function newMessage(
   return { id: newId('message'), org_id: instance.org_id, conversation_id: '', contact_id: contactId, channel, instance_id: instance.id, template: null, error: null, edited_at: null, created_at: at, updated_at: now, ...rest };
 }
 
-const validDate = (date: Date, fallback: Date): Date => (Number.isFinite(date.getTime()) && date.getTime() > 0 ? date : fallback);
+/**
+ * The provider's event time, refined by the receipt time: provider timestamps have whole seconds, so a message
+ * received within the second of its timestamp takes the millisecond receipt time and keeps its order among
+ * messages of the same second. An older timestamp (a delayed or backfilled callback) is kept as it is.
+ */
+function validDate(date: Date, now: Date): Date {
+  if (!Number.isFinite(date.getTime()) || date.getTime() <= 0) return now;
+  const lag = now.getTime() - date.getTime();
+  return lag >= 0 && lag < 1_000 ? now : date;
+}
