@@ -24,6 +24,9 @@ async function main(): Promise<void> {
     gatewayPort: port('PORT', 8080),
     crmPort: port('CRM_GRPC_PORT', 50051),
     webhooksPort: port('WEBHOOKS_GRPC_PORT', 50054),
+    messagingPort: port('MESSAGING_GRPC_PORT', 50052),
+    messagingHttpPort: port('MESSAGING_HTTP_PORT', 8082),
+    simulatorPort: port('SIM_PORT', 8090),
     logDir,
     env: { WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost,::1' },
   });
@@ -36,8 +39,10 @@ async function main(): Promise<void> {
     API key    ${demo.api_key}${demo.created ? '   (new demo organization)' : ''}
     Docs       ${system.baseUrl}/api/docs
     Logs       ${logDir}
+    Providers  ${system.env.SIM_URL} (simulator: npm run sim -- inbound --from +15550001111 --text "hi")
 
     curl -H "Authorization: Bearer ${demo.api_key}" ${system.baseUrl}/v1/contacts
+    curl -H "Authorization: Bearer ${demo.api_key}" ${system.baseUrl}/v1/conversations
 
   Press Ctrl-C to stop.`);
 
