@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, type EventLog } from '../support/events';
 import { addNumber, eventually, inbound, type TestNumber, uniquePhone } from '../support/messaging';
 import { createTestOrg, type TestOrg } from '../support/orgs';
+import { testSystem } from '../support/system';
 
 describe('inbound messages: conversations, contacts and events', () => {
   let org: TestOrg;
@@ -126,7 +127,6 @@ describe('inbound messages: conversations, contacts and events', () => {
   });
 
   it('refuses callbacks with a bad signature', async () => {
-    const { testSystem } = await import('../support/system');
     const port = testSystem().env.MESSAGING_HTTP_PORT;
     const response = await fetch(`http://127.0.0.1:${port}/callbacks/qrcode`, {
       method: 'POST',
