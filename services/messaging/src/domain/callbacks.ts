@@ -141,7 +141,7 @@ async function applyConnection(deps: MessagingDeps, instance: ChatInstanceRecord
   const at = deps.now();
   const status = connected ? 'connected' : 'disconnected';
   const written = await deps.instances.setStatus(instance.org_id, instance.id, status, at, (next) => [
-    newOutboxEntry(instance.org_id, connected ? 'channel.connected' : 'channel.disconnected', { object: { ...viewChatInstance(next), channel_kind: instance.kind } }, at),
+    newOutboxEntry(instance.org_id, connected ? 'channel.connected' : 'channel.disconnected', { object: viewChatInstance(next) }, at),
   ]);
   if (written) deps.eventsWritten(deps.instances.collection.collectionName, instance.id);
   return 'applied';
