@@ -78,6 +78,17 @@ describe('inbound messages: conversations, contacts and events', () => {
     expect(events.ofType('message.received').filter((e) => e.data.object.external_id === first.id)).toHaveLength(1);
   });
 
+  it('the same callback delivered concurrently the first time changes the conversation once', async () => {
+    const phone = uniquePhone();
+    const sent = await inbound(qr, { from: phone, name: 'Racing Retries', text: 'raced', repeat: 5, concurrent: true });
+    expect(sent.callback_statuses).toEqual([200, 200, 200, 200, 200]);
+    const contact = (await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`)).body.data[0];
+    const conversations = (await org.client.get(`/v1/conversations?contact_id=${contact.id}`)).body.data;
+    expect(conversations).toHaveLength(1);
+    expect(conversations[0].unread_count).toBe(1);
+    expect((await org.client.get(`/v1/conversations/${conversations[0].id}/messages`)).body.data.map((m: any) => m.external_id)).toEqual([sent.id]);
+  });
+
   it('concurrent first messages from one new sender make one contact and one conversation', async () => {
     const phone = uniquePhone();
     await Promise.all([1, 2, 3, 4].map((n) => inbound(qr, { from: phone, name: 'Burst Sender', text: `burst ${n}` })));

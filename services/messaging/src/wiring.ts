@@ -36,6 +36,18 @@ export function createDeps(db: Connection, config: MessagingConfig, logger: Logg
     crm: { contacts, accounts },
     accounts: new TtlCache<ProviderAccount>(config.PROVIDER_ACCOUNT_CACHE_MS),
     settings: { windowMs: config.MESSAGING_WINDOW_HOURS * 3_600_000 },
+    transaction: async (work) => {
+      const session = await db.startSession();
+      try {
+        let result: Awaited<ReturnType<typeof work>> | undefined;
+        await session.withTransaction(async () => {
+          result = await work(session);
+        });
+        return result as Awaited<ReturnType<typeof work>>;
+      } finally {
+        await session.endSession();
+      }
+    },
     eventsWritten,
     now: () => new Date(),
     logger,

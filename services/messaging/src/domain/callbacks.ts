@@ -4,6 +4,7 @@ import type { ProviderCallback } from '../providers/provider';
 import type { ChatInstanceRecord } from '../repository/chat-instance.repository';
 import type { MessageRecord } from '../repository/message.repository';
 import type { MessagingDeps } from './deps';
+import { storeMessage } from './store-message';
 import { previewOf, viewChatInstance, viewMessage } from './views';
 
 /** What a callback came to: `retry` asks the provider to send it again later (a status for a send not yet stored). */
@@ -37,8 +38,8 @@ export async function applyCallback(deps: MessagingDeps, kind: InstanceKind, cal
 
 /**
  * An inbound message: the sender becomes (or is found as) a CRM contact, the conversation is opened or reopened,
- * the official window moves to 24 h after this message, and `message.received` is raised. The provider's message
- * id on this number is unique, so a retried callback stores nothing twice.
+ * the official window moves to 24 h after this message, and `message.received` is raised, all in one transaction.
+ * The provider's message id on this number is unique, so a retried callback stores and counts nothing twice.
  */
 async function receiveMessage(deps: MessagingDeps, instance: ChatInstanceRecord, callback: Extract<ProviderCallback, { kind: 'message' }>): Promise<CallbackOutcome> {
   if (!callback.external_id) return 'ignored';
@@ -56,22 +57,22 @@ async function receiveMessage(deps: MessagingDeps, instance: ChatInstanceRecord,
     at: validDate(callback.at, deps.now()),
     now: deps.now(),
   });
-  const conversation = await deps.conversations.touch({
-    org_id: instance.org_id,
-    contact,
-    channel,
-    instance: { id: instance.id, name: instance.name, kind: instance.kind },
-    at: record.created_at,
-    preview: previewOf(record),
-    inbound: true,
-    window_expires_at: instance.kind === 'official' ? new Date(record.created_at.getTime() + deps.settings.windowMs) : null,
-    now: deps.now(),
-  });
-  record.conversation_id = conversation.id;
-  const view = viewMessage(record);
-  if (await deps.messages.insert(record, [newOutboxEntry(instance.org_id, 'message.received', { object: view }, record.created_at)])) {
-    deps.eventsWritten(deps.messages.collection.collectionName, record.id);
-  }
+  await storeMessage(
+    deps,
+    {
+      org_id: instance.org_id,
+      contact,
+      channel,
+      instance: { id: instance.id, name: instance.name, kind: instance.kind },
+      at: record.created_at,
+      preview: previewOf(record),
+      inbound: true,
+      window_expires_at: instance.kind === 'official' ? new Date(record.created_at.getTime() + deps.settings.windowMs) : null,
+      now: deps.now(),
+    },
+    record,
+    (view) => [newOutboxEntry(instance.org_id, 'message.received', { object: view }, record.created_at)],
+  );
   return 'applied';
 }
 
@@ -91,21 +92,22 @@ async function recordPhoneSend(deps: MessagingDeps, instance: ChatInstanceRecord
     at: validDate(callback.at, deps.now()),
     now: deps.now(),
   });
-  const conversation = await deps.conversations.touch({
-    org_id: instance.org_id,
-    contact,
-    channel,
-    instance: { id: instance.id, name: instance.name, kind: instance.kind },
-    at: record.created_at,
-    preview: previewOf(record),
-    inbound: false,
-    window_expires_at: null,
-    now: deps.now(),
-  });
-  record.conversation_id = conversation.id;
-  if (await deps.messages.insert(record, [newOutboxEntry(instance.org_id, 'message.sent', { object: viewMessage(record) }, record.created_at)])) {
-    deps.eventsWritten(deps.messages.collection.collectionName, record.id);
-  }
+  await storeMessage(
+    deps,
+    {
+      org_id: instance.org_id,
+      contact,
+      channel,
+      instance: { id: instance.id, name: instance.name, kind: instance.kind },
+      at: record.created_at,
+      preview: previewOf(record),
+      inbound: false,
+      window_expires_at: null,
+      now: deps.now(),
+    },
+    record,
+    (view) => [newOutboxEntry(instance.org_id, 'message.sent', { object: view }, record.created_at)],
+  );
   return 'applied';
 }
 

@@ -1,6 +1,7 @@
 import type { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
 import type { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
 import type { AsyncClient, Logger, TtlCache } from '@crm/shared';
+import type { ClientSession } from 'mongoose';
 import type { Providers, ProviderAccount } from '../providers/provider';
 import type { ChatInstanceRepository } from '../repository/chat-instance.repository';
 import type { ConversationRepository } from '../repository/conversation.repository';
@@ -19,6 +20,8 @@ export interface MessagingDeps {
   /** Provider account answers (payment method) by instance id, briefly cached. */
   accounts: TtlCache<ProviderAccount>;
   settings: { windowMs: number };
+  /** Runs `work` in one multi-document transaction (retried by the driver on transient errors). */
+  transaction: <T>(work: (session: ClientSession) => Promise<T>) => Promise<T>;
   /** Hands the outbox relay the record a write just gave events, so it publishes them without a scan. */
   eventsWritten: (collection: string, id: string) => void;
   now: () => Date;

@@ -6,7 +6,8 @@ import type { MessageRecord } from '../repository/message.repository';
 import type { MessagingDeps } from './deps';
 import { chooseInstance } from './send-instance';
 import { checkOfficialSend, type OfficialPlan } from './send-official';
-import { previewOf, viewMessage, type MessageView } from './views';
+import { storeMessage } from './store-message';
+import { previewOf, type MessageView } from './views';
 
 /**
  * #53. Checks everything that would certainly fail (contact, channel identifier, number, window, template,
@@ -58,22 +59,24 @@ export async function sendMessage(deps: MessagingDeps, orgId: string, senderKeyI
     created_at: now,
     updated_at: now,
   };
-  const conversation = await deps.conversations.touch({
-    org_id: orgId,
-    contact: { id: contact.id, name: contact.name },
-    channel: body.channel,
-    instance: { id: instance.id, name: instance.name, kind: instance.kind },
-    at: now,
-    preview: previewOf(record),
-    inbound: false,
-    window_expires_at: null,
-    now,
-  });
-  record.conversation_id = conversation.id;
-  const view = viewMessage(record);
-  await deps.messages.insert(record, [newOutboxEntry(orgId, 'message.sent', { object: view }, now)]);
-  deps.eventsWritten(deps.messages.collection.collectionName, record.id);
-  return view;
+  const stored = await storeMessage(
+    deps,
+    {
+      org_id: orgId,
+      contact: { id: contact.id, name: contact.name },
+      channel: body.channel,
+      instance: { id: instance.id, name: instance.name, kind: instance.kind },
+      at: now,
+      preview: previewOf(record),
+      inbound: false,
+      window_expires_at: null,
+      now,
+    },
+    record,
+    (view) => [newOutboxEntry(orgId, 'message.sent', { object: view }, now)],
+  );
+  if (!stored) throw new AppError('INTERNAL_ERROR', 'The provider returned a message id that is already stored.');
+  return stored.message;
 }
 
 async function requireContact(deps: MessagingDeps, orgId: string, contactId: string): Promise<Contact> {

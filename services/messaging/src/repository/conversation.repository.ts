@@ -1,6 +1,6 @@
 import { isDuplicateKeyError, keyset, type KeysetPage, type KeysetPosition, newId, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnUpdate, toPage, TtlCache } from '@crm/shared';
 import type { Channel, InstanceKind } from '@crm/shared/schemas';
-import { Schema, type Connection, type FilterQuery } from 'mongoose';
+import { Schema, type ClientSession, type Connection, type FilterQuery } from 'mongoose';
 import { plain } from './plain';
 
 export interface ConversationRecord {
@@ -134,9 +134,10 @@ export function createConversationRepository(db: Connection) {
 
     /**
      * One atomic upsert per message: creates the conversation, or reopens and refreshes it. The window only
-     * moves forward ($max), so a late or repeated callback never shortens it.
+     * moves forward ($max), so a late or repeated callback never shortens it. In a transaction (`session`) a lost
+     * race for the first insert aborts it and the caller retries the whole transaction.
      */
-    async touch(touch: ConversationTouch): Promise<ConversationRecord> {
+    async touch(touch: ConversationTouch, session?: ClientSession): Promise<ConversationRecord> {
       const key = { org_id: touch.org_id, contact_id: touch.contact.id, channel: touch.channel, instance_id: touch.instance.id };
       const max: Record<string, Date> = { last_message_at: touch.at };
       if (touch.inbound) max.last_inbound_at = touch.at;
@@ -159,13 +160,13 @@ export function createConversationRepository(db: Connection) {
       };
       for (let attempt = 0; ; attempt++) {
         try {
-          const doc = await Conversation.findOneAndUpdate(key, update, { upsert: true, new: true }).lean<ConversationDoc>();
+          const doc = await Conversation.findOneAndUpdate(key, update, { upsert: true, new: true, session }).lean<ConversationDoc>();
           if (!doc) throw new Error('upsert returned no conversation');
           totals.invalidate(touch.org_id);
           return toRecord(doc);
         } catch (error) {
           // Two first messages raced to insert: the loser now finds the winner's document and updates it.
-          if (!isDuplicateKeyError(error) || attempt >= 2) throw error;
+          if (!isDuplicateKeyError(error) || attempt >= 2 || session) throw error;
         }
       }
     },

@@ -1,6 +1,6 @@
 import { isDuplicateKeyError, keyset, type KeysetPage, type KeysetPosition, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, outboxOnUpdate, toPage } from '@crm/shared';
 import type { Channel } from '@crm/shared/schemas';
-import { Schema, type Connection, type FilterQuery } from 'mongoose';
+import { Schema, type ClientSession, type Connection, type FilterQuery } from 'mongoose';
 import { plain } from './plain';
 
 export type MessageStatus = 'queued' | 'sent' | 'delivered' | 'read' | 'failed' | 'received';
@@ -86,15 +86,18 @@ export function createMessageRepository(db: Connection) {
   return {
     collection: Message.collection,
 
-    /** Inserts the message with its events; false when the provider id on this number is already stored. */
-    async insert(record: MessageRecord, events: OutboxEntry[]): Promise<boolean> {
+    /**
+     * Inserts the message with its events; false when the provider id on this number is already stored. In a
+     * transaction (`session`) that duplicate is thrown instead, so the transaction aborts as a whole.
+     */
+    async insert(record: MessageRecord, events: OutboxEntry[], session?: ClientSession): Promise<boolean> {
       const { id, ...rest } = record;
       const key = record.external_id ? providerKey(record.instance_id, record.external_id) : null;
       try {
-        await Message.collection.insertOne({ _id: id, ...rest, provider_key: key, ...outboxOnInsert(events) } as never);
+        await Message.collection.insertOne({ _id: id, ...rest, provider_key: key, ...outboxOnInsert(events) } as never, { session });
         return true;
       } catch (error) {
-        if (isDuplicateKeyError(error)) return false;
+        if (isDuplicateKeyError(error) && !session) return false;
         throw error;
       }
     },
