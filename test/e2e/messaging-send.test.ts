@@ -243,6 +243,11 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     expect(second.body).toEqual(first.body);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect((await sentAt(qr.ref)).filter((s) => s.body.text === body.content)).toHaveLength(1);
+
+    const reused = await org.client.post('/v1/messages/send', { ...body, content: 'another text' }, { headers: { 'idempotency-key': key } });
+    expect([reused.status, reused.body.error.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    const badJson = await org.client.request('POST', '/v1/messages/send', { rawBody: '{"contact_id":', headers: { 'content-type': 'application/json' } });
+    expect([badJson.status, badJson.body.error.code]).toEqual([400, 'INVALID_JSON']);
   });
 
   it('edits arrive as message.edited; a message typed on the phone is message.sent from the device', async () => {
