@@ -7,9 +7,11 @@ service="${1:-${SERVICE:-}}"
 case "$service" in
   crm) entry=services/crm/src/main.ts ;;
   webhooks) entry=services/webhooks/src/main.ts ;;
+  messaging) entry=services/messaging/src/main.ts ;;
+  provider-simulator) entry=services/messaging/src/simulator/main.ts ;;
   gateway) entry=gateway/src/main.ts ;;
   *)
-    echo "usage: crm-entrypoint crm|webhooks|gateway (or set SERVICE); got '${service}'" >&2
+    echo "usage: crm-entrypoint crm|webhooks|messaging|provider-simulator|gateway (or set SERVICE); got '${service}'" >&2
     exit 64
     ;;
 esac
