@@ -132,6 +132,10 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     });
     expect(failed.error).toEqual({ code: '131042', message: 'Business eligibility payment issue' });
     await events.waitFor((all) => all.some((e) => e.type === 'message.failed' && e.data.object.id === failed.id));
+    // A client that missed the event finds the conversation by updated_after (spec §6 rule 8).
+    const since = new Date(Date.parse(response.body.data.created_at) + 1).toISOString();
+    const changed = (await org.client.get(`/v1/conversations?updated_after=${encodeURIComponent(since)}`)).body.data;
+    expect(changed.map((c: any) => c.id)).toContain(failed.conversation_id);
   });
 
   it('refuses an official send before it leaves when the provider account reports no payment method (131042 pre-check)', async () => {

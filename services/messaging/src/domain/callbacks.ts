@@ -125,6 +125,7 @@ async function applyStatus(deps: MessagingDeps, instance: ChatInstanceRecord, ca
     callback.status === 'sent' ? [] : [newOutboxEntry(instance.org_id, STATUS_EVENTS[callback.status], { object: viewMessage(next) }, at)],
   );
   if (written && callback.status !== 'sent') deps.eventsWritten(deps.messages.collection.collectionName, message.id);
+  if (written) await deps.conversations.touchUpdatedAt(message.org_id, message.conversation_id, at);
   return 'applied';
 }
 
@@ -135,7 +136,10 @@ async function applyEdit(deps: MessagingDeps, instance: ChatInstanceRecord, call
   const written = await deps.messages.applyEdit(message.id, callback.text, at, (next) => [
     newOutboxEntry(instance.org_id, 'message.edited', { object: viewMessage(next), previous: { content: message.content } }, at),
   ]);
-  if (written) deps.eventsWritten(deps.messages.collection.collectionName, message.id);
+  if (written) {
+    deps.eventsWritten(deps.messages.collection.collectionName, message.id);
+    await deps.conversations.touchUpdatedAt(message.org_id, message.conversation_id, deps.now());
+  }
   return 'applied';
 }
 

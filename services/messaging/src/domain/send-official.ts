@@ -61,9 +61,9 @@ function checkVariables(template: TemplateRecord, components: Array<Record<strin
 }
 
 async function checkBilling(deps: MessagingDeps, instance: ChatInstanceRecord): Promise<void> {
-  const adapter = deps.providers.official;
-  if (!adapter.account) return;
-  const account = await deps.accounts.get(instance.id, () => adapter.account!(instance));
+  const readAccount = deps.providers.official.account;
+  if (!readAccount) return;
+  const account = await deps.accounts.get(instance.id, () => readAccount(instance));
   if (!account.payment_method_configured) {
     throw new AppError('TEMPLATE_SEND_ERROR', 'The official number\'s cloud-provider account has no payment method or currency configured: the provider would accept this send and then fail its delivery with error 131042. Configure billing at the cloud provider, then retry.', {
       provider_code: '131042',

@@ -171,6 +171,14 @@ export function createConversationRepository(db: Connection) {
       }
     },
 
+    /**
+     * Marks the conversation changed when one of its messages changed (status, edit), so that a client recovering
+     * missed events by `updated_after` (spec §6 rule 8) finds it.
+     */
+    async touchUpdatedAt(orgId: string, id: string, at: Date): Promise<void> {
+      await Conversation.updateOne({ _id: id, org_id: orgId }, { $max: { updated_at: at } });
+    },
+
     /** Applies a change computed from revision `rev` with its events; null when another writer got there first. */
     async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<ConversationRecord>, events: OutboxEntry[]): Promise<ConversationRecord | null> {
       const outbox = outboxOnUpdate(events);
