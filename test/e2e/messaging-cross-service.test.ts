@@ -34,7 +34,7 @@ describe('messaging events across services', () => {
     const contact = await eventually('three counted messages', async () => {
       const current = (await org.client.get(`/v1/contacts/${contactId}`)).body.data;
       return current.messages_count === 3 ? current : undefined;
-    });
+    }, 20_000);
     expect(contact.last_message_at).toBe(sent.body.data.created_at);
     // Redelivered or late events change nothing: the count stays at the number of distinct messages.
     await new Promise((resolve) => setTimeout(resolve, 800));

@@ -45,6 +45,7 @@ async function receiveMessage(deps: MessagingDeps, instance: ChatInstanceRecord,
   if (!callback.external_id) return 'ignored';
   if (await deps.messages.getByExternalId(instance.id, callback.external_id)) return 'applied';
   const channel = CHANNEL_OF[instance.kind];
+  const providerAt = providerTime(callback.at, deps.now());
   const contact = await resolveContact(deps, instance, channel, callback.from, callback.from_name);
   const record = newMessage(instance, channel, contact.id, {
     direction: 'inbound',
@@ -54,7 +55,7 @@ async function receiveMessage(deps: MessagingDeps, instance: ChatInstanceRecord,
     status: 'received',
     sender: { type: 'contact', id: contact.id, name: contact.name },
     external_id: callback.external_id,
-    at: validDate(callback.at, deps.now()),
+    at: displayTime(providerAt, deps.now()),
     now: deps.now(),
   });
   await storeMessage(
@@ -67,7 +68,7 @@ async function receiveMessage(deps: MessagingDeps, instance: ChatInstanceRecord,
       at: record.created_at,
       preview: previewOf(record),
       inbound: true,
-      window_expires_at: instance.kind === 'official' ? new Date(record.created_at.getTime() + deps.settings.windowMs) : null,
+      window_expires_at: instance.kind === 'official' ? new Date(providerAt.getTime() + deps.settings.windowMs) : null,
       now: deps.now(),
     },
     record,
@@ -89,7 +90,7 @@ async function recordPhoneSend(deps: MessagingDeps, instance: ChatInstanceRecord
     status: 'sent',
     sender: { type: 'device', id: null, name: null },
     external_id: callback.external_id,
-    at: validDate(callback.at, deps.now()),
+    at: displayTime(providerTime(callback.at, deps.now()), deps.now()),
     now: deps.now(),
   });
   await storeMessage(
@@ -132,7 +133,8 @@ async function applyStatus(deps: MessagingDeps, instance: ChatInstanceRecord, ca
 async function applyEdit(deps: MessagingDeps, instance: ChatInstanceRecord, callback: Extract<ProviderCallback, { kind: 'edit' }>): Promise<CallbackOutcome> {
   const message = await deps.messages.getByExternalId(instance.id, callback.external_id);
   if (!message) return 'retry';
-  const at = validDate(callback.at, deps.now());
+  // The provider's time, not the receipt time: a retried edit callback carries the same time and changes nothing.
+  const at = providerTime(callback.at, deps.now());
   const written = await deps.messages.applyEdit(message.id, callback.text, at, (next) => [
     newOutboxEntry(instance.org_id, 'message.edited', { object: viewMessage(next), previous: { content: message.content } }, at),
   ]);
@@ -177,13 +179,20 @@ function newMessage(
   return { id: newId('message'), org_id: instance.org_id, conversation_id: '', contact_id: contactId, channel, instance_id: instance.id, template: null, error: null, edited_at: null, created_at: at, updated_at: now, ...rest };
 }
 
+/** The provider's event time (whole seconds), or the receipt time when the callback carries none. */
+function providerTime(date: Date, now: Date): Date {
+  return Number.isFinite(date.getTime()) && date.getTime() > 0 ? date : now;
+}
+
+/** A callback that arrives later than this is a delayed or backfilled one: it keeps the provider's time. */
+const LIVE_LAG_MS = 60_000;
+
 /**
- * The provider's event time, refined by the receipt time: provider timestamps have whole seconds, so a message
- * received within the second of its timestamp takes the millisecond receipt time and keeps its order among
- * messages of the same second. An older timestamp (a delayed or backfilled callback) is kept as it is.
+ * When a message is shown and ordered: the receipt time for a live callback (provider timestamps have whole
+ * seconds, and mixing them with millisecond times would reorder a conversation), the provider's time for a
+ * delayed one. The official window is always measured from the provider's time.
  */
-function validDate(date: Date, now: Date): Date {
-  if (!Number.isFinite(date.getTime()) || date.getTime() <= 0) return now;
-  const lag = now.getTime() - date.getTime();
-  return lag >= 0 && lag < 1_000 ? now : date;
+function displayTime(providerAt: Date, now: Date): Date {
+  const lag = now.getTime() - providerAt.getTime();
+  return lag >= -LIVE_LAG_MS && lag < LIVE_LAG_MS ? now : providerAt;
 }
