@@ -26,7 +26,20 @@ export async function ensureDemoKey(baseUrl: string, env: NodeJS.ProcessEnv, fil
     env: { ...process.env, ...env },
   });
   const seeded = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as DemoKey;
+  await seedDemoMessaging(seeded.organization_id, env);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify({ organization_id: seeded.organization_id, api_key: seeded.api_key }, null, 2), { mode: 0o600 });
   return { ...seeded, created: true };
+}
+
+/**
+ * The demo organization's numbers, templates and conversations: made by the messaging admin CLI, whose inbound
+ * messages go through the provider simulator and the messaging service like any provider callback.
+ */
+export async function seedDemoMessaging(organizationId: string, env: NodeJS.ProcessEnv): Promise<unknown> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', resolve(REPO_ROOT, 'services/messaging/src/cli/admin.ts'), 'seed-demo', '--org', organizationId, '--json'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+  });
+  return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as unknown;
 }

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { REPO_ROOT, type StackEnv } from './local-stack';
 import { startService, waitUntil, type ServiceProcess } from './processes';
 
-export type ServiceName = 'crm' | 'webhooks' | 'gateway';
+export type ServiceName = 'crm' | 'webhooks' | 'simulator' | 'messaging' | 'gateway';
 
 export interface SystemOptions {
   stack: StackEnv;
@@ -11,6 +11,10 @@ export interface SystemOptions {
   crmPorts: number[];
   /** One gRPC port per webhook replica; the replicas share the consumer group and the retry queue. */
   webhooksPorts: number[];
+  /** Per messaging replica, its gRPC port and the HTTP port of its provider-callback listener. */
+  messagingPorts: Array<{ grpc: number; http: number }>;
+  /** The provider simulator, which stands in for every channel provider locally and posts callbacks. */
+  simulatorPort: number;
   /** Suffix of the database names and of the events topic, so a test run never touches dev data. */
   namespace?: string;
   logDir: string;
@@ -33,23 +37,37 @@ export interface RunningSystem {
 const ENTRIES: Record<ServiceName, string> = {
   crm: 'services/crm/src/main.ts',
   webhooks: 'services/webhooks/src/main.ts',
+  simulator: 'services/messaging/src/simulator/main.ts',
+  messaging: 'services/messaging/src/main.ts',
   gateway: 'gateway/src/main.ts',
 };
 
 const addresses = (ports: number[]): string => ports.map((port) => `127.0.0.1:${port}`).join(',');
 
 /** The environment every process of one system shares: the servers, database names, topic and service addresses. */
-export function systemEnv(options: Pick<SystemOptions, 'stack' | 'namespace' | 'gatewayPort' | 'crmPorts' | 'webhooksPorts' | 'env'>): NodeJS.ProcessEnv {
+export function systemEnv(options: Pick<SystemOptions, 'stack' | 'namespace' | 'gatewayPort' | 'crmPorts' | 'webhooksPorts' | 'messagingPorts' | 'simulatorPort' | 'env'>): NodeJS.ProcessEnv {
   const suffix = options.namespace ? `_${options.namespace}` : '';
+  const sim = `http://127.0.0.1:${options.simulatorPort}`;
   return {
     MONGODB_URI: options.stack.MONGODB_URI,
     KAFKA_BROKERS: options.stack.KAFKA_BROKERS,
     CRM_DB_NAME: `crm${suffix}`,
     WEBHOOKS_DB_NAME: `webhooks${suffix}`,
+    MESSAGING_DB_NAME: `messaging${suffix}`,
     GATEWAY_DB_NAME: `gateway${suffix}`,
     EVENTS_TOPIC: options.namespace ? `crm.domain-events.${options.namespace}` : 'crm.domain-events.v1',
     CRM_GRPC_URL: addresses(options.crmPorts),
     WEBHOOKS_GRPC_URL: addresses(options.webhooksPorts),
+    MESSAGING_GRPC_URL: addresses(options.messagingPorts.map((ports) => ports.grpc)),
+    // Every provider is the simulator locally; it spreads its callbacks over the messaging replicas.
+    SIM_PORT: String(options.simulatorPort),
+    SIM_URL: sim,
+    SIM_CALLBACK_URL: options.messagingPorts.map((ports) => `http://127.0.0.1:${ports.http}`).join(','),
+    CLOUD_API_BASE_URL: sim,
+    QR_BRIDGE_BASE_URL: sim,
+    PHOTOAPP_BASE_URL: `${sim}/photoapp`,
+    SOCIALMSG_BASE_URL: `${sim}/socialmsg`,
+    CRM_CONSUMER_GROUP: options.namespace ? `crm-messages-${options.namespace}` : 'crm-messages',
     PORT: String(options.gatewayPort),
     ...options.env,
   };
@@ -67,11 +85,20 @@ function plan(options: SystemOptions): ProcessPlan[] {
   return [
     ...replicas('crm', options.crmPorts, 'CRM_GRPC_PORT'),
     ...replicas('webhooks', options.webhooksPorts, 'WEBHOOKS_GRPC_PORT'),
+    { name: 'simulator', service: 'simulator', env: {} },
+    ...options.messagingPorts.map(({ grpc, http }, index, all) => ({
+      name: all.length > 1 ? `messaging-${index + 1}` : 'messaging',
+      service: 'messaging' as const,
+      env: { MESSAGING_GRPC_PORT: String(grpc), MESSAGING_HTTP_PORT: String(http) },
+    })),
     { name: 'gateway', service: 'gateway', env: {} },
   ];
 }
 
-/** Starts the CRM replicas, the webhook replicas and the gateway, and waits until the gateway is ready. */
+/**
+ * Starts the CRM replicas, the webhook replicas, the provider simulator, the messaging replicas and the gateway, and
+ * waits until the gateway is ready.
+ */
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
   const env = systemEnv(options);
   const processes: ServiceProcess[] = [];

@@ -5,11 +5,12 @@ import { DealServiceService } from '@crm/proto/gen/crm/v1/deals';
 import { FunnelServiceService } from '@crm/proto/gen/crm/v1/funnels';
 import { NoteServiceService } from '@crm/proto/gen/crm/v1/notes';
 import { TaskServiceService } from '@crm/proto/gen/crm/v1/tasks';
+import { MessagingServiceService } from '@crm/proto/gen/messaging/v1/messaging';
 import { WebhookServiceService } from '@crm/proto/gen/webhooks/v1/webhooks';
 import { createAsyncClient } from '@crm/shared';
 import type { GatewayConfig } from './config';
 
-export function createClients(config: Pick<GatewayConfig, 'CRM_GRPC_URL' | 'WEBHOOKS_GRPC_URL'>) {
+export function createClients(config: Pick<GatewayConfig, 'CRM_GRPC_URL' | 'WEBHOOKS_GRPC_URL' | 'MESSAGING_GRPC_URL'>) {
   return {
     contacts: createAsyncClient(ContactServiceService, config.CRM_GRPC_URL, 'crm.v1.ContactService'),
     companies: createAsyncClient(CompanyServiceService, config.CRM_GRPC_URL, 'crm.v1.CompanyService'),
@@ -18,6 +19,7 @@ export function createClients(config: Pick<GatewayConfig, 'CRM_GRPC_URL' | 'WEBH
     deals: createAsyncClient(DealServiceService, config.CRM_GRPC_URL, 'crm.v1.DealService'),
     funnels: createAsyncClient(FunnelServiceService, config.CRM_GRPC_URL, 'crm.v1.FunnelService'),
     accounts: createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService'),
+    messaging: createAsyncClient(MessagingServiceService, config.MESSAGING_GRPC_URL, 'messaging.v1.MessagingService'),
     webhooks: createAsyncClient(WebhookServiceService, config.WEBHOOKS_GRPC_URL, 'webhooks.v1.WebhookService'),
   };
 }

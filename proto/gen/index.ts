@@ -7,4 +7,5 @@
 
 export * as google from "./index.google";
 export * as crm from "./index.crm";
+export * as messaging from "./index.messaging";
 export * as webhooks from "./index.webhooks";

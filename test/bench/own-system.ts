@@ -42,6 +42,8 @@ export async function startOwnSystem(options: { crmReplicas: number; webhooksRep
     gatewayPort: await freePort(),
     crmPorts: await ports(options.crmReplicas),
     webhooksPorts: await ports(options.webhooksReplicas),
+    messagingPorts: [{ grpc: await freePort(), http: await freePort() }],
+    simulatorPort: await freePort(),
     logDir,
     env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1', WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}` },
   });
@@ -77,7 +79,7 @@ async function dropNamespace(system: RunningSystem): Promise<void> {
   const { env } = system;
   const mongo = await mongoose.createConnection(env.MONGODB_URI ?? '').asPromise();
   try {
-    for (const name of [env.CRM_DB_NAME, env.WEBHOOKS_DB_NAME, env.GATEWAY_DB_NAME]) if (name) await mongo.useDb(name).dropDatabase();
+    for (const name of [env.CRM_DB_NAME, env.WEBHOOKS_DB_NAME, env.MESSAGING_DB_NAME, env.GATEWAY_DB_NAME]) if (name) await mongo.useDb(name).dropDatabase();
   } finally {
     await mongo.close();
   }

@@ -24,7 +24,7 @@ import { freePort } from '../../deploy/lib/ports';
 import { startService, type RunMode, type ServiceProcess } from '../../deploy/lib/processes';
 import { systemEnv } from '../../deploy/lib/system';
 
-export type StartupProcess = 'crm' | 'webhooks' | 'gateway';
+export type StartupProcess = 'crm' | 'webhooks' | 'messaging' | 'gateway';
 
 /** One row per process and mode; times in milliseconds, memory in MB (MiB, as /proc reports it / 1024). */
 export interface StartupResult {
@@ -42,9 +42,14 @@ export interface StartupResult {
   rss_mb_runs: number[];
 }
 
-const RUNS = 3;
+const RUNS = 2;
 const MODES: RunMode[] = ['source', 'compiled'];
-const ENTRIES: Record<StartupProcess, string> = { crm: 'services/crm/src/main.ts', webhooks: 'services/webhooks/src/main.ts', gateway: 'gateway/src/main.ts' };
+const ENTRIES: Record<StartupProcess, string> = {
+  crm: 'services/crm/src/main.ts',
+  webhooks: 'services/webhooks/src/main.ts',
+  messaging: 'services/messaging/src/main.ts',
+  gateway: 'gateway/src/main.ts',
+};
 const RESULTS_FILE = resolve(REPO_ROOT, 'bench-results/startup.json');
 /** USER_HZ, the unit of /proc/<pid>/stat times: 100 on almost every Linux. */
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
@@ -53,20 +58,23 @@ const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf
 export async function measureStartup(): Promise<StartupResult[]> {
   const stack = await startLocalStack();
   const namespace = `startup${Date.now().toString(36)}`;
-  const ports = { crm: await freePort(), webhooks: await freePort(), gateway: await freePort() };
+  const ports = { crm: await freePort(), webhooks: await freePort(), messaging: await freePort(), gateway: await freePort() };
+  const callbacks = await freePort();
   const env = {
-    ...systemEnv({ stack, namespace, gatewayPort: ports.gateway, crmPorts: [ports.crm], webhooksPorts: [ports.webhooks] }),
+    ...systemEnv({ stack, namespace, gatewayPort: ports.gateway, crmPorts: [ports.crm], webhooksPorts: [ports.webhooks], messagingPorts: [{ grpc: ports.messaging, http: callbacks }], simulatorPort: await freePort() }),
     CRM_GRPC_PORT: String(ports.crm),
     WEBHOOKS_GRPC_PORT: String(ports.webhooks),
+    MESSAGING_GRPC_PORT: String(ports.messaging),
+    MESSAGING_HTTP_PORT: String(callbacks),
     WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}`,
     LOG_LEVEL: 'warn',
   };
   const logDir = join(tmpdir(), `crm-${namespace}`);
   const results: StartupResult[] = [];
   // Sequential on purpose: each start has the machine to itself (as far as a shared machine allows).
-  for (const name of ['crm', 'webhooks', 'gateway'] as const) {
-    // The gateway is ready only once it reaches both services: run them, compiled, for its measurements.
-    const helpers = name === 'gateway' ? await Promise.all((['crm', 'webhooks'] as const).map((helper) => startReady(helper, 'compiled', env, logDir, ports))) : [];
+  for (const name of ['crm', 'webhooks', 'messaging', 'gateway'] as const) {
+    // The gateway is ready only once it reaches the services: run them, compiled, for its measurements.
+    const helpers = name === 'gateway' ? await Promise.all((['crm', 'webhooks', 'messaging'] as const).map((helper) => startReady(helper, 'compiled', env, logDir, ports))) : [];
     try {
       const samples = new Map<RunMode, Sample[]>(MODES.map((mode) => [mode, []]));
       for (const mode of MODES) await startOnce(name, mode, env, logDir, ports);
@@ -141,7 +149,7 @@ async function gatewayReady(port: number): Promise<boolean> {
 async function dropNamespace(env: NodeJS.ProcessEnv): Promise<void> {
   const mongo = await new MongoClient(env.MONGODB_URI ?? '').connect();
   try {
-    for (const name of [env.CRM_DB_NAME, env.WEBHOOKS_DB_NAME, env.GATEWAY_DB_NAME]) if (name) await mongo.db(name).dropDatabase();
+    for (const name of [env.CRM_DB_NAME, env.WEBHOOKS_DB_NAME, env.MESSAGING_DB_NAME, env.GATEWAY_DB_NAME]) if (name) await mongo.db(name).dropDatabase();
   } finally {
     await mongo.close();
   }

@@ -19,6 +19,7 @@ describe('gRPC health checking (grpc.health.v1)', () => {
   it.each([
     ['CRM', 'CRM_GRPC_URL', ['', 'crm.v1.ContactService', 'crm.v1.AccountService']],
     ['webhooks', 'WEBHOOKS_GRPC_URL', ['']],
+    ['messaging', 'MESSAGING_GRPC_URL', ['', 'messaging.v1.MessagingService']],
   ])('every replica of the %s service reports SERVING for the server and its services', async (_name, variable, services) => {
     // Every replica, each on its own port.
     const replicas = (testSystem().env[variable] ?? '').split(',');

@@ -29,7 +29,8 @@ describe('outbox', () => {
     const dbName = `${env.CRM_DB_NAME}_crash`;
     const topic = `${env.EVENTS_TOPIC}.crash`;
     const port = await freePort();
-    const base = { ...env, CRM_DB_NAME: dbName, EVENTS_TOPIC: topic, CRM_GRPC_PORT: String(port), LOG_LEVEL: 'warn' };
+    // Its own consumer group too: a killed member of the run's group would stall the run's CRM consumer for a session timeout.
+    const base = { ...env, CRM_DB_NAME: dbName, EVENTS_TOPIC: topic, CRM_CONSUMER_GROUP: `${env.CRM_CONSUMER_GROUP}-crash`, CRM_GRPC_PORT: String(port), LOG_LEVEL: 'warn' };
 
     const victim = startService('crm-victim', 'services/crm/src/main.ts', { ...base, OUTBOX_RELAY_ENABLED: 'false' }, join(logDir, 'crm-victim.log'));
     running.push(victim);

@@ -34,9 +34,14 @@ export default async function setup(project: TestProject) {
     stack,
     namespace,
     gatewayPort: await freePort(),
-    // Two replicas of each service: every test runs against a scaled-out system.
+    // Two replicas of each service (one simulator): every test runs against a scaled-out system.
     crmPorts: await ports(2),
     webhooksPorts: await ports(2),
+    messagingPorts: [
+      { grpc: await freePort(), http: await freePort() },
+      { grpc: await freePort(), http: await freePort() },
+    ],
+    simulatorPort: await freePort(),
     logDir,
     tracesDir: runDir,
     env: {
@@ -51,6 +56,12 @@ export default async function setup(project: TestProject) {
       // Low so that the pause tests run in about a second; tests read it from testSystem().env, never hard-code it.
       WEBHOOK_PAUSE_AFTER_FAILURES: '6',
       WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}`,
+      // Provider statuses arrive quickly, a held send times out fast, and account answers are not cached, so a
+      // test that changes billing at the simulator sees it at once.
+      SIM_STATUS_DELAY_MS: '150',
+      SIM_HOLD_MS: '3000',
+      PROVIDER_TIMEOUT_MS: '1000',
+      PROVIDER_ACCOUNT_CACHE_MS: '0',
     },
   });
 
@@ -72,7 +83,7 @@ export default async function setup(project: TestProject) {
 async function dropRunData(env: NodeJS.ProcessEnv): Promise<void> {
   const mongo = await new MongoClient(env.MONGODB_URI ?? '').connect();
   try {
-    for (const name of [env.CRM_DB_NAME, env.GATEWAY_DB_NAME, env.WEBHOOKS_DB_NAME]) if (name) await mongo.db(name).dropDatabase();
+    for (const name of [env.CRM_DB_NAME, env.GATEWAY_DB_NAME, env.WEBHOOKS_DB_NAME, env.MESSAGING_DB_NAME]) if (name) await mongo.db(name).dropDatabase();
   } finally {
     await mongo.close();
   }

@@ -35,6 +35,16 @@ import { getFunnelRoute } from './funnels/get-funnel.route';
 import { listFunnelsRoute } from './funnels/list-funnels.route';
 import { updateFunnelRoute } from './funnels/update-funnel.route';
 import { updateStageRoute } from './funnels/update-stage.route';
+import { getChatInstanceRoute } from './chatapp-instances/get-chat-instance.route';
+import { listChatInstancesRoute } from './chatapp-instances/list-chat-instances.route';
+import { listTemplatesRoute } from './chatapp-instances/list-templates.route';
+import { assignConversationRoute } from './conversations/assign-conversation.route';
+import { closeConversationRoute } from './conversations/close-conversation.route';
+import { getConversationRoute } from './conversations/get-conversation.route';
+import { listConversationMessagesRoute } from './conversations/list-conversation-messages.route';
+import { listConversationsRoute } from './conversations/list-conversations.route';
+import { getMessageRoute } from './messages/get-message.route';
+import { sendMessageRoute } from './messages/send-message.route';
 import { messageCreditRoutes } from './message-credits/discontinued.routes';
 import { createContactNoteRoute } from './notes/create-contact-note.route';
 import { createDealNoteRoute } from './notes/create-deal-note.route';
@@ -112,6 +122,16 @@ export const ALL_ROUTES: RouteDefinition[] = [
   deleteTaskRoute,
   completeTaskRoute,
   reopenTaskRoute,
+  listConversationsRoute,
+  getConversationRoute,
+  listConversationMessagesRoute,
+  assignConversationRoute,
+  closeConversationRoute,
+  sendMessageRoute,
+  getMessageRoute,
+  listChatInstancesRoute,
+  getChatInstanceRoute,
+  listTemplatesRoute,
   listWebhooksRoute,
   createWebhookRoute,
   listEventTypesRoute,

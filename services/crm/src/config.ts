@@ -10,6 +10,9 @@ const schema = z.object({
   OUTBOX_RELAY_ENABLED: envBoolean(true),
   /** Safety net only: writes wake the relay at once, expiring leases at their due time. */
   OUTBOX_IDLE_CHECK_MS: z.coerce.number().int().min(100).default(30_000),
+  /** The consumer group that counts message events on contacts (messages_count, last_message_at). */
+  CRM_CONSUMER_GROUP: z.string().min(1).default('crm-messages'),
+  CRM_MESSAGE_CONSUMER_ENABLED: envBoolean(true),
 });
 
 export type CrmConfig = z.infer<typeof schema>;

@@ -2,6 +2,7 @@ import './instrumentation';
 import { connectMongo, createLogger, EventBus, onShutdown, OutboxRelay } from '@crm/shared';
 import { stopTelemetry } from '@crm/shared/telemetry';
 import { loadCrmConfig } from './config';
+import { startMessageConsumer } from './events/message-consumer';
 import { startCrmServer } from './server';
 import { createDeps, outboxCollections } from './wiring';
 
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
     relay = new OutboxRelay({ collections: outboxCollections(deps), bus, topic: config.EVENTS_TOPIC, logger, idleCheckMs: config.OUTBOX_IDLE_CHECK_MS });
     relay.start();
   }
+  if (config.CRM_MESSAGE_CONSUMER_ENABLED) await startMessageConsumer(deps, bus, { groupId: config.CRM_CONSUMER_GROUP, topic: config.EVENTS_TOPIC, logger });
   const server = await startCrmServer(deps, { host: config.CRM_GRPC_HOST, port: config.CRM_GRPC_PORT, logger });
   logger.info({ port: server.port, relay: config.OUTBOX_RELAY_ENABLED }, 'crm service listening');
 

@@ -101,6 +101,20 @@ export interface ContactTagsRequest {
   tags: string[];
 }
 
+export interface ResolveChannelContactRequest {
+  org_id: string;
+  /** chatapp, photoapp or socialmsg. */
+  channel: string;
+  /** chatapp: the jid (<digits>@<domain>); photoapp: the username; socialmsg: the page-scoped id. */
+  identifier: string;
+  /** The sender's display name at the channel, when known. */
+  name?:
+    | string
+    | undefined;
+  /** chatapp: the E.164 phone of the jid, matched against existing contacts before creating one. */
+  phone?: string | undefined;
+}
+
 function createBaseDealSummary(): DealSummary {
   return { id: "", title: "", value: 0, status: "", stage: undefined };
 }
@@ -974,6 +988,96 @@ export const ContactTagsRequest: MessageFns<ContactTagsRequest> = {
   },
 };
 
+function createBaseResolveChannelContactRequest(): ResolveChannelContactRequest {
+  return { org_id: "", channel: "", identifier: "", name: undefined, phone: undefined };
+}
+
+export const ResolveChannelContactRequest: MessageFns<ResolveChannelContactRequest> = {
+  encode(message: ResolveChannelContactRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.org_id !== "") {
+      writer.uint32(10).string(message.org_id);
+    }
+    if (message.channel !== "") {
+      writer.uint32(18).string(message.channel);
+    }
+    if (message.identifier !== "") {
+      writer.uint32(26).string(message.identifier);
+    }
+    if (message.name !== undefined) {
+      writer.uint32(34).string(message.name);
+    }
+    if (message.phone !== undefined) {
+      writer.uint32(42).string(message.phone);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveChannelContactRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResolveChannelContactRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.org_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.channel = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.identifier = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.phone = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 /**
  * Contacts of one organization. Bodies of create and update travel as a Struct because proto3 cannot
  * tell an absent field from an explicit null; the service validates them with the shared zod schemas.
@@ -1044,6 +1148,20 @@ export const ContactServiceService = {
     responseSerialize: (value: Empty): Buffer => Buffer.from(Empty.encode(value).finish()),
     responseDeserialize: (value: Buffer): Empty => Empty.decode(value),
   },
+  /**
+   * For the messaging service: the live contact reachable at a channel identifier, created (source = the
+   * channel) when there is none. Idempotent: concurrent and repeated calls for one identifier create one contact.
+   */
+  resolveChannelContact: {
+    path: "/crm.v1.ContactService/ResolveChannelContact" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResolveChannelContactRequest): Buffer =>
+      Buffer.from(ResolveChannelContactRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveChannelContactRequest => ResolveChannelContactRequest.decode(value),
+    responseSerialize: (value: Contact): Buffer => Buffer.from(Contact.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Contact => Contact.decode(value),
+  },
 } as const;
 
 export interface ContactServiceServer extends UntypedServiceImplementation {
@@ -1054,6 +1172,11 @@ export interface ContactServiceServer extends UntypedServiceImplementation {
   deleteContact: handleUnaryCall<ContactRef, Empty>;
   addContactTags: handleUnaryCall<ContactTagsRequest, Contact>;
   removeContactTag: handleUnaryCall<ContactTagsRequest, Empty>;
+  /**
+   * For the messaging service: the live contact reachable at a channel identifier, created (source = the
+   * channel) when there is none. Idempotent: concurrent and repeated calls for one identifier create one contact.
+   */
+  resolveChannelContact: handleUnaryCall<ResolveChannelContactRequest, Contact>;
 }
 
 export interface ContactServiceClient extends Client {
@@ -1155,6 +1278,25 @@ export interface ContactServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  /**
+   * For the messaging service: the live contact reachable at a channel identifier, created (source = the
+   * channel) when there is none. Idempotent: concurrent and repeated calls for one identifier create one contact.
+   */
+  resolveChannelContact(
+    request: ResolveChannelContactRequest,
+    callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  resolveChannelContact(
+    request: ResolveChannelContactRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  resolveChannelContact(
+    request: ResolveChannelContactRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Contact) => void,
   ): ClientUnaryCall;
 }
 

@@ -3,6 +3,7 @@ import type { AsyncService } from '@crm/shared';
 import type { CrmDeps } from '../domain/deps';
 import { addContactTags, createContact, deleteContact, getContact, listContacts, removeContactTag, updateContact } from '../domain/contacts';
 import type { ContactSort } from '../repository/contact.repository';
+import { resolveChannelContact } from '../domain/channel-contacts';
 import { orderOf, pageOf, pageInfo, requireId } from './request';
 
 const SORTS: readonly ContactSort[] = ['created_at', 'updated_at', 'name'];
@@ -31,6 +32,8 @@ export function contactHandlers(deps: CrmDeps): AsyncService<ContactServiceServe
       return {};
     },
     addContactTags: async (request) => addContactTags(deps, request.org_id, requireId('contact', request.id), { tags: request.tags }),
+    resolveChannelContact: async (request) =>
+      resolveChannelContact(deps, requireId('organization', request.org_id), { channel: request.channel, identifier: request.identifier, name: request.name, phone: request.phone }),
     removeContactTag: async (request) => {
       await removeContactTag(deps, request.org_id, requireId('contact', request.id), request.tags[0] ?? '');
       return {};

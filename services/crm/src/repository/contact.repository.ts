@@ -68,6 +68,12 @@ contactSchema.index({ org_id: 1, deleted_at: 1, name_key: 1, _id: 1 });
 contactSchema.index({ org_id: 1, tags: 1 });
 contactSchema.index({ org_id: 1, company_id: 1 });
 contactSchema.index({ _outbox_pending: 1 });
+// Channel identities: inbound messages find their contact by them.
+contactSchema.index({ org_id: 1, chatapp_jid: 1 });
+contactSchema.index({ org_id: 1, photoapp_username: 1 });
+contactSchema.index({ org_id: 1, socialmsg_psid: 1 });
+
+export type ChannelField = 'chatapp_jid' | 'photoapp_username' | 'socialmsg_psid';
 
 export type ContactSort = 'created_at' | 'updated_at' | 'name';
 
@@ -94,7 +100,7 @@ export type ContactRepository = ReturnType<typeof createContactRepository>;
 
 export function createContactRepository(db: Connection) {
   const Contact = db.model<ContactDoc>('Contact', contactSchema);
-  const toRecord = (doc: ContactDoc): ContactRecord => recordOf(doc, ['name_key']);
+  const toRecord = (doc: ContactDoc): ContactRecord => recordOf(doc, ['name_key', 'counted_events']);
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
   // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
   const totals = new TtlCache<number>(5_000);
@@ -137,6 +143,31 @@ export function createContactRepository(db: Connection) {
       const rows = await Contact.find({ $and: conditions }).sort(sort).limit(query.limit + 1).lean<ContactDoc[]>();
       const page = toPage(rows, query.limit, (row) => (query.sort === 'name' ? row.name_key : (row[field as 'created_at'] as Date).toISOString()));
       return { ...page, items: page.items.map(toRecord) };
+    },
+
+    /** The live contact holding a channel identity (or phone), oldest first. */
+    async findBy(orgId: string, field: ChannelField | 'phone', value: string): Promise<ContactRecord | null> {
+      const doc = await Contact.findOne({ ...live(orgId), [field]: value }).sort({ created_at: 1 }).lean<ContactDoc>();
+      return doc ? toRecord(doc) : null;
+    },
+
+    /** Gives a contact a channel identity it lacks; a conditional update, so it never overwrites one. */
+    async setChannelIdentity(orgId: string, id: string, field: ChannelField, value: string): Promise<ContactRecord | null> {
+      const doc = await Contact.findOneAndUpdate({ _id: id, ...live(orgId), [field]: null }, { $set: { [field]: value } }, { new: true }).lean<ContactDoc>();
+      return doc ? toRecord(doc) : null;
+    },
+
+    /**
+     * Counts one message event on the contact, once per event id: the event id joins a bounded list in the same
+     * conditional update, so a redelivered event matches nothing. Returns whether it was counted.
+     */
+    async countMessage(orgId: string, id: string, eventId: string, at: Date): Promise<boolean> {
+      // The raw collection: `counted_events` is bookkeeping outside the schema, which mongoose would strip.
+      const result = await Contact.collection.updateOne(
+        { _id: id as never, org_id: orgId, counted_events: { $ne: eventId } },
+        { $inc: { messages_count: 1 }, $max: { last_message_at: at }, $push: { counted_events: { $each: [eventId], $slice: -200 } } } as never,
+      );
+      return result.modifiedCount === 1;
     },
 
     /**

@@ -13,24 +13,27 @@ const CLIENT_OPTIONS = {
 } as const;
 
 /** Checks once, at connect time, that the server gives what the code relies on; then counts commands. */
-async function prepare(client: MongoClient): Promise<StoreDescription> {
+async function prepare(client: MongoClient, also: StoreCapability[]): Promise<StoreDescription> {
   const store = await describeStore(client);
-  requireCapabilities(store, REQUIRED);
+  requireCapabilities(store, [...REQUIRED, ...also]);
   countCommandsOf(client);
   return store;
 }
 
-/** Opens a service's own database (mongoose). Each service owns one database and never reads another's. */
-export async function connectMongo(uri: string, dbName: string): Promise<Connection & { store: StoreDescription }> {
+/**
+ * Opens a service's own database (mongoose). Each service owns one database and never reads another's. A
+ * service that needs more of the store than every service does (multi-document transactions) says so.
+ */
+export async function connectMongo(uri: string, dbName: string, options: { requires?: StoreCapability[] } = {}): Promise<Connection & { store: StoreDescription }> {
   const connection = mongoose.createConnection(uri, { ...CLIENT_OPTIONS, dbName, autoIndex: true });
   await connection.asPromise();
-  return Object.assign(connection, { store: await prepare(connection.getClient()) });
+  return Object.assign(connection, { store: await prepare(connection.getClient(), options.requires ?? []) });
 }
 
 /** The same for a process that uses the driver directly (the gateway's idempotency records). */
 export async function connectMongoClient(uri: string): Promise<MongoClient & { store: StoreDescription }> {
   const client = await new MongoClient(uri, CLIENT_OPTIONS).connect();
-  return Object.assign(client, { store: await prepare(client) });
+  return Object.assign(client, { store: await prepare(client, []) });
 }
 
 export function isDuplicateKeyError(error: unknown): boolean {

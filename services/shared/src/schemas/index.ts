@@ -7,3 +7,4 @@ export * from './deals';
 export * from './funnels';
 export * from './validation';
 export * from './webhooks';
+export * from './messaging';

@@ -1,0 +1,4 @@
+import { idOf } from '@crm/shared/schemas';
+import { z } from 'zod';
+
+export const chatInstanceIdParams = z.object({ id: idOf('chatInstance') });

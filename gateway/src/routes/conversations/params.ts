@@ -1,0 +1,4 @@
+import { idOf } from '@crm/shared/schemas';
+import { z } from 'zod';
+
+export const conversationIdParams = z.object({ id: idOf('conversation') });

@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { AppError, ID_PREFIXES, isDuplicateKeyError, newId, newOutboxEntry } from '@crm/shared';
+import { CHANNELS, type Channel } from '@crm/shared/schemas';
+import type { ChannelField, ContactRecord } from '../repository/contact.repository';
+import { eventObject, viewContact, viewContactDetail, type ContactView } from './contact.view';
+import type { CrmDeps } from './deps';
+
+const FIELD: Record<Channel, ChannelField> = { chatapp: 'chatapp_jid', photoapp: 'photoapp_username', socialmsg: 'socialmsg_psid' };
+
+export interface ChannelContactInput {
+  channel: string;
+  identifier: string;
+  name?: string | null;
+  phone?: string | null;
+}
+
+/**
+ * The contact an inbound message belongs to (asked by the messaging service). Found by its channel identity, or
+ * (chatapp) by the phone of the number, which then gains the identity; otherwise created with source = the
+ * channel. The new contact's id is derived from the organization and the identity, so concurrent and retried
+ * calls insert one document and the losers read the winner's.
+ */
+export async function resolveChannelContact(deps: CrmDeps, orgId: string, input: ChannelContactInput): Promise<ContactView> {
+  const channel = CHANNELS.find((candidate) => candidate === input.channel);
+  const identifier = input.identifier.trim();
+  if (!channel || !identifier) throw new AppError('VALIDATION_ERROR', 'channel and identifier are required.');
+  const field = FIELD[channel];
+
+  const existing = await deps.contacts.findBy(orgId, field, identifier);
+  if (existing) return viewContactDetail(deps, orgId, existing);
+  if (input.phone) {
+    const byPhone = await deps.contacts.findBy(orgId, 'phone', input.phone);
+    const linked = byPhone && (await deps.contacts.setChannelIdentity(orgId, byPhone.id, field, identifier));
+    if (linked) return viewContactDetail(deps, orgId, linked);
+  }
+  return createChannelContact(deps, orgId, channel, identifier, input);
+}
+
+async function createChannelContact(deps: CrmDeps, orgId: string, channel: Channel, identifier: string, input: ChannelContactInput, id = derivedContactId(orgId, channel, identifier)): Promise<ContactView> {
+  const now = deps.now();
+  const phone = input.phone ?? null;
+  const record: ContactRecord = {
+    id,
+    org_id: orgId,
+    name: input.name?.trim() || (channel === 'chatapp' && phone ? phone : identifier),
+    email: null,
+    phone,
+    photoapp_username: channel === 'photoapp' ? identifier : null,
+    chatapp_jid: channel === 'chatapp' ? identifier : null,
+    socialmsg_psid: channel === 'socialmsg' ? identifier : null,
+    socialmsg_name: channel === 'socialmsg' ? (input.name?.trim() || null) : null,
+    source: channel,
+    avatar_url: null,
+    company_id: null,
+    tags: [],
+    custom_fields: {},
+    funnel_stage: null,
+    last_message_at: null,
+    messages_count: 0,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+    rev: 1,
+  };
+  // The phone stays unique among live contacts; a holder found here was created since the lookup above.
+  if (phone && (await deps.identities.claim(orgId, 'phone', phone, id, async (holder) => (await deps.contacts.getById(orgId, holder)) !== null))) record.phone = null;
+  try {
+    const view = await viewContact(deps, orgId, record);
+    await deps.contacts.insert(record, [newOutboxEntry(orgId, 'contact.created', { object: eventObject(view) }, now)]);
+    deps.eventsWritten();
+    return viewContactDetail(deps, orgId, record);
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+  }
+  const winner = await deps.contacts.getById(orgId, id);
+  if (winner) return viewContactDetail(deps, orgId, winner);
+  // The derived id belongs to a deleted contact: the sender starts over as a new contact with a fresh id.
+  return createChannelContact(deps, orgId, channel, identifier, input, newId('contact'));
+}
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** A contact id (ct_ + 22 base62) derived from the organization and the channel identity. */
+function derivedContactId(orgId: string, channel: Channel, identifier: string): string {
+  const digest = createHash('sha256').update(`${orgId}|${channel}|${identifier}`).digest();
+  let body = '';
+  for (let i = 0; body.length < 22; i++) body += ALPHABET[(digest[i % digest.length] ?? 0) % 62];
+  return `${ID_PREFIXES.contact}_${body}`;
+}

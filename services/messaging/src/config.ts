@@ -1,0 +1,33 @@
+import { commonEnv, envBoolean, envPort, loadConfig } from '@crm/shared';
+import { z } from 'zod';
+
+const schema = z.object({
+  ...commonEnv,
+  MESSAGING_GRPC_HOST: z.string().default('127.0.0.1'),
+  MESSAGING_GRPC_PORT: envPort(50052),
+  MESSAGING_DB_NAME: z.string().min(1).default('messaging'),
+  /** The HTTP listener that receives provider callbacks (inbound messages, statuses, edits, connection changes). */
+  MESSAGING_HTTP_HOST: z.string().default('127.0.0.1'),
+  MESSAGING_HTTP_PORT: envPort(8082),
+  CRM_GRPC_URL: z.string().default('127.0.0.1:50051'),
+  /** Base URLs of the providers; locally all four are the provider simulator. */
+  CLOUD_API_BASE_URL: z.string().url().default('http://127.0.0.1:8090'),
+  QR_BRIDGE_BASE_URL: z.string().url().default('http://127.0.0.1:8090'),
+  PHOTOAPP_BASE_URL: z.string().url().default('http://127.0.0.1:8090'),
+  SOCIALMSG_BASE_URL: z.string().url().default('http://127.0.0.1:8090'),
+  PROVIDER_TOKEN: z.string().min(1).default('dev-provider-token'),
+  /** Signs provider callbacks (HMAC-SHA256 of the raw body). */
+  PROVIDER_CALLBACK_SECRET: z.string().min(8).default('dev-provider-callback-secret'),
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+  /** How long an official number's free-text window lasts after the contact's last message (spec §8: 24 h). */
+  MESSAGING_WINDOW_HOURS: z.coerce.number().positive().default(24),
+  /** How long a provider's account answer (payment method) is trusted before asking again. */
+  PROVIDER_ACCOUNT_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
+  OUTBOX_RELAY_ENABLED: envBoolean(true),
+  /** Safety net only: writes wake the relay at once, expiring leases at their due time. */
+  OUTBOX_IDLE_CHECK_MS: z.coerce.number().int().min(100).default(30_000),
+});
+
+export type MessagingConfig = z.infer<typeof schema>;
+
+export const loadMessagingConfig = (env: NodeJS.ProcessEnv = process.env): MessagingConfig => loadConfig(schema, env);

@@ -1,0 +1,103 @@
+import { AppError, invalidReference, newOutboxEntry, notFound, type KeysetPosition, type Order } from '@crm/shared';
+import { assignConversationBody, parseOrThrow } from '@crm/shared/schemas';
+import type { ConversationRecord, ConversationSort } from '../repository/conversation.repository';
+import type { MessagingDeps } from './deps';
+import { viewConversation, viewMessage, type ConversationView } from './views';
+
+interface Page {
+  limit: number;
+  after: KeysetPosition | undefined;
+}
+
+export async function listConversations(deps: MessagingDeps, orgId: string, query: Page & { sort: ConversationSort; order: Order; updated_after?: string | null; status?: string | null; assigned_to?: string | null; contact_id?: string | null; channel?: string | null }) {
+  const [page, total] = await Promise.all([deps.conversations.list(orgId, query), deps.conversations.countAll(orgId)]);
+  return { items: page.items.map(viewConversation), hasMore: page.hasMore, next: page.next, total };
+}
+
+export async function getConversation(deps: MessagingDeps, orgId: string, id: string): Promise<ConversationView> {
+  return viewConversation(await requireConversation(deps, orgId, id));
+}
+
+/** #50: meta.total counts the conversation's messages (catalogue §1: a sub-collection counts the parent's records). */
+export async function listMessages(deps: MessagingDeps, orgId: string, conversationId: string, query: Page & { order: Order; created_after?: string | null }) {
+  await requireConversation(deps, orgId, conversationId);
+  const [page, total] = await Promise.all([deps.messages.list(orgId, conversationId, query), deps.messages.countInConversation(orgId, conversationId)]);
+  return { items: page.items.map(viewMessage), hasMore: page.hasMore, next: page.next, total };
+}
+
+export async function getMessage(deps: MessagingDeps, orgId: string, id: string) {
+  const record = await deps.messages.getById(orgId, id);
+  if (!record) throw notFound('message');
+  return viewMessage(record);
+}
+
+/** #51: assigns to an active member of the organization, or unassigns; the same assignee changes nothing. */
+export async function assignConversation(deps: MessagingDeps, orgId: string, id: string, rawBody: unknown): Promise<ConversationView> {
+  const body = parseOrThrow(assignConversationBody, rawBody);
+  const member = body.assigned_to ? await activeMember(deps, orgId, body.assigned_to) : null;
+  return writeConversation(deps, orgId, id, (current) => {
+    if ((current.assigned_to?.id ?? null) === (member?.id ?? null)) return null;
+    const at = deps.now();
+    return {
+      set: { assigned_to: member, updated_at: at },
+      events: (view) => [newOutboxEntry(orgId, 'conversation.assigned', { object: view, previous: { assigned_to: current.assigned_to } }, at)],
+    };
+  });
+}
+
+/** #52: open → closed; a closed conversation answers INVALID_STATUS. */
+export async function closeConversation(deps: MessagingDeps, orgId: string, id: string): Promise<ConversationView> {
+  return writeConversation(deps, orgId, id, (current) => {
+    if (current.status === 'closed') throw new AppError('INVALID_STATUS', 'The conversation is already closed.', { status: current.status });
+    const at = deps.now();
+    return {
+      set: { status: 'closed', closed_at: at, updated_at: at },
+      events: (view) => [newOutboxEntry(orgId, 'conversation.closed', { object: view }, at)],
+    };
+  });
+}
+
+type Plan = { set: Partial<ConversationRecord>; events: (view: ConversationView) => ReturnType<typeof newOutboxEntry>[] } | null;
+
+const MAX_TRIES = 10;
+
+/**
+ * Read, plan, write conditionally on the revision read; on a lost race re-read and plan again. No lock: the
+ * conditional single-document update is the concurrency control, so any number of replicas may write.
+ */
+async function writeConversation(deps: MessagingDeps, orgId: string, id: string, plan: (current: ConversationRecord) => Plan): Promise<ConversationView> {
+  for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+    const current = await requireConversation(deps, orgId, id);
+    const planned = plan(current);
+    if (!planned) return viewConversation(current);
+    const view = viewConversation({ ...current, ...planned.set });
+    const written = await deps.conversations.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view));
+    if (written) {
+      deps.eventsWritten();
+      return viewConversation(written);
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
+  }
+  throw new AppError('INTERNAL_ERROR', 'The conversation changed too often concurrently; retry.');
+}
+
+async function requireConversation(deps: MessagingDeps, orgId: string, id: string): Promise<ConversationRecord> {
+  const record = await deps.conversations.getById(orgId, id);
+  if (!record) throw notFound('conversation');
+  return record;
+}
+
+async function activeMember(deps: MessagingDeps, orgId: string, memberId: string): Promise<{ id: string; name: string }> {
+  let after: { value: unknown; id: string } | undefined;
+  for (let page = 0; page < 20; page++) {
+    const response = await deps.crm.accounts.listMembers({ org_id: orgId, page: { limit: 100, after } });
+    const member = response.items.find((candidate) => candidate.id === memberId);
+    if (member) {
+      if (!member.is_active) break;
+      return { id: member.id, name: member.name };
+    }
+    if (!response.page?.has_more || !response.page.next) break;
+    after = { value: response.page.next.value, id: response.page.next.id };
+  }
+  throw invalidReference('assigned_to', memberId);
+}

@@ -1,0 +1,29 @@
+import type { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
+import type { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
+import type { AsyncClient, Logger, TtlCache } from '@crm/shared';
+import type { ClientSession } from 'mongoose';
+import type { Providers, ProviderAccount } from '../providers/provider';
+import type { ChatInstanceRepository } from '../repository/chat-instance.repository';
+import type { ConversationRepository } from '../repository/conversation.repository';
+import type { MessageRepository } from '../repository/message.repository';
+import type { TemplateRepository } from '../repository/template.repository';
+
+/** Everything a domain function may touch, wired once in wiring.ts. */
+export interface MessagingDeps {
+  instances: ChatInstanceRepository;
+  templates: TemplateRepository;
+  conversations: ConversationRepository;
+  messages: MessageRepository;
+  providers: Providers;
+  /** The CRM service over gRPC: contacts and members are its records. */
+  crm: { contacts: AsyncClient<typeof ContactServiceService>; accounts: AsyncClient<typeof AccountServiceService> };
+  /** Provider account answers (payment method) by instance id, briefly cached. */
+  accounts: TtlCache<ProviderAccount>;
+  settings: { windowMs: number };
+  /** Runs `work` in one multi-document transaction (retried by the driver on transient errors). */
+  transaction: <T>(work: (session: ClientSession) => Promise<T>) => Promise<T>;
+  /** Wakes the outbox relay after a write that carries events, so they leave at once. */
+  eventsWritten: () => void;
+  now: () => Date;
+  logger: Logger;
+}

@@ -1,0 +1,107 @@
+import type { Contact } from '@crm/proto/gen/crm/v1/contacts';
+import { AppError, invalidReference, newId, newOutboxEntry } from '@crm/shared';
+import { parseOrThrow, sendMessageBody, type Channel, type SendMessageBody } from '@crm/shared/schemas';
+import type { ChatInstanceRecord } from '../repository/chat-instance.repository';
+import type { MessageRecord } from '../repository/message.repository';
+import type { MessagingDeps } from './deps';
+import { chooseInstance } from './send-instance';
+import { checkOfficialSend, type OfficialPlan } from './send-official';
+import { storeMessage } from './store-message';
+import { previewOf, type MessageView } from './views';
+
+/**
+ * #53. Checks everything that would certainly fail (contact, channel identifier, number, window, template,
+ * billing), hands the message to the provider, and stores it as `sent` with its `message.sent` event. A provider
+ * refusal stores nothing: the message never left. Delivery is reported later by status callbacks.
+ */
+export async function sendMessage(deps: MessagingDeps, orgId: string, senderKeyId: string, rawBody: unknown): Promise<MessageView> {
+  const body = parseOrThrow(sendMessageBody, rawBody);
+  const contact = await requireContact(deps, orgId, body.contact_id);
+  recipientOf(contact, body.channel, null);
+  const instance = await chooseInstance(deps, orgId, contact.id, body);
+  const to = recipientOf(contact, body.channel, instance);
+  if (instance.status !== 'connected') throw new AppError('CHANNEL_DISCONNECTED', `${instance.kind === 'qrcode' || instance.kind === 'official' ? 'The number' : 'The page'} ${instance.name} is ${instance.status}; no message leaves until it reconnects.`, { instance_id: instance.id, status: instance.status });
+
+  // Template fields on a QR-code number (and on pages) are silently ignored (spec §4); content is then required.
+  const official: OfficialPlan | null = instance.kind === 'official' ? await checkOfficialSend(deps, orgId, contact.id, instance, body) : null;
+  if (!official?.template && !body.content && body.type === 'text') {
+    throw new AppError('VALIDATION_ERROR', 'Invalid request: content: is required for a text message on this number.', { fields: [{ field: 'content', issue: 'is required for a text message on this number' }] });
+  }
+
+  const template = official?.template ?? null;
+  const sent = await deps.providers[instance.kind].send({
+    instance,
+    to,
+    type: body.type,
+    content: template ? null : (body.content ?? null),
+    media_url: template ? null : (body.media_url ?? null),
+    template: template ? { name: template.name, language: template.language, components: body.template_components ?? [] } : null,
+  });
+
+  const now = deps.now();
+  const record: MessageRecord = {
+    id: newId('message'),
+    org_id: orgId,
+    conversation_id: '',
+    contact_id: contact.id,
+    channel: body.channel,
+    instance_id: instance.id,
+    direction: 'outbound',
+    type: template ? 'template' : body.type,
+    content: template ? null : (body.content ?? null),
+    media: !template && body.media_url ? { url: body.media_url, mime_type: null, file_name: null } : null,
+    template: template ? { name: template.name, language: template.language } : null,
+    status: 'sent',
+    sender: { type: 'api', id: senderKeyId || null, name: null },
+    external_id: sent.external_id,
+    error: null,
+    edited_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  const stored = await storeMessage(
+    deps,
+    {
+      org_id: orgId,
+      contact: { id: contact.id, name: contact.name },
+      channel: body.channel,
+      instance: { id: instance.id, name: instance.name, kind: instance.kind },
+      at: now,
+      preview: previewOf(record),
+      inbound: false,
+      window_expires_at: null,
+      now,
+    },
+    record,
+    (view) => [newOutboxEntry(orgId, 'message.sent', { object: view }, now)],
+  );
+  if (!stored) throw new AppError('INTERNAL_ERROR', 'The provider returned a message id that is already stored.');
+  return stored.message;
+}
+
+async function requireContact(deps: MessagingDeps, orgId: string, contactId: string): Promise<Contact> {
+  try {
+    return await deps.crm.contacts.getContact({ org_id: orgId, id: contactId });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') throw invalidReference('contact_id', contactId);
+    throw error;
+  }
+}
+
+/** The contact's address at the channel; CONTACT_CHANNEL_UNAVAILABLE when it has none. */
+function recipientOf(contact: Contact, channel: Channel, instance: ChatInstanceRecord | null): string {
+  const digits = (contact.chatapp_jid?.split('@')[0] ?? contact.phone ?? '').replace(/\D/g, '');
+  const address: Record<Channel, string> = {
+    chatapp: instance?.kind === 'official' ? digits : contact.chatapp_jid ?? (digits ? `${digits}@c.chatapp` : ''),
+    photoapp: contact.photoapp_username ?? '',
+    socialmsg: contact.socialmsg_psid ?? '',
+  };
+  const to = address[channel];
+  if (!to) {
+    const field = { chatapp: 'chatapp_jid or phone', photoapp: 'photoapp_username', socialmsg: 'socialmsg_psid' }[channel];
+    throw new AppError('CONTACT_CHANNEL_UNAVAILABLE', `The contact has no ${field}, so it cannot be reached on ${channel}.`, { channel, contact_id: contact.id });
+  }
+  return to;
+}
+
+export type { SendMessageBody };

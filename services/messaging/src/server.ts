@@ -1,0 +1,34 @@
+import { MessagingServiceService, type MessagingServiceServer } from '@crm/proto/gen/messaging/v1/messaging';
+import { bindService, startGrpcServer, type AsyncService, type Logger } from '@crm/shared';
+import type { MessagingDeps } from './domain/deps';
+import { assignConversationHandler } from './handlers/assign-conversation.handler';
+import { closeConversationHandler } from './handlers/close-conversation.handler';
+import { getChatInstanceHandler } from './handlers/get-chat-instance.handler';
+import { getConversationHandler } from './handlers/get-conversation.handler';
+import { getMessageHandler } from './handlers/get-message.handler';
+import { listChatInstancesHandler } from './handlers/list-chat-instances.handler';
+import { listConversationsHandler } from './handlers/list-conversations.handler';
+import { listMessagesHandler } from './handlers/list-messages.handler';
+import { listTemplatesHandler } from './handlers/list-templates.handler';
+import { sendMessageHandler } from './handlers/send-message.handler';
+
+/** Binds messaging.v1.MessagingService to its handlers, one RPC per file. */
+export function startMessagingServer(deps: MessagingDeps, options: { host: string; port: number; logger: Logger }) {
+  const handlers: AsyncService<MessagingServiceServer> = {
+    listConversations: (request) => listConversationsHandler(deps, request),
+    getConversation: (request) => getConversationHandler(deps, request),
+    listMessages: (request) => listMessagesHandler(deps, request),
+    assignConversation: (request) => assignConversationHandler(deps, request),
+    closeConversation: (request) => closeConversationHandler(deps, request),
+    sendMessage: (request) => sendMessageHandler(deps, request),
+    getMessage: (request) => getMessageHandler(deps, request),
+    listChatInstances: (request) => listChatInstancesHandler(deps, request),
+    getChatInstance: (request) => getChatInstanceHandler(deps, request),
+    listTemplates: (request) => listTemplatesHandler(deps, request),
+  };
+  return startGrpcServer({
+    host: options.host,
+    port: options.port,
+    services: [{ definition: MessagingServiceService, implementation: bindService(handlers, options.logger) }],
+  });
+}

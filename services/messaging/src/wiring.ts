@@ -1,0 +1,62 @@
+import { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
+import { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
+import { createAsyncClient, TtlCache, type Logger } from '@crm/shared';
+import type { Connection } from 'mongoose';
+import type { MessagingConfig } from './config';
+import type { MessagingDeps } from './domain/deps';
+import { cloudApiAdapter } from './providers/cloud-api.adapter';
+import { pageMessengerAdapter } from './providers/page-messenger.adapter';
+import type { ProviderAccount, Providers } from './providers/provider';
+import { qrBridgeAdapter } from './providers/qr-bridge.adapter';
+import { createChatInstanceRepository } from './repository/chat-instance.repository';
+import { createConversationRepository } from './repository/conversation.repository';
+import { createMessageRepository } from './repository/message.repository';
+import { createTemplateRepository } from './repository/template.repository';
+
+export function createProviders(config: MessagingConfig): Providers {
+  const common = { token: config.PROVIDER_TOKEN, timeoutMs: config.PROVIDER_TIMEOUT_MS };
+  return {
+    official: cloudApiAdapter({ ...common, baseUrl: config.CLOUD_API_BASE_URL }),
+    qrcode: qrBridgeAdapter({ ...common, baseUrl: config.QR_BRIDGE_BASE_URL }),
+    photoapp: pageMessengerAdapter({ ...common, kind: 'photoapp', baseUrl: config.PHOTOAPP_BASE_URL }),
+    socialmsg: pageMessengerAdapter({ ...common, kind: 'socialmsg', baseUrl: config.SOCIALMSG_BASE_URL }),
+  };
+}
+
+/** Builds the repositories, provider adapters and CRM clients. Used by the server and by the admin CLI. */
+export function createDeps(db: Connection, config: MessagingConfig, logger: Logger, eventsWritten: MessagingDeps['eventsWritten'] = () => undefined): MessagingDeps & { close(): void } {
+  const contacts = createAsyncClient(ContactServiceService, config.CRM_GRPC_URL, 'crm.v1.ContactService');
+  const accounts = createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService');
+  return {
+    instances: createChatInstanceRepository(db),
+    templates: createTemplateRepository(db),
+    conversations: createConversationRepository(db),
+    messages: createMessageRepository(db),
+    providers: createProviders(config),
+    crm: { contacts, accounts },
+    accounts: new TtlCache<ProviderAccount>(config.PROVIDER_ACCOUNT_CACHE_MS),
+    settings: { windowMs: config.MESSAGING_WINDOW_HOURS * 3_600_000 },
+    transaction: async (work) => {
+      const session = await db.startSession();
+      try {
+        let result: Awaited<ReturnType<typeof work>> | undefined;
+        await session.withTransaction(async () => {
+          result = await work(session);
+        });
+        return result as Awaited<ReturnType<typeof work>>;
+      } finally {
+        await session.endSession();
+      }
+    },
+    eventsWritten,
+    now: () => new Date(),
+    logger,
+    close: () => {
+      contacts.close();
+      accounts.close();
+    },
+  };
+}
+
+/** Collections whose documents carry an embedded outbox. */
+export const outboxCollections = (deps: MessagingDeps) => [deps.messages.collection, deps.conversations.collection, deps.instances.collection];

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventsOf, type EventLog } from '../support/events';
+import { addNumber, eventually, inbound, type TestNumber, uniquePhone } from '../support/messaging';
+import { createTestOrg, type TestOrg } from '../support/orgs';
+import { testSystem } from '../support/system';
+
+describe('inbound messages: conversations, contacts and events', () => {
+  let org: TestOrg;
+  let events: EventLog;
+  let qr: TestNumber;
+  let official: TestNumber;
+
+  beforeAll(async () => {
+    org = await createTestOrg();
+    events = await eventsOf(org.orgId);
+    qr = await addNumber(org.orgId, 'qrcode', { name: 'Sales QR' });
+    official = await addNumber(org.orgId, 'official', { name: 'Support line' });
+  });
+  afterAll(async () => {
+    await events.stop();
+  });
+
+  it('an unknown sender becomes a contact (source chatapp) with a conversation, a message and message.received', async () => {
+    const phone = uniquePhone();
+    const sent = await inbound(qr, { from: phone, name: 'Ana Souza', text: 'Hi, is it in stock?' });
+    expect(sent.callback_statuses).toEqual([200]);
+
+    const conversations = await org.client.get('/v1/conversations?channel=chatapp');
+    const conversation = conversations.body.data.find((c: any) => c.contact.name === 'Ana Souza');
+    expect(conversation).toMatchObject({
+      channel: 'chatapp',
+      chatapp_instance: { id: qr.id, name: 'Sales QR', channel: 'qrcode' },
+      status: 'open',
+      assigned_to: null,
+      unread_count: 1,
+      last_message_preview: 'Hi, is it in stock?',
+      window_expires_at: null,
+      closed_at: null,
+    });
+    const contact = (await org.client.get(`/v1/contacts/${conversation.contact.id}`)).body.data;
+    expect(contact).toMatchObject({ name: 'Ana Souza', phone, source: 'chatapp', chatapp_jid: `${phone.slice(1)}@c.chatapp` });
+
+    const messages = await org.client.get(`/v1/conversations/${conversation.id}/messages`);
+    expect(messages.status).toBe(200);
+    expect(messages.body.meta.total).toBe(1);
+    expect(messages.body.data[0]).toMatchObject({
+      conversation_id: conversation.id,
+      contact_id: contact.id,
+      channel: 'chatapp',
+      direction: 'inbound',
+      type: 'text',
+      content: 'Hi, is it in stock?',
+      status: 'received',
+      sender: { type: 'contact', id: contact.id, name: 'Ana Souza' },
+      external_id: sent.id,
+      error: null,
+      edited_at: null,
+    });
+    const message = messages.body.data[0];
+    expect((await org.client.get(`/v1/messages/${message.id}`)).body.data).toEqual(message);
+    await events.waitFor((all) => all.some((e) => e.type === 'message.received' && e.data.object.id === message.id));
+    expect(events.ofType('message.received').find((e) => e.data.object.id === message.id)?.data).toEqual({ object: message });
+    await events.waitFor((all) => all.some((e) => e.type === 'contact.created' && e.data.object.id === contact.id));
+  });
+
+  it('a callback retried by the provider (sequentially or concurrently) stores one message and one contact', async () => {
+    const phone = uniquePhone();
+    const first = await inbound(qr, { from: phone, name: 'Retry Person', text: 'once', repeat: 3 });
+    expect(first.callback_statuses).toEqual([200, 200, 200]);
+    await inbound(qr, { from: phone, name: 'Retry Person', text: 'once', id: first.id, repeat: 4, concurrent: true });
+    const contacts = await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`);
+    expect(contacts.body.data).toHaveLength(1);
+    const conversation = (await org.client.get(`/v1/conversations?contact_id=${contacts.body.data[0].id}`)).body.data[0];
+    const messages = await org.client.get(`/v1/conversations/${conversation.id}/messages`);
+    expect(messages.body.data.map((m: any) => m.external_id)).toEqual([first.id]);
+    await eventually('the single message.received', async () => events.ofType('message.received').some((e) => e.data.object.external_id === first.id));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(events.ofType('message.received').filter((e) => e.data.object.external_id === first.id)).toHaveLength(1);
+  });
+
+  it('the same callback delivered concurrently the first time changes the conversation once', async () => {
+    const phone = uniquePhone();
+    const sent = await inbound(qr, { from: phone, name: 'Racing Retries', text: 'raced', repeat: 5, concurrent: true });
+    expect(sent.callback_statuses).toEqual([200, 200, 200, 200, 200]);
+    const contact = (await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`)).body.data[0];
+    const conversations = (await org.client.get(`/v1/conversations?contact_id=${contact.id}`)).body.data;
+    expect(conversations).toHaveLength(1);
+    expect(conversations[0].unread_count).toBe(1);
+    expect((await org.client.get(`/v1/conversations/${conversations[0].id}/messages`)).body.data.map((m: any) => m.external_id)).toEqual([sent.id]);
+  });
+
+  it('concurrent first messages from one new sender make one contact and one conversation', async () => {
+    const phone = uniquePhone();
+    await Promise.all([1, 2, 3, 4].map((n) => inbound(qr, { from: phone, name: 'Burst Sender', text: `burst ${n}` })));
+    const contacts = await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`);
+    expect(contacts.body.data).toHaveLength(1);
+    const conversations = await org.client.get(`/v1/conversations?contact_id=${contacts.body.data[0].id}`);
+    expect(conversations.body.data).toHaveLength(1);
+    expect(conversations.body.data[0].unread_count).toBe(4);
+    expect((await org.client.get(`/v1/conversations/${conversations.body.data[0].id}/messages`)).body.meta.total).toBe(4);
+  });
+
+  it('an inbound message on an official number opens the 24-hour window from its provider timestamp', async () => {
+    const phone = uniquePhone();
+    const at = new Date(Date.now() - 2 * 3_600_000);
+    await inbound(official, { from: phone, name: 'Window Person', text: 'hello', timestamp: at.toISOString() });
+    const contact = (await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`)).body.data[0];
+    const conversation = (await org.client.get(`/v1/conversations?contact_id=${contact.id}`)).body.data[0];
+    const expected = new Date(Math.floor(at.getTime() / 1000) * 1000 + 24 * 3_600_000).toISOString();
+    expect(conversation).toMatchObject({ chatapp_instance: { id: official.id, channel: 'official' }, window_expires_at: expected, last_message_at: new Date(Math.floor(at.getTime() / 1000) * 1000).toISOString() });
+  });
+
+  it('an existing contact with the same phone is linked (gains chatapp_jid) instead of duplicated', async () => {
+    const phone = uniquePhone();
+    const created = await org.client.post('/v1/contacts', { name: 'Known Person', phone });
+    expect(created.status).toBe(201);
+    expect((await org.client.get('/v1/contacts?has_chatapp=true')).body.data.some((c: any) => c.id === created.body.data.id)).toBe(false);
+    await inbound(qr, { from: phone, name: 'Some Push Name', text: 'it is me' });
+    const contacts = (await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`)).body.data;
+    expect(contacts).toHaveLength(1);
+    expect(contacts[0]).toMatchObject({ id: created.body.data.id, name: 'Known Person', chatapp_jid: `${phone.slice(1)}@c.chatapp` });
+    expect((await org.client.get('/v1/contacts?has_chatapp=true')).body.data.some((c: any) => c.id === created.body.data.id)).toBe(true);
+  });
+
+  it('photoapp and socialmsg senders become contacts with their channel identifiers', async () => {
+    const photo = await addNumber(org.orgId, 'photoapp');
+    const page = await addNumber(org.orgId, 'socialmsg');
+    const username = `jane.${Date.now()}`;
+    const psid = `psid-${Date.now()}`;
+    await inbound(photo, { from: username, name: 'Jane Photo', text: 'love it' });
+    await inbound(page, { from: psid, name: 'Diego Page', text: 'do you ship?' });
+    const photoContacts = (await org.client.get('/v1/contacts?has_photoapp=true&source=photoapp')).body.data;
+    expect(photoContacts.find((c: any) => c.photoapp_username === username)).toMatchObject({ name: 'Jane Photo', source: 'photoapp' });
+    const pageContacts = (await org.client.get('/v1/contacts?has_socialmsg=true')).body.data;
+    expect(pageContacts.find((c: any) => c.socialmsg_psid === psid)).toMatchObject({ name: 'Diego Page', socialmsg_name: 'Diego Page', source: 'socialmsg' });
+    const conversations = (await org.client.get('/v1/conversations?channel=photoapp')).body.data;
+    expect(conversations[0]).toMatchObject({ channel: 'photoapp', chatapp_instance: null, window_expires_at: null });
+  });
+
+  it('refuses callbacks with a bad signature', async () => {
+    const port = testSystem().env.MESSAGING_HTTP_PORT;
+    const response = await fetch(`http://127.0.0.1:${port}/callbacks/qrcode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-bridge-signature': 'sha256=deadbeef' },
+      body: JSON.stringify({ event: 'message.upsert', instance: qr.ref, data: { id: 'forged', remote_jid: '15550009999@c.chatapp', text: 'forged', timestamp: '1' } }),
+    });
+    expect(response.status).toBe(401);
+    expect((await org.client.get('/v1/contacts?search=15550009999')).body.data).toHaveLength(0);
+  });
+});
