@@ -138,8 +138,9 @@ describe('inbound messages: conversations, contacts and events', () => {
   });
 
   it('refuses callbacks with a bad signature', async () => {
-    const port = testSystem().env.MESSAGING_HTTP_PORT;
-    const response = await fetch(`http://127.0.0.1:${port}/callbacks/qrcode`, {
+    // The callback listener of one messaging replica (the simulator spreads its own callbacks over all of them).
+    const listener = (testSystem().env.SIM_CALLBACK_URL ?? '').split(',')[0];
+    const response = await fetch(`${listener}/callbacks/qrcode`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-bridge-signature': 'sha256=deadbeef' },
       body: JSON.stringify({ event: 'message.upsert', instance: qr.ref, data: { id: 'forged', remote_jid: '15550009999@c.chatapp', text: 'forged', timestamp: '1' } }),
