@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { createLogger } from '@crm/shared';
-import { Kafka, logLevel } from 'kafkajs';
 import mongoose from 'mongoose';
 import { freePort } from '../../deploy/lib/ports';
 import { REPO_ROOT, startLocalStack, type StackEnv } from '../../deploy/lib/local-stack';
@@ -8,6 +7,7 @@ import { startSystem, type RunningSystem } from '../../deploy/lib/system';
 import { createApiKey, createOrganization } from '../../services/crm/src/domain/admin';
 import { SCOPES } from '../../services/crm/src/domain/scopes';
 import { createDeps } from '../../services/crm/src/wiring';
+import { dropNamespace } from '../support/namespace';
 
 export interface OwnSystem {
   stack: StackEnv;
@@ -69,22 +69,8 @@ export async function startOwnSystem(options: { crmReplicas: number; webhooksRep
       await gateway?.stop();
       await Promise.all(system.processes.map((process) => process.stop()));
       await system.stop();
-      await dropNamespace(system);
+      await dropNamespace(system.env);
     },
   };
 }
 
-/** Drops the namespace's databases and topic, so repeated runs do not grow the local servers. */
-async function dropNamespace(system: RunningSystem): Promise<void> {
-  const { env } = system;
-  const mongo = await mongoose.createConnection(env.MONGODB_URI ?? '').asPromise();
-  try {
-    for (const name of [env.CRM_DB_NAME, env.WEBHOOKS_DB_NAME, env.MESSAGING_DB_NAME, env.GATEWAY_DB_NAME]) if (name) await mongo.useDb(name).dropDatabase();
-  } finally {
-    await mongo.close();
-  }
-  const admin = new Kafka({ brokers: (env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  await admin.deleteTopics({ topics: [env.EVENTS_TOPIC ?? ''] }).catch(() => undefined);
-  await admin.disconnect();
-}

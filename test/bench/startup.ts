@@ -14,8 +14,6 @@
 import { credentials, makeGenericClientConstructor, type ServiceError } from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
 import { execFileSync } from 'node:child_process';
-import { Kafka, logLevel } from 'kafkajs';
-import { MongoClient } from 'mongodb';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,6 +21,7 @@ import { REPO_ROOT, startLocalStack } from '../../deploy/lib/local-stack';
 import { freePort } from '../../deploy/lib/ports';
 import { startService, type RunMode, type ServiceProcess } from '../../deploy/lib/processes';
 import { systemEnv } from '../../deploy/lib/system';
+import { dropNamespace } from '../support/namespace';
 
 export type StartupProcess = 'crm' | 'webhooks' | 'messaging' | 'gateway';
 
@@ -145,19 +144,6 @@ async function gatewayReady(port: number): Promise<boolean> {
   return (await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(3_000) })).ok;
 }
 
-/** Removes the namespace's databases and topic, so repeated runs do not grow the local servers. */
-async function dropNamespace(env: NodeJS.ProcessEnv): Promise<void> {
-  const mongo = await new MongoClient(env.MONGODB_URI ?? '').connect();
-  try {
-    for (const name of [env.CRM_DB_NAME, env.WEBHOOKS_DB_NAME, env.MESSAGING_DB_NAME, env.GATEWAY_DB_NAME]) if (name) await mongo.db(name).dropDatabase();
-  } finally {
-    await mongo.close();
-  }
-  const admin = new Kafka({ brokers: (env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  await admin.deleteTopics({ topics: [env.EVENTS_TOPIC ?? ''] }).catch(() => undefined);
-  await admin.disconnect();
-}
 
 function rssOf(pid: number): number {
   const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);

@@ -1,12 +1,11 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { MongoClient } from 'mongodb';
-import { Kafka, logLevel } from 'kafkajs';
 import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
 import { localStackRunning, REPO_ROOT, startLocalStack, stopLocalStack } from '../../deploy/lib/local-stack';
 import { freePort } from '../../deploy/lib/ports';
 import { startSystem, type RunningSystem } from '../../deploy/lib/system';
+import { dropNamespace } from './namespace';
 import type { TestSystem } from './system';
 
 declare module 'vitest' {
@@ -74,21 +73,8 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     await system.stop();
-    await dropRunData(system.env);
+    await dropNamespace(system.env);
     if (!stackWasRunning) await stopLocalStack();
   };
 }
 
-/** Removes the run's databases and topic, so repeated runs do not grow the local servers. */
-async function dropRunData(env: NodeJS.ProcessEnv): Promise<void> {
-  const mongo = await new MongoClient(env.MONGODB_URI ?? '').connect();
-  try {
-    for (const name of [env.CRM_DB_NAME, env.GATEWAY_DB_NAME, env.WEBHOOKS_DB_NAME, env.MESSAGING_DB_NAME]) if (name) await mongo.db(name).dropDatabase();
-  } finally {
-    await mongo.close();
-  }
-  const admin = new Kafka({ brokers: (env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING }).admin();
-  await admin.connect();
-  await admin.deleteTopics({ topics: [env.EVENTS_TOPIC ?? ''] }).catch(() => undefined);
-  await admin.disconnect();
-}
