@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@crm/shared';
+import type { ErrorCode, Scope } from '@crm/shared';
 import type { z } from 'zod';
 import type { Clients } from '../clients';
 import type { CursorPosition } from './cursor';
@@ -51,7 +51,7 @@ export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.Zo
   summary: string;
   description?: string;
   /** The one scope the key must hold; null for routes any valid key may call. */
-  scope: string | null;
+  scope: Scope | null;
   params?: P;
   query?: Q;
   body?: B;

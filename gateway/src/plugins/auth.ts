@@ -1,4 +1,4 @@
-import { AppError } from '@crm/shared';
+import { AppError, type Scope } from '@crm/shared';
 import { createHash } from 'node:crypto';
 import type { Clients } from '../clients';
 import type { Principal } from '../http/route';
@@ -46,7 +46,7 @@ export function createAuthenticator(clients: Pick<Clients, 'accounts'>, cacheTtl
 
 export type Authenticate = ReturnType<typeof createAuthenticator>;
 
-export function requireScope(principal: Principal, scope: string | null): void {
+export function requireScope(principal: Principal, scope: Scope | null): void {
   if (!scope || principal.scopes.includes(scope)) return;
   throw new AppError('INSUFFICIENT_SCOPES', `This route needs the scope ${scope}, which the API key lacks.`, {
     required_scopes: [scope],

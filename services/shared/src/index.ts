@@ -20,3 +20,4 @@ export * from './grpc/wire';
 export * from './concurrency/ttl-cache';
 export * from './mongo/keyset';
 export * from './grpc/paging';
+export * from './scopes';

@@ -1,11 +1,2 @@
-/** The 24 scopes of the API (catalogue §1). `write:x` does not imply `read:x`. */
-export const SCOPES = [
-  'read:contacts', 'write:contacts', 'read:companies', 'write:companies', 'read:deals', 'write:deals',
-  'read:funnels', 'write:funnels', 'read:tasks', 'write:tasks', 'read:members', 'read:tags', 'read:custom_fields',
-  'read:conversations', 'write:conversations', 'read:messages', 'write:messages', 'read:chatapp_instances',
-  'read:broadcasts', 'write:broadcasts', 'read:ai_agents', 'write:ai_agents', 'read:webhooks', 'write:webhooks',
-] as const;
-
-export type Scope = (typeof SCOPES)[number];
-
-export const isScope = (value: string): value is Scope => (SCOPES as readonly string[]).includes(value);
+// The list lives in @crm/shared, so the gateway's routes are typed by the same scopes the service grants.
+export { SCOPES, isScope, type Scope } from '@crm/shared';
