@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Validates helm/crm offline: `helm lint`, then `helm template` with the default values, with an
-# override that enables the Ingress, autoscaling and an existing Secret, and with a single-replica
-# override; then structural checks and Kubernetes schema validation of what was rendered. Helm is built from its Go module (the Go module proxy is reachable; release
+# override that enables the Ingress (with the messaging provider-callback path), autoscaling and an existing
+# Secret, and with a single-replica override; then structural checks and Kubernetes schema validation of what was rendered. Helm is built from its Go module (the Go module proxy is reachable; release
 # binaries are not) into ~/.cache/crm-stack/helm-<version>/ and reused afterwards.
 #
 # Usage: bash deploy/validate-chart.sh        (HELM_VERSION=v3.16.4 by default; HELM=/path/to/helm to skip the build)
@@ -53,7 +53,8 @@ install_helm() {
 HELM="${HELM:-$(install_helm)}"
 log "using $("$HELM" version --short) ($HELM)"
 
-# An override exercising the optional parts: Ingress with TLS, autoscaling, an existing Secret, OTel.
+# An override exercising the optional parts: Ingress with TLS and the provider-callback path, autoscaling, an
+# existing Secret, OTel, provider base URLs.
 cat >"$OUT/ci-values.yaml" <<'VALUES'
 secret:
   existingSecret: crm-credentials
@@ -76,23 +77,38 @@ ingress:
 webhooks:
   autoscaling:
     enabled: true
+messaging:
+  autoscaling:
+    enabled: true
+  env:
+    CLOUD_API_BASE_URL: https://graph.cloud-api.example.com
+    QR_BRIDGE_BASE_URL: https://bridge.example.com
+    PHOTOAPP_BASE_URL: https://graph.photoapp.example.com
+    SOCIALMSG_BASE_URL: https://graph.socialmsg.example.com
+  callbacks:
+    ingress:
+      enabled: true
 gateway:
   image:
     repository: registry.example.com/crm/gateway
     tag: "1.2.3"
 VALUES
 
-# A single-replica install (a small standalone MongoDB) with the PDB off.
+# A single-replica install (a small single-node replica set: messaging refuses a standalone MongoDB) with the
+# PDB off and every secret given.
 cat >"$OUT/single-values.yaml" <<'VALUES'
 mongodb:
-  uri: mongodb://mongodb:27017/
+  uri: mongodb://mongodb:27017/?replicaSet=rs0
 podDisruptionBudget:
   enabled: false
 crm: {replicaCount: 1}
 webhooks: {replicaCount: 1}
+messaging: {replicaCount: 1}
 gateway: {replicaCount: 1}
 secret:
   cursorSecret: 0123456789abcdef0123456789abcdef
+  providerCallbackSecret: fedcba9876543210fedcba9876543210
+  providerToken: provider-token
 VALUES
 
 log "helm lint (default values, then each override)"
@@ -109,15 +125,24 @@ log "a short cursor secret must be refused"
 if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set secret.cursorSecret=short >/dev/null 2>&1; then
   fail "a CURSOR_SECRET under 32 characters was accepted"
 fi
+log "a short provider callback secret must be refused"
+if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set secret.providerCallbackSecret=short >/dev/null 2>&1; then
+  fail "a PROVIDER_CALLBACK_SECRET under 8 characters was accepted"
+fi
+log "the callback Ingress path without the Ingress must be refused"
+if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set messaging.callbacks.ingress.enabled=true >/dev/null 2>&1; then
+  fail "messaging.callbacks.ingress.enabled was accepted without ingress.enabled"
+fi
 
 # Structural checks of the rendered manifests (no cluster and no schema download: see below): the
 # hardening, the probes, selectors, port names and references between objects, and that every env
 # name is one a process's loadConfig() reads.
-check_manifests() { # file, expected counts as Kind=n,...
-  node - "$ROOT" "$1" "$2" <<'JS'
+check_manifests() { # file, expected counts as Kind=n,..., and whether the Ingress routes /callbacks (true|false|"")
+  node - "$ROOT" "$1" "$2" "${3:-}" <<'JS'
 const { createRequire } = require('node:module');
 const { readFileSync } = require('node:fs');
-const [root, file, expected] = process.argv.slice(2);
+const [root, file, expected, callbackPath] = process.argv.slice(2);
+const expectCallbackPath = callbackPath === '' ? undefined : callbackPath === 'true';
 const req = createRequire(`${root}/package.json`);
 let parseAll;
 try {
@@ -146,10 +171,11 @@ const extra = ['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_SERVICE_NAME'];
 const known = {
   crm: new Set([...common, ...names('services/crm/src/config.ts'), ...extra]),
   webhooks: new Set([...common, ...names('services/webhooks/src/config.ts'), ...extra]),
+  messaging: new Set([...common, ...names('services/messaging/src/config.ts'), ...extra]),
   gateway: new Set([...common, ...names('gateway/src/config.ts'), ...extra]),
 };
 const configMaps = new Map(byKind('ConfigMap').map((c) => [c.metadata.name, c]));
-const secrets = new Set(byKind('Secret').map((s) => s.metadata.name));
+const secrets = new Map(byKind('Secret').map((s) => [s.metadata.name, s]));
 const services = byKind('Service');
 const hpaTargets = new Set(byKind('HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name));
 const matches = (selector, labels) => Object.entries(selector).every(([k, v]) => labels[k] === v);
@@ -190,28 +216,61 @@ for (const dep of byKind('Deployment')) {
       check(known[component].has(e.name), `${name}: ${e.name} is read by no config.ts of ${component}`);
       check(e.value === undefined || e.value !== '', `${name}: ${e.name} is set to an empty string`);
       const ref = e.valueFrom?.secretKeyRef;
-      if (ref) check(secrets.has(ref.name) || ref.name === 'crm-credentials', `${name}: Secret ${ref.name} is not rendered`);
+      if (ref) {
+        check(secrets.has(ref.name) || ref.name === 'crm-credentials', `${name}: Secret ${ref.name} is not rendered`);
+        const data = secrets.get(ref.name)?.data;
+        if (data) check(ref.key in data || ref.optional === true, `${name}: Secret ${ref.name} has no key ${ref.key}`);
+      }
     }
     for (const from of c.envFrom ?? []) {
       const cm = configMaps.get(from.configMapRef?.name);
       check(cm, `${name}: ConfigMap ${from.configMapRef?.name} is not rendered`);
       for (const key of Object.keys(cm?.data ?? {})) check(known[component].has(key), `${name}: ConfigMap key ${key} is read by no config.ts`);
     }
-    const bind = component === 'gateway' ? 'HOST' : `${component.toUpperCase()}_GRPC_HOST`;
-    check(c.env?.find((e) => e.name === bind)?.value === '0.0.0.0', `${name}: ${bind} must be 0.0.0.0`);
-    const svc = services.find((s) => matches(s.spec.selector, pod.metadata.labels));
-    check(svc, `${name}: no Service selects it`);
-    for (const p of svc?.spec.ports ?? []) check(ports.has(p.targetPort), `${svc.metadata.name}: targetPort ${p.targetPort} is not a container port`);
+    const envValue = (key) => c.env?.find((e) => e.name === key)?.value;
+    const binds = component === 'gateway' ? ['HOST'] : [`${component.toUpperCase()}_GRPC_HOST`];
+    if (component === 'messaging') binds.push('MESSAGING_HTTP_HOST');
+    for (const bind of binds) check(envValue(bind) === '0.0.0.0', `${name}: ${bind} must be 0.0.0.0`);
+    if (component !== 'gateway') {
+      check(envValue(`${component.toUpperCase()}_GRPC_PORT`) === String(ports.get('grpc')), `${name}: ${component.toUpperCase()}_GRPC_PORT is not the grpc container port`);
+    }
+    const selecting = services.filter((s) => matches(s.spec.selector, pod.metadata.labels));
+    check(selecting.length > 0, `${name}: no Service selects it`);
+    for (const svc of selecting) {
+      for (const p of svc.spec.ports) check(ports.has(p.targetPort), `${svc.metadata.name}: targetPort ${p.targetPort} is not a container port`);
+    }
+    const svc = selecting[0];
+    // dns:///<headless service>:<port> of the named component, so the gRPC client sees every pod and spreads calls
+    // round-robin.
+    const grpcTarget = (key, targetComponent) => {
+      const [host, port] = (envValue(key) ?? '').replace(/^dns:\/\/\//, '').split(':');
+      const target = services.find((s) => s.metadata.name === host);
+      check(target && target.spec.ports.some((p) => String(p.port) === port && p.name === 'grpc'), `${name}: ${key} points at no rendered gRPC Service port`);
+      check(target?.spec.clusterIP === 'None', `${name}: ${key} must name a headless Service (round-robin over pods)`);
+      check(target?.spec.selector['app.kubernetes.io/component'] === targetComponent, `${name}: ${key} must point at the ${targetComponent} Service`);
+    };
     if (component === 'gateway') {
       check(svc?.spec.ports[0].port === 80 && ports.get('http') === 8080, `${name}: gateway Service must map 80 -> 8080`);
-      for (const key of ['CRM_GRPC_URL', 'WEBHOOKS_GRPC_URL']) {
-        // dns:///<headless service>:<port>, so the gRPC client sees every pod and spreads calls round-robin.
-        const [host, port] = (c.env.find((e) => e.name === key)?.value ?? '').replace(/^dns:\/\/\//, '').split(':');
-        const target = services.find((s) => s.metadata.name === host);
-        check(target && target.spec.ports.some((p) => String(p.port) === port), `${name}: ${key} points at no rendered Service`);
-        check(target?.spec.clusterIP === 'None', `${name}: ${key} must name a headless Service (round-robin over pods)`);
-      }
+      grpcTarget('CRM_GRPC_URL', 'crm');
+      grpcTarget('WEBHOOKS_GRPC_URL', 'webhooks');
+      grpcTarget('MESSAGING_GRPC_URL', 'messaging');
     }
+    if (component === 'messaging') {
+      grpcTarget('CRM_GRPC_URL', 'crm');
+      check(JSON.stringify([...ports.keys()].sort()) === '["grpc","http"]', `${name}: messaging needs container ports grpc and http`);
+      check(envValue('MESSAGING_HTTP_PORT') === String(ports.get('http')), `${name}: MESSAGING_HTTP_PORT is not the http container port`);
+      // Two Services: the headless gRPC one (the gateway's) and a ClusterIP one for the provider callbacks.
+      const headless = selecting.filter((s) => s.spec.clusterIP === 'None');
+      const callbacks = selecting.filter((s) => s.spec.clusterIP !== 'None');
+      check(headless.length === 1 && headless[0].spec.ports.every((p) => p.name === 'grpc' && p.targetPort === 'grpc'), `${name}: expected one headless gRPC Service`);
+      check(callbacks.length === 1 && (callbacks[0].spec.type ?? 'ClusterIP') === 'ClusterIP'
+        && callbacks[0].spec.ports.length === 1 && callbacks[0].spec.ports[0].name === 'http' && callbacks[0].spec.ports[0].targetPort === 'http',
+        `${name}: expected one ClusterIP callbacks Service with port http -> http`);
+      const secretRef = (key) => c.env?.find((e) => e.name === key)?.valueFrom?.secretKeyRef;
+      check(secretRef('PROVIDER_CALLBACK_SECRET') && !secretRef('PROVIDER_CALLBACK_SECRET').optional, `${name}: PROVIDER_CALLBACK_SECRET must come from the Secret (never the development default)`);
+      check(secretRef('PROVIDER_TOKEN'), `${name}: PROVIDER_TOKEN must come from the Secret`);
+    }
+    check(!(c.env ?? []).some((e) => /SECRET|TOKEN|MONGODB_URI/.test(e.name) && e.value !== undefined), `${name}: a secret is set as a plain env value`);
   }
 }
 for (const pdb of byKind('PodDisruptionBudget')) {
@@ -221,16 +280,30 @@ for (const ing of byKind('Ingress')) {
   for (const rule of ing.spec.rules) for (const path of rule.http.paths) {
     const svc = services.find((s) => s.metadata.name === path.backend.service.name);
     check(svc && svc.spec.ports.some((p) => p.name === path.backend.service.port.name), `${ing.metadata.name}: backend is not a rendered Service port`);
+    const component = svc?.spec.selector['app.kubernetes.io/component'];
+    check(component === 'gateway' || (component === 'messaging' && svc.spec.clusterIP !== 'None'), `${ing.metadata.name}: ${path.path} routes to ${svc?.metadata.name}, neither the gateway nor the callbacks Service`);
+    // The callback listener serves /callbacks/<kind> itself: no rewrite is configured.
+    if (component === 'messaging') check(path.path === '/callbacks' && path.pathType === 'Prefix', `${ing.metadata.name}: the callbacks path must be Prefix /callbacks`);
   }
+  check(ing.spec.rules.every((rule) => rule.http.paths.some((p) => p.path === '/' && p.backend.service.name.endsWith('-gateway'))), `${ing.metadata.name}: the API path / must still route to the gateway`);
+}
+if (expectCallbackPath !== undefined) {
+  const routed = byKind('Ingress').some((ing) => ing.spec.rules.some((rule) => rule.http.paths.some((p) => p.path === '/callbacks')));
+  check(routed === expectCallbackPath, `${file}: the Ingress ${expectCallbackPath ? 'lacks' : 'has'} the /callbacks path`);
 }
 if (errors.length) { console.error(errors.join('\n')); process.exit(1); }
 console.log(`${file}: ${docs.length} objects OK (${Object.entries(counts).map(([k, n]) => `${n} ${k}`).join(', ')})`);
 JS
 }
 log "checking rendered manifests"
-check_manifests "$OUT/default.yaml" "Deployment=3,Service=3,ConfigMap=1,Secret=1,ServiceAccount=1,PodDisruptionBudget=3,HorizontalPodAutoscaler=0,Ingress=0"
-check_manifests "$OUT/ci.yaml" "Deployment=3,Service=3,ConfigMap=1,Secret=0,ServiceAccount=1,PodDisruptionBudget=3,HorizontalPodAutoscaler=1,Ingress=1"
-check_manifests "$OUT/single.yaml" "Deployment=3,Service=3,ConfigMap=1,Secret=1,ServiceAccount=1,PodDisruptionBudget=0,HorizontalPodAutoscaler=0,Ingress=0"
+# Services: crm, webhooks, messaging (headless gRPC), messaging's callbacks (ClusterIP) and the gateway.
+check_manifests "$OUT/default.yaml" "Deployment=4,Service=5,ConfigMap=1,Secret=1,ServiceAccount=1,PodDisruptionBudget=4,HorizontalPodAutoscaler=0,Ingress=0"
+check_manifests "$OUT/ci.yaml" "Deployment=4,Service=5,ConfigMap=1,Secret=0,ServiceAccount=1,PodDisruptionBudget=4,HorizontalPodAutoscaler=2,Ingress=1" true
+check_manifests "$OUT/single.yaml" "Deployment=4,Service=5,ConfigMap=1,Secret=1,ServiceAccount=1,PodDisruptionBudget=0,HorizontalPodAutoscaler=0,Ingress=0"
+
+log "the API Ingress is unchanged unless the callback path is enabled"
+"$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm --set ingress.enabled=true >"$OUT/api-ingress.yaml"
+check_manifests "$OUT/api-ingress.yaml" "Deployment=4,Service=5,Ingress=1" false
 
 # Schema validation against the Kubernetes OpenAPI schemas, offline: kubernetes-validate (PyPI) ships
 # the JSON schemas of each Kubernetes minor version inside its wheel (kubeconform would download them

@@ -61,9 +61,17 @@ app.kubernetes.io/component: {{ .service }}
 {{- end }}
 {{- end }}
 
-{{/* Name of the Secret holding MONGODB_URI and CURSOR_SECRET. */}}
+{{/* Name of the Secret holding MONGODB_URI, CURSOR_SECRET, PROVIDER_CALLBACK_SECRET and PROVIDER_TOKEN. */}}
 {{- define "crm.secretName" -}}
 {{- default (include "crm.fullname" .) .Values.secret.existingSecret }}
+{{- end }}
+
+{{/*
+The ClusterIP Service of the messaging service's provider-callback listener (HTTP). Named "<release>-callbacks"
+rather than "<release>-messaging-callbacks" so that it stays within the 63 characters of a DNS label.
+*/}}
+{{- define "crm.callbacksServiceName" -}}
+{{- include "crm.serviceName" (dict "root" . "service" "callbacks") }}
 {{- end }}
 
 {{- define "crm.configMapName" -}}
