@@ -76,7 +76,9 @@ for (const workspace of rootManifest.workspaces) {
   const manifest = readManifest(dir);
   const declared = new Set([
     manifest.name,
-    ...['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'].flatMap((field) => Object.keys(manifest[field] ?? {})),
+    ...['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'].flatMap((field) =>
+      Object.keys(manifest[field] ?? {}),
+    ),
   ]);
   const undeclared = new Map(); // package -> files importing it
   for (const file of sourceFiles(dir)) {
@@ -98,7 +100,9 @@ for (const workspace of rootManifest.workspaces) {
 }
 
 if (failures > 0) {
-  console.error(`\n${failures} undeclared import(s): add each to the workspace's "dependencies", with the version range the lockfile already has.`);
+  console.error(
+    `\n${failures} undeclared import(s): add each to the workspace's "dependencies", with the version range the lockfile already has.`,
+  );
   process.exit(1);
 }
 console.log(`Workspace dependencies: every import is declared (${rootManifest.workspaces.length} workspaces).`);

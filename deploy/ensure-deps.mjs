@@ -13,7 +13,9 @@ const installed = resolve(root, 'node_modules/.package-lock.json');
 
 const upToDate = existsSync(installed) && statSync(installed).mtimeMs >= statSync(lockfile).mtimeMs;
 if (!upToDate) {
-  console.log(existsSync(installed) ? 'package-lock.json changed: reinstalling dependencies (npm ci)…' : 'Installing dependencies (npm ci, once)…');
+  console.log(
+    existsSync(installed) ? 'package-lock.json changed: reinstalling dependencies (npm ci)…' : 'Installing dependencies (npm ci, once)…',
+  );
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   execFileSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
 }

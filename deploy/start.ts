@@ -15,7 +15,11 @@ async function main(): Promise<void> {
   const startedAt = Date.now();
   const external = Boolean(process.env.MONGODB_URI && process.env.KAFKA_BROKERS);
   const stackWasRunning = external || (await localStackRunning());
-  console.log(stackWasRunning ? 'Using the running Kafka and MongoDB-compatible servers…' : 'Starting Kafka and SecantusDB (the first run installs them: about 8 minutes on 2 cores, once per machine)…');
+  console.log(
+    stackWasRunning
+      ? 'Using the running Kafka and MongoDB-compatible servers…'
+      : 'Starting Kafka and SecantusDB (the first run installs them: about 8 minutes on 2 cores, once per machine)…',
+  );
   const stack = await startLocalStack();
   const stackReadyAt = Date.now();
 
@@ -26,7 +30,10 @@ async function main(): Promise<void> {
     // CRM_REPLICAS / WEBHOOKS_REPLICAS / MESSAGING_REPLICAS run more than one process of a service (ports 10 apart).
     crmPorts: replicaPorts(port('CRM_GRPC_PORT', 50051), port('CRM_REPLICAS', 1)),
     webhooksPorts: replicaPorts(port('WEBHOOKS_GRPC_PORT', 50054), port('WEBHOOKS_REPLICAS', 1)),
-    messagingPorts: replicaPorts(port('MESSAGING_GRPC_PORT', 50052), port('MESSAGING_REPLICAS', 1)).map((grpc, index) => ({ grpc, http: port('MESSAGING_HTTP_PORT', 8082) + index * 10 })),
+    messagingPorts: replicaPorts(port('MESSAGING_GRPC_PORT', 50052), port('MESSAGING_REPLICAS', 1)).map((grpc, index) => ({
+      grpc,
+      http: port('MESSAGING_HTTP_PORT', 8082) + index * 10,
+    })),
     simulatorPort: port('SIM_PORT', 8090),
     logDir,
     env: { WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost,::1' },

@@ -15,16 +15,24 @@ interface DemoKey {
  * The demo organization's key, kept in .local/ (gitignored) so that each `npm start` prints the same key.
  * Seeds a new demo organization when there is none or the stored key no longer works.
  */
-export async function ensureDemoKey(baseUrl: string, env: NodeJS.ProcessEnv, file = resolve(REPO_ROOT, '.local/demo-key.json')): Promise<DemoKey & { created: boolean }> {
+export async function ensureDemoKey(
+  baseUrl: string,
+  env: NodeJS.ProcessEnv,
+  file = resolve(REPO_ROOT, '.local/demo-key.json'),
+): Promise<DemoKey & { created: boolean }> {
   if (existsSync(file)) {
     const stored = JSON.parse(readFileSync(file, 'utf8')) as DemoKey;
     const me = await fetch(`${baseUrl}/v1/me`, { headers: { authorization: `Bearer ${stored.api_key}` } });
     if (me.ok) return { ...stored, created: false };
   }
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', resolve(REPO_ROOT, 'services/crm/src/cli/admin.ts'), 'seed-demo', '--json'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-  });
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', 'tsx', resolve(REPO_ROOT, 'services/crm/src/cli/admin.ts'), 'seed-demo', '--json'],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+    },
+  );
   const seeded = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as DemoKey;
   await seedDemoMessaging(seeded.organization_id, env);
   mkdirSync(dirname(file), { recursive: true });
@@ -37,9 +45,13 @@ export async function ensureDemoKey(baseUrl: string, env: NodeJS.ProcessEnv, fil
  * messages go through the provider simulator and the messaging service like any provider callback.
  */
 export async function seedDemoMessaging(organizationId: string, env: NodeJS.ProcessEnv): Promise<unknown> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', resolve(REPO_ROOT, 'services/messaging/src/cli/admin.ts'), 'seed-demo', '--org', organizationId, '--json'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-  });
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', 'tsx', resolve(REPO_ROOT, 'services/messaging/src/cli/admin.ts'), 'seed-demo', '--org', organizationId, '--json'],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+    },
+  );
   return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as unknown;
 }

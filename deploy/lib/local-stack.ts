@@ -13,9 +13,11 @@ export interface StackEnv {
 
 /** Starts (installing if needed) the local Kafka and FerretDB unless MONGODB_URI / KAFKA_BROKERS point elsewhere. */
 export async function startLocalStack(): Promise<StackEnv> {
-  const { stdout } = await run('bash', [STACK, 'start'], { env: process.env, maxBuffer: 16 * 1024 * 1024, timeout: 20 * 60_000 }).catch((error: { stderr?: string }) => {
-    throw new Error(`could not start the local stack:\n${error.stderr ?? String(error)}`);
-  });
+  const { stdout } = await run('bash', [STACK, 'start'], { env: process.env, maxBuffer: 16 * 1024 * 1024, timeout: 20 * 60_000 }).catch(
+    (error: { stderr?: string }) => {
+      throw new Error(`could not start the local stack:\n${error.stderr ?? String(error)}`);
+    },
+  );
   return parseEnv(stdout);
 }
 

@@ -25,7 +25,8 @@ export function defaultRunMode(): RunMode {
 /** services/crm/src/main.ts → <repo>/dist/services/crm/src/main.js (tsconfig.build.json mirrors the repository). */
 export function compiledEntry(entry: string): string {
   const path = relative(REPO_ROOT, resolve(REPO_ROOT, entry));
-  if (path.startsWith('..') || isAbsolute(path) || !path.endsWith('.ts')) throw new Error(`${entry} is not a TypeScript file of this repository`);
+  if (path.startsWith('..') || isAbsolute(path) || !path.endsWith('.ts'))
+    throw new Error(`${entry} is not a TypeScript file of this repository`);
   return resolve(REPO_ROOT, 'dist', path.replace(/\.ts$/, '.js'));
 }
 
@@ -33,7 +34,8 @@ export function compiledEntry(entry: string): string {
 export function nodeArguments(entry: string, mode: RunMode): string[] {
   if (mode === 'source') return ['--import', 'tsx', resolve(REPO_ROOT, entry)];
   const compiled = compiledEntry(entry);
-  if (!existsSync(compiled)) throw new Error(`${compiled} does not exist: run \`npm run build\` (or set CRM_RUN_FROM_SOURCE=1 to run the sources with tsx)`);
+  if (!existsSync(compiled))
+    throw new Error(`${compiled} does not exist: run \`npm run build\` (or set CRM_RUN_FROM_SOURCE=1 to run the sources with tsx)`);
   warnIfStale();
   return [compiled];
 }
@@ -50,16 +52,26 @@ function warnIfStale(): void {
   if (staleChecked) return;
   staleChecked = true;
   const builtAt = existsSync(BUILD_STAMP) ? statSync(BUILD_STAMP).mtimeMs : 0;
-  const newer = SOURCE_DIRS.flatMap((dir) => readdirSync(resolve(REPO_ROOT, dir), { recursive: true, encoding: 'utf8' }).map((file) => resolve(REPO_ROOT, dir, file)))
-    .find((file) => file.endsWith('.ts') && statSync(file).mtimeMs > builtAt);
-  if (newer) console.warn(`warning: ${relative(REPO_ROOT, newer)} is newer than the last \`npm run build\`; the compiled processes may be out of date`);
+  const newer = SOURCE_DIRS.flatMap((dir) =>
+    readdirSync(resolve(REPO_ROOT, dir), { recursive: true, encoding: 'utf8' }).map((file) => resolve(REPO_ROOT, dir, file)),
+  ).find((file) => file.endsWith('.ts') && statSync(file).mtimeMs > builtAt);
+  if (newer)
+    console.warn(
+      `warning: ${relative(REPO_ROOT, newer)} is newer than the last \`npm run build\`; the compiled processes may be out of date`,
+    );
 }
 
 /**
  * Starts a service from its entry's .ts path, compiled or from source (see RunMode), as one node process (so
  * signals reach the service itself), its output appended to a log file.
  */
-export function startService(name: string, entry: string, env: NodeJS.ProcessEnv, logFile: string, mode: RunMode = defaultRunMode()): ServiceProcess {
+export function startService(
+  name: string,
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+  mode: RunMode = defaultRunMode(),
+): ServiceProcess {
   const args = nodeArguments(entry, mode);
   mkdirSync(dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile, { flags: 'a' });
@@ -82,7 +94,11 @@ export function startService(name: string, entry: string, env: NodeJS.ProcessEnv
 }
 
 /** Polls `check` until it answers true; fails early if the process dies, with its log's location. */
-export async function waitUntil(what: string, check: () => Promise<boolean>, options: { timeoutMs: number; process?: ServiceProcess; logFile?: string }): Promise<void> {
+export async function waitUntil(
+  what: string,
+  check: () => Promise<boolean>,
+  options: { timeoutMs: number; process?: ServiceProcess; logFile?: string },
+): Promise<void> {
   const deadline = Date.now() + options.timeoutMs;
   let died = false;
   void options.process?.exited.then(() => (died = true));

@@ -45,7 +45,12 @@ const ENTRIES: Record<ServiceName, string> = {
 const addresses = (ports: number[]): string => ports.map((port) => `127.0.0.1:${port}`).join(',');
 
 /** The environment every process of one system shares: the servers, database names, topic and service addresses. */
-export function systemEnv(options: Pick<SystemOptions, 'stack' | 'namespace' | 'gatewayPort' | 'crmPorts' | 'webhooksPorts' | 'messagingPorts' | 'simulatorPort' | 'env'>): NodeJS.ProcessEnv {
+export function systemEnv(
+  options: Pick<
+    SystemOptions,
+    'stack' | 'namespace' | 'gatewayPort' | 'crmPorts' | 'webhooksPorts' | 'messagingPorts' | 'simulatorPort' | 'env'
+  >,
+): NodeJS.ProcessEnv {
   const suffix = options.namespace ? `_${options.namespace}` : '';
   const sim = `http://127.0.0.1:${options.simulatorPort}`;
   return {
@@ -81,7 +86,11 @@ interface ProcessPlan {
 
 function plan(options: SystemOptions): ProcessPlan[] {
   const replicas = (service: ServiceName, ports: number[], portVariable: string): ProcessPlan[] =>
-    ports.map((port, index) => ({ name: ports.length > 1 ? `${service}-${index + 1}` : service, service, env: { [portVariable]: String(port) } }));
+    ports.map((port, index) => ({
+      name: ports.length > 1 ? `${service}-${index + 1}` : service,
+      service,
+      env: { [portVariable]: String(port) },
+    }));
   return [
     ...replicas('crm', options.crmPorts, 'CRM_GRPC_PORT'),
     ...replicas('webhooks', options.webhooksPorts, 'WEBHOOKS_GRPC_PORT'),

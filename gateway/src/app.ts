@@ -52,7 +52,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       done(null, UNPARSABLE_JSON);
     }
   });
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, raw, done) => done(null, String(raw).length > 0 ? UNSUPPORTED_MEDIA : undefined));
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, raw, done) =>
+    done(null, String(raw).length > 0 ? UNSUPPORTED_MEDIA : undefined),
+  );
 
   const pipeline = {
     authenticate: createAuthenticator(deps.clients, deps.config.AUTH_CACHE_TTL_MS),
@@ -71,9 +73,18 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     const allowed = table.allowedMethods(request.url);
     if (allowed) {
       void reply.header('Allow', allowed.join(', '));
-      return reply.code(405).send(errorBody(new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; allowed: ${allowed.join(', ')}.`), request.id));
+      return reply
+        .code(405)
+        .send(
+          errorBody(
+            new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; allowed: ${allowed.join(', ')}.`),
+            request.id,
+          ),
+        );
     }
-    return reply.code(404).send(errorBody(new AppError('ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`), request.id));
+    return reply
+      .code(404)
+      .send(errorBody(new AppError('ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`), request.id));
   });
   app.setErrorHandler(handleError);
 

@@ -9,7 +9,11 @@ export function apiClient(baseUrl: string, key: string): ApiClient {
   return {
     headers,
     async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-      const response = await fetch(`${baseUrl}${path}`, { method, headers: body === undefined ? { authorization: headers.authorization } : headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: body === undefined ? { authorization: headers.authorization } : headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
       return (response.status === 204 ? null : await response.json()) as T;
     },

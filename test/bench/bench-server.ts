@@ -14,11 +14,20 @@ export interface BenchServer {
  * Starts one of the benchmark's own servers (the ceiling, the peer) as a child process on a free loopback port and
  * waits until `readyPath` answers (any status: the peer answers 401 to a request without a key).
  */
-export async function startBenchServer(name: string, file: string, env: NodeJS.ProcessEnv, logFile: string, readyPath: string): Promise<BenchServer> {
+export async function startBenchServer(
+  name: string,
+  file: string,
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+  readyPath: string,
+): Promise<BenchServer> {
   const port = await freePort();
   mkdirSync(dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(__dirname, file)], { env: { ...process.env, ...env, BENCH_PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(__dirname, file)], {
+    env: { ...process.env, ...env, BENCH_PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
@@ -32,7 +41,13 @@ export async function startBenchServer(name: string, file: string, env: NodeJS.P
   const deadline = Date.now() + 30_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited during start-up; see ${logFile}`);
-    if (await fetch(`${baseUrl}${readyPath}`).then(() => true, () => false)) break;
+    if (
+      await fetch(`${baseUrl}${readyPath}`).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`${name} did not answer within 30 s; see ${logFile}`);

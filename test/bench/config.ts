@@ -49,7 +49,8 @@ export function loadBenchConfig(): BenchConfig {
     fanout: int('BENCH_WEBHOOK_FANOUT', 4),
     clients: (process.env.BENCH_CLIENTS ?? '1,16').split(',').map((part) => {
       const value = Number(part.trim());
-      if (!Number.isInteger(value) || value < 1) throw new Error(`BENCH_CLIENTS must list positive integers, got "${process.env.BENCH_CLIENTS}"`);
+      if (!Number.isInteger(value) || value < 1)
+        throw new Error(`BENCH_CLIENTS must list positive integers, got "${process.env.BENCH_CLIENTS}"`);
       return value;
     }),
     startup: process.env.BENCH_STARTUP !== '0',

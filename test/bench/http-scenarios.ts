@@ -50,7 +50,12 @@ export async function measureRoute(scenario: RouteScenario, config: BenchConfig,
  * more request, answered only after that backlog, keeps it out of the next run's figures.
  */
 async function drain({ baseUrl, request }: RouteScenario): Promise<void> {
-  await fetch(`${baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body, signal: AbortSignal.timeout(60_000) }).then(
+  await fetch(`${baseUrl}${request.path}`, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    signal: AbortSignal.timeout(60_000),
+  }).then(
     (response) => response.arrayBuffer(),
     () => undefined,
   );

@@ -45,7 +45,12 @@ export async function startOwnSystem(options: { crmReplicas: number; webhooksRep
     messagingPorts: [{ grpc: await freePort(), http: await freePort() }],
     simulatorPort: await freePort(),
     logDir,
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '0', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1', WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}` },
+    env: {
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_SECOND: '0',
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1',
+      WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}`,
+    },
   });
   const connection = await mongoose.createConnection(system.env.MONGODB_URI ?? '', { dbName: system.env.CRM_DB_NAME }).asPromise();
   const deps = createDeps(connection, createLogger('bench', 'silent'));
@@ -73,4 +78,3 @@ export async function startOwnSystem(options: { crmReplicas: number; webhooksRep
     },
   };
 }
-

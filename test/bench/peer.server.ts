@@ -39,7 +39,11 @@ async function main(): Promise<void> {
     }
     const live = { org_id: key.org_id, deleted_at: null };
     const [rows, total] = await Promise.all([
-      contacts.find(live, { projection: { _outbox: 0, _outbox_pending: 0, name_key: 0 } }).sort({ created_at: -1, _id: -1 }).limit(PAGE + 1).toArray(),
+      contacts
+        .find(live, { projection: { _outbox: 0, _outbox_pending: 0, name_key: 0 } })
+        .sort({ created_at: -1, _id: -1 })
+        .limit(PAGE + 1)
+        .toArray(),
       contacts.countDocuments(live),
     ]);
     const data = rows.slice(0, PAGE).map(({ _id, ...rest }) => ({ id: _id, ...rest }));
@@ -47,7 +51,14 @@ async function main(): Promise<void> {
   });
 
   await app.listen({ host: '127.0.0.1', port: Number(process.env.BENCH_PORT) });
-  process.once('SIGTERM', () => void app.close().then(() => client.close()).then(() => process.exit(0)));
+  process.once(
+    'SIGTERM',
+    () =>
+      void app
+        .close()
+        .then(() => client.close())
+        .then(() => process.exit(0)),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -5,7 +5,8 @@ import { mark, TARGETS, type Verdict } from './targets';
 
 type Cell = string | number | null | undefined;
 
-const cell = (value: Cell): string => (value === null || value === undefined || (typeof value === 'number' && !Number.isFinite(value)) ? '—' : String(value));
+const cell = (value: Cell): string =>
+  value === null || value === undefined || (typeof value === 'number' && !Number.isFinite(value)) ? '—' : String(value);
 const table = (head: string[], rows: Cell[][]): string =>
   [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
 
@@ -20,7 +21,12 @@ export function renderReport(results: BenchResults): string {
     `on ${run.machine.cpus} × ${run.machine.cpu_model}, Node ${run.machine.node}; ${replicas}; ${run.seeded.contacts.toLocaleString('en')} contacts and ${run.seeded.deals} deals in the organization;`,
     `${run.config.seconds} s per load run after ${run.config.warmupSeconds} s of warm-up per route (\`BENCH_SECONDS\`, \`BENCH_WARMUP_SECONDS\`). Latencies in ms; req/s counts 2xx answers only.`,
     '',
-    ...(run.config.seconds < 10 ? [`> **A short run (BENCH_SECONDS=${run.config.seconds}): indicative only. The figures to compare with the targets come from a full run on a quiet machine.**`, ''] : []),
+    ...(run.config.seconds < 10
+      ? [
+          `> **A short run (BENCH_SECONDS=${run.config.seconds}): indicative only. The figures to compare with the targets come from a full run on a quiet machine.**`,
+          '',
+        ]
+      : []),
     '## HTTP: ceiling, peer, project',
     '',
     'ceiling = a bare Fastify route; peer = one Fastify process + the mongodb driver doing the same key check, page of 25 and count on the same database server and data;',
@@ -67,10 +73,21 @@ function httpTable(routes: RouteFigures[], most: number): string {
       if (route.side === 'project' && run.clients === most && route.route === 'POST /v1/contacts') verdict = TARGETS.creates(run.rps);
       rows.push(row(route, run, verdict));
     }
-    if (route.half_rate) rows.push(row(route, route.half_rate, route.side === 'project' ? TARGETS.halfRateP99(route.half_rate.p99_ms) : undefined));
+    if (route.half_rate)
+      rows.push(row(route, route.half_rate, route.side === 'project' ? TARGETS.halfRateP99(route.half_rate.p99_ms) : undefined));
     else if (route.read && route.side === 'project') {
       const verdict = TARGETS.halfRateP99(null);
-      rows.push([route.side, `\`${route.route}\``, `${most} @ half`, 'not run: under 2 req/s at best', '', '', '', verdict.target, mark(verdict)]);
+      rows.push([
+        route.side,
+        `\`${route.route}\``,
+        `${most} @ half`,
+        'not run: under 2 req/s at best',
+        '',
+        '',
+        '',
+        verdict.target,
+        mark(verdict),
+      ]);
     }
   }
   return table(['side', 'route', 'clients', 'req/s', 'p50', 'p99', 'errors / non-2xx', 'target', ''], rows);
@@ -85,11 +102,21 @@ function webhookTable({ webhooks: { latency, throughput } }: BenchResults): stri
   return table(
     ['what', 'figure', 'target', ''],
     [
-      [`deliveries/s to a fast receiver (${burst}; first write → last delivery, ${throughput.seconds_to_last} s)`, throughput.deliveries_per_s, deliveries.target, mark(deliveries)],
+      [
+        `deliveries/s to a fast receiver (${burst}; first write → last delivery, ${throughput.seconds_to_last} s)`,
+        throughput.deliveries_per_s,
+        deliveries.target,
+        mark(deliveries),
+      ],
       ['best whole second of that run', throughput.peak_deliveries_per_s, '—', ''],
       ['delivered / expected, duplicates', `${throughput.delivered} / ${throughput.expected}, ${throughput.duplicates}`, '—', ''],
       [`write → received p50 at ${latency.rate_per_s} events/s for ${latency.seconds} s`, latency.p50_ms, '—', ''],
-      [`write → received p99 (max ${cell(latency.max_ms)}; ${latency.delivered} delivered, ${latency.lost} lost, ${latency.write_failures} failed writes)`, latency.p99_ms, p99.target, mark(p99)],
+      [
+        `write → received p99 (max ${cell(latency.max_ms)}; ${latency.delivered} delivered, ${latency.lost} lost, ${latency.write_failures} failed writes)`,
+        latency.p99_ms,
+        p99.target,
+        mark(p99),
+      ],
     ],
   );
 }
@@ -97,7 +124,15 @@ function webhookTable({ webhooks: { latency, throughput } }: BenchResults): stri
 function processTable({ resources }: BenchResults): string {
   const rows: Cell[][] = resources.processes.map((process) => {
     const verdict = process.node ? TARGETS.nodeRss(process.peak_rss_mb) : undefined;
-    return [process.name, process.pid, process.rss_mb, process.peak_rss_mb, process.idle_cpu_percent, verdict ? `peak ${verdict.target}` : '—', mark(verdict)];
+    return [
+      process.name,
+      process.pid,
+      process.rss_mb,
+      process.peak_rss_mb,
+      process.idle_cpu_percent,
+      verdict ? `peak ${verdict.target}` : '—',
+      mark(verdict),
+    ];
   });
   const idle = TARGETS.idleCpu(resources.idle_cpu_total_percent);
   rows.push(['**whole stack**', '', '', '', resources.idle_cpu_total_percent, `idle ${idle.target}`, mark(idle)]);
@@ -107,17 +142,25 @@ function processTable({ resources }: BenchResults): string {
 /** `measureStartup()` owns its result's shape: rows of objects become a table, anything else a JSON block. */
 function startupSection({ startup }: BenchResults): string {
   if (!startup.measured) return `Not measured: ${startup.reason ?? 'no reason given'} (hook: \`test/bench/startup-hook.ts\`).`;
-  const rows = Array.isArray(startup.result) ? startup.result : startup.result && typeof startup.result === 'object' ? Object.entries(startup.result).map(([name, value]) => (value && typeof value === 'object' ? { name, ...value } : { name, value })) : null;
-  if (!rows || !rows.every((row) => row && typeof row === 'object')) return ['```json', JSON.stringify(startup.result, null, 2), '```'].join('\n');
+  const rows = Array.isArray(startup.result)
+    ? startup.result
+    : startup.result && typeof startup.result === 'object'
+      ? Object.entries(startup.result).map(([name, value]) => (value && typeof value === 'object' ? { name, ...value } : { name, value }))
+      : null;
+  if (!rows || !rows.every((row) => row && typeof row === 'object'))
+    return ['```json', JSON.stringify(startup.result, null, 2), '```'].join('\n');
   const records = rows as Record<string, unknown>[];
   const head = [...new Set(records.flatMap((record) => Object.keys(record)))];
   // A row with an RSS figure gets the memory target beside it, except from-source rows: development only, not what ships.
   const withRss = head.includes('rss_mb');
-  const verdict = (record: Record<string, unknown>) => (typeof record.rss_mb === 'number' && record.mode !== 'source' ? TARGETS.nodeRss(record.rss_mb) : undefined);
+  const verdict = (record: Record<string, unknown>) =>
+    typeof record.rss_mb === 'number' && record.mode !== 'source' ? TARGETS.nodeRss(record.rss_mb) : undefined;
   return table(
     withRss ? [...head, 'target', ''] : head,
     records.map((record) => {
-      const cells = head.map((key) => (typeof record[key] === 'object' && record[key] !== null ? JSON.stringify(record[key]) : (record[key] as Cell)));
+      const cells = head.map((key) =>
+        typeof record[key] === 'object' && record[key] !== null ? JSON.stringify(record[key]) : (record[key] as Cell),
+      );
       return withRss ? [...cells, verdict(record)?.target ?? '—', mark(verdict(record))] : cells;
     }),
   );

@@ -35,8 +35,15 @@ export function writeResult<K extends keyof BenchResults>(name: K, value: BenchR
 }
 
 export function readResults(): BenchResults {
-  const read = <K extends keyof BenchResults>(name: K): BenchResults[K] => JSON.parse(readFileSync(resolve(RESULTS_DIR, `${name}.json`), 'utf8')) as BenchResults[K];
-  return { run: read('run'), http: read('http'), webhooks: read('webhooks'), resources: read('resources'), startup: startupOf(read('startup')) };
+  const read = <K extends keyof BenchResults>(name: K): BenchResults[K] =>
+    JSON.parse(readFileSync(resolve(RESULTS_DIR, `${name}.json`), 'utf8')) as BenchResults[K];
+  return {
+    run: read('run'),
+    http: read('http'),
+    webhooks: read('webhooks'),
+    resources: read('resources'),
+    startup: startupOf(read('startup')),
+  };
 }
 
 /** `npx tsx test/bench/startup.ts` on its own writes its own shape, `{measured_at, runs, results}`, to the same file. */

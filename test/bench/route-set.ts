@@ -21,14 +21,31 @@ export function routeScenarios(targets: RouteTargets): RouteScenario[] {
   const pick = <T>(list: T[], i: number): T => list[i % list.length] as T;
   return [
     { side: 'ceiling', route: 'GET /ping', read: false, baseUrl: targets.ceiling, request: { method: 'GET', path: '/ping' } },
-    { side: 'peer', route: 'GET /v1/contacts', read: true, baseUrl: targets.peer, request: { method: 'GET', path: '/v1/contacts', headers: auth } },
-    { side: 'project', route: 'GET /v1/contacts', read: true, baseUrl: targets.gateway, request: { method: 'GET', path: '/v1/contacts', headers: auth } },
+    {
+      side: 'peer',
+      route: 'GET /v1/contacts',
+      read: true,
+      baseUrl: targets.peer,
+      request: { method: 'GET', path: '/v1/contacts', headers: auth },
+    },
+    {
+      side: 'project',
+      route: 'GET /v1/contacts',
+      read: true,
+      baseUrl: targets.gateway,
+      request: { method: 'GET', path: '/v1/contacts', headers: auth },
+    },
     {
       side: 'project',
       route: 'GET /v1/contacts/{id}',
       read: true,
       baseUrl: targets.gateway,
-      request: { method: 'GET', path: `/v1/contacts/${pick(lookups, 0)}`, headers: auth, next: (i) => ({ path: `/v1/contacts/${pick(lookups, i)}` }) },
+      request: {
+        method: 'GET',
+        path: `/v1/contacts/${pick(lookups, 0)}`,
+        headers: auth,
+        next: (i) => ({ path: `/v1/contacts/${pick(lookups, i)}` }),
+      },
     },
     {
       side: 'project',
@@ -43,7 +60,13 @@ export function routeScenarios(targets: RouteTargets): RouteScenario[] {
       read: false,
       baseUrl: targets.gateway,
       // Spread over the seeded deals, each write a new value: a no-op patch or one hot record would measure less.
-      request: { method: 'PATCH', path: `/v1/deals/${pick(targets.dealIds, 0)}`, headers: json, body: JSON.stringify({ value: 1_000 }), next: (i) => ({ path: `/v1/deals/${pick(targets.dealIds, i)}`, body: JSON.stringify({ value: 1_000 + i }) }) },
+      request: {
+        method: 'PATCH',
+        path: `/v1/deals/${pick(targets.dealIds, 0)}`,
+        headers: json,
+        body: JSON.stringify({ value: 1_000 }),
+        next: (i) => ({ path: `/v1/deals/${pick(targets.dealIds, i)}`, body: JSON.stringify({ value: 1_000 + i }) }),
+      },
     },
   ];
 }

@@ -41,7 +41,10 @@ async function main(): Promise<void> {
     // Let the last deliveries, relay passes and consumer commits finish before calling the stack idle.
     await sleep(3_000);
     log(`idle: reading CPU of every process for ${config.idleSeconds} s with no traffic`);
-    const watched: Watched[] = [...own.system.processes.map((process) => ({ name: process.name, pid: process.child.pid ?? 0, node: true })), ...stackProcesses()];
+    const watched: Watched[] = [
+      ...own.system.processes.map((process) => ({ name: process.name, pid: process.child.pid ?? 0, node: true })),
+      ...stackProcesses(),
+    ];
     writeResult('resources', await measureResources(watched, config.idleSeconds));
   } finally {
     for (const server of servers) await server.stop().catch(() => undefined);
@@ -73,13 +76,22 @@ async function seed(own: OwnSystem, config: BenchConfig): Promise<{ contactIds: 
   return { contactIds, dealIds };
 }
 
-async function measureHttp(own: OwnSystem, config: BenchConfig, seeded: { contactIds: string[]; dealIds: string[] }, servers: BenchServer[]): Promise<void> {
+async function measureHttp(
+  own: OwnSystem,
+  config: BenchConfig,
+  seeded: { contactIds: string[]; dealIds: string[] },
+  servers: BenchServer[],
+): Promise<void> {
   const logFile = (name: string) => resolve(own.logDir, `${name}.log`);
   servers.push(await startBenchServer('ceiling', 'bare.server.ts', {}, logFile('ceiling'), '/ping'));
   const dbEnv = { MONGODB_URI: own.system.env.MONGODB_URI, CRM_DB_NAME: own.system.env.CRM_DB_NAME };
   servers.push(await startBenchServer('peer', 'peer.server.ts', dbEnv, logFile('peer'), '/v1/contacts'));
   const [ceiling, peer] = servers as [BenchServer, BenchServer];
-  const routes: RouteFigures[] = await measureRouteSet({ ceiling: ceiling.baseUrl, peer: peer.baseUrl, gateway: own.system.baseUrl, key: own.key, ...seeded }, config, log);
+  const routes: RouteFigures[] = await measureRouteSet(
+    { ceiling: ceiling.baseUrl, peer: peer.baseUrl, gateway: own.system.baseUrl, key: own.key, ...seeded },
+    config,
+    log,
+  );
   writeResult('http', { routes });
 }
 
@@ -97,7 +109,9 @@ async function measureWebhooks(own: OwnSystem, config: BenchConfig): Promise<voi
     const clients = Math.max(...config.clients);
     log(`webhooks: deliveries/s, ${clients} clients creating contacts for ${config.seconds} s × ${config.fanout} subscriptions`);
     const throughput = await measureWebhookThroughput(own.system.baseUrl, api, receiver, config.fanout, clients, config.seconds);
-    log(`  ${throughput.deliveries_per_s} deliveries/s (${throughput.delivered}/${throughput.expected}, ${throughput.duplicates} duplicates)`);
+    log(
+      `  ${throughput.deliveries_per_s} deliveries/s (${throughput.delivered}/${throughput.expected}, ${throughput.duplicates} duplicates)`,
+    );
     writeResult('webhooks', { latency, throughput });
   } finally {
     await receiver.close();

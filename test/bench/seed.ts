@@ -55,7 +55,9 @@ export async function seedDeals(api: ApiClient, count: number): Promise<string[]
   await api.call('POST', '/v1/funnels', { name: 'Bench funnel', stages: [{ name: 'New' }, { name: 'Qualified' }, { name: 'Proposal' }] });
   const ids: string[] = [];
   for (let i = 0; i < count; i += 8) {
-    const batch = Array.from({ length: Math.min(8, count - i) }, (_, j) => api.call<{ data: { id: string } }>('POST', '/v1/deals', { title: `Bench deal ${i + j}`, value: 1_000 }));
+    const batch = Array.from({ length: Math.min(8, count - i) }, (_, j) =>
+      api.call<{ data: { id: string } }>('POST', '/v1/deals', { title: `Bench deal ${i + j}`, value: 1_000 }),
+    );
     for (const deal of await Promise.all(batch)) ids.push(deal.data.id);
   }
   return ids;

@@ -60,7 +60,15 @@ export async function measureStartup(): Promise<StartupResult[]> {
   const ports = { crm: await freePort(), webhooks: await freePort(), messaging: await freePort(), gateway: await freePort() };
   const callbacks = await freePort();
   const env = {
-    ...systemEnv({ stack, namespace, gatewayPort: ports.gateway, crmPorts: [ports.crm], webhooksPorts: [ports.webhooks], messagingPorts: [{ grpc: ports.messaging, http: callbacks }], simulatorPort: await freePort() }),
+    ...systemEnv({
+      stack,
+      namespace,
+      gatewayPort: ports.gateway,
+      crmPorts: [ports.crm],
+      webhooksPorts: [ports.webhooks],
+      messagingPorts: [{ grpc: ports.messaging, http: callbacks }],
+      simulatorPort: await freePort(),
+    }),
     CRM_GRPC_PORT: String(ports.crm),
     WEBHOOKS_GRPC_PORT: String(ports.webhooks),
     MESSAGING_GRPC_PORT: String(ports.messaging),
@@ -73,11 +81,15 @@ export async function measureStartup(): Promise<StartupResult[]> {
   // Sequential on purpose: each start has the machine to itself (as far as a shared machine allows).
   for (const name of ['crm', 'webhooks', 'messaging', 'gateway'] as const) {
     // The gateway is ready only once it reaches the services: run them, compiled, for its measurements.
-    const helpers = name === 'gateway' ? await Promise.all((['crm', 'webhooks', 'messaging'] as const).map((helper) => startReady(helper, 'compiled', env, logDir, ports))) : [];
+    const helpers =
+      name === 'gateway'
+        ? await Promise.all((['crm', 'webhooks', 'messaging'] as const).map((helper) => startReady(helper, 'compiled', env, logDir, ports)))
+        : [];
     try {
       const samples = new Map<RunMode, Sample[]>(MODES.map((mode) => [mode, []]));
       for (const mode of MODES) await startOnce(name, mode, env, logDir, ports);
-      for (let run = 0; run < RUNS; run++) for (const mode of MODES) samples.get(mode)?.push(await startOnce(name, mode, env, logDir, ports));
+      for (let run = 0; run < RUNS; run++)
+        for (const mode of MODES) samples.get(mode)?.push(await startOnce(name, mode, env, logDir, ports));
       for (const [mode, runs] of samples) results.push(summarize(name, mode, runs));
     } finally {
       for (const helper of helpers) await helper.service.stop();
@@ -86,7 +98,10 @@ export async function measureStartup(): Promise<StartupResult[]> {
   await dropNamespace(env);
   mkdirSync(resolve(RESULTS_FILE, '..'), { recursive: true });
   // The shape `npm run bench` (test/bench/startup-hook.ts) also writes to this file: {measured, result}.
-  writeFileSync(RESULTS_FILE, `${JSON.stringify({ measured: true, measured_at: new Date().toISOString(), starts: RUNS, result: results }, null, 2)}\n`);
+  writeFileSync(
+    RESULTS_FILE,
+    `${JSON.stringify({ measured: true, measured_at: new Date().toISOString(), starts: RUNS, result: results }, null, 2)}\n`,
+  );
   return results;
 }
 
@@ -101,7 +116,13 @@ async function startOnce(name: StartupProcess, mode: RunMode, env: NodeJS.Proces
   return sample;
 }
 
-async function startReady(name: StartupProcess, mode: RunMode, env: NodeJS.ProcessEnv, logDir: string, ports: Ports): Promise<{ service: ServiceProcess; readyMs: number }> {
+async function startReady(
+  name: StartupProcess,
+  mode: RunMode,
+  env: NodeJS.ProcessEnv,
+  logDir: string,
+  ports: Ports,
+): Promise<{ service: ServiceProcess; readyMs: number }> {
   const startedAt = performance.now();
   const service = startService(name, ENTRIES[name], env, join(logDir, `${name}-${mode}.log`), mode);
   const ready = name === 'gateway' ? () => gatewayReady(ports.gateway) : () => grpcServing(ports[name]);
@@ -125,15 +146,26 @@ async function poll(what: string, ready: () => Promise<boolean>, service: Servic
   throw new Error(`${what} was not ready within 60 s`);
 }
 
-type HealthClient = { check(request: { service: string }, options: { deadline: number }, callback: (error: ServiceError | null, response?: { status: string }) => void): void; close(): void };
+type HealthClient = {
+  check(
+    request: { service: string },
+    options: { deadline: number },
+    callback: (error: ServiceError | null, response?: { status: string }) => void,
+  ): void;
+  close(): void;
+};
 const HealthClient = makeGenericClientConstructor(healthService, 'grpc.health.v1.Health');
 
 async function grpcServing(port: number): Promise<boolean> {
   // A channel of its own per attempt: grpc-js' shared subchannels would wait out a reconnect backoff after the
   // first refused connection, adding up to a second to what is measured.
-  const client = new HealthClient(`127.0.0.1:${port}`, credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 }) as unknown as HealthClient;
+  const client = new HealthClient(`127.0.0.1:${port}`, credentials.createInsecure(), {
+    'grpc.use_local_subchannel_pool': 1,
+  }) as unknown as HealthClient;
   try {
-    const status = await new Promise<string | undefined>((done, fail) => client.check({ service: '' }, { deadline: Date.now() + 1_000 }, (error, response) => (error ? fail(error) : done(response?.status))));
+    const status = await new Promise<string | undefined>((done, fail) =>
+      client.check({ service: '' }, { deadline: Date.now() + 1_000 }, (error, response) => (error ? fail(error) : done(response?.status))),
+    );
     return status === 'SERVING';
   } finally {
     client.close();
@@ -143,7 +175,6 @@ async function grpcServing(port: number): Promise<boolean> {
 async function gatewayReady(port: number): Promise<boolean> {
   return (await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(3_000) })).ok;
 }
-
 
 function rssOf(pid: number): number {
   const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN);
@@ -161,7 +192,16 @@ function summarize(process: StartupProcess, mode: RunMode, runs: Sample[]): Star
   const ready = runs.map((run) => run.readyMs);
   const cpu = runs.map((run) => run.cpuMs);
   const rss = runs.map((run) => run.rssMb);
-  return { process, mode, ready_ms: median(ready), cpu_ms: median(cpu), rss_mb: median(rss), ready_ms_runs: ready, cpu_ms_runs: cpu, rss_mb_runs: rss };
+  return {
+    process,
+    mode,
+    ready_ms: median(ready),
+    cpu_ms: median(cpu),
+    rss_mb: median(rss),
+    ready_ms_runs: ready,
+    cpu_ms_runs: cpu,
+    rss_mb_runs: rss,
+  };
 }
 
 function median(values: number[]): number {

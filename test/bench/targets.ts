@@ -7,7 +7,8 @@ export interface Verdict {
   ok: boolean;
 }
 
-const holds = (value: number | null | undefined, check: (value: number) => boolean): boolean => typeof value === 'number' && Number.isFinite(value) && check(value);
+const holds = (value: number | null | undefined, check: (value: number) => boolean): boolean =>
+  typeof value === 'number' && Number.isFinite(value) && check(value);
 
 export const TARGETS = {
   // A peer that answered nothing gives nothing to compare with: that is a failed measurement, not a pass.
@@ -18,7 +19,10 @@ export const TARGETS = {
   halfRateP99: (p99: number | null): Verdict => ({ target: 'p99 ≤ 100 ms', ok: holds(p99, (value) => value <= 100) }),
   creates: (rps: number): Verdict => ({ target: '≥ 300 creates/s', ok: holds(rps, (value) => value >= 300) }),
   deliveries: (perSecond: number): Verdict => ({ target: '≥ 500 deliveries/s', ok: holds(perSecond, (value) => value >= 500) }),
-  webhookP99: (p99: number, lost: number): Verdict => ({ target: 'p99 ≤ 500 ms, none lost', ok: holds(p99, (value) => value <= 500) && lost === 0 }),
+  webhookP99: (p99: number, lost: number): Verdict => ({
+    target: 'p99 ≤ 500 ms, none lost',
+    ok: holds(p99, (value) => value <= 500) && lost === 0,
+  }),
   nodeRss: (mb: number | null): Verdict => ({ target: '≤ 150 MB', ok: holds(mb, (value) => value <= 150) }),
   idleCpu: (percent: number): Verdict => ({ target: '< 2 % of a core', ok: holds(percent, (value) => value < 2) }),
 } as const;

@@ -35,7 +35,11 @@ const DRAIN_TIMEOUT_MS = 120_000;
 
 /** Subscribes subscription number `n` of the receiver to contact.created through the public API. */
 export async function subscribe(api: ApiClient, receiver: FastReceiver, n: number): Promise<string> {
-  const created = await api.call<{ data: { id: string } }>('POST', '/v1/webhooks', { name: `bench ${n}`, url: receiver.url(n), events: ['contact.created'] });
+  const created = await api.call<{ data: { id: string } }>('POST', '/v1/webhooks', {
+    name: `bench ${n}`,
+    url: receiver.url(n),
+    events: ['contact.created'],
+  });
   return created.data.id;
 }
 
@@ -52,7 +56,13 @@ export async function warmWebhooks(api: ApiClient, receiver: FastReceiver, subsc
  * Write → received latency at a steady rate: one POST /v1/contacts every 1/rate s, open loop (a slow answer does
  * not delay the next write). Timestamped when the POST is sent and when the receiver has the delivery's body.
  */
-export async function measureWebhookLatency(baseUrl: string, api: ApiClient, receiver: FastReceiver, rate: number, seconds: number): Promise<WebhookLatency> {
+export async function measureWebhookLatency(
+  baseUrl: string,
+  api: ApiClient,
+  receiver: FastReceiver,
+  rate: number,
+  seconds: number,
+): Promise<WebhookLatency> {
   const sentAt = new Map<string, number>();
   let failures = 0;
   const writes: Promise<void>[] = [];
@@ -63,7 +73,11 @@ export async function measureWebhookLatency(baseUrl: string, api: ApiClient, rec
     if (due > Date.now()) await sleep(due - Date.now());
     const t0 = Date.now();
     writes.push(
-      fetch(`${baseUrl}/v1/contacts`, { method: 'POST', headers: api.headers, body: JSON.stringify({ name: `Webhook latency ${i}` }) }).then(
+      fetch(`${baseUrl}/v1/contacts`, {
+        method: 'POST',
+        headers: api.headers,
+        body: JSON.stringify({ name: `Webhook latency ${i}` }),
+      }).then(
         async (response) => {
           if (!response.ok) {
             failures++;
@@ -78,7 +92,8 @@ export async function measureWebhookLatency(baseUrl: string, api: ApiClient, rec
   await Promise.all(writes);
   const arrivedAt = new Map<string, number>();
   const collect = () => {
-    for (const arrival of receiver.arrivals) if (sentAt.has(arrival.objectId) && !arrivedAt.has(arrival.objectId)) arrivedAt.set(arrival.objectId, arrival.at);
+    for (const arrival of receiver.arrivals)
+      if (sentAt.has(arrival.objectId) && !arrivedAt.has(arrival.objectId)) arrivedAt.set(arrival.objectId, arrival.at);
     return arrivedAt.size >= sentAt.size;
   };
   await receiver.waitUntil(collect, DRAIN_TIMEOUT_MS);
@@ -100,10 +115,22 @@ export async function measureWebhookLatency(baseUrl: string, api: ApiClient, rec
  * Delivery throughput: `clients` connections create contacts as fast as the gateway answers for `seconds`, each
  * contact fanned out to every subscription; then waits until every expected delivery arrived (or two minutes).
  */
-export async function measureWebhookThroughput(baseUrl: string, api: ApiClient, receiver: FastReceiver, subscriptions: number, clients: number, seconds: number): Promise<WebhookThroughput> {
+export async function measureWebhookThroughput(
+  baseUrl: string,
+  api: ApiClient,
+  receiver: FastReceiver,
+  subscriptions: number,
+  clients: number,
+  seconds: number,
+): Promise<WebhookThroughput> {
   const first = receiver.arrivals.length;
   const start = Date.now();
-  const load = await runLoad({ baseUrl, clients, seconds, request: { method: 'POST', path: '/v1/contacts', headers: api.headers, body: JSON.stringify({ name: 'Webhook burst' }) } });
+  const load = await runLoad({
+    baseUrl,
+    clients,
+    seconds,
+    request: { method: 'POST', path: '/v1/contacts', headers: api.headers, body: JSON.stringify({ name: 'Webhook burst' }) },
+  });
   const created = load.ok;
   const expected = created * subscriptions;
   await receiver.waitUntil(() => receiver.arrivals.length - first >= expected, DRAIN_TIMEOUT_MS);

@@ -94,7 +94,10 @@ describe('request validation', () => {
   });
 
   it('answers 415 for a body that is not JSON', async () => {
-    const response = await org.client.request('POST', '/v1/contacts', { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const response = await org.client.request('POST', '/v1/contacts', {
+      rawBody: 'name=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(response.status).toBe(415);
     expect(response.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
@@ -117,7 +120,11 @@ describe('discontinued message credits', () => {
     ['POST', '/v1/message-credits/purchase'],
   ])('%s %s answers 410 FEATURE_DISCONTINUED to any valid key, whatever its scopes', async (method, path) => {
     const noScopes = await org.keyWith([]);
-    const response = await noScopes.request(method, path, method === 'POST' ? { rawBody: 'not even json', headers: { 'content-type': 'application/json' } } : {});
+    const response = await noScopes.request(
+      method,
+      path,
+      method === 'POST' ? { rawBody: 'not even json', headers: { 'content-type': 'application/json' } } : {},
+    );
     expect(response.status).toBe(410);
     expect(response.body.error).toMatchObject({
       type: 'gone',

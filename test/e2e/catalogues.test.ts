@@ -10,7 +10,16 @@ describe('GET /v1/members', () => {
     expect(before.status).toBe(200);
     expect(before.body.meta.total).toBe(2);
     expect(before.body.data.map((member: { id: string }) => member.id).sort()).toEqual([...org.memberIds].sort());
-    expect(Object.keys(before.body.data[0]).sort()).toEqual(['avatar_url', 'email', 'id', 'is_active', 'is_owner', 'last_active_at', 'name', 'role']);
+    expect(Object.keys(before.body.data[0]).sort()).toEqual([
+      'avatar_url',
+      'email',
+      'id',
+      'is_active',
+      'is_owner',
+      'last_active_at',
+      'name',
+      'role',
+    ]);
 
     await deactivateMember(org.memberIds[1]!);
     const after = await org.client.get('/v1/members');
@@ -35,7 +44,15 @@ describe('GET /v1/custom-fields', () => {
     expect(contactFields.find((field) => field.key === 'tier')?.options).toEqual(['gold', 'silver']);
     expect(contactFields.find((field) => field.key === 'empty_options')?.options).toBeNull();
     const company = (await org.client.get('/v1/custom-fields?entity=company')).body.data[0];
-    expect(company).toMatchObject({ key: 'employees', type: 'number', entity: 'company', options: null, required: true, is_active: true, default_value: null });
+    expect(company).toMatchObject({
+      key: 'employees',
+      type: 'number',
+      entity: 'company',
+      options: null,
+      required: true,
+      is_active: true,
+      default_value: null,
+    });
     expect((await org.client.get('/v1/custom-fields?entity=ticket')).body.error.code).toBe('VALIDATION_ERROR');
   });
 });

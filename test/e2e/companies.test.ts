@@ -58,7 +58,9 @@ describe('companies: a sales team keeps its accounts', () => {
     expect(read.status).toBe(200);
     expect(read.body.data).toEqual(company);
 
-    const [event] = await events.waitFor((received) => received.some((e) => e.type === 'company.created' && e.data.object.id === company.id));
+    const [event] = await events.waitFor((received) =>
+      received.some((e) => e.type === 'company.created' && e.data.object.id === company.id),
+    );
     expect(event).toBeDefined();
     expect(events.ofType('company.created').find((e) => e.data.object.id === company.id)?.data).toEqual({ object: company });
   });
@@ -66,7 +68,17 @@ describe('companies: a sales team keeps its accounts', () => {
   it('fills nullable fields with null on a minimal create', async () => {
     const response = await create({ name: 'Minimal' });
     expect(response.status).toBe(201);
-    expect(response.body.data).toMatchObject({ email: null, phone: null, website: null, sector: null, size: null, city: null, state: null, assigned_to: null, tags: [] });
+    expect(response.body.data).toMatchObject({
+      email: null,
+      phone: null,
+      website: null,
+      sector: null,
+      size: null,
+      city: null,
+      state: null,
+      assigned_to: null,
+      tags: [],
+    });
   });
 
   it('refuses bad bodies with the catalogue codes and writes nothing', async () => {
@@ -97,7 +109,10 @@ describe('companies: a sales team keeps its accounts', () => {
     expect(foreign.status).toBe(422);
     expect(foreign.body.error).toMatchObject({ code: 'INVALID_REFERENCE', details: { field: 'assigned_to', id: foreignMember } });
 
-    const notJson = await org.client.request('POST', '/v1/companies', { rawBody: '{"name":', headers: { 'content-type': 'application/json' } });
+    const notJson = await org.client.request('POST', '/v1/companies', {
+      rawBody: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(notJson.status).toBe(400);
     expect(notJson.body.error.code).toBe('INVALID_JSON');
 
@@ -146,7 +161,14 @@ describe('companies: list filters', () => {
     org = await createTestOrg();
     const [owner, seller] = org.memberIds;
     const rows = [
-      { name: 'Globex Corporation', email: 'hello@globex.example', sector: 'Software Development', size: '500+', tags: ['enterprise'], assigned_to: owner },
+      {
+        name: 'Globex Corporation',
+        email: 'hello@globex.example',
+        sector: 'Software Development',
+        size: '500+',
+        tags: ['enterprise'],
+        assigned_to: owner,
+      },
       { name: 'Initech', phone: '+14155550199', sector: 'software', size: '11-50', tags: ['smb', 'Enterprise'], assigned_to: seller },
       { name: 'Umbrella', email: 'info@umbrella.example', sector: 'Pharma', size: '11-50', tags: ['enterprise'] },
     ];
@@ -216,11 +238,17 @@ describe('companies: update, counters and delete', () => {
 
   it('PATCH changes only what is sent, unassigns with null and emits company.updated with previous', async () => {
     const [owner, seller] = org.memberIds;
-    const company = (await org.client.post('/v1/companies', { name: 'Old name', sector: 'Retail', assigned_to: owner, tags: ['a'] })).body.data;
+    const company = (await org.client.post('/v1/companies', { name: 'Old name', sector: 'Retail', assigned_to: owner, tags: ['a'] })).body
+      .data;
 
     const patched = await org.client.patch(`/v1/companies/${company.id}`, { name: 'New name', assigned_to: seller, tags: ['b'] });
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toMatchObject({ name: 'New name', sector: 'Retail', assigned_to: { id: seller, name: 'Seller Person' }, tags: ['b'] });
+    expect(patched.body.data).toMatchObject({
+      name: 'New name',
+      sector: 'Retail',
+      assigned_to: { id: seller, name: 'Seller Person' },
+      tags: ['b'],
+    });
 
     const unassigned = await org.client.patch(`/v1/companies/${company.id}`, { assigned_to: null, website: 'acme.example' });
     expect(unassigned.body.data).toMatchObject({ assigned_to: null, website: 'acme.example', name: 'New name' });
@@ -250,7 +278,9 @@ describe('companies: update, counters and delete', () => {
 
   it('counts contacts linked concurrently and live deals with their total value, on every read', async () => {
     const company = (await org.client.post('/v1/companies', { name: 'Counted' })).body.data;
-    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => org.client.post('/v1/contacts', { name: `Person ${i}`, company_id: company.id })));
+    const created = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => org.client.post('/v1/contacts', { name: `Person ${i}`, company_id: company.id })),
+    );
     expect(created.every((response) => response.status === 201)).toBe(true);
     const unlinked = (await org.client.post('/v1/contacts', { name: 'Later linked' })).body.data;
     await Promise.all([
@@ -283,7 +313,11 @@ describe('companies: update, counters and delete', () => {
     // Delete is refused while links remain, with the counts that block it.
     const refused = await org.client.delete(`/v1/companies/${company.id}`);
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toMatchObject({ type: 'forbidden', code: 'COMPANY_HAS_LINKS', details: { contacts_count: 20, deals_count: 3 } });
+    expect(refused.body.error).toMatchObject({
+      type: 'forbidden',
+      code: 'COMPANY_HAS_LINKS',
+      details: { contacts_count: 20, deals_count: 3 },
+    });
     expect(deal1).toMatch(/^dl_/);
   });
 
@@ -368,7 +402,10 @@ describe('companies: deals through the deals API (#19)', () => {
     expect((await org.client.get(`/v1/companies/${company.id}/deals?status=maybe`)).body.error.code).toBe('VALIDATION_ERROR');
 
     expect((await org.client.get(`/v1/companies/${company.id}`)).body.data).toMatchObject({ deals_count: 2, total_deals_value: 500 });
-    expect((await org.client.delete(`/v1/companies/${company.id}`)).body.error).toMatchObject({ code: 'COMPANY_HAS_LINKS', details: { contacts_count: 0, deals_count: 2 } });
+    expect((await org.client.delete(`/v1/companies/${company.id}`)).body.error).toMatchObject({
+      code: 'COMPANY_HAS_LINKS',
+      details: { contacts_count: 0, deals_count: 2 },
+    });
 
     expect((await org.client.get(`/v1/companies/${MALFORMED}/deals`)).body.error.code).toBe('INVALID_ID');
     expect((await other.client.get(`/v1/companies/${company.id}/deals`)).status).toBe(404);

@@ -18,7 +18,12 @@ const create = async (body: Record<string, unknown>) => {
 
 describe('POST /v1/contacts', () => {
   it('creates a contact with the defaults of the spec and normalized fields', async () => {
-    const response = await org.client.post('/v1/contacts', { name: '  Ada Lovelace ', email: 'ADA@Example.com', phone: '+14155550100', tags: ['vip', 'vip', 'lead'] });
+    const response = await org.client.post('/v1/contacts', {
+      name: '  Ada Lovelace ',
+      email: 'ADA@Example.com',
+      phone: '+14155550100',
+      tags: ['vip', 'vip', 'lead'],
+    });
     expect(response.status).toBe(201);
     expect(response.headers.get('x-request-id')).toBe(response.body.meta.request_id);
     expect(response.body.meta.request_id).toMatch(/^req_/);
@@ -71,7 +76,11 @@ describe('POST /v1/contacts', () => {
     const first = await create({ name: 'Dup One', email: 'dup@example.com', phone: '+14155550111' });
     const byEmail = await org.client.post('/v1/contacts', { name: 'Dup Two', email: 'DUP@example.com' });
     expect(byEmail.status).toBe(409);
-    expect(byEmail.body.error).toMatchObject({ code: 'DUPLICATE_CONTACT', type: 'conflict', details: { field: 'email', existing_id: first.id } });
+    expect(byEmail.body.error).toMatchObject({
+      code: 'DUPLICATE_CONTACT',
+      type: 'conflict',
+      details: { field: 'email', existing_id: first.id },
+    });
     const byPhone = await org.client.post('/v1/contacts', { name: 'Dup Three', phone: '+14155550111' });
     expect(byPhone.body.error.details).toEqual({ field: 'phone', existing_id: first.id });
 
@@ -142,11 +151,35 @@ describe('GET /v1/contacts', () => {
   const names = (response: { body: { data: Array<{ name: string }> } }) => response.body.data.map((contact) => contact.name);
 
   it('orders by created_at descending by default, and by each sort and order', async () => {
-    expect(names(await listOrg.client.get('/v1/contacts'))).toEqual(['Echo Black', 'delta Green', 'Charlie Brown', 'Alpha Jones', 'bravo Smith']);
-    expect(names(await listOrg.client.get('/v1/contacts?order=asc'))).toEqual(['bravo Smith', 'Alpha Jones', 'Charlie Brown', 'delta Green', 'Echo Black']);
+    expect(names(await listOrg.client.get('/v1/contacts'))).toEqual([
+      'Echo Black',
+      'delta Green',
+      'Charlie Brown',
+      'Alpha Jones',
+      'bravo Smith',
+    ]);
+    expect(names(await listOrg.client.get('/v1/contacts?order=asc'))).toEqual([
+      'bravo Smith',
+      'Alpha Jones',
+      'Charlie Brown',
+      'delta Green',
+      'Echo Black',
+    ]);
     // The name sort ignores case.
-    expect(names(await listOrg.client.get('/v1/contacts?sort=name&order=asc'))).toEqual(['Alpha Jones', 'bravo Smith', 'Charlie Brown', 'delta Green', 'Echo Black']);
-    expect(names(await listOrg.client.get('/v1/contacts?sort=name'))).toEqual(['Echo Black', 'delta Green', 'Charlie Brown', 'bravo Smith', 'Alpha Jones']);
+    expect(names(await listOrg.client.get('/v1/contacts?sort=name&order=asc'))).toEqual([
+      'Alpha Jones',
+      'bravo Smith',
+      'Charlie Brown',
+      'delta Green',
+      'Echo Black',
+    ]);
+    expect(names(await listOrg.client.get('/v1/contacts?sort=name'))).toEqual([
+      'Echo Black',
+      'delta Green',
+      'Charlie Brown',
+      'bravo Smith',
+      'Alpha Jones',
+    ]);
     await listOrg.client.patch(`/v1/contacts/${people[2]!.id}`, { name: 'Charlie Brown' + ' Jr' });
     expect(names(await listOrg.client.get('/v1/contacts?sort=updated_at&limit=1'))).toEqual(['Charlie Brown Jr']);
   });
@@ -166,7 +199,11 @@ describe('GET /v1/contacts', () => {
     expect(names(await listOrg.client.get('/v1/contacts?has_socialmsg=true'))).toEqual(['Charlie Brown Jr']);
     expect((await listOrg.client.get('/v1/contacts?has_chatapp=false')).body.data).toHaveLength(4);
     const pivot = (await listOrg.client.get(`/v1/contacts/${people[2]!.id}`)).body.data.created_at as string;
-    expect(names(await listOrg.client.get(`/v1/contacts?created_after=${pivot}&order=asc`))).toEqual(['Charlie Brown Jr', 'delta Green', 'Echo Black']);
+    expect(names(await listOrg.client.get(`/v1/contacts?created_after=${pivot}&order=asc`))).toEqual([
+      'Charlie Brown Jr',
+      'delta Green',
+      'Echo Black',
+    ]);
     expect(names(await listOrg.client.get(`/v1/contacts?created_before=${pivot}&order=asc`))).toEqual(['bravo Smith', 'Alpha Jones']);
     const future = new Date(Date.now() + 60_000).toISOString();
     expect((await listOrg.client.get(`/v1/contacts?updated_after=${future}`)).body.data).toEqual([]);
@@ -183,7 +220,13 @@ describe('GET /v1/contacts', () => {
     expect(first.body.meta.has_more).toBe(true);
     expect(typeof first.body.meta.next_cursor).toBe('string');
     const all = await listAll(listOrg.client, '/v1/contacts?sort=name&order=asc', 2);
-    expect(all.map((contact: { name: string }) => contact.name)).toEqual(['Alpha Jones', 'bravo Smith', 'Charlie Brown Jr', 'delta Green', 'Echo Black']);
+    expect(all.map((contact: { name: string }) => contact.name)).toEqual([
+      'Alpha Jones',
+      'bravo Smith',
+      'Charlie Brown Jr',
+      'delta Green',
+      'Echo Black',
+    ]);
     const byDate = await listAll(listOrg.client, '/v1/contacts', 2);
     expect(new Set(byDate.map((contact: { id: string }) => contact.id)).size).toBe(5);
   });
@@ -225,7 +268,13 @@ describe('PATCH /v1/contacts/{id}', () => {
     const contact = await create({ name: 'Patchy', email: 'patchy@example.com', tags: ['a', 'b'], custom_fields: { nickname: 'P' } });
     const response = await org.client.patch(`/v1/contacts/${contact.id}`, { phone: '+14155550199', tags: ['c'], custom_fields: {} });
     expect(response.status).toBe(200);
-    expect(response.body.data).toMatchObject({ name: 'Patchy', email: 'patchy@example.com', phone: '+14155550199', tags: ['c'], custom_fields: {} });
+    expect(response.body.data).toMatchObject({
+      name: 'Patchy',
+      email: 'patchy@example.com',
+      phone: '+14155550199',
+      tags: ['c'],
+      custom_fields: {},
+    });
     const cleared = await org.client.patch(`/v1/contacts/${contact.id}`, { email: null });
     expect(cleared.body.data.email).toBeNull();
     expect((await org.client.get(`/v1/contacts/${contact.id}`)).body.data.email).toBeNull();
@@ -233,7 +282,13 @@ describe('PATCH /v1/contacts/{id}', () => {
 
   it('refuses channel ids and counters as UNKNOWN_FIELDS and changes nothing', async () => {
     const contact = await create({ name: 'Readonly' });
-    const response = await org.client.patch(`/v1/contacts/${contact.id}`, { name: 'Changed', chatapp_jid: '1@x', socialmsg_psid: '1', photoapp_username: 'x', deals_count: 9 });
+    const response = await org.client.patch(`/v1/contacts/${contact.id}`, {
+      name: 'Changed',
+      chatapp_jid: '1@x',
+      socialmsg_psid: '1',
+      photoapp_username: 'x',
+      deals_count: 9,
+    });
     expect(response.status).toBe(422);
     expect(response.body.error.details.fields.sort()).toEqual(['chatapp_jid', 'deals_count', 'photoapp_username', 'socialmsg_psid']);
     expect((await org.client.get(`/v1/contacts/${contact.id}`)).body.data.name).toBe('Readonly');

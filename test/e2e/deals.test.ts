@@ -31,9 +31,9 @@ const contact = async (name: string) => {
 };
 
 const eventsFor = async (type: string, dealId: string, count = 1) =>
-  (await events.waitFor((received) => received.filter((event) => event.type === type && event.data.object?.id === dealId).length >= count)).filter(
-    (event) => event.type === type && event.data.object?.id === dealId,
-  );
+  (
+    await events.waitFor((received) => received.filter((event) => event.type === type && event.data.object?.id === dealId).length >= count)
+  ).filter((event) => event.type === type && event.data.object?.id === dealId);
 
 describe('POST /v1/deals', () => {
   it('creates an open deal in the default funnel and its first stage, with the defaults, and emits deal.created', async () => {
@@ -76,11 +76,18 @@ describe('POST /v1/deals', () => {
 
     const contactRead = await org.client.get(`/v1/contacts/${ada}`);
     expect(contactRead.body.data.deals_count).toBe(1);
-    expect(contactRead.body.data.deals).toEqual([{ id: deal.id, title: 'Big one', value: 0, status: 'open', stage: { id: funnel.stages[0].id, name: 'Lead' } }]);
+    expect(contactRead.body.data.deals).toEqual([
+      { id: deal.id, title: 'Big one', value: 0, status: 'open', stage: { id: funnel.stages[0].id, name: 'Lead' } },
+    ]);
   });
 
   it('places the deal at the given funnel and stage; a stage of another funnel is INVALID_REFERENCE', async () => {
-    const deal = await createDeal(org.client, { title: 'Renewal', value: 120.5, funnel_id: otherFunnel.id, stage_id: otherFunnel.stages[1].id });
+    const deal = await createDeal(org.client, {
+      title: 'Renewal',
+      value: 120.5,
+      funnel_id: otherFunnel.id,
+      stage_id: otherFunnel.stages[1].id,
+    });
     expect(deal).toMatchObject({ value: 120.5, funnel: { id: otherFunnel.id }, stage: { id: otherFunnel.stages[1].id, name: 'Signed' } });
 
     const wrong = await org.client.post('/v1/deals', { title: 'X', funnel_id: otherFunnel.id, stage_id: funnel.stages[0].id });
@@ -219,7 +226,13 @@ describe('PATCH /v1/deals/{id}', () => {
     await addCustomField(org.orgId, { entity: 'deal', key: 'seats', type: 'number' });
     const [a, b, c] = [await contact('A'), await contact('B'), await contact('C')];
     const company = await insertRawCompany(org.orgId, 'Globex');
-    const deal = await createDeal(org.client, { title: 'Patchy', contact_ids: [a, b], company_id: company, tags: ['x', 'y'], custom_fields: { source: 'inbound', seats: 3 } });
+    const deal = await createDeal(org.client, {
+      title: 'Patchy',
+      contact_ids: [a, b],
+      company_id: company,
+      tags: ['x', 'y'],
+      custom_fields: { source: 'inbound', seats: 3 },
+    });
 
     let response = await org.client.patch(`/v1/deals/${deal.id}`, { title: 'Renamed' });
     expect(response.status).toBe(200);
@@ -230,8 +243,23 @@ describe('PATCH /v1/deals/{id}', () => {
     expect(response.body.data).toMatchObject({ contacts: [{ id: c, name: 'C' }], tags: ['z'], custom_fields: { seats: 5 } });
     expect(response.body.data.custom_fields).not.toHaveProperty('source');
 
-    response = await org.client.patch(`/v1/deals/${deal.id}`, { contact_ids: [], company_id: null, value: 99.5, expected_close_date: null, probability: 70, description: null });
-    expect(response.body.data).toMatchObject({ contacts: [], company: null, value: 99.5, expected_close_date: null, probability: 70, description: null, title: 'Renamed' });
+    response = await org.client.patch(`/v1/deals/${deal.id}`, {
+      contact_ids: [],
+      company_id: null,
+      value: 99.5,
+      expected_close_date: null,
+      probability: 70,
+      description: null,
+    });
+    expect(response.body.data).toMatchObject({
+      contacts: [],
+      company: null,
+      value: 99.5,
+      expected_close_date: null,
+      probability: 70,
+      description: null,
+      title: 'Renamed',
+    });
     expect((await org.client.get(`/v1/contacts/${c}`)).body.data.deals_count).toBe(0);
 
     const badField = await org.client.patch(`/v1/deals/${deal.id}`, { custom_fields: { source: 'carrier pigeon' } });
@@ -242,13 +270,22 @@ describe('PATCH /v1/deals/{id}', () => {
 
   it('refuses stage, funnel, status and their ids with UNKNOWN_FIELDS listing them', async () => {
     const deal = await createDeal(org.client, { title: 'Strict' });
-    const response = await org.client.patch(`/v1/deals/${deal.id}`, { stage: 'Won', funnel: 'x', status: 'won', stage_id: funnel.stages[1].id, funnel_id: funnel.id, title: 'ok' });
+    const response = await org.client.patch(`/v1/deals/${deal.id}`, {
+      stage: 'Won',
+      funnel: 'x',
+      status: 'won',
+      stage_id: funnel.stages[1].id,
+      funnel_id: funnel.id,
+      title: 'ok',
+    });
     expect(response.status).toBe(422);
     expect(response.body.error.code).toBe('UNKNOWN_FIELDS');
     expect([...response.body.error.details.fields].sort()).toEqual(['funnel', 'funnel_id', 'stage', 'stage_id', 'status']);
     expect((await org.client.get(`/v1/deals/${deal.id}`)).body.data.title).toBe('Strict');
     expect((await org.client.patch(`/v1/deals/${deal.id}`, { value: 'lots' })).body.error.code).toBe('VALIDATION_ERROR');
-    expect((await org.client.patch(`/v1/deals/${deal.id}`, { contact_ids: ['dl_1234567890123456789012'] })).body.error.code).toBe('INVALID_ID');
+    expect((await org.client.patch(`/v1/deals/${deal.id}`, { contact_ids: ['dl_1234567890123456789012'] })).body.error.code).toBe(
+      'INVALID_ID',
+    );
     expect((await org.client.patch(`/v1/deals/${deal.id}`, [1, 2])).body.error.code).toBe('INVALID_JSON');
   });
 
@@ -256,7 +293,12 @@ describe('PATCH /v1/deals/{id}', () => {
     const a = await contact('Kept');
     const deal = await createDeal(org.client, { title: 'Atomic', contact_ids: [a], value: 1 });
     const foreignCompany = await insertRawCompany((await createTestOrg()).orgId, 'Elsewhere');
-    const response = await org.client.patch(`/v1/deals/${deal.id}`, { title: 'Changed', value: 2, contact_ids: [], company_id: foreignCompany });
+    const response = await org.client.patch(`/v1/deals/${deal.id}`, {
+      title: 'Changed',
+      value: 2,
+      contact_ids: [],
+      company_id: foreignCompany,
+    });
     expect(response.status).toBe(422);
     expect(response.body.error).toMatchObject({ code: 'INVALID_REFERENCE', details: { field: 'company_id', id: foreignCompany } });
     const read = (await org.client.get(`/v1/deals/${deal.id}`)).body.data;
@@ -322,7 +364,10 @@ describe('actions', () => {
 
     const reopened = await org.client.post(`/v1/deals/${deal.id}/reopen`);
     expect(reopened.body.data).toMatchObject({ status: 'open', closed_at: null, lost_reason: null });
-    expect((await org.client.post(`/v1/deals/${deal.id}/reopen`)).body.error).toMatchObject({ code: 'INVALID_STATUS', type: 'unprocessable' });
+    expect((await org.client.post(`/v1/deals/${deal.id}/reopen`)).body.error).toMatchObject({
+      code: 'INVALID_STATUS',
+      type: 'unprocessable',
+    });
 
     expect((await org.client.post(`/v1/deals/${deal.id}/lose`, { lost_reason: 'x'.repeat(501) })).body.error.code).toBe('VALIDATION_ERROR');
     expect((await org.client.post(`/v1/deals/${deal.id}/lose`, { reason: 'typo' })).body.error.code).toBe('UNKNOWN_FIELDS');
@@ -344,9 +389,16 @@ describe('actions', () => {
     await org.client.post(`/v1/deals/${deal.id}/win`);
     const moved = await org.client.post(`/v1/deals/${deal.id}/transfer`, { funnel_id: otherFunnel.id });
     expect(moved.status).toBe(200);
-    expect(moved.body.data).toMatchObject({ status: 'won', funnel: { id: otherFunnel.id, name: 'Renewals' }, stage: { id: otherFunnel.stages[0].id, name: 'Due' } });
+    expect(moved.body.data).toMatchObject({
+      status: 'won',
+      funnel: { id: otherFunnel.id, name: 'Renewals' },
+      stage: { id: otherFunnel.stages[0].id, name: 'Due' },
+    });
     const [transferred] = await eventsFor('deal.pipeline.transferred', deal.id);
-    expect(transferred?.data.previous).toEqual({ funnel: { id: funnel.id, name: 'Sales' }, stage: { id: funnel.stages[1].id, name: 'Proposal' } });
+    expect(transferred?.data.previous).toEqual({
+      funnel: { id: funnel.id, name: 'Sales' },
+      stage: { id: funnel.stages[1].id, name: 'Proposal' },
+    });
 
     const back = await org.client.post(`/v1/deals/${deal.id}/transfer`, { funnel_id: funnel.id, stage_id: funnel.stages[2].id });
     expect(back.body.data.stage.id).toBe(funnel.stages[2].id);
@@ -360,7 +412,9 @@ describe('actions', () => {
     await org.client.patch(`/v1/funnels/${archived.id}`, { is_archived: true });
     const toArchived = await org.client.post(`/v1/deals/${deal.id}/transfer`, { funnel_id: archived.id });
     expect(toArchived.body.error).toMatchObject({ code: 'INVALID_REFERENCE', details: { field: 'funnel_id', id: archived.id } });
-    const foreign = await org.client.post(`/v1/deals/${deal.id}/transfer`, { funnel_id: (await createFunnel((await createTestOrg()).client)).id });
+    const foreign = await org.client.post(`/v1/deals/${deal.id}/transfer`, {
+      funnel_id: (await createFunnel((await createTestOrg()).client)).id,
+    });
     expect(foreign.body.error).toMatchObject({ code: 'INVALID_REFERENCE', details: { field: 'funnel_id' } });
   });
 });
@@ -377,7 +431,13 @@ describe('GET /v1/deals', () => {
     deals = [];
     const specs = [
       { title: 'Alpha deal', value: 300, stage_id: pipeline.stages[0].id, tags: ['a'], expected_close_date: '2026-03-01' },
-      { title: 'Beta deal', value: 100, stage_id: pipeline.stages[1].id, assigned_to: lister.memberIds[1], expected_close_date: '2026-01-01' },
+      {
+        title: 'Beta deal',
+        value: 100,
+        stage_id: pipeline.stages[1].id,
+        assigned_to: lister.memberIds[1],
+        expected_close_date: '2026-01-01',
+      },
       { title: 'Gamma', value: 200, stage_id: pipeline.stages[1].id, tags: ['a', 'b'] },
       { title: 'Delta deal', value: 100, funnel_id: second.id },
       { title: 'Epsilon', value: 50, stage_id: pipeline.stages[0].id, expected_close_date: '2026-02-01' },
@@ -473,7 +533,11 @@ describe('scopes', () => {
     expect((await reader.get('/v1/deals')).status).toBe(200);
     const refused = await reader.post('/v1/deals', { title: 'No' });
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPES', required_scopes: ['write:deals'], missing_scopes: ['write:deals'] });
+    expect(refused.body.error).toMatchObject({
+      code: 'INSUFFICIENT_SCOPES',
+      required_scopes: ['write:deals'],
+      missing_scopes: ['write:deals'],
+    });
     const writer = await org.keyWith(['write:deals']);
     const created = await writer.post('/v1/deals', { title: 'Writer' });
     expect(created.status).toBe(201);
@@ -485,14 +549,29 @@ describe('scopes', () => {
 describe('concurrency', () => {
   it('keeps every change of concurrent PATCHes and actions on one deal, each with its event', async () => {
     const deal = await createDeal(org.client, { title: 'Busy', value: 1 });
-    const patches = [{ title: 'Busy 2' }, { value: 2 }, { probability: 50 }, { description: 'd' }, { tags: ['t'] }, { assigned_to: org.memberIds[0] }];
+    const patches = [
+      { title: 'Busy 2' },
+      { value: 2 },
+      { probability: 50 },
+      { description: 'd' },
+      { tags: ['t'] },
+      { assigned_to: org.memberIds[0] },
+    ];
     const answers = await Promise.all([
       ...patches.map((body) => org.client.patch(`/v1/deals/${deal.id}`, body)),
       org.client.post(`/v1/deals/${deal.id}/move`, { stage_id: funnel.stages[1].id }),
     ]);
     expect(answers.map((answer) => answer.status)).toEqual(Array(7).fill(200));
     const read = (await org.client.get(`/v1/deals/${deal.id}`)).body.data;
-    expect(read).toMatchObject({ title: 'Busy 2', value: 2, probability: 50, description: 'd', tags: ['t'], assigned_to: { id: org.memberIds[0] }, stage: { id: funnel.stages[1].id } });
+    expect(read).toMatchObject({
+      title: 'Busy 2',
+      value: 2,
+      probability: 50,
+      description: 'd',
+      tags: ['t'],
+      assigned_to: { id: org.memberIds[0] },
+      stage: { id: funnel.stages[1].id },
+    });
     await eventsFor('deal.updated', deal.id, 6);
     await eventsFor('deal.stage.changed', deal.id, 1);
     await eventsFor('deal.assigned', deal.id, 1);
@@ -501,11 +580,21 @@ describe('concurrency', () => {
 
 describe('OpenAPI', () => {
   it('describes the deal and funnel operations and their components', async () => {
-    const document = (await (await fetch(`${testSystem().baseUrl}/api/docs/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, unknown> } };
+    const document = (await (await fetch(`${testSystem().baseUrl}/api/docs/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, unknown> };
+    };
     expect(Object.keys(document.paths['/v1/deals'] ?? {}).sort()).toEqual(['get', 'post']);
     expect(Object.keys(document.paths['/v1/funnels/{id}'] ?? {}).sort()).toEqual(['get', 'patch']);
     expect(Object.keys(document.paths['/v1/contacts/{id}/deals'] ?? {})).toEqual(['get']);
-    for (const path of ['/v1/deals/{id}/move', '/v1/deals/{id}/win', '/v1/deals/{id}/lose', '/v1/deals/{id}/reopen', '/v1/deals/{id}/transfer', '/v1/funnels/{id}/stages']) {
+    for (const path of [
+      '/v1/deals/{id}/move',
+      '/v1/deals/{id}/win',
+      '/v1/deals/{id}/lose',
+      '/v1/deals/{id}/reopen',
+      '/v1/deals/{id}/transfer',
+      '/v1/funnels/{id}/stages',
+    ]) {
       expect(document.paths[path], path).toHaveProperty('post');
     }
     expect(document.components.schemas).toHaveProperty('Deal');

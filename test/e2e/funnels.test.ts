@@ -25,7 +25,15 @@ describe('POST /v1/funnels', () => {
     expect(funnel.id).toMatch(/^fn_/);
     expect(funnel.created_at).toMatch(ISO);
     expect(funnel.stages).toHaveLength(2);
-    expect(funnel.stages[0]).toMatchObject({ funnel_id: funnel.id, name: 'Lead', position: 1, color: '#AABBCC', probability: 10, total_deals: 0, total_value: 0 });
+    expect(funnel.stages[0]).toMatchObject({
+      funnel_id: funnel.id,
+      name: 'Lead',
+      position: 1,
+      color: '#AABBCC',
+      probability: 10,
+      total_deals: 0,
+      total_value: 0,
+    });
     expect(funnel.stages[1]).toMatchObject({ name: 'Proposal', position: 2, color: null, probability: null });
     expect(funnel.stages[0].id).toMatch(/^st_/);
 
@@ -49,7 +57,10 @@ describe('POST /v1/funnels', () => {
       expect(response.body.error?.code, JSON.stringify(body)).toBe(code);
       expect(response.status).toBe(422);
     }
-    const thirty = await org.client.post('/v1/funnels', { name: 'Thirty', stages: Array.from({ length: 30 }, (_, i) => ({ name: `S${i}` })) });
+    const thirty = await org.client.post('/v1/funnels', {
+      name: 'Thirty',
+      stages: Array.from({ length: 30 }, (_, i) => ({ name: `S${i}` })),
+    });
     expect(thirty.status).toBe(201);
   });
 
@@ -58,7 +69,11 @@ describe('POST /v1/funnels', () => {
     await createFunnel(free.client);
     const response = await free.client.post('/v1/funnels', { name: 'Two', stages: [{ name: 'A' }] });
     expect(response.status).toBe(403);
-    expect(response.body.error).toMatchObject({ code: 'PLAN_RESTRICTION', type: 'forbidden', details: { feature: 'funnels', plan: 'free', limit: 1 } });
+    expect(response.body.error).toMatchObject({
+      code: 'PLAN_RESTRICTION',
+      type: 'forbidden',
+      details: { feature: 'funnels', plan: 'free', limit: 1 },
+    });
   });
 });
 
@@ -109,7 +124,11 @@ describe('is_default and is_archived', () => {
 describe('PATCH /v1/funnels/{id}', () => {
   it('refuses stages with UNKNOWN_FIELDS and reorders funnels by position', async () => {
     const fresh = await createTestOrg();
-    const [a, b, c] = [await createFunnel(fresh.client, { name: 'A' }), await createFunnel(fresh.client, { name: 'B' }), await createFunnel(fresh.client, { name: 'C' })];
+    const [a, b, c] = [
+      await createFunnel(fresh.client, { name: 'A' }),
+      await createFunnel(fresh.client, { name: 'B' }),
+      await createFunnel(fresh.client, { name: 'C' }),
+    ];
     const unknown = await fresh.client.patch(`/v1/funnels/${a.id}`, { stages: [] });
     expect(unknown.status).toBe(422);
     expect(unknown.body.error).toMatchObject({ code: 'UNKNOWN_FIELDS', details: { fields: ['stages'] } });
@@ -118,7 +137,11 @@ describe('PATCH /v1/funnels/{id}', () => {
     expect(moved.status).toBe(200);
     expect(moved.body.data.position).toBe(1);
     const order = (await listAll(fresh.client, '/v1/funnels')).map((funnel) => [funnel.name, funnel.position]);
-    expect(order).toEqual([['C', 1], ['A', 2], ['B', 3]]);
+    expect(order).toEqual([
+      ['C', 1],
+      ['A', 2],
+      ['B', 3],
+    ]);
     expect(b.position).toBe(2);
   });
 
@@ -134,12 +157,27 @@ describe('PATCH /v1/funnels/{id}', () => {
 describe('stages', () => {
   it('creates, moves and updates stages with position shifting', async () => {
     const funnel = await createFunnel(org.client, { stages: [{ name: 'A' }, { name: 'B' }, { name: 'C' }] });
-    const created = await org.client.post(`/v1/funnels/${funnel.id}/stages`, { name: 'Between', position: 2, color: '#00FF00', probability: 40 });
+    const created = await org.client.post(`/v1/funnels/${funnel.id}/stages`, {
+      name: 'Between',
+      position: 2,
+      color: '#00FF00',
+      probability: 40,
+    });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ name: 'Between', position: 2, funnel_id: funnel.id, color: '#00FF00', probability: 40, total_deals: 0 });
+    expect(created.body.data).toMatchObject({
+      name: 'Between',
+      position: 2,
+      funnel_id: funnel.id,
+      color: '#00FF00',
+      probability: 40,
+      total_deals: 0,
+    });
     const last = await org.client.post(`/v1/funnels/${funnel.id}/stages`, { name: 'Last' });
     expect(last.body.data.position).toBe(5);
-    const names = async () => (await org.client.get(`/v1/funnels/${funnel.id}`)).body.data.stages.map((stage: { name: string; position: number }) => `${stage.position}:${stage.name}`);
+    const names = async () =>
+      (await org.client.get(`/v1/funnels/${funnel.id}`)).body.data.stages.map(
+        (stage: { name: string; position: number }) => `${stage.position}:${stage.name}`,
+      );
     expect(await names()).toEqual(['1:A', '2:Between', '3:B', '4:C', '5:Last']);
 
     const moved = await org.client.patch(`/v1/funnels/${funnel.id}/stages/${last.body.data.id}`, { position: 1, name: 'First now' });
@@ -197,7 +235,11 @@ describe('totals', () => {
     const funnel = await createFunnel(org.client, { stages: [{ name: 'A' }, { name: 'B' }] });
     const [a, b] = funnel.stages;
     const values = Array.from({ length: 24 }, (_, i) => i + 1);
-    const created = await Promise.all(values.map((value, i) => createDeal(org.client, { title: `C${i}`, value, funnel_id: funnel.id, stage_id: i % 2 === 0 ? a.id : b.id })));
+    const created = await Promise.all(
+      values.map((value, i) =>
+        createDeal(org.client, { title: `C${i}`, value, funnel_id: funnel.id, stage_id: i % 2 === 0 ? a.id : b.id }),
+      ),
+    );
     const sum = (list: number[]) => list.reduce((total, value) => total + value, 0);
 
     let read = (await org.client.get(`/v1/funnels/${funnel.id}`)).body.data;
@@ -216,7 +258,7 @@ describe('totals', () => {
     expect(read).toMatchObject({ total_deals: 22, total_value: sum(values) - 2 - 3 });
   });
 
-  it('never count another organization\'s deals, which cannot see the funnel either', async () => {
+  it("never count another organization's deals, which cannot see the funnel either", async () => {
     const funnel = await createFunnel(org.client);
     const before = (await org.client.get(`/v1/funnels/${funnel.id}`)).body.data.total_deals;
     const other = await createTestOrg();

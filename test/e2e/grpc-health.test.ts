@@ -3,13 +3,18 @@ import { service as healthService } from 'grpc-health-check';
 import { describe, expect, it } from 'vitest';
 import { testSystem } from '../support/system';
 
-type HealthClient = { check(request: { service: string }, callback: (error: ServiceError | null, response?: { status: string | number }) => void): void; close(): void };
+type HealthClient = {
+  check(request: { service: string }, callback: (error: ServiceError | null, response?: { status: string | number }) => void): void;
+  close(): void;
+};
 
 async function check(address: string, service: string): Promise<string | number | undefined> {
   const Client = makeGenericClientConstructor(healthService, 'grpc.health.v1.Health');
   const client = new Client(address, credentials.createInsecure()) as unknown as HealthClient;
   try {
-    return await new Promise((resolve, reject) => client.check({ service }, (error, response) => (error ? reject(error) : resolve(response?.status))));
+    return await new Promise((resolve, reject) =>
+      client.check({ service }, (error, response) => (error ? reject(error) : resolve(response?.status))),
+    );
   } finally {
     client.close();
   }

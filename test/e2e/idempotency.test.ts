@@ -8,7 +8,8 @@ beforeAll(async () => {
   org = await createTestOrg();
 });
 
-const count = async (search: string) => (await org.client.get(`/v1/contacts?search=${encodeURIComponent(search)}`)).body.data.length as number;
+const count = async (search: string) =>
+  (await org.client.get(`/v1/contacts?search=${encodeURIComponent(search)}`)).body.data.length as number;
 
 describe('Idempotency-Key on POST /v1/contacts', () => {
   it('replays the stored response for a repeat and creates nothing more', async () => {

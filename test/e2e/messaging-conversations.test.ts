@@ -67,14 +67,18 @@ describe('conversations, chat instances and templates', () => {
     const assigned = await org.client.post(`/v1/conversations/${id}/assign`, { assigned_to: seller });
     expect(assigned.status).toBe(200);
     expect(assigned.body.data.assigned_to).toEqual({ id: seller, name: 'Seller Person' });
-    await events.waitFor((all) => all.some((e) => e.type === 'conversation.assigned' && e.data.object.id === id && e.data.object.assigned_to?.id === seller));
+    await events.waitFor((all) =>
+      all.some((e) => e.type === 'conversation.assigned' && e.data.object.id === id && e.data.object.assigned_to?.id === seller),
+    );
     expect((await org.client.get(`/v1/conversations?assigned_to=${seller}`)).body.data.map((c: any) => c.id)).toEqual([id]);
 
     const again = await org.client.post(`/v1/conversations/${id}/assign`, { assigned_to: seller });
     expect(again.status).toBe(200);
     const unassigned = await org.client.post(`/v1/conversations/${id}/assign`, { assigned_to: null });
     expect(unassigned.body.data.assigned_to).toBeNull();
-    await events.waitFor((all) => all.some((e) => e.type === 'conversation.assigned' && e.data.object.id === id && e.data.object.assigned_to === null));
+    await events.waitFor((all) =>
+      all.some((e) => e.type === 'conversation.assigned' && e.data.object.id === id && e.data.object.assigned_to === null),
+    );
     expect(events.ofType('conversation.assigned').filter((e) => e.data.object.id === id)).toHaveLength(2);
 
     const otherMember = other.memberIds[0];
@@ -83,7 +87,11 @@ describe('conversations, chat instances and templates', () => {
     await deactivateMember(owner!);
     const inactive = await org.client.post(`/v1/conversations/${id}/assign`, { assigned_to: owner });
     expect(inactive.body.error.code).toBe('INVALID_REFERENCE');
-    for (const [body, code] of [[{}, 'VALIDATION_ERROR'], [{ assigned_to: 'x' }, 'INVALID_ID'], [{ assigned_to: null, note: 1 }, 'UNKNOWN_FIELDS']] as const) {
+    for (const [body, code] of [
+      [{}, 'VALIDATION_ERROR'],
+      [{ assigned_to: 'x' }, 'INVALID_ID'],
+      [{ assigned_to: null, note: 1 }, 'UNKNOWN_FIELDS'],
+    ] as const) {
       expect((await org.client.post(`/v1/conversations/${id}/assign`, body)).body.error.code).toBe(code);
     }
   });
@@ -116,7 +124,9 @@ describe('conversations, chat instances and templates', () => {
     expect(asc.body.data[0].content).toMatch(/^message/);
     expect(asc.body.meta.has_more).toBe(true);
     const future = new Date(Date.now() + 60_000).toISOString();
-    expect((await org.client.get(`/v1/conversations/${id}/messages?created_after=${encodeURIComponent(future)}`)).body.data).toHaveLength(0);
+    expect((await org.client.get(`/v1/conversations/${id}/messages?created_after=${encodeURIComponent(future)}`)).body.data).toHaveLength(
+      0,
+    );
   });
 
   it('lists the chatapp numbers (not pages) with channel and status filters, and reads one', async () => {
@@ -125,10 +135,19 @@ describe('conversations, chat instances and templates', () => {
     expect(all.body.meta.total).toBe(3);
     expect(all.body.data.map((i: any) => i.name).sort()).toEqual(['Official one', 'Offline', 'QR one']);
     const officialOnes = (await org.client.get('/v1/chatapp-instances?channel=official')).body.data;
-    expect(officialOnes).toEqual([expect.objectContaining({ id: official.id, channel: 'official', is_default: true, status: 'connected' })]);
+    expect(officialOnes).toEqual([
+      expect.objectContaining({ id: official.id, channel: 'official', is_default: true, status: 'connected' }),
+    ]);
     expect((await org.client.get('/v1/chatapp-instances?status=disconnected')).body.data.map((i: any) => i.name)).toEqual(['Offline']);
     const one = await org.client.get(`/v1/chatapp-instances/${qr.id}`);
-    expect(one.body.data).toMatchObject({ id: qr.id, name: 'QR one', channel: 'qrcode', phone_number: '+15550100001', is_default: false, warmup: { active: false, daily_limit: null } });
+    expect(one.body.data).toMatchObject({
+      id: qr.id,
+      name: 'QR one',
+      channel: 'qrcode',
+      phone_number: '+15550100001',
+      is_default: false,
+      warmup: { active: false, daily_limit: null },
+    });
     expect((await org.client.get('/v1/chatapp-instances?channel=socialmsg')).body.error.code).toBe('VALIDATION_ERROR');
   });
 
@@ -136,19 +155,38 @@ describe('conversations, chat instances and templates', () => {
     const templates = await org.client.get(`/v1/chatapp-instances/${official.id}/templates`);
     expect(templates.body.meta.total).toBe(3);
     const receipt = templates.body.data.find((t: any) => t.name === 'receipt');
-    expect(receipt).toMatchObject({ instance_id: official.id, language: 'en_US', category: 'utility', status: 'APPROVED', components: [{ type: 'BODY', text: 'Receipt {{1}}' }], variables: [{ key: '1', component: 'body' }] });
-    expect((await org.client.get(`/v1/chatapp-instances/${official.id}/templates?status=PENDING`)).body.data.map((t: any) => t.language)).toEqual(['es']);
+    expect(receipt).toMatchObject({
+      instance_id: official.id,
+      language: 'en_US',
+      category: 'utility',
+      status: 'APPROVED',
+      components: [{ type: 'BODY', text: 'Receipt {{1}}' }],
+      variables: [{ key: '1', component: 'body' }],
+    });
+    expect(
+      (await org.client.get(`/v1/chatapp-instances/${official.id}/templates?status=PENDING`)).body.data.map((t: any) => t.language),
+    ).toEqual(['es']);
     expect((await org.client.get(`/v1/chatapp-instances/${official.id}/templates?name=welcome&language=en_US`)).body.data).toHaveLength(1);
-    expect((await org.client.get(`/v1/chatapp-instances/${official.id}/templates?category=utility`)).body.data.map((t: any) => t.name)).toEqual(['receipt']);
+    expect(
+      (await org.client.get(`/v1/chatapp-instances/${official.id}/templates?category=utility`)).body.data.map((t: any) => t.name),
+    ).toEqual(['receipt']);
     const qrTemplates = await org.client.get(`/v1/chatapp-instances/${qr.id}/templates`);
     expect(qrTemplates.body).toMatchObject({ data: [], meta: { total: 0, has_more: false } });
-    expect((await org.client.get(`/v1/chatapp-instances/${official.id}/templates?status=approved`)).body.error.code).toBe('VALIDATION_ERROR');
+    expect((await org.client.get(`/v1/chatapp-instances/${official.id}/templates?status=approved`)).body.error.code).toBe(
+      'VALIDATION_ERROR',
+    );
   });
 
   it('keeps organizations apart on every route (NOT_FOUND, empty lists)', async () => {
     const conversation = conversationIds[2];
     const message = (await org.client.get(`/v1/conversations/${conversation}/messages`)).body.data[0].id;
-    for (const path of [`/v1/conversations/${conversation}`, `/v1/conversations/${conversation}/messages`, `/v1/messages/${message}`, `/v1/chatapp-instances/${qr.id}`, `/v1/chatapp-instances/${official.id}/templates`]) {
+    for (const path of [
+      `/v1/conversations/${conversation}`,
+      `/v1/conversations/${conversation}/messages`,
+      `/v1/messages/${message}`,
+      `/v1/chatapp-instances/${qr.id}`,
+      `/v1/chatapp-instances/${official.id}/templates`,
+    ]) {
       const response = await other.client.get(path);
       expect([response.status, response.body.error?.code, path]).toEqual([404, 'NOT_FOUND', path]);
     }
@@ -196,12 +234,20 @@ describe('conversations, chat instances and templates', () => {
     for (const [method, path, scope, body] of routes) {
       const response = await readOnly.request(method, path, body === undefined ? {} : { body });
       if (scope === 'read:conversations') expect(response.status).toBe(200);
-      else expect([response.status, response.body.error.code, response.body.error.required_scopes ?? response.body.error.details?.required_scopes]).toEqual([403, 'INSUFFICIENT_SCOPES', [scope]]);
+      else
+        expect([
+          response.status,
+          response.body.error.code,
+          response.body.error.required_scopes ?? response.body.error.details?.required_scopes,
+        ]).toEqual([403, 'INSUFFICIENT_SCOPES', [scope]]);
     }
   });
 
   it('the OpenAPI document describes #48–#57 and their components', async () => {
-    const document = (await (await fetch(`${testSystem().baseUrl}/api/docs/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId: string }>>; components: { schemas: Record<string, unknown> } };
+    const document = (await (await fetch(`${testSystem().baseUrl}/api/docs/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+      components: { schemas: Record<string, unknown> };
+    };
     const expected: Array<[string, string, string]> = [
       ['/v1/conversations', 'get', 'listConversations'],
       ['/v1/conversations/{id}', 'get', 'getConversation'],

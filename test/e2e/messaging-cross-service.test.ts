@@ -31,10 +31,14 @@ describe('messaging events across services', () => {
     const contactId = (await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`)).body.data[0].id;
     const sent = await org.client.post('/v1/messages/send', { contact_id: contactId, channel: 'chatapp', content: 'reply' });
     expect(sent.status).toBe(201);
-    const contact = await eventually('three counted messages', async () => {
-      const current = (await org.client.get(`/v1/contacts/${contactId}`)).body.data;
-      return current.messages_count === 3 ? current : undefined;
-    }, 20_000);
+    const contact = await eventually(
+      'three counted messages',
+      async () => {
+        const current = (await org.client.get(`/v1/contacts/${contactId}`)).body.data;
+        return current.messages_count === 3 ? current : undefined;
+      },
+      20_000,
+    );
     expect(contact.last_message_at).toBe(sent.body.data.created_at);
     // Redelivered or late events change nothing: the count stays at the number of distinct messages.
     await new Promise((resolve) => setTimeout(resolve, 800));
@@ -44,7 +48,14 @@ describe('messaging events across services', () => {
   });
 
   it('the webhook service delivers message.received, message.sent, message.edited and channel.disconnected to a subscriber', async () => {
-    const kinds = ['message.received', 'message.sent', 'message.edited', 'message.delivered', 'channel.disconnected', 'conversation.closed'];
+    const kinds = [
+      'message.received',
+      'message.sent',
+      'message.edited',
+      'message.delivered',
+      'channel.disconnected',
+      'conversation.closed',
+    ];
     const created = await org.client.post('/v1/webhooks', { name: 'messaging', url: receiver.url, events: kinds });
     expect(created.status, created.text).toBe(201);
     const number = await addNumber(org.orgId, 'qrcode', { name: 'Webhook QR' });
@@ -52,20 +63,32 @@ describe('messaging events across services', () => {
     const received = await inbound(number, { from: phone, name: 'Hooked', text: 'hello hooks' });
     await sim('edit', { channel: 'qrcode', to_number: number.ref, from: phone, id: received.id, text: 'hello hooks!' });
     const contactId = (await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`)).body.data[0].id;
-    const sent = (await org.client.post('/v1/messages/send', { contact_id: contactId, channel: 'chatapp', instance_id: number.id, content: 'hi back' })).body.data;
+    const sent = (
+      await org.client.post('/v1/messages/send', { contact_id: contactId, channel: 'chatapp', instance_id: number.id, content: 'hi back' })
+    ).body.data;
     await org.client.post(`/v1/conversations/${sent.conversation_id}/close`);
     await sim('numbers', { channel: 'qrcode', to_number: number.ref, connected: false });
 
-    const types = await eventually('every kind delivered', async () => {
-      const got = new Set(receiver.received.map((r) => r.event.type));
-      return kinds.every((kind) => got.has(kind)) ? got : undefined;
-    }, 15_000);
+    const types = await eventually(
+      'every kind delivered',
+      async () => {
+        const got = new Set(receiver.received.map((r) => r.event.type));
+        return kinds.every((kind) => got.has(kind)) ? got : undefined;
+      },
+      15_000,
+    );
     expect([...types].sort()).toEqual([...kinds].sort());
     const sentEvent = receiver.received.find((r) => r.event.type === 'message.sent' && r.event.data.object.id === sent.id);
     expect(sentEvent?.event).toMatchObject({ api_version: 'v1', data: { object: { id: sent.id, content: 'hi back', status: 'sent' } } });
     const edited = receiver.received.find((r) => r.event.type === 'message.edited');
-    expect(edited?.event.data).toMatchObject({ object: { content: 'hello hooks!', external_id: received.id }, previous: { content: 'hello hooks' } });
-    expect(receiver.received.find((r) => r.event.type === 'channel.disconnected')?.event.data.object).toMatchObject({ id: number.id, status: 'disconnected' });
+    expect(edited?.event.data).toMatchObject({
+      object: { content: 'hello hooks!', external_id: received.id },
+      previous: { content: 'hello hooks' },
+    });
+    expect(receiver.received.find((r) => r.event.type === 'channel.disconnected')?.event.data.object).toMatchObject({
+      id: number.id,
+      status: 'disconnected',
+    });
   });
 
   it('measures send → message.sent webhook latency', async () => {
@@ -79,8 +102,19 @@ describe('messaging events across services', () => {
     const latencies: number[] = [];
     for (let i = 0; i < 20; i++) {
       const started = Date.now();
-      const sent = (await other.client.post('/v1/messages/send', { contact_id: contactId, channel: 'chatapp', instance_id: number.id, content: `latency ${i}` })).body.data;
-      const delivery = await eventually('the message.sent delivery', async () => receiver.received.find((r) => r.event.type === 'message.sent' && r.event.data.object.id === sent.id), 10_000);
+      const sent = (
+        await other.client.post('/v1/messages/send', {
+          contact_id: contactId,
+          channel: 'chatapp',
+          instance_id: number.id,
+          content: `latency ${i}`,
+        })
+      ).body.data;
+      const delivery = await eventually(
+        'the message.sent delivery',
+        async () => receiver.received.find((r) => r.event.type === 'message.sent' && r.event.data.object.id === sent.id),
+        10_000,
+      );
       latencies.push(delivery.receivedAt - started);
     }
     const p50 = percentile(latencies, 50);

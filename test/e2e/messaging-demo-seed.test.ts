@@ -24,7 +24,12 @@ describe('demo seed: the messaging fixture of a demo organization', () => {
   it('has APPROVED templates with and without variables, a PENDING and a REJECTED one', async () => {
     const templates = (await org.client.get(`/v1/chatapp-instances/${seeded.numbers.official}/templates`)).body.data;
     const states = templates.map((t: any) => [t.name, t.status, t.variables.length]).sort();
-    expect(states).toEqual([['old_offer', 'REJECTED', 0], ['order_update', 'APPROVED', 2], ['summer_sale', 'PENDING', 0], ['welcome', 'APPROVED', 0]]);
+    expect(states).toEqual([
+      ['old_offer', 'REJECTED', 0],
+      ['order_update', 'APPROVED', 2],
+      ['summer_sale', 'PENDING', 0],
+      ['welcome', 'APPROVED', 0],
+    ]);
   });
 
   it('has contacts on every channel with conversations inside and outside the 24-hour window, made by inbound messages', async () => {
@@ -48,11 +53,27 @@ describe('demo seed: the messaging fixture of a demo organization', () => {
     const official = conversations.filter((c: any) => c.chatapp_instance?.channel === 'official');
     const inside = official.find((c: any) => Date.parse(c.window_expires_at) > Date.now());
     const outside = official.find((c: any) => Date.parse(c.window_expires_at) < Date.now());
-    const reply = await org.client.post('/v1/messages/send', { contact_id: inside.contact.id, channel: 'chatapp', conversation_id: inside.id, content: 'Happy to help!' });
+    const reply = await org.client.post('/v1/messages/send', {
+      contact_id: inside.contact.id,
+      channel: 'chatapp',
+      conversation_id: inside.id,
+      content: 'Happy to help!',
+    });
     expect(reply.status).toBe(201);
-    const refused = await org.client.post('/v1/messages/send', { contact_id: outside.contact.id, channel: 'chatapp', conversation_id: outside.id, content: 'Still there?' });
+    const refused = await org.client.post('/v1/messages/send', {
+      contact_id: outside.contact.id,
+      channel: 'chatapp',
+      conversation_id: outside.id,
+      content: 'Still there?',
+    });
     expect(refused.body.error.code).toBe('OUTSIDE_MESSAGING_WINDOW');
-    const template = await org.client.post('/v1/messages/send', { contact_id: outside.contact.id, channel: 'chatapp', conversation_id: outside.id, template_name: 'welcome', template_language: 'en_US' });
+    const template = await org.client.post('/v1/messages/send', {
+      contact_id: outside.contact.id,
+      channel: 'chatapp',
+      conversation_id: outside.id,
+      template_name: 'welcome',
+      template_language: 'en_US',
+    });
     expect(template.status).toBe(201);
   });
 });

@@ -73,7 +73,9 @@ describe('inbound messages: conversations, contacts and events', () => {
     const conversation = (await org.client.get(`/v1/conversations?contact_id=${contacts.body.data[0].id}`)).body.data[0];
     const messages = await org.client.get(`/v1/conversations/${conversation.id}/messages`);
     expect(messages.body.data.map((m: any) => m.external_id)).toEqual([first.id]);
-    await eventually('the single message.received', async () => events.ofType('message.received').some((e) => e.data.object.external_id === first.id));
+    await eventually('the single message.received', async () =>
+      events.ofType('message.received').some((e) => e.data.object.external_id === first.id),
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(events.ofType('message.received').filter((e) => e.data.object.external_id === first.id)).toHaveLength(1);
   });
@@ -86,7 +88,9 @@ describe('inbound messages: conversations, contacts and events', () => {
     const conversations = (await org.client.get(`/v1/conversations?contact_id=${contact.id}`)).body.data;
     expect(conversations).toHaveLength(1);
     expect(conversations[0].unread_count).toBe(1);
-    expect((await org.client.get(`/v1/conversations/${conversations[0].id}/messages`)).body.data.map((m: any) => m.external_id)).toEqual([sent.id]);
+    expect((await org.client.get(`/v1/conversations/${conversations[0].id}/messages`)).body.data.map((m: any) => m.external_id)).toEqual([
+      sent.id,
+    ]);
   });
 
   it('concurrent first messages from one new sender make one contact and one conversation', async () => {
@@ -107,7 +111,11 @@ describe('inbound messages: conversations, contacts and events', () => {
     const contact = (await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`)).body.data[0];
     const conversation = (await org.client.get(`/v1/conversations?contact_id=${contact.id}`)).body.data[0];
     const expected = new Date(Math.floor(at.getTime() / 1000) * 1000 + 24 * 3_600_000).toISOString();
-    expect(conversation).toMatchObject({ chatapp_instance: { id: official.id, channel: 'official' }, window_expires_at: expected, last_message_at: new Date(Math.floor(at.getTime() / 1000) * 1000).toISOString() });
+    expect(conversation).toMatchObject({
+      chatapp_instance: { id: official.id, channel: 'official' },
+      window_expires_at: expected,
+      last_message_at: new Date(Math.floor(at.getTime() / 1000) * 1000).toISOString(),
+    });
   });
 
   it('an existing contact with the same phone is linked (gains chatapp_jid) instead of duplicated', async () => {
@@ -132,7 +140,11 @@ describe('inbound messages: conversations, contacts and events', () => {
     const photoContacts = (await org.client.get('/v1/contacts?has_photoapp=true&source=photoapp')).body.data;
     expect(photoContacts.find((c: any) => c.photoapp_username === username)).toMatchObject({ name: 'Jane Photo', source: 'photoapp' });
     const pageContacts = (await org.client.get('/v1/contacts?has_socialmsg=true')).body.data;
-    expect(pageContacts.find((c: any) => c.socialmsg_psid === psid)).toMatchObject({ name: 'Diego Page', socialmsg_name: 'Diego Page', source: 'socialmsg' });
+    expect(pageContacts.find((c: any) => c.socialmsg_psid === psid)).toMatchObject({
+      name: 'Diego Page',
+      socialmsg_name: 'Diego Page',
+      source: 'socialmsg',
+    });
     const conversations = (await org.client.get('/v1/conversations?channel=photoapp')).body.data;
     expect(conversations[0]).toMatchObject({ channel: 'photoapp', chatapp_instance: null, window_expires_at: null });
   });
@@ -143,7 +155,11 @@ describe('inbound messages: conversations, contacts and events', () => {
     const response = await fetch(`${listener}/callbacks/qrcode`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-bridge-signature': 'sha256=deadbeef' },
-      body: JSON.stringify({ event: 'message.upsert', instance: qr.ref, data: { id: 'forged', remote_jid: '15550009999@c.chatapp', text: 'forged', timestamp: '1' } }),
+      body: JSON.stringify({
+        event: 'message.upsert',
+        instance: qr.ref,
+        data: { id: 'forged', remote_jid: '15550009999@c.chatapp', text: 'forged', timestamp: '1' },
+      }),
     });
     expect(response.status).toBe(401);
     expect((await org.client.get('/v1/contacts?search=15550009999')).body.data).toHaveLength(0);

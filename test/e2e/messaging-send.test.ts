@@ -38,12 +38,28 @@ describe('POST /v1/messages/send and delivery statuses', () => {
 
   it('sends free text on a QR-code number: 201 sent with the provider id, message.sent, then delivered and read', async () => {
     const contact = await contactWhoWrote(qr);
-    const response = await org.client.post('/v1/messages/send', { contact_id: contact.id, channel: 'chatapp', content: 'We have it in blue.' });
+    const response = await org.client.post('/v1/messages/send', {
+      contact_id: contact.id,
+      channel: 'chatapp',
+      content: 'We have it in blue.',
+    });
     expect(response.status).toBe(201);
     const message = response.body.data;
-    expect(message).toMatchObject({ contact_id: contact.id, channel: 'chatapp', direction: 'outbound', type: 'text', content: 'We have it in blue.', status: 'sent', sender: { type: 'api', id: org.keyId, name: null }, error: null });
+    expect(message).toMatchObject({
+      contact_id: contact.id,
+      channel: 'chatapp',
+      direction: 'outbound',
+      type: 'text',
+      content: 'We have it in blue.',
+      status: 'sent',
+      sender: { type: 'api', id: org.keyId, name: null },
+      error: null,
+    });
     expect(message.external_id).toMatch(/^3EB0/);
-    expect((await sentAt(qr.ref)).find((s) => s.id === message.external_id)?.body).toMatchObject({ text: 'We have it in blue.', to: `${contact.phone.slice(1)}@c.chatapp` });
+    expect((await sentAt(qr.ref)).find((s) => s.id === message.external_id)?.body).toMatchObject({
+      text: 'We have it in blue.',
+      to: `${contact.phone.slice(1)}@c.chatapp`,
+    });
     await events.waitFor((all) => all.some((e) => e.type === 'message.sent' && e.data.object.id === message.id));
     expect(events.ofType('message.sent').find((e) => e.data.object.id === message.id)?.data).toEqual({ object: message });
     const read = await eventually('status read', async () => {
@@ -57,40 +73,90 @@ describe('POST /v1/messages/send and delivery statuses', () => {
 
   it('silently ignores template fields on a QR-code number, which then needs content', async () => {
     const contact = await contactWhoWrote(qr);
-    const ignored = await org.client.post('/v1/messages/send', { contact_id: contact.id, channel: 'chatapp', instance_id: qr.id, content: 'plain', template_name: 'order_update', template_language: 'en_US' });
+    const ignored = await org.client.post('/v1/messages/send', {
+      contact_id: contact.id,
+      channel: 'chatapp',
+      instance_id: qr.id,
+      content: 'plain',
+      template_name: 'order_update',
+      template_language: 'en_US',
+    });
     expect(ignored.status).toBe(201);
     expect(ignored.body.data).toMatchObject({ type: 'text', content: 'plain', template: null });
-    const noContent = await org.client.post('/v1/messages/send', { contact_id: contact.id, channel: 'chatapp', instance_id: qr.id, template_name: 'order_update', template_language: 'en_US' });
+    const noContent = await org.client.post('/v1/messages/send', {
+      contact_id: contact.id,
+      channel: 'chatapp',
+      instance_id: qr.id,
+      template_name: 'order_update',
+      template_language: 'en_US',
+    });
     expect(noContent.status).toBe(422);
     expect(noContent.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field: 'content' }] } });
   });
 
   it('official numbers: free text only inside the 24-hour window opened by the contact', async () => {
     const stale = await contactWhoWrote(official, new Date(Date.now() - 25 * HOUR));
-    const outside = await org.client.post('/v1/messages/send', { contact_id: stale.id, channel: 'chatapp', instance_id: official.id, content: 'late reply' });
+    const outside = await org.client.post('/v1/messages/send', {
+      contact_id: stale.id,
+      channel: 'chatapp',
+      instance_id: official.id,
+      content: 'late reply',
+    });
     expect(outside.status).toBe(422);
     expect(outside.body.error.code).toBe('OUTSIDE_MESSAGING_WINDOW');
     expect(outside.body.error.type).toBe('unprocessable');
 
     // The contact writes again: the window opens and the same send goes through.
     await inbound(official, { from: stale.phone, text: 'are you there?' });
-    const inside = await org.client.post('/v1/messages/send', { contact_id: stale.id, channel: 'chatapp', instance_id: official.id, content: 'yes!' });
+    const inside = await org.client.post('/v1/messages/send', {
+      contact_id: stale.id,
+      channel: 'chatapp',
+      instance_id: official.id,
+      content: 'yes!',
+    });
     expect(inside.status).toBe(201);
     expect(inside.body.data.status).toBe('sent');
 
     const never = (await org.client.post('/v1/contacts', { name: 'Never wrote', phone: uniquePhone() })).body.data;
-    const refused = await org.client.post('/v1/messages/send', { contact_id: never.id, channel: 'chatapp', instance_id: official.id, content: 'hi' });
+    const refused = await org.client.post('/v1/messages/send', {
+      contact_id: never.id,
+      channel: 'chatapp',
+      instance_id: official.id,
+      content: 'hi',
+    });
     expect(refused.body.error.code).toBe('OUTSIDE_MESSAGING_WINDOW');
   });
 
   it('official numbers: an APPROVED template in its exact language with its variables, and its external_id', async () => {
     const contact = (await org.client.post('/v1/contacts', { name: 'Template target', phone: uniquePhone() })).body.data;
-    const components = [{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }, { type: 'text', text: '1042' }] }];
-    const response = await org.client.post('/v1/messages/send', { contact_id: contact.id, channel: 'chatapp', template_name: 'order_update', template_language: 'en_US', template_components: components });
+    const components = [
+      {
+        type: 'body',
+        parameters: [
+          { type: 'text', text: 'Ana' },
+          { type: 'text', text: '1042' },
+        ],
+      },
+    ];
+    const response = await org.client.post('/v1/messages/send', {
+      contact_id: contact.id,
+      channel: 'chatapp',
+      template_name: 'order_update',
+      template_language: 'en_US',
+      template_components: components,
+    });
     expect(response.status).toBe(201);
-    expect(response.body.data).toMatchObject({ type: 'template', template: { name: 'order_update', language: 'en_US' }, content: null, status: 'sent' });
+    expect(response.body.data).toMatchObject({
+      type: 'template',
+      template: { name: 'order_update', language: 'en_US' },
+      content: null,
+      status: 'sent',
+    });
     expect(response.body.data.external_id).toMatch(/^wamid\./);
-    expect((await sentAt(official.ref)).find((s) => s.id === response.body.data.external_id)?.body).toMatchObject({ type: 'template', template: { name: 'order_update', language: { code: 'en_US' }, components } });
+    expect((await sentAt(official.ref)).find((s) => s.id === response.body.data.external_id)?.body).toMatchObject({
+      type: 'template',
+      template: { name: 'order_update', language: { code: 'en_US' }, components },
+    });
 
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ template_name: 'order_update', template_language: 'en_US' }, 'VALIDATION_ERROR'], // variables missing
@@ -101,20 +167,43 @@ describe('POST /v1/messages/send and delivery statuses', () => {
       [{ template_language: 'en_US' }, 'VALIDATION_ERROR'],
     ];
     for (const [fields, code] of cases) {
-      const refused = await org.client.post('/v1/messages/send', { contact_id: contact.id, channel: 'chatapp', instance_id: official.id, ...fields });
+      const refused = await org.client.post('/v1/messages/send', {
+        contact_id: contact.id,
+        channel: 'chatapp',
+        instance_id: official.id,
+        ...fields,
+      });
       expect([refused.status, refused.body.error.code, fields]).toEqual([422, code, fields]);
     }
   });
 
   it('a template approved at the provider becomes sendable (status callback)', async () => {
     const contact = (await org.client.post('/v1/contacts', { name: 'Approval target', phone: uniquePhone() })).body.data;
-    const before = await org.client.post('/v1/messages/send', { contact_id: contact.id, channel: 'chatapp', instance_id: official.id, template_name: 'welcome', template_language: 'pt_BR' });
+    const before = await org.client.post('/v1/messages/send', {
+      contact_id: contact.id,
+      channel: 'chatapp',
+      instance_id: official.id,
+      template_name: 'welcome',
+      template_language: 'pt_BR',
+    });
     expect(before.body.error.code).toBe('TEMPLATE_NOT_FOUND');
-    const approved = await sim('templates', { channel: 'official', to_number: official.ref, name: 'welcome', language: 'pt_BR', status: 'APPROVED' });
+    const approved = await sim('templates', {
+      channel: 'official',
+      to_number: official.ref,
+      name: 'welcome',
+      language: 'pt_BR',
+      status: 'APPROVED',
+    });
     expect(approved.body.callback_status).toBe(200);
     const listed = await org.client.get(`/v1/chatapp-instances/${official.id}/templates?name=welcome&language=pt_BR`);
     expect(listed.body.data[0].status).toBe('APPROVED');
-    const after = await org.client.post('/v1/messages/send', { contact_id: contact.id, channel: 'chatapp', instance_id: official.id, template_name: 'welcome', template_language: 'pt_BR' });
+    const after = await org.client.post('/v1/messages/send', {
+      contact_id: contact.id,
+      channel: 'chatapp',
+      instance_id: official.id,
+      template_name: 'welcome',
+      template_language: 'pt_BR',
+    });
     expect(after.status).toBe(201);
   });
 
@@ -123,7 +212,13 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     await addTemplate(org.orgId, billing.id, { name: 'welcome', text: 'Welcome!' });
     await configureNumber(billing, { late_billing_failure: true });
     const contact = (await org.client.post('/v1/contacts', { name: 'Billing target', phone: uniquePhone() })).body.data;
-    const response = await org.client.post('/v1/messages/send', { contact_id: contact.id, channel: 'chatapp', instance_id: billing.id, template_name: 'welcome', template_language: 'en_US' });
+    const response = await org.client.post('/v1/messages/send', {
+      contact_id: contact.id,
+      channel: 'chatapp',
+      instance_id: billing.id,
+      template_name: 'welcome',
+      template_language: 'en_US',
+    });
     expect(response.status).toBe(201);
     expect(response.body.data.status).toBe('sent');
     const failed = await eventually('status failed', async () => {
@@ -143,7 +238,13 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     await addTemplate(org.orgId, unpaid.id, { name: 'welcome', text: 'Welcome!' });
     await configureNumber(unpaid, { payment_method: false });
     const contact = (await org.client.post('/v1/contacts', { name: 'Unpaid target', phone: uniquePhone() })).body.data;
-    const response = await org.client.post('/v1/messages/send', { contact_id: contact.id, channel: 'chatapp', instance_id: unpaid.id, template_name: 'welcome', template_language: 'en_US' });
+    const response = await org.client.post('/v1/messages/send', {
+      contact_id: contact.id,
+      channel: 'chatapp',
+      instance_id: unpaid.id,
+      template_name: 'welcome',
+      template_language: 'en_US',
+    });
     expect(response.status).toBe(422);
     expect(response.body.error).toMatchObject({ code: 'TEMPLATE_SEND_ERROR', details: { provider_code: '131042' } });
     expect(response.body.error.message).toMatch(/payment method/);
@@ -153,20 +254,48 @@ describe('POST /v1/messages/send and delivery statuses', () => {
   it('maps provider refusals and timeouts: TEMPLATE_SEND_ERROR 422, TEMPLATE_NOT_CONFIRMED 502', async () => {
     const contact = await contactWhoWrote(qr);
     await configureNumber(qr, { fail_next: [{ mode: 'error', code: 470, message: 'Recipient blocked' }, { mode: 'timeout' }] });
-    const refused = await org.client.post('/v1/messages/send', { contact_id: contact.id, channel: 'chatapp', instance_id: qr.id, content: 'one' });
+    const refused = await org.client.post('/v1/messages/send', {
+      contact_id: contact.id,
+      channel: 'chatapp',
+      instance_id: qr.id,
+      content: 'one',
+    });
     expect(refused.status).toBe(422);
     expect(refused.body.error).toMatchObject({ code: 'TEMPLATE_SEND_ERROR', details: { provider_code: '470' } });
-    const timedOut = await org.client.post('/v1/messages/send', { contact_id: contact.id, channel: 'chatapp', instance_id: qr.id, content: 'two' });
+    const timedOut = await org.client.post('/v1/messages/send', {
+      contact_id: contact.id,
+      channel: 'chatapp',
+      instance_id: qr.id,
+      content: 'two',
+    });
     expect(timedOut.status).toBe(502);
-    expect(timedOut.body.error).toMatchObject({ code: 'TEMPLATE_NOT_CONFIRMED', type: 'upstream_error', details: { provider_code: 'timeout' } });
+    expect(timedOut.body.error).toMatchObject({
+      code: 'TEMPLATE_NOT_CONFIRMED',
+      type: 'upstream_error',
+      details: { provider_code: 'timeout' },
+    });
   });
 
   it('per-number and per-page rate limits answer 429 with Retry-After', async () => {
     const limited = await addNumber(org.orgId, 'qrcode', { name: 'Limited' });
     const contact = await contactWhoWrote(limited);
     await configureNumber(limited, { rate_limit: { limit: 1, window_ms: 30_000 } });
-    expect((await org.client.post('/v1/messages/send', { contact_id: contact.id, channel: 'chatapp', instance_id: limited.id, content: 'first' })).status).toBe(201);
-    const second = await org.client.post('/v1/messages/send', { contact_id: contact.id, channel: 'chatapp', instance_id: limited.id, content: 'second' });
+    expect(
+      (
+        await org.client.post('/v1/messages/send', {
+          contact_id: contact.id,
+          channel: 'chatapp',
+          instance_id: limited.id,
+          content: 'first',
+        })
+      ).status,
+    ).toBe(201);
+    const second = await org.client.post('/v1/messages/send', {
+      contact_id: contact.id,
+      channel: 'chatapp',
+      instance_id: limited.id,
+      content: 'second',
+    });
     expect(second.status).toBe(429);
     expect(second.body.error).toMatchObject({ code: 'CHATAPP_INSTANCE_RATE_LIMIT', type: 'rate_limited' });
     const retryAfter = Number(second.headers.get('retry-after'));
@@ -192,17 +321,36 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     expect(down.body.callback_status).toBe(200);
     expect((await org.client.get(`/v1/chatapp-instances/${phoneNumber.id}`)).body.data.status).toBe('disconnected');
     await events.waitFor((all) => all.some((e) => e.type === 'channel.disconnected' && e.data.object.id === phoneNumber.id));
-    const refused = await org.client.post('/v1/messages/send', { contact_id: contact.id, channel: 'chatapp', instance_id: phoneNumber.id, content: 'hello?' });
+    const refused = await org.client.post('/v1/messages/send', {
+      contact_id: contact.id,
+      channel: 'chatapp',
+      instance_id: phoneNumber.id,
+      content: 'hello?',
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatchObject({ code: 'CHANNEL_DISCONNECTED', type: 'conflict' });
     await configureNumber(phoneNumber, { connected: true });
     await events.waitFor((all) => all.some((e) => e.type === 'channel.connected' && e.data.object.id === phoneNumber.id));
-    expect((await org.client.post('/v1/messages/send', { contact_id: contact.id, channel: 'chatapp', instance_id: phoneNumber.id, content: 'back' })).status).toBe(201);
+    expect(
+      (
+        await org.client.post('/v1/messages/send', {
+          contact_id: contact.id,
+          channel: 'chatapp',
+          instance_id: phoneNumber.id,
+          content: 'back',
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('refuses contacts without the channel, unknown references and malformed ids', async () => {
     const bare = (await org.client.post('/v1/contacts', { name: 'No channels' })).body.data;
-    const unavailable = await org.client.post('/v1/messages/send', { contact_id: bare.id, channel: 'chatapp', instance_id: qr.id, content: 'x' });
+    const unavailable = await org.client.post('/v1/messages/send', {
+      contact_id: bare.id,
+      channel: 'chatapp',
+      instance_id: qr.id,
+      content: 'x',
+    });
     expect([unavailable.status, unavailable.body.error.code]).toEqual([422, 'CONTACT_CHANNEL_UNAVAILABLE']);
     const noPhoto = await org.client.post('/v1/messages/send', { contact_id: bare.id, channel: 'photoapp', content: 'x' });
     expect(noPhoto.body.error.code).toBe('CONTACT_CHANNEL_UNAVAILABLE');
@@ -215,7 +363,11 @@ describe('POST /v1/messages/send and delivery statuses', () => {
       [{ contact_id: foreign.id, channel: 'chatapp', content: 'x' }, 422, 'INVALID_REFERENCE'],
       [{ contact_id: 'ct_0000000000000000000000', channel: 'chatapp', content: 'x' }, 422, 'INVALID_REFERENCE'],
       [{ contact_id: contact.id, channel: 'chatapp', instance_id: foreignNumber.id, content: 'x' }, 422, 'INVALID_REFERENCE'],
-      [{ contact_id: contact.id, channel: 'chatapp', conversation_id: 'cv_0000000000000000000000', content: 'x' }, 422, 'INVALID_REFERENCE'],
+      [
+        { contact_id: contact.id, channel: 'chatapp', conversation_id: 'cv_0000000000000000000000', content: 'x' },
+        422,
+        'INVALID_REFERENCE',
+      ],
       [{ contact_id: 'nope', channel: 'chatapp', content: 'x' }, 400, 'INVALID_ID'],
       [{ contact_id: contact.id, channel: 'fax', content: 'x' }, 422, 'VALIDATION_ERROR'],
       [{ contact_id: contact.id, channel: 'chatapp', type: 'image' }, 422, 'VALIDATION_ERROR'],
@@ -227,14 +379,25 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     }
   });
 
-  it('chooses the number: the contact\'s latest chatapp conversation, else the default number', async () => {
+  it("chooses the number: the contact's latest chatapp conversation, else the default number", async () => {
     const contact = await contactWhoWrote(qr);
-    const viaLatest = await org.client.post('/v1/messages/send', { contact_id: contact.id, channel: 'chatapp', content: 'from the same number' });
+    const viaLatest = await org.client.post('/v1/messages/send', {
+      contact_id: contact.id,
+      channel: 'chatapp',
+      content: 'from the same number',
+    });
     expect((await org.client.get(`/v1/conversations/${viaLatest.body.data.conversation_id}`)).body.data.chatapp_instance.id).toBe(qr.id);
     const stranger = (await org.client.post('/v1/contacts', { name: 'Default target', phone: uniquePhone() })).body.data;
-    const viaDefault = await org.client.post('/v1/messages/send', { contact_id: stranger.id, channel: 'chatapp', template_name: 'welcome', template_language: 'en_US' });
+    const viaDefault = await org.client.post('/v1/messages/send', {
+      contact_id: stranger.id,
+      channel: 'chatapp',
+      template_name: 'welcome',
+      template_language: 'en_US',
+    });
     expect(viaDefault.status).toBe(201);
-    expect((await org.client.get(`/v1/conversations/${viaDefault.body.data.conversation_id}`)).body.data.chatapp_instance.id).toBe(official.id);
+    expect((await org.client.get(`/v1/conversations/${viaDefault.body.data.conversation_id}`)).body.data.chatapp_instance.id).toBe(
+      official.id,
+    );
   });
 
   it('honours Idempotency-Key: a repeated send reaches the provider once', async () => {
@@ -248,9 +411,16 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect((await sentAt(qr.ref)).filter((s) => s.body.text === body.content)).toHaveLength(1);
 
-    const reused = await org.client.post('/v1/messages/send', { ...body, content: 'another text' }, { headers: { 'idempotency-key': key } });
+    const reused = await org.client.post(
+      '/v1/messages/send',
+      { ...body, content: 'another text' },
+      { headers: { 'idempotency-key': key } },
+    );
     expect([reused.status, reused.body.error.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
-    const badJson = await org.client.request('POST', '/v1/messages/send', { rawBody: '{"contact_id":', headers: { 'content-type': 'application/json' } });
+    const badJson = await org.client.request('POST', '/v1/messages/send', {
+      rawBody: '{"contact_id":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect([badJson.status, badJson.body.error.code]).toEqual([400, 'INVALID_JSON']);
   });
 
@@ -263,12 +433,19 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     const edited = (await org.client.get(`/v1/conversations/${conversation.id}/messages`)).body.data[0];
     expect(edited).toMatchObject({ external_id: sent.id, content: 'fixed' });
     expect(edited.edited_at).not.toBeNull();
-    await events.waitFor((all) => all.some((e) => e.type === 'message.edited' && e.data.object.id === edited.id && e.data.previous.content === 'typo'));
+    await events.waitFor((all) =>
+      all.some((e) => e.type === 'message.edited' && e.data.object.id === edited.id && e.data.previous.content === 'typo'),
+    );
 
     const typed = await sim('phone-send', { channel: 'qrcode', to_number: qr.ref, recipient: phone, text: 'typed on the phone' });
     expect(typed.body.callback_status).toBe(200);
     const messages = (await org.client.get(`/v1/conversations/${conversation.id}/messages`)).body.data;
-    expect(messages[0]).toMatchObject({ direction: 'outbound', content: 'typed on the phone', sender: { type: 'device', id: null, name: null }, external_id: typed.body.id });
+    expect(messages[0]).toMatchObject({
+      direction: 'outbound',
+      content: 'typed on the phone',
+      sender: { type: 'device', id: null, name: null },
+      external_id: typed.body.id,
+    });
     await events.waitFor((all) => all.some((e) => e.type === 'message.sent' && e.data.object.id === messages[0].id));
   });
 });

@@ -39,7 +39,14 @@ for (const parent of PARENTS) {
       const response = await org.client.post(base(id), { content: '  Called, wants a demo  ' });
       expect(response.status).toBe(201);
       const note = response.body.data;
-      expect(note).toEqual({ id: expect.stringMatching(/^nt_/), content: 'Called, wants a demo', color: 'yellow', category: 'general', created_at: expect.any(String), updated_at: note.created_at });
+      expect(note).toEqual({
+        id: expect.stringMatching(/^nt_/),
+        content: 'Called, wants a demo',
+        color: 'yellow',
+        category: 'general',
+        created_at: expect.any(String),
+        updated_at: note.created_at,
+      });
 
       const explicit = await org.client.post(base(id), { content: 'Budget approved', color: 'green', category: 'success' });
       expect(explicit.body.data).toMatchObject({ color: 'green', category: 'success' });
@@ -160,11 +167,15 @@ describe('notes_count of a contact', () => {
   it('reflects 20 concurrent creates and the deletes, and never counts deal notes or other organizations', async () => {
     const [org, other] = await Promise.all([createTestOrg(), createTestOrg()]);
     const contact = (await org.client.post('/v1/contacts', { name: 'Busy contact' })).body.data;
-    const created = await Promise.all(Array.from({ length: 20 }, (_, i) => org.client.post(`/v1/contacts/${contact.id}/notes`, { content: `note ${i}` })));
+    const created = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => org.client.post(`/v1/contacts/${contact.id}/notes`, { content: `note ${i}` })),
+    );
     expect(created.map((response) => response.status)).toEqual(Array(20).fill(201));
     expect((await org.client.get(`/v1/contacts/${contact.id}`)).body.data.notes_count).toBe(20);
 
-    await Promise.all(created.slice(0, 5).map((response) => org.client.delete(`/v1/contacts/${contact.id}/notes/${response.body.data.id}`)));
+    await Promise.all(
+      created.slice(0, 5).map((response) => org.client.delete(`/v1/contacts/${contact.id}/notes/${response.body.data.id}`)),
+    );
     const deal = await insertRawDeal(org.orgId, { contact_ids: [contact.id] });
     await org.client.post(`/v1/deals/${deal}/notes`, { content: 'on the deal' });
     await other.client.post(`/v1/contacts/${contact.id}/notes`, { content: 'foreign' });

@@ -8,15 +8,27 @@ import { createFunnel } from '../support/pipelines';
  * one page query plus a cached count and batched lookups: no N+1, and the budget cannot grow unnoticed.
  * The count is the steady state of a client making many calls.
  */
-const BUDGETS: Array<{ route: string; budget: number; call: (org: TestOrg, ids: Fixture) => Promise<{ status: number; headers: Headers }> }> = [
+const BUDGETS: Array<{
+  route: string;
+  budget: number;
+  call: (org: TestOrg, ids: Fixture) => Promise<{ status: number; headers: Headers }>;
+}> = [
   { route: 'GET /v1/contacts', budget: 4, call: (org) => org.client.get('/v1/contacts?limit=50') },
   { route: 'GET /v1/contacts (search, tag)', budget: 4, call: (org) => org.client.get('/v1/contacts?search=budget&tag=vip') },
   { route: 'GET /v1/contacts/{id}', budget: 6, call: (org, ids) => org.client.get(`/v1/contacts/${ids.contact}`) },
   { route: 'POST /v1/contacts', budget: 2, call: (org) => org.client.post('/v1/contacts', { name: 'Budget Created', tags: ['vip'] }) },
-  { route: 'PATCH /v1/contacts/{id}', budget: 6, call: (org, ids) => org.client.patch(`/v1/contacts/${ids.contact}`, { name: `Renamed ${Math.random()}` }) },
+  {
+    route: 'PATCH /v1/contacts/{id}',
+    budget: 6,
+    call: (org, ids) => org.client.patch(`/v1/contacts/${ids.contact}`, { name: `Renamed ${Math.random()}` }),
+  },
   { route: 'GET /v1/deals', budget: 5, call: (org) => org.client.get('/v1/deals?limit=50') },
   { route: 'GET /v1/deals/{id}', budget: 5, call: (org, ids) => org.client.get(`/v1/deals/${ids.deal}`) },
-  { route: 'PATCH /v1/deals/{id}', budget: 7, call: (org, ids) => org.client.patch(`/v1/deals/${ids.deal}`, { value: Math.floor(Math.random() * 1e6) }) },
+  {
+    route: 'PATCH /v1/deals/{id}',
+    budget: 7,
+    call: (org, ids) => org.client.patch(`/v1/deals/${ids.deal}`, { value: Math.floor(Math.random() * 1e6) }),
+  },
   { route: 'GET /v1/companies', budget: 3, call: (org) => org.client.get('/v1/companies?limit=50') },
   { route: 'GET /v1/funnels', budget: 4, call: (org) => org.client.get('/v1/funnels') },
   { route: 'GET /v1/tasks', budget: 2, call: (org) => org.client.get('/v1/tasks?limit=50') },
@@ -31,9 +43,7 @@ interface Fixture {
 const KEY_CHECK = new Set(['find:api_keys', 'find:organizations']);
 
 const commandsOf = (response: { headers: Headers }): string[] =>
-  (response.headers.get('x-db-commands') ?? '')
-    .split(',')
-    .filter((command) => command !== '' && !KEY_CHECK.has(command));
+  (response.headers.get('x-db-commands') ?? '').split(',').filter((command) => command !== '' && !KEY_CHECK.has(command));
 
 describe('query budget per request', () => {
   let org: TestOrg;
@@ -45,9 +55,16 @@ describe('query budget per request', () => {
     const company = (await org.client.post('/v1/companies', { name: 'Budget Co' })).body.data.id as string;
     const contacts: string[] = [];
     // Enough rows that an N+1 would show: every listed record links to a company, tags, deals and notes.
-    for (let i = 0; i < 30; i++) contacts.push((await org.client.post('/v1/contacts', { name: `Budget ${i}`, tags: ['vip'], company_id: company })).body.data.id as string);
+    for (let i = 0; i < 30; i++)
+      contacts.push(
+        (await org.client.post('/v1/contacts', { name: `Budget ${i}`, tags: ['vip'], company_id: company })).body.data.id as string,
+      );
     const deals: string[] = [];
-    for (let i = 0; i < 30; i++) deals.push((await org.client.post('/v1/deals', { title: `Budget deal ${i}`, value: i, contact_ids: [contacts[i]], company_id: company })).body.data.id as string);
+    for (let i = 0; i < 30; i++)
+      deals.push(
+        (await org.client.post('/v1/deals', { title: `Budget deal ${i}`, value: i, contact_ids: [contacts[i]], company_id: company })).body
+          .data.id as string,
+      );
     for (let i = 0; i < 5; i++) await org.client.post(`/v1/contacts/${contacts[0]}/notes`, { content: `note ${i}` });
     for (let i = 0; i < 10; i++) await org.client.post('/v1/tasks', { title: `Budget task ${i}`, contact_id: contacts[i] });
     await org.client.post('/v1/webhooks', { name: 'budget', url: 'http://127.0.0.1:9/hook', events: ['contact.created'] });

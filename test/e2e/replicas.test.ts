@@ -58,12 +58,23 @@ describe('two CRM replicas writing the same records', () => {
     ];
     await Promise.all(edits.map((body, i) => deals.at(i).updateDeal({ org_id: org.orgId, id: deal, body })));
     const stored = (await org.client.get(`/v1/deals/${deal}`)).body.data;
-    expect(stored).toMatchObject({ value: 1000, probability: 70, description: 'edited on both', expected_close_date: expect.stringMatching(/^2027-01-15/), tags: ['replicated'], title: 'Contested, edited' });
+    expect(stored).toMatchObject({
+      value: 1000,
+      probability: 70,
+      description: 'edited on both',
+      expected_close_date: expect.stringMatching(/^2027-01-15/),
+      tags: ['replicated'],
+      title: 'Contested, edited',
+    });
   });
 
   it('counts 24 notes created concurrently through both replicas', async () => {
     const contact = (await org.client.post('/v1/contacts', { name: 'Noted Twice' })).body.data.id as string;
-    await Promise.all(Array.from({ length: 24 }, (_, i) => notes.at(i).createNote({ org_id: org.orgId, parent: { contact_id: contact }, id: '', body: { content: `note ${i}` } })));
+    await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        notes.at(i).createNote({ org_id: org.orgId, parent: { contact_id: contact }, id: '', body: { content: `note ${i}` } }),
+      ),
+    );
     expect((await org.client.get(`/v1/contacts/${contact}`)).body.data.notes_count).toBe(24);
     expect((await org.client.get(`/v1/contacts/${contact}/notes?limit=100`)).body.data).toHaveLength(24);
   });
@@ -73,10 +84,14 @@ describe('two CRM replicas writing the same records', () => {
     const funnel = await createFunnel(other.client, { name: 'Totals', stages: [{ name: 'Lead' }, { name: 'Won' }] });
     const [lead, won] = funnel.stages as Array<{ id: string }>;
     const created = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => deals.at(i).createDeal({ org_id: other.orgId, id: '', body: { title: `Deal ${i}`, value: 100 + i, stage_id: lead!.id } })),
+      Array.from({ length: 20 }, (_, i) =>
+        deals.at(i).createDeal({ org_id: other.orgId, id: '', body: { title: `Deal ${i}`, value: 100 + i, stage_id: lead!.id } }),
+      ),
     );
     // Half move to the second stage, each move sent to the other replica than its create.
-    await Promise.all(created.slice(0, 10).map((deal, i) => deals.at(i + 1).moveDeal({ org_id: other.orgId, id: deal.id, body: { stage_id: won!.id } })));
+    await Promise.all(
+      created.slice(0, 10).map((deal, i) => deals.at(i + 1).moveDeal({ org_id: other.orgId, id: deal.id, body: { stage_id: won!.id } })),
+    );
     const totals = (await other.client.get(`/v1/funnels/${funnel.id}`)).body.data;
     const sum = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => 100 + from + i).reduce((a, b) => a + b, 0);
     expect(totals).toMatchObject({ total_deals: 20, total_value: sum(0, 20) });
@@ -94,9 +109,17 @@ describe('two webhook replicas sharing the consumer group and the retry queue', 
     const { replicas, consumerGroup, dropDatabase } = await isolatedWebhooks({ replicas: 2, name: 'pair' });
     const running = await Promise.all(replicas.map((replica) => replica.start()));
     try {
-      await replicas[0]!.client.createWebhook({ org_id: org.orgId, id: '', body: { name: 'pair', url: receiver.url, events: ['contact.created'] } });
+      await replicas[0]!.client.createWebhook({
+        org_id: org.orgId,
+        id: '',
+        body: { name: 'pair', url: receiver.url, events: ['contact.created'] },
+      });
       // Both replicas joined the group: the partitions are shared.
-      await eventually(async () => ((await groupMembers(consumerGroup)) === 2 ? true : undefined), 60_000, 'two members in the consumer group');
+      await eventually(
+        async () => ((await groupMembers(consumerGroup)) === 2 ? true : undefined),
+        60_000,
+        'two members in the consumer group',
+      );
       await org.client.post('/v1/contacts', { name: 'Warm Up' });
       await receiver.waitFor((all) => all.length >= 1, 60_000);
       const warmUps = receiver.received.length;
@@ -111,14 +134,26 @@ describe('two webhook replicas sharing the consumer group and the retry queue', 
       }
       await running[0]!.exited;
 
-      const deliveredIds = () => new Set(receiver.received.filter((request) => request.answered === 200).map((request) => request.event.data?.object?.id as string));
-      await eventually(async () => (ids.every((id) => deliveredIds().has(id)) ? true : undefined), 120_000, 'every event delivered by the surviving replica');
+      const deliveredIds = () =>
+        new Set(receiver.received.filter((request) => request.answered === 200).map((request) => request.event.data?.object?.id as string));
+      await eventually(
+        async () => (ids.every((id) => deliveredIds().has(id)) ? true : undefined),
+        120_000,
+        'every event delivered by the surviving replica',
+      );
 
       const requests = receiver.received.slice(warmUps).filter((request) => ids.includes(request.event.data?.object?.id));
-      console.log(`webhook replicas: ${count} events, ${requests.length} requests, ${requests.length - count} duplicates after a SIGKILL mid-stream`);
+      console.log(
+        `webhook replicas: ${count} events, ${requests.length} requests, ${requests.length - count} duplicates after a SIGKILL mid-stream`,
+      );
       // One delivery record per event and subscription, whichever replica stored it.
       const webhook = (await replicas[1]!.client.listWebhooks({ org_id: org.orgId, page: { limit: 1, after: undefined } })).items[0]!;
-      const log = await replicas[1]!.client.listDeliveries({ org_id: org.orgId, webhook_id: webhook.id, page: { limit: 200, after: undefined }, filter: {} });
+      const log = await replicas[1]!.client.listDeliveries({
+        org_id: org.orgId,
+        webhook_id: webhook.id,
+        page: { limit: 200, after: undefined },
+        filter: {},
+      });
       expect(log.items).toHaveLength(count + warmUps);
       expect(new Set(log.items.map((item) => item.event_id)).size).toBe(count + warmUps);
       expect(log.items.every((item) => item.status === 'succeeded')).toBe(true);

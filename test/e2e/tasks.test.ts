@@ -96,7 +96,11 @@ describe('tasks: create, read, update, delete', () => {
       expect(response.body.error).toMatchObject({ code: 'INVALID_REFERENCE', details: { field, id } });
     }
     // An inactive member cannot be assigned, though their name still renders on older tasks.
-    const leaver = await createMember(deps, org.orgId, { name: 'Leaving Person', email: `leaver-${org.orgId}@test.example`, role: 'member' });
+    const leaver = await createMember(deps, org.orgId, {
+      name: 'Leaving Person',
+      email: `leaver-${org.orgId}@test.example`,
+      role: 'member',
+    });
     const older = (await org.client.post('/v1/tasks', { title: 'Assigned before leaving', assigned_to: leaver.id })).body.data;
     await deactivateMember(leaver.id);
     const refused = await org.client.post('/v1/tasks', { title: 'Bad ref', assigned_to: leaver.id });
@@ -124,10 +128,24 @@ describe('tasks: create, read, update, delete', () => {
   });
 
   it('PATCH changes the sent fields, clears links with null, refuses status and bad references without half-applying', async () => {
-    const task = (await org.client.post('/v1/tasks', { title: 'Follow up', contact_id: contactId, due_at: '2030-05-01T00:00:00Z' })).body.data;
-    const patched = await org.client.patch(`/v1/tasks/${task.id}`, { title: 'Follow up now', type: 'call', contact_id: null, company_id: companyId, due_at: null });
+    const task = (await org.client.post('/v1/tasks', { title: 'Follow up', contact_id: contactId, due_at: '2030-05-01T00:00:00Z' })).body
+      .data;
+    const patched = await org.client.patch(`/v1/tasks/${task.id}`, {
+      title: 'Follow up now',
+      type: 'call',
+      contact_id: null,
+      company_id: companyId,
+      due_at: null,
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toMatchObject({ title: 'Follow up now', type: 'call', contact: null, company: { id: companyId }, due_at: null, status: 'open' });
+    expect(patched.body.data).toMatchObject({
+      title: 'Follow up now',
+      type: 'call',
+      contact: null,
+      company: { id: companyId },
+      due_at: null,
+      status: 'open',
+    });
 
     const status = await org.client.patch(`/v1/tasks/${task.id}`, { status: 'completed' });
     expect(status.status).toBe(422);
@@ -163,7 +181,10 @@ describe('tasks: complete and reopen', () => {
       expect((await org.client.post(`/v1/tasks/${task.id}/reopen`)).body.error.code).toBe('INVALID_STATUS');
 
       // Two concurrent completes: one wins, the other finds the task completed.
-      const [a, b] = await Promise.all([org.client.post(`/v1/tasks/${task.id}/complete`), org.client.post(`/v1/tasks/${task.id}/complete`)]);
+      const [a, b] = await Promise.all([
+        org.client.post(`/v1/tasks/${task.id}/complete`),
+        org.client.post(`/v1/tasks/${task.id}/complete`),
+      ]);
       expect([a.status, b.status].sort()).toEqual([200, 422]);
       const completed = a.status === 200 ? a.body.data : b.body.data;
       expect(completed).toMatchObject({ status: 'completed', completed_at: expect.any(String) });
@@ -179,7 +200,11 @@ describe('tasks: complete and reopen', () => {
       expect(completions).toHaveLength(1);
       expect(completions[0]?.data).toEqual({ object: completed });
       // Reopen emits nothing: one created and one completed, whatever the duplicates of at-least-once delivery.
-      expect(distinctEvents(events.received).map((e) => e.type).sort()).toEqual(['task.completed', 'task.created']);
+      expect(
+        distinctEvents(events.received)
+          .map((e) => e.type)
+          .sort(),
+      ).toEqual(['task.completed', 'task.created']);
     } finally {
       await events.stop();
     }
@@ -233,7 +258,12 @@ describe('tasks: list filters and sorts', () => {
   it('sorts by due_at both ways across pages, tasks without a due date last in asc', async () => {
     const asc = await listAll(org.client, '/v1/tasks?sort=due_at&order=asc', 2);
     expect(asc.map((task) => task.title)).toEqual(['b', 'd', 'a', 'c', 'e'].slice(0, 3).concat(asc.slice(3).map((task) => task.title)));
-    expect(asc.slice(3).map((task) => task.title).sort()).toEqual(['c', 'e']);
+    expect(
+      asc
+        .slice(3)
+        .map((task) => task.title)
+        .sort(),
+    ).toEqual(['c', 'e']);
     const desc = await listAll(org.client, '/v1/tasks?sort=due_at&order=desc', 2);
     expect(desc.map((task) => task.title)).toEqual([...asc.map((task) => task.title)].reverse());
     const created = await listAll(org.client, '/v1/tasks?order=asc', 2);

@@ -32,7 +32,9 @@ describe('OpenTelemetry', () => {
     const { tracesDir } = testSystem();
     const org = await createTestOrg();
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
-    const response = await org.client.get('/v1/contacts?search=trace-me', { headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
+    const response = await org.client.get('/v1/contacts?search=trace-me', {
+      headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+    });
     expect(response.status).toBe(200);
 
     const deadline = Date.now() + 10_000;
@@ -41,7 +43,8 @@ describe('OpenTelemetry', () => {
     while (Date.now() < deadline) {
       gateway = spansOf(join(tracesDir, 'gateway.jsonl')).filter((span) => span.trace_id === traceId);
       crm = spansOfService(tracesDir, 'crm').filter((span) => span.trace_id === traceId);
-      if (gateway.some((s) => s.name.includes('ListContacts')) && crm.some((s) => s.name.includes('ListContacts')) && crm.length >= 3) break;
+      if (gateway.some((s) => s.name.includes('ListContacts')) && crm.some((s) => s.name.includes('ListContacts')) && crm.length >= 3)
+        break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const clientSpan = gateway.find((span) => span.name.includes('ListContacts'));

@@ -63,7 +63,11 @@ describe('webhook delivery', () => {
     const [request] = await receiver.waitFor((all) => all.length >= 1, 5_000);
     expect(request!.receivedAt - writtenAt).toBeLessThan(1_000);
 
-    expect(request!.event).toMatchObject({ type: 'contact.created', api_version: 'v1', data: { object: { id: contact.id, name: 'Webhook Person' } } });
+    expect(request!.event).toMatchObject({
+      type: 'contact.created',
+      api_version: 'v1',
+      data: { object: { id: contact.id, name: 'Webhook Person' } },
+    });
     expect(request!.event.id).toMatch(/^evt_/);
     expect(JSON.parse(request!.body)).not.toHaveProperty('org_id');
     expect(Object.keys(JSON.parse(request!.body))).toEqual(['id', 'type', 'created_at', 'api_version', 'data']);
@@ -80,7 +84,15 @@ describe('webhook delivery', () => {
       const rows = await deliveriesOf(org, webhook.id);
       return rows[0]?.status === 'succeeded' ? rows : undefined;
     });
-    expect(delivery).toMatchObject({ webhook_id: webhook.id, event_id: request!.event.id, event_type: 'contact.created', attempt: 1, response_status: 200, error: null, is_test: false });
+    expect(delivery).toMatchObject({
+      webhook_id: webhook.id,
+      event_id: request!.event.id,
+      event_type: 'contact.created',
+      attempt: 1,
+      response_status: 200,
+      error: null,
+      is_test: false,
+    });
     const detail = await org.client.get(`/v1/webhooks/deliveries/${delivery.id}`);
     expect(detail.body.data.request_body).toBe(request!.body);
     expect(detail.body.data.request_headers['X-Webhook-Signature']).toBe(request!.headers['x-webhook-signature']);
@@ -90,7 +102,10 @@ describe('webhook delivery', () => {
     const org = await createTestOrg();
     const failures = 2;
     const { receiver, webhook } = await subscribe(org);
-    receiver.script([{ status: 500, body: 'boom' }, { status: 503, headers: { 'retry-after': '0' } }]);
+    receiver.script([
+      { status: 500, body: 'boom' },
+      { status: 503, headers: { 'retry-after': '0' } },
+    ]);
     await createContact(org);
     const all = await receiver.waitFor((requests) => requests.length >= failures + 1);
     expect(new Set(all.map((request) => request.event.id)).size).toBe(1);
@@ -165,7 +180,9 @@ describe('webhook delivery', () => {
     const reactivated = await org.client.patch(`/v1/webhooks/${webhook.id}`, { status: 'active' });
     expect(reactivated.body.data).toMatchObject({ status: 'active', consecutive_failures: 0 });
     // The held retry of the first event goes out again.
-    await receiver.waitFor((all) => all.slice(seenAtPause).some((request) => request.event.data.object.id === first.id && request.answered === 200));
+    await receiver.waitFor((all) =>
+      all.slice(seenAtPause).some((request) => request.event.data.object.id === first.id && request.answered === 200),
+    );
     await createContact(org, 'After Pause');
     await receiver.waitFor((all) => all.some((request) => request.event.data?.object?.name === 'After Pause'));
     expect(receiver.received.some((request) => request.event.type === 'contact.updated')).toBe(false);

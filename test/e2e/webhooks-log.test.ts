@@ -19,7 +19,8 @@ async function setup(events: string[] = ['contact.created', 'contact.updated', '
   return { org, receiver, webhook: created.body.data as { id: string; secret: string } };
 }
 
-const log = async (org: TestOrg, webhookId: string, query = '') => (await org.client.get(`/v1/webhooks/${webhookId}/deliveries${query}`)).body;
+const log = async (org: TestOrg, webhookId: string, query = '') =>
+  (await org.client.get(`/v1/webhooks/${webhookId}/deliveries${query}`)).body;
 
 describe('delivery log, test and redelivery', () => {
   it('lists deliveries newest first with filters, a clamped limit of 200 and cursors', async () => {
@@ -38,8 +39,12 @@ describe('delivery log, test and redelivery', () => {
 
     expect((await log(org, webhook.id, '?event_type=contact.updated')).data.map((row: any) => row.event_type)).toEqual(['contact.updated']);
     expect((await log(org, webhook.id, '?status=failed')).data).toHaveLength(0);
-    expect((await log(org, webhook.id, `?created_after=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).data).toHaveLength(0);
-    expect((await listAll(org.client, `/v1/webhooks/${webhook.id}/deliveries`, 1)).map((row) => row.id)).toEqual(all.data.map((row: any) => row.id));
+    expect(
+      (await log(org, webhook.id, `?created_after=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).data,
+    ).toHaveLength(0);
+    expect((await listAll(org.client, `/v1/webhooks/${webhook.id}/deliveries`, 1)).map((row) => row.id)).toEqual(
+      all.data.map((row: any) => row.id),
+    );
     expect((await org.client.get(`/v1/webhooks/${webhook.id}/deliveries?status=sent`)).status).toBe(422);
     expect((await org.client.get(`/v1/webhooks/${webhook.id}/deliveries?limit=0`)).status).toBe(422);
   });
@@ -48,19 +53,34 @@ describe('delivery log, test and redelivery', () => {
     const { org, receiver, webhook } = await setup(['deal.stage.changed', 'contact.created']);
     const response = await org.client.post(`/v1/webhooks/${webhook.id}/test`);
     expect(response.status, response.text).toBe(200);
-    expect(response.body.data).toMatchObject({ webhook_id: webhook.id, event_type: 'deal.stage.changed', status: 'succeeded', is_test: true, attempt: 1, response_status: 200 });
+    expect(response.body.data).toMatchObject({
+      webhook_id: webhook.id,
+      event_type: 'deal.stage.changed',
+      status: 'succeeded',
+      is_test: true,
+      attempt: 1,
+      response_status: 200,
+    });
     // Made within the call: the receiver already has it.
     expect(receiver.received).toHaveLength(1);
     const request = receiver.received[0]!;
     expect(request.event.id).toBe(response.body.data.event_id);
-    expect(request.event.data).toMatchObject({ object: { id: expect.stringMatching(/^dl_/), stage: { id: expect.any(String), name: expect.any(String) } }, previous: { stage: expect.any(Object) } });
+    expect(request.event.data).toMatchObject({
+      object: { id: expect.stringMatching(/^dl_/), stage: { id: expect.any(String), name: expect.any(String) } },
+      previous: { stage: expect.any(Object) },
+    });
     const timestamp = String(request.headers['x-webhook-timestamp']);
-    expect(request.headers['x-webhook-signature']).toBe(`sha256=${createHmac('sha256', webhook.secret).update(`${timestamp}.${request.body}`).digest('hex')}`);
+    expect(request.headers['x-webhook-signature']).toBe(
+      `sha256=${createHmac('sha256', webhook.secret).update(`${timestamp}.${request.body}`).digest('hex')}`,
+    );
     expect(() => new StandardWebhook(webhook.secret).verify(request.body, request.headers as Record<string, string>)).not.toThrow();
 
     const tag = await org.client.post(`/v1/webhooks/${webhook.id}/test`, { event_type: 'contact.tag.added' });
     expect(tag.body.data.event_type).toBe('contact.tag.added');
-    expect(receiver.received[1]!.event.data).toEqual({ contact: { id: expect.stringMatching(/^ct_/), name: expect.any(String) }, tag: expect.any(String) });
+    expect(receiver.received[1]!.event.data).toEqual({
+      contact: { id: expect.stringMatching(/^ct_/), name: expect.any(String) },
+      tag: expect.any(String),
+    });
     expect((await org.client.post(`/v1/webhooks/${webhook.id}/test`, { event_type: 'nope' })).status).toBe(422);
   });
 
@@ -68,8 +88,17 @@ describe('delivery log, test and redelivery', () => {
     const { org, receiver, webhook } = await setup();
     receiver.answerWith({ status: 500, body: 'down for maintenance' });
     const response = await org.client.post(`/v1/webhooks/${webhook.id}/test`, {});
-    expect(response.body.data).toMatchObject({ status: 'failed', error: 'http_500', response_status: 500, response_excerpt: 'down for maintenance', next_retry_at: null });
-    expect((await org.client.get(`/v1/webhooks/${webhook.id}`)).body.data).toMatchObject({ consecutive_failures: 0, last_failure_at: null });
+    expect(response.body.data).toMatchObject({
+      status: 'failed',
+      error: 'http_500',
+      response_status: 500,
+      response_excerpt: 'down for maintenance',
+      next_retry_at: null,
+    });
+    expect((await org.client.get(`/v1/webhooks/${webhook.id}`)).body.data).toMatchObject({
+      consecutive_failures: 0,
+      last_failure_at: null,
+    });
   });
 
   it('redelivers the same event (same id and body), also while the subscription is paused', async () => {

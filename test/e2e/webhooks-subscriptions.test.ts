@@ -24,7 +24,11 @@ describe('webhook subscriptions', () => {
   it('creates a subscription whose secret is shown only in the creation answer', async () => {
     const org = await createTestOrg();
     const receiver = await receiverFor();
-    const created = await org.client.post('/v1/webhooks', { name: 'CRM sync', url: receiver.url, events: ['contact.created', 'deal.updated', 'contact.created'] });
+    const created = await org.client.post('/v1/webhooks', {
+      name: 'CRM sync',
+      url: receiver.url,
+      events: ['contact.created', 'deal.updated', 'contact.created'],
+    });
     expect(created.status, created.text).toBe(201);
     expect(created.body.data).toMatchObject({
       name: 'CRM sync',
@@ -53,13 +57,25 @@ describe('webhook subscriptions', () => {
     expect(kinds).toHaveLength(47);
     expect(new Set(kinds.map((kind) => kind.type)).size).toBe(47);
     expect(kinds.filter((kind) => kind.api_write)).toHaveLength(21);
-    expect(kinds.map((kind) => kind.type)).toEqual(expect.arrayContaining(['contact.created', 'message.received', 'message.edited', 'channel.disconnected', 'deal.pipeline.transferred']));
+    expect(kinds.map((kind) => kind.type)).toEqual(
+      expect.arrayContaining([
+        'contact.created',
+        'message.received',
+        'message.edited',
+        'channel.disconnected',
+        'deal.pipeline.transferred',
+      ]),
+    );
     expect(kinds.find((kind) => kind.type === 'message.received')).toMatchObject({ api_write: false, description: expect.any(String) });
   });
 
   it('refuses unknown event kinds with the list of valid ones', async () => {
     const org = await createTestOrg();
-    const response = await org.client.post('/v1/webhooks', { name: 'x', url: 'https://hooks.example.com/in', events: ['contact.created', 'contact.exploded'] });
+    const response = await org.client.post('/v1/webhooks', {
+      name: 'x',
+      url: 'https://hooks.example.com/in',
+      events: ['contact.created', 'contact.exploded'],
+    });
     expect(response.status).toBe(422);
     expect(response.body.error.code).toBe('VALIDATION_ERROR');
     const field = response.body.error.details.fields[0];

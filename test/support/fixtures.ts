@@ -10,7 +10,10 @@ async function crmDb(): Promise<mongoose.Connection> {
 }
 
 /** Sets channel identities as the messaging side would (a single-document update, isolated from the relay's). */
-export async function setContactChannels(contactId: string, channels: { chatapp_jid?: string; photoapp_username?: string; socialmsg_psid?: string; socialmsg_name?: string }): Promise<void> {
+export async function setContactChannels(
+  contactId: string,
+  channels: { chatapp_jid?: string; photoapp_username?: string; socialmsg_psid?: string; socialmsg_name?: string },
+): Promise<void> {
   const db = await crmDb();
   await db.collection('contacts').updateOne({ _id: contactId as never }, { $set: channels });
 }

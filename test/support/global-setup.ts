@@ -14,7 +14,6 @@ declare module 'vitest' {
   }
 }
 
-
 /**
  * Starts the real stack once per run (unless already running), then the services and the gateway under a
  * run-specific namespace: their own databases and events topic, so runs never see each other's data.
@@ -77,4 +76,3 @@ export default async function setup(project: TestProject) {
     if (!stackWasRunning) await stopLocalStack();
   };
 }
-

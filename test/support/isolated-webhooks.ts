@@ -38,11 +38,15 @@ export async function isolatedWebhooks(options: { replicas: number; name: string
       client,
       async start() {
         const process = startService(name, 'services/webhooks/src/main.ts', { ...shared, WEBHOOKS_GRPC_PORT: String(port) }, logFile);
-        await waitUntil(`the isolated webhook replica ${index}`, async () => (await client.listEventTypes({ page: { limit: 1, after: undefined } }, { timeoutMs: 1_000 })).items.length === 1, {
-          timeoutMs: 60_000,
-          process,
-          logFile,
-        });
+        await waitUntil(
+          `the isolated webhook replica ${index}`,
+          async () => (await client.listEventTypes({ page: { limit: 1, after: undefined } }, { timeoutMs: 1_000 })).items.length === 1,
+          {
+            timeoutMs: 60_000,
+            process,
+            logFile,
+          },
+        );
         return process;
       },
     });

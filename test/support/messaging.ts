@@ -13,7 +13,9 @@ export function messagingAdmin(): Promise<MessagingDeps> {
   depsPromise ??= (async () => {
     const { env } = testSystem();
     const config = loadMessagingConfig({ ...env, LOG_LEVEL: 'silent' });
-    const connection = await mongoose.createConnection(config.MONGODB_URI, { dbName: config.MESSAGING_DB_NAME, retryWrites: false }).asPromise();
+    const connection = await mongoose
+      .createConnection(config.MONGODB_URI, { dbName: config.MESSAGING_DB_NAME, retryWrites: false })
+      .asPromise();
     const deps = createDeps(connection, config, createLogger('test-messaging-admin', 'silent'));
     await Promise.all(Object.values(connection.models).map((model) => model.init()));
     return deps;
@@ -31,14 +33,30 @@ export interface TestNumber {
 }
 
 /** Connects a number or page for an organization, under a handle unique to this run. */
-export async function addNumber(orgId: string, kind: NumberKind, options: { name?: string; status?: string; isDefault?: boolean; phone?: string } = {}): Promise<TestNumber> {
+export async function addNumber(
+  orgId: string,
+  kind: NumberKind,
+  options: { name?: string; status?: string; isDefault?: boolean; phone?: string } = {},
+): Promise<TestNumber> {
   const deps = await messagingAdmin();
   const ref = `t-${kind}-${randomToken(10)}`;
-  const view = await createNumber(deps, { org_id: orgId, kind, name: options.name ?? `${kind} number`, provider_ref: ref, status: options.status, is_default: options.isDefault, phone_number: options.phone });
+  const view = await createNumber(deps, {
+    org_id: orgId,
+    kind,
+    name: options.name ?? `${kind} number`,
+    provider_ref: ref,
+    status: options.status,
+    is_default: options.isDefault,
+    phone_number: options.phone,
+  });
   return { id: String(view.id), ref, kind };
 }
 
-export async function addTemplate(orgId: string, instanceId: string, template: { name: string; language?: string; status?: string; category?: string; text?: string }) {
+export async function addTemplate(
+  orgId: string,
+  instanceId: string,
+  template: { name: string; language?: string; status?: string; category?: string; text?: string },
+) {
   const deps = await messagingAdmin();
   return createTemplate(deps, {
     org_id: orgId,
@@ -54,13 +72,23 @@ export async function addTemplate(orgId: string, instanceId: string, template: {
 /** The provider simulator's control API (the same one `npm run sim` drives). */
 export async function sim<T = any>(path: string, body?: unknown): Promise<{ status: number; body: T }> {
   const { env } = testSystem();
-  const response = await fetch(`${env.SIM_URL}/control/${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(
+    `${env.SIM_URL}/control/${path}`,
+    body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   return { status: response.status, body: (await response.json()) as T };
 }
 
 /** A contact writes to a number or page; resolves once the provider's callback was answered. */
-export async function inbound(number: TestNumber, message: { from: string; text: string; name?: string; id?: string; timestamp?: string; repeat?: number; concurrent?: boolean }) {
-  const response = await sim<{ id: string; callback_statuses: number[] }>('inbound', { channel: number.kind, to_number: number.ref, ...message });
+export async function inbound(
+  number: TestNumber,
+  message: { from: string; text: string; name?: string; id?: string; timestamp?: string; repeat?: number; concurrent?: boolean },
+) {
+  const response = await sim<{ id: string; callback_statuses: number[] }>('inbound', {
+    channel: number.kind,
+    to_number: number.ref,
+    ...message,
+  });
   if (response.status !== 200) throw new Error(`simulator inbound failed: ${JSON.stringify(response.body)}`);
   return response.body;
 }

@@ -35,9 +35,20 @@ export interface TestOrg {
 /** A fresh organization with two members and a key holding every scope (or the given ones). */
 export async function createTestOrg(options: { plan?: string; scopes?: readonly string[]; name?: string } = {}): Promise<TestOrg> {
   const deps = await crmAdmin();
-  const organization = await createOrganization(deps, { name: options.name ?? `Test org ${newId('request')}`, plan: options.plan ?? 'pro' });
-  const owner = await createMember(deps, organization.id, { name: 'Owner Person', email: `owner-${organization.id}@test.example`, role: 'owner' });
-  const seller = await createMember(deps, organization.id, { name: 'Seller Person', email: `seller-${organization.id}@test.example`, role: 'member' });
+  const organization = await createOrganization(deps, {
+    name: options.name ?? `Test org ${newId('request')}`,
+    plan: options.plan ?? 'pro',
+  });
+  const owner = await createMember(deps, organization.id, {
+    name: 'Owner Person',
+    email: `owner-${organization.id}@test.example`,
+    role: 'owner',
+  });
+  const seller = await createMember(deps, organization.id, {
+    name: 'Seller Person',
+    email: `seller-${organization.id}@test.example`,
+    role: 'member',
+  });
   const key = await createApiKey(deps, organization.id, { name: 'test', scopes: [...(options.scopes ?? SCOPES)] });
   return {
     orgId: organization.id,
@@ -51,7 +62,15 @@ export async function createTestOrg(options: { plan?: string; scopes?: readonly 
 
 export async function addCustomField(
   orgId: string,
-  field: { entity: CustomFieldEntity; key: string; type: CustomFieldType; options?: string[]; required?: boolean; is_active?: boolean; default_value?: unknown },
+  field: {
+    entity: CustomFieldEntity;
+    key: string;
+    type: CustomFieldType;
+    options?: string[];
+    required?: boolean;
+    is_active?: boolean;
+    default_value?: unknown;
+  },
 ): Promise<string> {
   const deps = await crmAdmin();
   const now = new Date();

@@ -5,7 +5,10 @@ import type { Api } from './api';
 import { testSystem } from './system';
 
 /** Creates a funnel through the API (new test organizations have none) and returns it. */
-export async function createFunnel(client: Api, body: { name?: string; stages?: Array<Record<string, unknown>>; is_default?: boolean } = {}): Promise<any> {
+export async function createFunnel(
+  client: Api,
+  body: { name?: string; stages?: Array<Record<string, unknown>>; is_default?: boolean } = {},
+): Promise<any> {
   const response = await client.post('/v1/funnels', {
     name: body.name ?? 'Pipeline',
     stages: body.stages ?? [{ name: 'Lead' }, { name: 'Qualified' }, { name: 'Won-ish' }],
@@ -39,7 +42,17 @@ export async function insertRawCompany(orgId: string, name: string): Promise<str
   const db = await crmDb();
   const id = newId('company');
   const now = new Date();
-  await db.collection('companies').insertOne({ _id: id as never, org_id: orgId, name, tags: [], custom_fields: {}, assigned_to: null, deleted_at: null, created_at: now, updated_at: now });
+  await db.collection('companies').insertOne({
+    _id: id as never,
+    org_id: orgId,
+    name,
+    tags: [],
+    custom_fields: {},
+    assigned_to: null,
+    deleted_at: null,
+    created_at: now,
+    updated_at: now,
+  });
   return id;
 }
 

@@ -18,7 +18,10 @@ function crmDb(): Promise<Db> {
  * Inserts a deal document with the shape agreed with the deals module, so that companies, notes and tasks can be
  * tested against deals without depending on the deal routes. Returns its id.
  */
-export async function insertRawDeal(orgId: string, fields: { title?: string; value?: number; status?: 'open' | 'won' | 'lost'; company_id?: string | null; contact_ids?: string[] } = {}): Promise<string> {
+export async function insertRawDeal(
+  orgId: string,
+  fields: { title?: string; value?: number; status?: 'open' | 'won' | 'lost'; company_id?: string | null; contact_ids?: string[] } = {},
+): Promise<string> {
   const db = await crmDb();
   const id = newId('deal');
   const now = new Date();

@@ -81,7 +81,9 @@ export async function startReceiver(initial: Answer = { status: 200 }) {
         if (predicate(received)) return received;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      throw new Error(`receiver: condition not met in ${timeoutMs} ms; got ${received.length} requests: ${received.map((entry) => entry.event.type).join(', ')}`);
+      throw new Error(
+        `receiver: condition not met in ${timeoutMs} ms; got ${received.length} requests: ${received.map((entry) => entry.event.type).join(', ')}`,
+      );
     },
     async close() {
       for (const response of held) response.destroy();

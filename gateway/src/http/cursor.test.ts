@@ -38,8 +38,12 @@ describe('cursors', () => {
 
   it('belong to their filters and organization, not to the page size', () => {
     const cursor = codec.encode({ value: 1, id: 'ct_x' }, fingerprint);
-    expect(codeOf(() => codec.decode(cursor, listFingerprint('listContacts', 'org_1', { sort: 'name', tag: 'other' })))).toBe('INVALID_CURSOR');
-    expect(codeOf(() => codec.decode(cursor, listFingerprint('listContacts', 'org_2', { sort: 'name', tag: 'vip' })))).toBe('INVALID_CURSOR');
+    expect(codeOf(() => codec.decode(cursor, listFingerprint('listContacts', 'org_1', { sort: 'name', tag: 'other' })))).toBe(
+      'INVALID_CURSOR',
+    );
+    expect(codeOf(() => codec.decode(cursor, listFingerprint('listContacts', 'org_2', { sort: 'name', tag: 'vip' })))).toBe(
+      'INVALID_CURSOR',
+    );
     expect(listFingerprint('listContacts', 'org_1', { tag: 'vip', sort: 'name', limit: '5', cursor: 'abc' })).toBe(fingerprint);
   });
 

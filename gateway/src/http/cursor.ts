@@ -22,7 +22,10 @@ interface CursorPayload {
 export class CursorCodec {
   private readonly secret: Buffer;
 
-  constructor(secret: string | undefined, private readonly ttlSeconds: number) {
+  constructor(
+    secret: string | undefined,
+    private readonly ttlSeconds: number,
+  ) {
     this.secret = secret ? Buffer.from(secret, 'utf8') : randomBytes(32);
   }
 
@@ -56,5 +59,8 @@ export function listFingerprint(route: string, orgId: string, query: Record<stri
   const filters = Object.entries(query)
     .filter(([key, value]) => key !== 'cursor' && key !== 'limit' && value !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : 1));
-  return createHash('sha256').update(JSON.stringify([route, orgId, filters])).digest('base64url').slice(0, 22);
+  return createHash('sha256')
+    .update(JSON.stringify([route, orgId, filters]))
+    .digest('base64url')
+    .slice(0, 22);
 }

@@ -72,13 +72,15 @@ function bodyObject(body: unknown, optional: boolean): unknown {
   if (body === UNPARSABLE_JSON) throw new AppError('INVALID_JSON', 'The body is not valid JSON.');
   if (body === UNSUPPORTED_MEDIA) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
   if (body === undefined || (body === null && optional)) return {};
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('INVALID_JSON', 'The body must be a JSON object.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new AppError('INVALID_JSON', 'The body must be a JSON object.');
   return body;
 }
 
 function pageOf(rawQuery: Record<string, unknown>, query: { limit?: number }, fingerprint: string, cursors: CursorCodec): Page {
   const cursor = rawQuery.cursor;
-  if (cursor !== undefined && (typeof cursor !== 'string' || cursor === '')) throw new AppError('INVALID_CURSOR', 'The cursor is malformed.');
+  if (cursor !== undefined && (typeof cursor !== 'string' || cursor === ''))
+    throw new AppError('INVALID_CURSOR', 'The cursor is malformed.');
   return { limit: query.limit ?? 25, after: typeof cursor === 'string' ? cursors.decode(cursor, fingerprint) : undefined };
 }
 
@@ -93,7 +95,10 @@ function render(route: RouteDefinition, result: unknown, requestId: string, fing
       const { items, page } = result as ListResult<unknown>;
       const next = page?.has_more && page.next ? cursors.encode(page.next, fingerprint) : undefined;
       const data = items.map((item) => success.schema.parse(item));
-      return { status: 200, body: list(data, { total: page?.total ?? data.length, has_more: page?.has_more ?? false, next_cursor: next }, requestId) };
+      return {
+        status: 200,
+        body: list(data, { total: page?.total ?? data.length, has_more: page?.has_more ?? false, next_cursor: next }, requestId),
+      };
     }
   }
 }

@@ -65,6 +65,8 @@ export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.Zo
 }
 
 /** Keeps the handler's context typed by the route's own schemas. */
-export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(route: RouteDefinition<P, Q, B>): RouteDefinition {
+export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
+  route: RouteDefinition<P, Q, B>,
+): RouteDefinition {
   return route as unknown as RouteDefinition;
 }

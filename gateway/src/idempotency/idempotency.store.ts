@@ -18,10 +18,7 @@ interface IdempotencyDoc {
 }
 
 export type ClaimResult =
-  | { outcome: 'claimed' }
-  | { outcome: 'replay'; response: StoredResponse }
-  | { outcome: 'mismatch' }
-  | { outcome: 'running' };
+  { outcome: 'claimed' } | { outcome: 'replay'; response: StoredResponse } | { outcome: 'mismatch' } | { outcome: 'running' };
 
 /**
  * Idempotency records in the gateway's own database. The claim is an insert on a unique _id, so two concurrent
@@ -31,7 +28,11 @@ export type ClaimResult =
 export class IdempotencyStore {
   private readonly records: Collection<IdempotencyDoc>;
 
-  constructor(db: Db, private readonly ttlMs: number, private readonly lockMs = 60_000) {
+  constructor(
+    db: Db,
+    private readonly ttlMs: number,
+    private readonly lockMs = 60_000,
+  ) {
     this.records = db.collection<IdempotencyDoc>('idempotency_keys');
   }
 
@@ -58,7 +59,11 @@ export class IdempotencyStore {
     const existing = await this.records.findOne({ _id });
     if (!existing || existing.expires_at <= now || (existing.state === 'running' && existing.locked_until <= now)) {
       // Expired, or abandoned by a crashed request: take it over, unless another request just did.
-      const taken = await this.records.replaceOne(existing ? { _id, expires_at: existing.expires_at, state: existing.state, locked_until: existing.locked_until } : { _id }, fresh, { upsert: !existing });
+      const taken = await this.records.replaceOne(
+        existing ? { _id, expires_at: existing.expires_at, state: existing.state, locked_until: existing.locked_until } : { _id },
+        fresh,
+        { upsert: !existing },
+      );
       return taken.modifiedCount === 1 || taken.upsertedCount === 1 ? { outcome: 'claimed' } : { outcome: 'running' };
     }
     if (existing.fingerprint !== fingerprint) return { outcome: 'mismatch' };
@@ -74,5 +79,4 @@ export class IdempotencyStore {
   async release(orgId: string, key: string): Promise<void> {
     await this.records.deleteOne({ _id: `${orgId}:${key}`, state: 'running' });
   }
-
 }

@@ -19,18 +19,27 @@ export async function runIdempotent(
 ): Promise<StoredResponse & { replayed: boolean }> {
   if (input.key === undefined) return { ...(await execute()), replayed: false };
   if (!KEY_PATTERN.test(input.key)) {
-    throw new AppError('VALIDATION_ERROR', 'The Idempotency-Key header must be 1 to 255 visible ASCII characters (a UUID v4 is recommended).', {
-      fields: [{ field: 'Idempotency-Key', issue: 'must be 1 to 255 visible ASCII characters' }],
-    });
+    throw new AppError(
+      'VALIDATION_ERROR',
+      'The Idempotency-Key header must be 1 to 255 visible ASCII characters (a UUID v4 is recommended).',
+      {
+        fields: [{ field: 'Idempotency-Key', issue: 'must be 1 to 255 visible ASCII characters' }],
+      },
+    );
   }
-  const fingerprint = createHash('sha256').update(`${input.route}\n${JSON.stringify(input.body ?? null)}`).digest('hex');
+  const fingerprint = createHash('sha256')
+    .update(`${input.route}\n${JSON.stringify(input.body ?? null)}`)
+    .digest('hex');
 
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
   for (;;) {
     const claim = await store.claim(input.orgId, input.key, fingerprint);
     if (claim.outcome === 'replay') return { ...claim.response, replayed: true };
     if (claim.outcome === 'mismatch') {
-      throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used within 24 hours with another route or body. Use a new key for a new request.');
+      throw new AppError(
+        'IDEMPOTENCY_KEY_REUSED',
+        'This Idempotency-Key was already used within 24 hours with another route or body. Use a new key for a new request.',
+      );
     }
     if (claim.outcome === 'claimed') break;
     if (Date.now() >= deadline) throw new AppError('IDEMPOTENCY_KEY_IN_USE');

@@ -19,12 +19,21 @@ const extraComponents: Record<string, JsonSchema> = {};
 
 function parameters(route: RouteDefinition): JsonSchema[] {
   const out: JsonSchema[] = [];
-  for (const [where, schema] of [['path', route.params], ['query', route.query]] as const) {
+  for (const [where, schema] of [
+    ['path', route.params],
+    ['query', route.query],
+  ] as const) {
     if (!schema) continue;
     const json = toSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, property] of Object.entries(json.properties ?? {})) {
       const { description, ...propertySchema } = property;
-      out.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name), schema: propertySchema, ...(description ? { description } : {}) });
+      out.push({
+        name,
+        in: where,
+        required: where === 'path' || (json.required ?? []).includes(name),
+        schema: propertySchema,
+        ...(description ? { description } : {}),
+      });
     }
   }
   return out;
@@ -35,10 +44,19 @@ function responses(route: RouteDefinition): Record<string, unknown> {
   const success = route.success;
   if (success.kind === 'none') out['204'] = { description: 'No content' };
   else {
-    const data = success.kind === 'list' ? { type: 'array', items: toSchema(success.schema, 'output') } : toSchema(success.schema, 'output');
+    const data =
+      success.kind === 'list' ? { type: 'array', items: toSchema(success.schema, 'output') } : toSchema(success.schema, 'output');
     out[String(success.status)] = {
       description: success.kind === 'list' ? 'A page of records' : 'The record',
-      content: { 'application/json': { schema: { type: 'object', required: ['data', 'meta'], properties: { data, meta: ref(success.kind === 'list' ? 'ListMeta' : 'Meta') } } } },
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['data', 'meta'],
+            properties: { data, meta: ref(success.kind === 'list' ? 'ListMeta' : 'Meta') },
+          },
+        },
+      },
     };
   }
   const codes = [...AUTH_ERRORS, ...(route.scope ? (['INSUFFICIENT_SCOPES'] as ErrorCode[]) : []), ...(route.errors ?? [])];
@@ -60,17 +78,30 @@ function operation(route: RouteDefinition): JsonSchema {
   const op: JsonSchema = {
     operationId: route.operationId,
     summary: route.summary,
-    description: [route.description, scopeText, route.idempotent ? 'Honours the Idempotency-Key header (24 h).' : ''].filter(Boolean).join('\n\n'),
+    description: [route.description, scopeText, route.idempotent ? 'Honours the Idempotency-Key header (24 h).' : '']
+      .filter(Boolean)
+      .join('\n\n'),
     tags: [route.tag],
     security: [{ bearerAuth: route.scope ? [route.scope] : [] }],
     'x-scope': route.scope,
     parameters: [
       ...parameters(route),
-      ...(route.idempotent ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 }, description: 'A UUID v4; a repeat within 24 h returns the stored response' }] : []),
+      ...(route.idempotent
+        ? [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              schema: { type: 'string', maxLength: 255 },
+              description: 'A UUID v4; a repeat within 24 h returns the stored response',
+            },
+          ]
+        : []),
     ],
     responses: responses(route),
   };
-  if (route.body) op.requestBody = { required: route.bodyOptional !== true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } };
+  if (route.body)
+    op.requestBody = { required: route.bodyOptional !== true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } };
   if (route.deprecated) op.deprecated = true;
   return op;
 }

@@ -17,7 +17,9 @@ export function createRateLimiter(ratePerSecond: number) {
     if (bucket.tokens < 1) {
       const retryAfterSeconds = Math.max(1, Math.ceil((1 - bucket.tokens) / ratePerSecond));
       buckets.set(keyId, bucket);
-      throw new AppError('RATE_LIMITED', `Too many requests for this API key; retry in ${retryAfterSeconds} s.`, { retry_after_seconds: retryAfterSeconds });
+      throw new AppError('RATE_LIMITED', `Too many requests for this API key; retry in ${retryAfterSeconds} s.`, {
+        retry_after_seconds: retryAfterSeconds,
+      });
     }
     bucket.tokens -= 1;
     buckets.set(keyId, bucket);

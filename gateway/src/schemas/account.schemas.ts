@@ -5,7 +5,14 @@ export const Me = component(
   'Me',
   z.object({
     organization: z.object({ id: z.string(), name: z.string(), plan: z.string(), currency: z.string(), timezone: z.string() }),
-    api_key: z.object({ id: z.string(), name: z.string(), prefix: z.string(), scopes: z.array(z.string()), created_at: timestamp, last_used_at: nullable(timestamp) }),
+    api_key: z.object({
+      id: z.string(),
+      name: z.string(),
+      prefix: z.string(),
+      scopes: z.array(z.string()),
+      created_at: timestamp,
+      last_used_at: nullable(timestamp),
+    }),
   }),
 );
 
@@ -45,4 +52,8 @@ export const CustomFieldDefinition = component(
   }),
 );
 
-export const Tag = component('Tag', z.object({ name: z.string(), count: z.number().int() }), 'A tag and its uses across contacts, companies and deals.');
+export const Tag = component(
+  'Tag',
+  z.object({ name: z.string(), count: z.number().int() }),
+  'A tag and its uses across contacts, companies and deals.',
+);

@@ -15,7 +15,11 @@ export const Company = component(
     state: nullable(z.string()),
     assigned_to: nullable(Ref).describe('the responsible member {id, name}'),
     tags: z.array(z.string()).default([]),
-    custom_fields: z.record(z.string(), z.unknown()).nullable().transform((value) => value ?? {}).default({}),
+    custom_fields: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .transform((value) => value ?? {})
+      .default({}),
     contacts_count: z.number().int().default(0).describe('live contacts linked to the company (real value)'),
     deals_count: z.number().int().default(0).describe('live deals linked to the company, any status (real value)'),
     total_deals_value: z.number().default(0).describe('sum of the value of those deals (real value)'),

@@ -14,7 +14,11 @@ const contactFields = {
   avatar_url: nullable(z.string()),
   company: nullable(Ref),
   tags: z.array(z.string()).default([]),
-  custom_fields: z.record(z.string(), z.unknown()).nullable().transform((value) => value ?? {}).default({}),
+  custom_fields: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .transform((value) => value ?? {})
+    .default({}),
   funnel_stage: nullable(z.string()),
   notes_count: z.number().int(),
   deals_count: z.number().int(),
@@ -23,7 +27,11 @@ const contactFields = {
   updated_at: timestamp,
 };
 
-export const Contact = component('Contact', z.object(contactFields), 'A contact. Contacts carry no assigned_to in v1 (assignment is per conversation).');
+export const Contact = component(
+  'Contact',
+  z.object(contactFields),
+  'A contact. Contacts carry no assigned_to in v1 (assignment is per conversation).',
+);
 
 export const DealSummary = component(
   'DealSummary',
@@ -34,7 +42,11 @@ export const ContactDetail = component(
   'ContactDetail',
   z.object({
     ...contactFields,
-    messages_count: z.number().int().nullable().transform((value) => value ?? 0),
+    messages_count: z
+      .number()
+      .int()
+      .nullable()
+      .transform((value) => value ?? 0),
     deals: z.array(DealSummary).max(10),
   }),
   'A contact with the fields only GET /v1/contacts/{id} returns.',

@@ -20,7 +20,11 @@ export const Deal = component(
     lost_reason: nullable(z.string()),
     closed_at: nullable(timestamp),
     tags: z.array(z.string()).default([]),
-    custom_fields: z.record(z.string(), z.unknown()).nullable().transform((value) => value ?? {}).default({}),
+    custom_fields: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .transform((value) => value ?? {})
+      .default({}),
     notes_count: z.number().int().default(0),
     created_at: timestamp,
     updated_at: timestamp,

@@ -1,4 +1,12 @@
-import { CHANNELS, CONVERSATION_STATUSES, INSTANCE_STATUSES, MESSAGE_STATUSES, MESSAGE_TYPES, TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '@crm/shared/schemas';
+import {
+  CHANNELS,
+  CONVERSATION_STATUSES,
+  INSTANCE_STATUSES,
+  MESSAGE_STATUSES,
+  MESSAGE_TYPES,
+  TEMPLATE_CATEGORIES,
+  TEMPLATE_STATUSES,
+} from '@crm/shared/schemas';
 import { z } from 'zod';
 import { component, nullable, Ref, timestamp } from './registry';
 
@@ -8,14 +16,18 @@ export const Conversation = component(
     id: z.string(),
     contact: Ref,
     channel: z.enum(CHANNELS),
-    chatapp_instance: nullable(z.object({ id: z.string(), name: z.string(), channel: z.enum(['qrcode', 'official']) })).describe('chatapp conversations only'),
+    chatapp_instance: nullable(z.object({ id: z.string(), name: z.string(), channel: z.enum(['qrcode', 'official']) })).describe(
+      'chatapp conversations only',
+    ),
     status: z.enum(CONVERSATION_STATUSES),
     assigned_to: nullable(Ref).describe('the member {id, name}'),
     ai_agent: nullable(Ref).describe('the agent that currently answers'),
     unread_count: z.number().int().default(0),
     last_message_at: nullable(timestamp),
     last_message_preview: nullable(z.string()).describe('first 120 characters of the last message'),
-    window_expires_at: nullable(timestamp).describe('official numbers: end of the 24-hour free-text window opened by the contact\'s last message'),
+    window_expires_at: nullable(timestamp).describe(
+      "official numbers: end of the 24-hour free-text window opened by the contact's last message",
+    ),
     closed_at: nullable(timestamp),
     created_at: timestamp,
     updated_at: timestamp,
@@ -36,9 +48,15 @@ export const Message = component(
     media: nullable(z.object({ url: z.string(), mime_type: nullable(z.string()), file_name: nullable(z.string()) })),
     template: nullable(z.object({ name: z.string(), language: z.string() })),
     status: z.enum(MESSAGE_STATUSES).describe('outbound: queued, sent, delivered, read, failed; inbound: received'),
-    sender: z.object({ type: z.enum(['contact', 'member', 'ai_agent', 'api', 'broadcast', 'device']), id: nullable(z.string()), name: nullable(z.string()) }),
+    sender: z.object({
+      type: z.enum(['contact', 'member', 'ai_agent', 'api', 'broadcast', 'device']),
+      id: nullable(z.string()),
+      name: nullable(z.string()),
+    }),
     external_id: nullable(z.string()).describe("the provider's message id"),
-    error: nullable(z.object({ code: z.string(), message: z.string() })).describe('e.g. {code: "131042"} when the provider failed a sent message'),
+    error: nullable(z.object({ code: z.string(), message: z.string() })).describe(
+      'e.g. {code: "131042"} when the provider failed a sent message',
+    ),
     edited_at: nullable(timestamp),
     created_at: timestamp,
   }),
@@ -70,7 +88,11 @@ export const Template = component(
     language: z.string(),
     category: z.enum(TEMPLATE_CATEGORIES),
     status: z.enum(TEMPLATE_STATUSES),
-    components: z.array(z.unknown()).nullable().transform((value) => value ?? []).default([]),
+    components: z
+      .array(z.unknown())
+      .nullable()
+      .transform((value) => value ?? [])
+      .default([]),
     variables: z.array(z.object({ key: z.string(), component: z.string() })).default([]),
     updated_at: timestamp,
   }),

@@ -14,7 +14,9 @@ export const Webhook = component(
     last_delivery_at: nullable(timestamp).describe('time of the last successful delivery'),
     last_failure_at: nullable(timestamp),
     last_failure_reason: nullable(z.string()).describe('timeout, connection_error, http_<status>, or blocked_address: <why>'),
-    previous_secret_expires_at: nullable(timestamp).describe('while set, deliveries are also signed with the secret the last rotation replaced'),
+    previous_secret_expires_at: nullable(timestamp).describe(
+      'while set, deliveries are also signed with the secret the last rotation replaced',
+    ),
     created_at: timestamp,
     updated_at: timestamp,
   }),
@@ -58,11 +60,19 @@ const deliveryFields = {
   attempts: z.array(DeliveryAttempt).default([]).describe('every attempt, oldest first'),
 };
 
-export const WebhookDelivery = component('WebhookDelivery', z.object(deliveryFields), 'One event sent to one subscription, with its attempts (kept 15 days).');
+export const WebhookDelivery = component(
+  'WebhookDelivery',
+  z.object(deliveryFields),
+  'One event sent to one subscription, with its attempts (kept 15 days).',
+);
 
 /** The service answers {delivery, request_headers, request_body}; the API flattens it. */
 export const WebhookDeliveryDetail = component(
   'WebhookDeliveryDetail',
-  z.object({ ...deliveryFields, request_headers: z.record(z.string(), z.string()).default({}), request_body: z.string().describe('the exact raw body that was signed') }),
+  z.object({
+    ...deliveryFields,
+    request_headers: z.record(z.string(), z.string()).default({}),
+    request_body: z.string().describe('the exact raw body that was signed'),
+  }),
   'A delivery with the headers of its last attempt and the exact body sent.',
 );

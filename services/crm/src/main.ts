@@ -17,10 +17,17 @@ async function main(): Promise<void> {
   const deps = createDeps(db, logger, () => relay?.nudge());
   await Promise.all(Object.values(db.models).map((model) => model.init()));
   if (config.OUTBOX_RELAY_ENABLED) {
-    relay = new OutboxRelay({ collections: outboxCollections(deps), bus, topic: config.EVENTS_TOPIC, logger, idleCheckMs: config.OUTBOX_IDLE_CHECK_MS });
+    relay = new OutboxRelay({
+      collections: outboxCollections(deps),
+      bus,
+      topic: config.EVENTS_TOPIC,
+      logger,
+      idleCheckMs: config.OUTBOX_IDLE_CHECK_MS,
+    });
     relay.start();
   }
-  if (config.CRM_MESSAGE_CONSUMER_ENABLED) await startMessageConsumer(deps, bus, { groupId: config.CRM_CONSUMER_GROUP, topic: config.EVENTS_TOPIC, logger });
+  if (config.CRM_MESSAGE_CONSUMER_ENABLED)
+    await startMessageConsumer(deps, bus, { groupId: config.CRM_CONSUMER_GROUP, topic: config.EVENTS_TOPIC, logger });
   const server = await startCrmServer(deps, { host: config.CRM_GRPC_HOST, port: config.CRM_GRPC_PORT, logger });
   logger.info({ port: server.port, relay: config.OUTBOX_RELAY_ENABLED }, 'crm service listening');
 

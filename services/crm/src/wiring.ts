@@ -44,4 +44,10 @@ export function createDeps(db: Connection, logger: Logger, eventsWritten: CrmDep
 }
 
 /** Collections whose documents carry an embedded outbox. */
-export const outboxCollections = (deps: CrmDeps) => [deps.contacts.collection, deps.deals.collection, deps.companies.collection, deps.notes.collection, deps.tasks.collection];
+export const outboxCollections = (deps: CrmDeps) => [
+  deps.contacts.collection,
+  deps.deals.collection,
+  deps.companies.collection,
+  deps.notes.collection,
+  deps.tasks.collection,
+];

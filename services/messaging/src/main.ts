@@ -18,11 +18,21 @@ async function main(): Promise<void> {
   const deps = createDeps(db, config, logger, () => relay?.nudge());
   await Promise.all(Object.values(db.models).map((model) => model.init()));
   if (config.OUTBOX_RELAY_ENABLED) {
-    relay = new OutboxRelay({ collections: outboxCollections(deps), bus, topic: config.EVENTS_TOPIC, logger, idleCheckMs: config.OUTBOX_IDLE_CHECK_MS });
+    relay = new OutboxRelay({
+      collections: outboxCollections(deps),
+      bus,
+      topic: config.EVENTS_TOPIC,
+      logger,
+      idleCheckMs: config.OUTBOX_IDLE_CHECK_MS,
+    });
     relay.start();
   }
   const server = await startMessagingServer(deps, { host: config.MESSAGING_GRPC_HOST, port: config.MESSAGING_GRPC_PORT, logger });
-  const callbacks = await startCallbackServer(deps, { host: config.MESSAGING_HTTP_HOST, port: config.MESSAGING_HTTP_PORT, secret: config.PROVIDER_CALLBACK_SECRET });
+  const callbacks = await startCallbackServer(deps, {
+    host: config.MESSAGING_HTTP_HOST,
+    port: config.MESSAGING_HTTP_PORT,
+    secret: config.PROVIDER_CALLBACK_SECRET,
+  });
   logger.info({ port: server.port, callbacks: callbacks.port, relay: config.OUTBOX_RELAY_ENABLED }, 'messaging service listening');
 
   onShutdown(logger, [

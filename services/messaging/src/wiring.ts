@@ -24,7 +24,12 @@ export function createProviders(config: MessagingConfig): Providers {
 }
 
 /** Builds the repositories, provider adapters and CRM clients. Used by the server and by the admin CLI. */
-export function createDeps(db: Connection, config: MessagingConfig, logger: Logger, eventsWritten: MessagingDeps['eventsWritten'] = () => undefined): MessagingDeps & { close(): void } {
+export function createDeps(
+  db: Connection,
+  config: MessagingConfig,
+  logger: Logger,
+  eventsWritten: MessagingDeps['eventsWritten'] = () => undefined,
+): MessagingDeps & { close(): void } {
   const contacts = createAsyncClient(ContactServiceService, config.CRM_GRPC_URL, 'crm.v1.ContactService');
   const accounts = createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService');
   return {
@@ -59,4 +64,8 @@ export function createDeps(db: Connection, config: MessagingConfig, logger: Logg
 }
 
 /** Collections whose documents carry an embedded outbox. */
-export const outboxCollections = (deps: MessagingDeps) => [deps.messages.collection, deps.conversations.collection, deps.instances.collection];
+export const outboxCollections = (deps: MessagingDeps) => [
+  deps.messages.collection,
+  deps.conversations.collection,
+  deps.instances.collection,
+];

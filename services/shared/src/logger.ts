@@ -9,7 +9,17 @@ export function createLogger(service: string, level: string): Logger {
     name: service,
     level,
     redact: {
-      paths: ['authorization', '*.authorization', 'headers.authorization', 'req.headers.authorization', 'secret', '*.secret', 'key', '*.api_key', 'apiKey'],
+      paths: [
+        'authorization',
+        '*.authorization',
+        'headers.authorization',
+        'req.headers.authorization',
+        'secret',
+        '*.secret',
+        'key',
+        '*.api_key',
+        'apiKey',
+      ],
       censor: '[redacted]',
     },
     mixin() {

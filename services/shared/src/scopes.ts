@@ -3,10 +3,30 @@
  * gateway (whose routes each require one). `write:x` does not imply `read:x`.
  */
 export const SCOPES = [
-  'read:contacts', 'write:contacts', 'read:companies', 'write:companies', 'read:deals', 'write:deals',
-  'read:funnels', 'write:funnels', 'read:tasks', 'write:tasks', 'read:members', 'read:tags', 'read:custom_fields',
-  'read:conversations', 'write:conversations', 'read:messages', 'write:messages', 'read:chatapp_instances',
-  'read:broadcasts', 'write:broadcasts', 'read:ai_agents', 'write:ai_agents', 'read:webhooks', 'write:webhooks',
+  'read:contacts',
+  'write:contacts',
+  'read:companies',
+  'write:companies',
+  'read:deals',
+  'write:deals',
+  'read:funnels',
+  'write:funnels',
+  'read:tasks',
+  'write:tasks',
+  'read:members',
+  'read:tags',
+  'read:custom_fields',
+  'read:conversations',
+  'write:conversations',
+  'read:messages',
+  'write:messages',
+  'read:chatapp_instances',
+  'read:broadcasts',
+  'write:broadcasts',
+  'read:ai_agents',
+  'write:ai_agents',
+  'read:webhooks',
+  'write:webhooks',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -13,7 +13,11 @@ describe('webhooks config', () => {
   });
 
   it('reads the test settings and fails fast on bad ones', () => {
-    const config = loadWebhooksConfig({ WEBHOOK_RETRY_SCHEDULE_MS: '0,200,400', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost', WEBHOOK_TIMEOUT_MS: '1500' });
+    const config = loadWebhooksConfig({
+      WEBHOOK_RETRY_SCHEDULE_MS: '0,200,400',
+      WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost',
+      WEBHOOK_TIMEOUT_MS: '1500',
+    });
     expect(config.WEBHOOK_RETRY_SCHEDULE_MS).toEqual([0, 200, 400]);
     expect(config.WEBHOOK_ALLOWED_HOSTS.hostnames.has('localhost')).toBe(true);
     expect(() => loadWebhooksConfig({ WEBHOOK_RETRY_SCHEDULE_MS: '0,-1' })).toThrow(/WEBHOOK_RETRY_SCHEDULE_MS/);

@@ -10,7 +10,10 @@ const scheduleSchema = z
   .string()
   .default(DEFAULT_SCHEDULE_MS.join(','))
   .transform((value) => value.split(',').map((entry) => Number(entry.trim())))
-  .refine((waits) => waits.length >= 1 && waits.length <= 10 && waits.every((wait) => Number.isInteger(wait) && wait >= 0), 'must be 1 to 10 comma-separated non-negative integers (ms)');
+  .refine(
+    (waits) => waits.length >= 1 && waits.length <= 10 && waits.every((wait) => Number.isInteger(wait) && wait >= 0),
+    'must be 1 to 10 comma-separated non-negative integers (ms)',
+  );
 
 const allowListSchema = z
   .string()

@@ -13,7 +13,9 @@ async function main(): Promise<void> {
   const db = await connectMongo(config.MONGODB_URI, config.WEBHOOKS_DB_NAME);
   const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? 'webhooks', logger });
   // The CRM may be creating the topic at the same moment; a second try sees it.
-  await bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS).catch(() => bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS));
+  await bus
+    .ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS)
+    .catch(() => bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS));
 
   // The worker is woken by the consumer and the reactivation path through deps; it is created right below.
   const deps = createDeps(db, config, logger, (leased) => (leased ? worker.accept(leased) : worker.nudge()));

@@ -8,7 +8,12 @@ import { createDeliveryRepository } from './repository/delivery.repository';
 import { createWebhookRepository } from './repository/webhook.repository';
 
 /** Builds the repositories and the delivery settings over one connection. */
-export function createDeps(db: Connection, config: WebhooksConfig, logger: Logger, deliveriesQueued: WebhookDeps['deliveriesQueued']): WebhookDeps {
+export function createDeps(
+  db: Connection,
+  config: WebhooksConfig,
+  logger: Logger,
+  deliveriesQueued: WebhookDeps['deliveriesQueued'],
+): WebhookDeps {
   return {
     webhooks: createWebhookRepository(db),
     deliveries: createDeliveryRepository(db),

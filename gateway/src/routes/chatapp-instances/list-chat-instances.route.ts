@@ -18,7 +18,12 @@ export const listChatInstancesRoute = defineRoute({
   success: { status: 200, kind: 'list', schema: ChatInstance },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR'],
   handle: async ({ query: q, principal, clients, page }) => {
-    const response = await clients.messaging.listChatInstances({ org_id: principal.orgId, page: { limit: page.limit, after: page.after }, channel: q.channel, status: q.status });
+    const response = await clients.messaging.listChatInstances({
+      org_id: principal.orgId,
+      page: { limit: page.limit, after: page.after },
+      channel: q.channel,
+      status: q.status,
+    });
     return { items: response.items, page: response.page };
   },
 });

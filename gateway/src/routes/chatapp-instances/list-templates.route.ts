@@ -27,7 +27,12 @@ export const listTemplatesRoute = defineRoute({
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_CURSOR', 'VALIDATION_ERROR'],
   handle: async ({ params, query: q, principal, clients, page }) => {
     const { limit: _limit, cursor: _cursor, ...filter } = q;
-    const response = await clients.messaging.listTemplates({ org_id: principal.orgId, instance_id: params.id, page: { limit: page.limit, after: page.after }, filter });
+    const response = await clients.messaging.listTemplates({
+      org_id: principal.orgId,
+      instance_id: params.id,
+      page: { limit: page.limit, after: page.after },
+      filter,
+    });
     return { items: response.items, page: response.page };
   },
 });

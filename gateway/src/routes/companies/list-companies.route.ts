@@ -26,7 +26,11 @@ export const listCompaniesRoute = defineRoute({
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR', 'INVALID_ID'],
   handle: async ({ query: q, principal, clients, page }) => {
     const { limit: _limit, cursor: _cursor, ...filter } = q;
-    const response = await clients.companies.listCompanies({ org_id: principal.orgId, page: { limit: page.limit, after: page.after }, filter });
+    const response = await clients.companies.listCompanies({
+      org_id: principal.orgId,
+      page: { limit: page.limit, after: page.after },
+      filter,
+    });
     return { items: response.items, page: response.page };
   },
 });

@@ -9,7 +9,8 @@ export const updateCompanyRoute = defineRoute({
   path: '/v1/companies/{id}',
   tag: 'Companies',
   summary: 'Update a company',
-  description: 'Send only the fields to change; tags and custom_fields replace the stored values; assigned_to null unassigns. Emits company.updated with previous.',
+  description:
+    'Send only the fields to change; tags and custom_fields replace the stored values; assigned_to null unassigns. Emits company.updated with previous.',
   scope: 'write:companies',
   params: companyIdParams,
   body: updateCompanyBody,

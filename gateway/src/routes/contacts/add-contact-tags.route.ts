@@ -15,5 +15,6 @@ export const addContactTagsRoute = defineRoute({
   body: addContactTagsBody,
   success: { status: 200, kind: 'one', schema: Contact },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR'],
-  handle: ({ params, body, principal, clients }) => clients.contacts.addContactTags({ org_id: principal.orgId, id: params.id, tags: body.tags }),
+  handle: ({ params, body, principal, clients }) =>
+    clients.contacts.addContactTags({ org_id: principal.orgId, id: params.id, tags: body.tags }),
 });

@@ -12,7 +12,16 @@ export const createContactRoute = defineRoute({
   scope: 'write:contacts',
   body: createContactBody,
   success: { status: 201, kind: 'one', schema: Contact },
-  errors: ['INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR', 'INVALID_ID', 'INVALID_REFERENCE', 'DUPLICATE_CONTACT', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_USE'],
+  errors: [
+    'INVALID_JSON',
+    'UNKNOWN_FIELDS',
+    'VALIDATION_ERROR',
+    'INVALID_ID',
+    'INVALID_REFERENCE',
+    'DUPLICATE_CONTACT',
+    'IDEMPOTENCY_KEY_REUSED',
+    'IDEMPOTENCY_KEY_IN_USE',
+  ],
   idempotent: true,
   handle: ({ body, principal, clients }) => clients.contacts.createContact({ org_id: principal.orgId, id: '', body }),
 });

@@ -25,14 +25,20 @@ export const listContactsRoute = defineRoute({
   path: '/v1/contacts',
   tag: 'Contacts',
   summary: 'List contacts',
-  description: 'Filters, sorts and pages through the live contacts. meta.total counts the organization\'s contacts without filters.',
+  description: "Filters, sorts and pages through the live contacts. meta.total counts the organization's contacts without filters.",
   scope: 'read:contacts',
   query,
   success: { status: 200, kind: 'list', schema: Contact },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR'],
   handle: async ({ query: q, principal, clients, page }) => {
     const { limit: _limit, cursor: _cursor, sort, order, ...filter } = q;
-    const response = await clients.contacts.listContacts({ org_id: principal.orgId, page: { limit: page.limit, after: page.after }, sort, order, filter });
+    const response = await clients.contacts.listContacts({
+      org_id: principal.orgId,
+      page: { limit: page.limit, after: page.after },
+      sort,
+      order,
+      filter,
+    });
     return { items: response.items, page: response.page };
   },
 });

@@ -13,5 +13,6 @@ export const removeContactTagRoute = defineRoute({
   params: z.object({ id: idOf('contact'), tag: z.string().min(1).max(50) }),
   success: { status: 204, kind: 'none' },
   errors: ['INVALID_ID', 'NOT_FOUND'],
-  handle: ({ params, principal, clients }) => clients.contacts.removeContactTag({ org_id: principal.orgId, id: params.id, tags: [params.tag] }),
+  handle: ({ params, principal, clients }) =>
+    clients.contacts.removeContactTag({ org_id: principal.orgId, id: params.id, tags: [params.tag] }),
 });

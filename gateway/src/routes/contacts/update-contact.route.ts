@@ -15,6 +15,15 @@ export const updateContactRoute = defineRoute({
   params: contactIdParams,
   body: updateContactBody,
   success: { status: 200, kind: 'one', schema: Contact },
-  errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR', 'INVALID_REFERENCE', 'DUPLICATE_CONTACT', 'PLAN_RESTRICTION'],
+  errors: [
+    'INVALID_ID',
+    'NOT_FOUND',
+    'INVALID_JSON',
+    'UNKNOWN_FIELDS',
+    'VALIDATION_ERROR',
+    'INVALID_REFERENCE',
+    'DUPLICATE_CONTACT',
+    'PLAN_RESTRICTION',
+  ],
   handle: ({ params, body, principal, clients }) => clients.contacts.updateContact({ org_id: principal.orgId, id: params.id, body }),
 });

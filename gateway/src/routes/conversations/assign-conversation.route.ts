@@ -9,7 +9,8 @@ export const assignConversationRoute = defineRoute({
   path: '/v1/conversations/{id}/assign',
   tag: 'Conversations',
   summary: 'Assign or unassign a conversation',
-  description: 'assigned_to: an active member id, or null to unassign. Emits conversation.assigned (also on unassign); the current assignee again changes nothing and emits nothing.',
+  description:
+    'assigned_to: an active member id, or null to unassign. Emits conversation.assigned (also on unassign); the current assignee again changes nothing and emits nothing.',
   scope: 'write:conversations',
   params: conversationIdParams,
   body: assignConversationBody,

@@ -8,7 +8,8 @@ export const closeConversationRoute = defineRoute({
   path: '/v1/conversations/{id}/close',
   tag: 'Conversations',
   summary: 'Close a conversation',
-  description: 'open → closed; sets closed_at. INVALID_STATUS when already closed. Emits conversation.closed. It opens again when a message arrives or is sent.',
+  description:
+    'open → closed; sets closed_at. INVALID_STATUS when already closed. Emits conversation.closed. It opens again when a message arrives or is sent.',
   scope: 'write:conversations',
   params: conversationIdParams,
   success: { status: 200, kind: 'one', schema: Conversation },

@@ -5,7 +5,11 @@ import { Message } from '../../schemas/messaging.schemas';
 import { pageQuery } from '../../schemas/registry';
 import { conversationIdParams } from './params';
 
-const query = z.object({ ...pageQuery, order: z.enum(['desc', 'asc']).default('desc'), created_after: isoDateTimeSchema.optional().describe('ISO 8601 lower bound (inclusive)') });
+const query = z.object({
+  ...pageQuery,
+  order: z.enum(['desc', 'asc']).default('desc'),
+  created_after: isoDateTimeSchema.optional().describe('ISO 8601 lower bound (inclusive)'),
+});
 
 export const listConversationMessagesRoute = defineRoute({
   operationId: 'listConversationMessages',
@@ -20,7 +24,13 @@ export const listConversationMessagesRoute = defineRoute({
   success: { status: 200, kind: 'list', schema: Message },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_CURSOR', 'VALIDATION_ERROR'],
   handle: async ({ params, query: q, principal, clients, page }) => {
-    const response = await clients.messaging.listMessages({ org_id: principal.orgId, conversation_id: params.id, page: { limit: page.limit, after: page.after }, order: q.order, created_after: q.created_after });
+    const response = await clients.messaging.listMessages({
+      org_id: principal.orgId,
+      conversation_id: params.id,
+      page: { limit: page.limit, after: page.after },
+      order: q.order,
+      created_after: q.created_after,
+    });
     return { items: response.items, page: response.page };
   },
 });

@@ -17,14 +17,21 @@ export const listConversationsRoute = defineRoute({
   path: '/v1/conversations',
   tag: 'Conversations',
   summary: 'List conversations',
-  description: "updated_after (inclusive) recovers missed events (spec §6 rule 8). meta.total counts the organization's conversations without filters.",
+  description:
+    "updated_after (inclusive) recovers missed events (spec §6 rule 8). meta.total counts the organization's conversations without filters.",
   scope: 'read:conversations',
   query,
   success: { status: 200, kind: 'list', schema: Conversation },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR', 'INVALID_ID'],
   handle: async ({ query: q, principal, clients, page }) => {
     const { limit: _limit, cursor: _cursor, sort, order, ...filter } = q;
-    const response = await clients.messaging.listConversations({ org_id: principal.orgId, page: { limit: page.limit, after: page.after }, sort, order, filter });
+    const response = await clients.messaging.listConversations({
+      org_id: principal.orgId,
+      page: { limit: page.limit, after: page.after },
+      sort,
+      order,
+      filter,
+    });
     return { items: response.items, page: response.page };
   },
 });

@@ -13,7 +13,15 @@ export const createDealRoute = defineRoute({
   scope: 'write:deals',
   body: createDealBody,
   success: { status: 201, kind: 'one', schema: Deal },
-  errors: ['INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR', 'INVALID_ID', 'INVALID_REFERENCE', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_USE'],
+  errors: [
+    'INVALID_JSON',
+    'UNKNOWN_FIELDS',
+    'VALIDATION_ERROR',
+    'INVALID_ID',
+    'INVALID_REFERENCE',
+    'IDEMPOTENCY_KEY_REUSED',
+    'IDEMPOTENCY_KEY_IN_USE',
+  ],
   idempotent: true,
   handle: ({ body, principal, clients }) => clients.deals.createDeal({ org_id: principal.orgId, id: '', body }),
 });

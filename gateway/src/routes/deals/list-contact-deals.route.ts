@@ -11,7 +11,8 @@ export const listContactDealsRoute = defineRoute({
   path: '/v1/contacts/{id}/deals',
   tag: 'Contacts',
   summary: "List a contact's deals",
-  description: 'All live deals linked to the contact, newest first (GET /v1/contacts/{id} embeds at most 10). meta.total counts the contact\'s deals.',
+  description:
+    "All live deals linked to the contact, newest first (GET /v1/contacts/{id} embeds at most 10). meta.total counts the contact's deals.",
   scope: 'read:deals',
   params: contactIdParams,
   query: z.object({ ...pageQuery, status: z.enum(DEAL_STATUSES).optional() }),

@@ -35,7 +35,13 @@ export const listDealsRoute = defineRoute({
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR', 'INVALID_ID'],
   handle: async ({ query: q, principal, clients, page }) => {
     const { limit: _limit, cursor: _cursor, sort, order, ...filter } = q;
-    const response = await clients.deals.listDeals({ org_id: principal.orgId, page: { limit: page.limit, after: page.after }, sort, order, filter });
+    const response = await clients.deals.listDeals({
+      org_id: principal.orgId,
+      page: { limit: page.limit, after: page.after },
+      sort,
+      order,
+      filter,
+    });
     return { items: response.items, page: response.page };
   },
 });

@@ -9,7 +9,8 @@ export const loseDealRoute = defineRoute({
   path: '/v1/deals/{id}/lose',
   tag: 'Deals',
   summary: 'Mark a deal lost',
-  description: 'open → lost, with an optional lost_reason (at most 500 characters); closed_at is set. Emits deal.updated with the previous status.',
+  description:
+    'open → lost, with an optional lost_reason (at most 500 characters); closed_at is set. Emits deal.updated with the previous status.',
   scope: 'write:deals',
   params: dealIdParams,
   body: loseDealBody,

@@ -9,7 +9,8 @@ export const moveDealRoute = defineRoute({
   path: '/v1/deals/{id}/move',
   tag: 'Deals',
   summary: 'Move a deal to another stage',
-  description: "To a stage of the deal's current funnel (another funnel: transfer). Needs an open deal. The current stage answers 200 with no event. Emits deal.stage.changed.",
+  description:
+    "To a stage of the deal's current funnel (another funnel: transfer). Needs an open deal. The current stage answers 200 with no event. Emits deal.stage.changed.",
   scope: 'write:deals',
   params: dealIdParams,
   body: moveDealBody,

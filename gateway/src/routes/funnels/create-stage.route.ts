@@ -15,5 +15,6 @@ export const createStageRoute = defineRoute({
   body: createStageBody,
   success: { status: 201, kind: 'one', schema: Stage },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR'],
-  handle: ({ params, body, principal, clients }) => clients.funnels.createStage({ org_id: principal.orgId, funnel_id: params.id, id: '', body }),
+  handle: ({ params, body, principal, clients }) =>
+    clients.funnels.createStage({ org_id: principal.orgId, funnel_id: params.id, id: '', body }),
 });

@@ -7,10 +7,12 @@ export const deleteStageRoute = defineRoute({
   path: '/v1/funnels/{id}/stages/{stageId}',
   tag: 'Funnels',
   summary: 'Delete a stage',
-  description: 'Refused with STAGE_HAS_DEALS while live deals (of any status) sit in the stage, and with VALIDATION_ERROR for the last stage of a funnel.',
+  description:
+    'Refused with STAGE_HAS_DEALS while live deals (of any status) sit in the stage, and with VALIDATION_ERROR for the last stage of a funnel.',
   scope: 'write:funnels',
   params: stageIdParams,
   success: { status: 204, kind: 'none' },
   errors: ['INVALID_ID', 'NOT_FOUND', 'STAGE_HAS_DEALS', 'VALIDATION_ERROR'],
-  handle: ({ params, principal, clients }) => clients.funnels.deleteStage({ org_id: principal.orgId, funnel_id: params.id, id: params.stageId }),
+  handle: ({ params, principal, clients }) =>
+    clients.funnels.deleteStage({ org_id: principal.orgId, funnel_id: params.id, id: params.stageId }),
 });

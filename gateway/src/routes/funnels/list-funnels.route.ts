@@ -9,13 +9,18 @@ export const listFunnelsRoute = defineRoute({
   path: '/v1/funnels',
   tag: 'Funnels',
   summary: 'List funnels',
-  description: "In board order (position ascending), each with its stages and the totals of its open deals. meta.total counts all the organization's funnels, archived included.",
+  description:
+    "In board order (position ascending), each with its stages and the totals of its open deals. meta.total counts all the organization's funnels, archived included.",
   scope: 'read:funnels',
   query: z.object({ ...pageQuery, include_archived: booleanQuery.default(false).describe('default false') }),
   success: { status: 200, kind: 'list', schema: Funnel },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR'],
   handle: async ({ query, principal, clients, page }) => {
-    const response = await clients.funnels.listFunnels({ org_id: principal.orgId, page: { limit: page.limit, after: page.after }, include_archived: query.include_archived });
+    const response = await clients.funnels.listFunnels({
+      org_id: principal.orgId,
+      page: { limit: page.limit, after: page.after },
+      include_archived: query.include_archived,
+    });
     return { items: response.items, page: response.page };
   },
 });

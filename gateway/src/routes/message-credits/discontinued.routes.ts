@@ -12,7 +12,8 @@ function discontinued(operationId: string, method: HttpMethod, path: string, sum
     path,
     tag: 'Message credits (discontinued)',
     summary,
-    description: 'Discontinued: official-channel charges are billed by the cloud provider directly. Always answers 410 FEATURE_DISCONTINUED.',
+    description:
+      'Discontinued: official-channel charges are billed by the cloud provider directly. Always answers 410 FEATURE_DISCONTINUED.',
     scope: null,
     success: { status: 204, kind: 'none' },
     errors: ['FEATURE_DISCONTINUED'],

@@ -15,5 +15,6 @@ export const createContactNoteRoute = defineRoute({
   body: createNoteBody,
   success: { status: 201, kind: 'one', schema: Note },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR'],
-  handle: ({ params, body, principal, clients }) => clients.notes.createNote({ org_id: principal.orgId, parent: { contact_id: params.id }, id: '', body }),
+  handle: ({ params, body, principal, clients }) =>
+    clients.notes.createNote({ org_id: principal.orgId, parent: { contact_id: params.id }, id: '', body }),
 });

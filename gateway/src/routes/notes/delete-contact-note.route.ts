@@ -12,5 +12,6 @@ export const deleteContactNoteRoute = defineRoute({
   params: contactNoteParams,
   success: { status: 204, kind: 'none' },
   errors: ['INVALID_ID', 'NOT_FOUND'],
-  handle: ({ params, principal, clients }) => clients.notes.deleteNote({ org_id: principal.orgId, parent: { contact_id: params.id }, id: params.noteId }),
+  handle: ({ params, principal, clients }) =>
+    clients.notes.deleteNote({ org_id: principal.orgId, parent: { contact_id: params.id }, id: params.noteId }),
 });

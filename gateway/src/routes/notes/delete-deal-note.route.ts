@@ -12,5 +12,6 @@ export const deleteDealNoteRoute = defineRoute({
   params: dealNoteParams,
   success: { status: 204, kind: 'none' },
   errors: ['INVALID_ID', 'NOT_FOUND'],
-  handle: ({ params, principal, clients }) => clients.notes.deleteNote({ org_id: principal.orgId, parent: { deal_id: params.id }, id: params.noteId }),
+  handle: ({ params, principal, clients }) =>
+    clients.notes.deleteNote({ org_id: principal.orgId, parent: { deal_id: params.id }, id: params.noteId }),
 });

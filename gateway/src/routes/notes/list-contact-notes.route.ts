@@ -17,7 +17,11 @@ export const listContactNotesRoute = defineRoute({
   success: { status: 200, kind: 'list', schema: Note },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_CURSOR', 'VALIDATION_ERROR'],
   handle: async ({ params, principal, clients, page }) => {
-    const response = await clients.notes.listNotes({ org_id: principal.orgId, parent: { contact_id: params.id }, page: { limit: page.limit, after: page.after } });
+    const response = await clients.notes.listNotes({
+      org_id: principal.orgId,
+      parent: { contact_id: params.id },
+      page: { limit: page.limit, after: page.after },
+    });
     return { items: response.items, page: response.page };
   },
 });

@@ -8,7 +8,8 @@ export const createTaskRoute = defineRoute({
   path: '/v1/tasks',
   tag: 'Tasks',
   summary: 'Create a task',
-  description: 'Created open; type defaults to todo, priority to normal. contact_id, deal_id and company_id must be in the organization, assigned_to an active member. Emits task.created.',
+  description:
+    'Created open; type defaults to todo, priority to normal. contact_id, deal_id and company_id must be in the organization, assigned_to an active member. Emits task.created.',
   scope: 'write:tasks',
   body: createTaskBody,
   success: { status: 201, kind: 'one', schema: Task },

@@ -6,7 +6,10 @@ import { Task } from '../../schemas/task.schemas';
 
 const query = z.object({
   ...pageQuery,
-  sort: z.enum(['created_at', 'due_at']).default('created_at').describe('due_at: tasks without a due date come last in asc order, first in desc'),
+  sort: z
+    .enum(['created_at', 'due_at'])
+    .default('created_at')
+    .describe('due_at: tasks without a due date come last in asc order, first in desc'),
   order: z.enum(['desc', 'asc']).default('desc'),
   status: z.enum(TASK_STATUSES).optional(),
   type: z.enum(TASK_TYPES).optional(),
@@ -31,7 +34,13 @@ export const listTasksRoute = defineRoute({
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR', 'INVALID_ID'],
   handle: async ({ query: q, principal, clients, page }) => {
     const { limit: _limit, cursor: _cursor, sort, order, ...filter } = q;
-    const response = await clients.tasks.listTasks({ org_id: principal.orgId, page: { limit: page.limit, after: page.after }, sort, order, filter });
+    const response = await clients.tasks.listTasks({
+      org_id: principal.orgId,
+      page: { limit: page.limit, after: page.after },
+      sort,
+      order,
+      filter,
+    });
     return { items: response.items, page: response.page };
   },
 });

@@ -9,7 +9,8 @@ export const updateTaskRoute = defineRoute({
   path: '/v1/tasks/{id}',
   tag: 'Tasks',
   summary: 'Update a task',
-  description: 'Any field of the create; null clears a link. status changes only through complete and reopen (UNKNOWN_FIELDS here). Emits no event.',
+  description:
+    'Any field of the create; null clears a link. status changes only through complete and reopen (UNKNOWN_FIELDS here). Emits no event.',
   scope: 'write:tasks',
   params: taskIdParams,
   body: updateTaskBody,

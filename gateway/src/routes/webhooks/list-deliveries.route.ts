@@ -11,10 +11,16 @@ export const listDeliveriesRoute = defineRoute({
   path: '/v1/webhooks/{id}/deliveries',
   tag: 'Webhooks',
   summary: 'The delivery log of a subscription',
-  description: 'Newest first, kept 15 days; limit above 100 is clamped (limit=200 is accepted). meta.total counts the deliveries without filters.',
+  description:
+    'Newest first, kept 15 days; limit above 100 is clamped (limit=200 is accepted). meta.total counts the deliveries without filters.',
   scope: 'read:webhooks',
   params: webhookIdParams,
-  query: z.object({ ...pageQuery, status: z.enum(DELIVERY_STATUSES).optional(), event_type: eventTypeSchema.optional(), created_after: isoQuery.optional() }),
+  query: z.object({
+    ...pageQuery,
+    status: z.enum(DELIVERY_STATUSES).optional(),
+    event_type: eventTypeSchema.optional(),
+    created_after: isoQuery.optional(),
+  }),
   success: { status: 200, kind: 'list', schema: WebhookDelivery },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_CURSOR', 'VALIDATION_ERROR'],
   handle: ({ params, query, principal, clients, page }) =>

@@ -36,11 +36,25 @@ async function run(command: string | undefined, options: Options): Promise<unkno
     const optional = (name: string) => (typeof options[name] === 'string' ? (options[name] as string) : undefined);
     switch (command) {
       case 'create-org':
-        return await createOrganization(deps, { name: text('name'), plan: optional('plan'), currency: optional('currency'), timezone: optional('timezone') });
+        return await createOrganization(deps, {
+          name: text('name'),
+          plan: optional('plan'),
+          currency: optional('currency'),
+          timezone: optional('timezone'),
+        });
       case 'create-member':
-        return await createMember(deps, text('org'), { name: text('name'), email: text('email'), role: optional('role') as 'owner' | 'admin' | 'member' | undefined });
+        return await createMember(deps, text('org'), {
+          name: text('name'),
+          email: text('email'),
+          role: optional('role') as 'owner' | 'admin' | 'member' | undefined,
+        });
       case 'create-key': {
-        const scopes = options['all-scopes'] ? [...SCOPES] : text('scopes').split(',').map((scope) => scope.trim()).filter(Boolean);
+        const scopes = options['all-scopes']
+          ? [...SCOPES]
+          : text('scopes')
+              .split(',')
+              .map((scope) => scope.trim())
+              .filter(Boolean);
         return await createApiKey(deps, text('org'), { name: text('name'), scopes });
       }
       case 'revoke-key':

@@ -23,8 +23,21 @@ export async function getMe(deps: CrmDeps, orgId: string, keyId: string) {
   const [organization, key] = await Promise.all([deps.organizations.getById(orgId), deps.apiKeys.getById(orgId, keyId)]);
   if (!organization || !key) throw notFound('API key');
   return {
-    organization: { id: organization.id, name: organization.name, plan: organization.plan, currency: organization.currency, timezone: organization.timezone },
-    api_key: { id: key.id, name: key.name, prefix: key.prefix, scopes: key.scopes, created_at: iso(key.created_at), last_used_at: isoOrNull(key.last_used_at) },
+    organization: {
+      id: organization.id,
+      name: organization.name,
+      plan: organization.plan,
+      currency: organization.currency,
+      timezone: organization.timezone,
+    },
+    api_key: {
+      id: key.id,
+      name: key.name,
+      prefix: key.prefix,
+      scopes: key.scopes,
+      created_at: iso(key.created_at),
+      last_used_at: isoOrNull(key.last_used_at),
+    },
   };
 }
 
@@ -43,7 +56,13 @@ export async function listMembers(deps: CrmDeps, orgId: string, limit: number, a
   return { items, hasMore: page.hasMore, next: page.next, total };
 }
 
-export async function listCustomFields(deps: CrmDeps, orgId: string, entity: CustomFieldEntity | undefined, limit: number, after?: KeysetPosition) {
+export async function listCustomFields(
+  deps: CrmDeps,
+  orgId: string,
+  entity: CustomFieldEntity | undefined,
+  limit: number,
+  after?: KeysetPosition,
+) {
   const [page, total] = await Promise.all([deps.customFields.list(orgId, entity, limit, after), deps.customFields.count(orgId)]);
   const items = page.items.map((field) => ({
     id: field.id,

@@ -24,7 +24,11 @@ export async function createOrganization(deps: CrmDeps, input: { name: string; p
   return organization;
 }
 
-export async function createMember(deps: CrmDeps, orgId: string, input: { name: string; email: string; role?: 'owner' | 'admin' | 'member' }) {
+export async function createMember(
+  deps: CrmDeps,
+  orgId: string,
+  input: { name: string; email: string; role?: 'owner' | 'admin' | 'member' },
+) {
   await requireOrganization(deps, orgId);
   const role = input.role ?? 'member';
   const member = {
@@ -66,7 +70,8 @@ export async function createApiKey(deps: CrmDeps, orgId: string, input: { name: 
 }
 
 export async function revokeApiKey(deps: CrmDeps, orgId: string, keyId: string): Promise<void> {
-  if (!(await deps.apiKeys.revoke(orgId, keyId, deps.now()))) throw new AppError('NOT_FOUND', 'No active key with this id in the organization.');
+  if (!(await deps.apiKeys.revoke(orgId, keyId, deps.now())))
+    throw new AppError('NOT_FOUND', 'No active key with this id in the organization.');
 }
 
 async function requireOrganization(deps: CrmDeps, orgId: string): Promise<void> {

@@ -36,7 +36,14 @@ export async function resolveChannelContact(deps: CrmDeps, orgId: string, input:
   return createChannelContact(deps, orgId, channel, identifier, input);
 }
 
-async function createChannelContact(deps: CrmDeps, orgId: string, channel: Channel, identifier: string, input: ChannelContactInput, id = derivedContactId(orgId, channel, identifier)): Promise<ContactView> {
+async function createChannelContact(
+  deps: CrmDeps,
+  orgId: string,
+  channel: Channel,
+  identifier: string,
+  input: ChannelContactInput,
+  id = derivedContactId(orgId, channel, identifier),
+): Promise<ContactView> {
   const now = deps.now();
   const phone = input.phone ?? null;
   const record: ContactRecord = {
@@ -48,7 +55,7 @@ async function createChannelContact(deps: CrmDeps, orgId: string, channel: Chann
     photoapp_username: channel === 'photoapp' ? identifier : null,
     chatapp_jid: channel === 'chatapp' ? identifier : null,
     socialmsg_psid: channel === 'socialmsg' ? identifier : null,
-    socialmsg_name: channel === 'socialmsg' ? (input.name?.trim() || null) : null,
+    socialmsg_name: channel === 'socialmsg' ? input.name?.trim() || null : null,
     source: channel,
     avatar_url: null,
     company_id: null,
@@ -63,7 +70,11 @@ async function createChannelContact(deps: CrmDeps, orgId: string, channel: Chann
     rev: 1,
   };
   // The phone stays unique among live contacts; a holder found here was created since the lookup above.
-  if (phone && (await deps.identities.claim(orgId, 'phone', phone, id, async (holder) => (await deps.contacts.getById(orgId, holder)) !== null))) record.phone = null;
+  if (
+    phone &&
+    (await deps.identities.claim(orgId, 'phone', phone, id, async (holder) => (await deps.contacts.getById(orgId, holder)) !== null))
+  )
+    record.phone = null;
   try {
     const view = await viewContact(deps, orgId, record);
     await deps.contacts.insert(record, [newOutboxEntry(orgId, 'contact.created', { object: eventObject(view) }, now)]);

@@ -6,7 +6,6 @@ import { checkCustomFields } from './custom-field-values';
 import { CONFLICT, writeWithRetry } from './revisioned-write';
 import type { CrmDeps } from './deps';
 
-
 export async function listCompanies(deps: CrmDeps, orgId: string, query: CompanyQuery) {
   const [page, total] = await Promise.all([deps.companies.list(orgId, query), deps.companies.countLive(orgId)]);
   return { items: await viewCompanies(deps, orgId, page.items), hasMore: page.hasMore, next: page.next, total };
@@ -78,10 +77,14 @@ export async function deleteCompany(deps: CrmDeps, orgId: string, id: string): P
   await writeCompany(deps, orgId, id, async (current) => {
     const counts = (await deps.companyLinks.countsOf(orgId, [current.id])).get(current.id);
     if (counts && (counts.contacts_count > 0 || counts.deals_count > 0)) {
-      throw new AppError('COMPANY_HAS_LINKS', `The company still has ${counts.contacts_count} linked contact(s) and ${counts.deals_count} linked deal(s); unlink them first.`, {
-        contacts_count: counts.contacts_count,
-        deals_count: counts.deals_count,
-      });
+      throw new AppError(
+        'COMPANY_HAS_LINKS',
+        `The company still has ${counts.contacts_count} linked contact(s) and ${counts.deals_count} linked deal(s); unlink them first.`,
+        {
+          contacts_count: counts.contacts_count,
+          deals_count: counts.deals_count,
+        },
+      );
     }
     const at = deps.now();
     return { set: { deleted_at: at, updated_at: at }, events: () => [newOutboxEntry(orgId, 'company.deleted', { object: { id } }, at)] };
@@ -102,7 +105,12 @@ interface PlannedWrite {
  * Read, plan, write conditionally on the revision read, retry when another writer (of any replica) won. The
  * change and its events land in one update, so no reader ever sees one without the other. A null plan changes nothing.
  */
-function writeCompany(deps: CrmDeps, orgId: string, id: string, plan: (current: CompanyRecord) => Promise<PlannedWrite | null>): Promise<CompanyView> {
+function writeCompany(
+  deps: CrmDeps,
+  orgId: string,
+  id: string,
+  plan: (current: CompanyRecord) => Promise<PlannedWrite | null>,
+): Promise<CompanyView> {
   return writeWithRetry('companies', async () => {
     const current = await requireCompany(deps, orgId, id);
     const planned = await plan(current);
@@ -114,11 +122,28 @@ function writeCompany(deps: CrmDeps, orgId: string, id: string, plan: (current: 
   });
 }
 
-const COMPARED_FIELDS = ['name', 'email', 'phone', 'website', 'sector', 'size', 'city', 'state', 'assigned_to', 'tags', 'custom_fields'] as const;
+const COMPARED_FIELDS = [
+  'name',
+  'email',
+  'phone',
+  'website',
+  'sector',
+  'size',
+  'city',
+  'state',
+  'assigned_to',
+  'tags',
+  'custom_fields',
+] as const;
 type ComparedField = (typeof COMPARED_FIELDS)[number];
 
 /** `previous` holds the old values in the read shape: assigned_to as {id, name}. */
-async function previousValues(deps: CrmDeps, orgId: string, current: CompanyRecord, changed: ComparedField[]): Promise<Record<string, unknown>> {
+async function previousValues(
+  deps: CrmDeps,
+  orgId: string,
+  current: CompanyRecord,
+  changed: ComparedField[],
+): Promise<Record<string, unknown>> {
   const previous: Record<string, unknown> = Object.fromEntries(changed.map((field) => [field, current[field]]));
   if (changed.includes('assigned_to') && current.assigned_to) {
     const members = await deps.members.getMany(orgId, [current.assigned_to]);

@@ -6,7 +6,11 @@ import type { CrmDeps } from './deps';
 export type CompanyView = Nullable<Company>;
 
 /** Renders companies as the API shows them: member names and real link counters, in 3 queries for any page. */
-export async function viewCompanies(deps: Pick<CrmDeps, 'members' | 'companyLinks'>, orgId: string, records: CompanyRecord[]): Promise<CompanyView[]> {
+export async function viewCompanies(
+  deps: Pick<CrmDeps, 'members' | 'companyLinks'>,
+  orgId: string,
+  records: CompanyRecord[],
+): Promise<CompanyView[]> {
   const memberIds = records.flatMap((record) => (record.assigned_to ? [record.assigned_to] : []));
   const [members, counts] = await Promise.all([
     deps.members.getMany(orgId, memberIds),
@@ -39,7 +43,11 @@ export async function viewCompanies(deps: Pick<CrmDeps, 'members' | 'companyLink
   });
 }
 
-export async function viewCompany(deps: Pick<CrmDeps, 'members' | 'companyLinks'>, orgId: string, record: CompanyRecord): Promise<CompanyView> {
+export async function viewCompany(
+  deps: Pick<CrmDeps, 'members' | 'companyLinks'>,
+  orgId: string,
+  record: CompanyRecord,
+): Promise<CompanyView> {
   const [view] = await viewCompanies(deps, orgId, [record]);
   if (!view) throw new Error('viewCompanies returned nothing for one record');
   return view;

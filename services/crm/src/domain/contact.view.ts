@@ -9,7 +9,12 @@ export type ContactView = Nullable<Contact>;
  * Renders contacts as the API shows them, with company names and real note and deal counts, in 3 queries (one
  * for a contact just created: nothing can link to it yet).
  */
-export async function viewContacts(deps: Pick<CrmDeps, 'links'>, orgId: string, records: ContactRecord[], options: { created?: boolean } = {}): Promise<ContactView[]> {
+export async function viewContacts(
+  deps: Pick<CrmDeps, 'links'>,
+  orgId: string,
+  records: ContactRecord[],
+  options: { created?: boolean } = {},
+): Promise<ContactView[]> {
   const ids = options.created ? [] : records.map((record) => record.id);
   const companyIds = records.flatMap((record) => (record.company_id ? [record.company_id] : []));
   const [companies, notes, deals] = await Promise.all([
@@ -42,7 +47,12 @@ export async function viewContacts(deps: Pick<CrmDeps, 'links'>, orgId: string, 
   }));
 }
 
-export async function viewContact(deps: Pick<CrmDeps, 'links'>, orgId: string, record: ContactRecord, options: { created?: boolean } = {}): Promise<ContactView> {
+export async function viewContact(
+  deps: Pick<CrmDeps, 'links'>,
+  orgId: string,
+  record: ContactRecord,
+  options: { created?: boolean } = {},
+): Promise<ContactView> {
   const [view] = await viewContacts(deps, orgId, [record], options);
   if (!view) throw new Error('viewContacts returned nothing for one record');
   return view;

@@ -8,7 +8,6 @@ import { CONFLICT, writeWithRetry } from './revisioned-write';
 import type { CrmDeps } from './deps';
 import { planAllows } from './plans';
 
-
 export async function listContacts(deps: CrmDeps, orgId: string, query: ContactQuery) {
   // GET /v1/companies/{id}/contacts: the company must be live here, and meta.total counts its contacts (catalogue §1).
   const companyId = query.company_id;
@@ -74,7 +73,14 @@ export async function updateContact(deps: CrmDeps, orgId: string, id: string, ra
   return writeContact(deps, orgId, id, async (current) => {
     const next: ContactRecord = {
       ...current,
-      ...definedFields({ name: body.name, email: body.email, phone: body.phone, company_id: body.company_id, tags: body.tags, funnel_stage: body.funnel_stage }),
+      ...definedFields({
+        name: body.name,
+        email: body.email,
+        phone: body.phone,
+        company_id: body.company_id,
+        tags: body.tags,
+        funnel_stage: body.funnel_stage,
+      }),
       ...(customFields ? { custom_fields: customFields } : {}),
     };
     const changed = changedFields(current, next);
@@ -88,7 +94,12 @@ export async function updateContact(deps: CrmDeps, orgId: string, id: string, ra
       set: { ...Object.fromEntries(changed.map((field) => [field, next[field]])), updated_at: next.updated_at },
       claims,
       events: (view: ContactView) => [
-        newOutboxEntry(orgId, 'contact.updated', { object: eventObject(view), previous: Object.fromEntries(changed.map((f) => [previousName(f), previousValue(current, f)])) }, next.updated_at),
+        newOutboxEntry(
+          orgId,
+          'contact.updated',
+          { object: eventObject(view), previous: Object.fromEntries(changed.map((f) => [previousName(f), previousValue(current, f)])) },
+          next.updated_at,
+        ),
         ...tagEvents(orgId, view, current.tags, next.tags, next.updated_at),
       ],
     };
@@ -98,7 +109,11 @@ export async function updateContact(deps: CrmDeps, orgId: string, id: string, ra
 export async function deleteContact(deps: CrmDeps, orgId: string, id: string): Promise<void> {
   const deleted = await writeContact(deps, orgId, id, async () => {
     const at = deps.now();
-    return { set: { deleted_at: at, updated_at: at }, claims: {}, events: () => [newOutboxEntry(orgId, 'contact.deleted', { object: { id } }, at)] };
+    return {
+      set: { deleted_at: at, updated_at: at },
+      claims: {},
+      events: () => [newOutboxEntry(orgId, 'contact.deleted', { object: { id } }, at)],
+    };
   });
   // The identities of a deleted contact become free for new contacts.
   await releaseIdentities(deps, { org_id: orgId, id }, { email: deleted.email, phone: deleted.phone });
@@ -136,7 +151,12 @@ interface PlannedWrite {
  * Read, plan, write conditionally on the revision read, retry when another writer (of any replica) won. The
  * change and its events land in one update, so no reader ever sees one without the other.
  */
-function writeContact(deps: CrmDeps, orgId: string, id: string, plan: (current: ContactRecord) => Promise<PlannedWrite>): Promise<ContactView> {
+function writeContact(
+  deps: CrmDeps,
+  orgId: string,
+  id: string,
+  plan: (current: ContactRecord) => Promise<PlannedWrite>,
+): Promise<ContactView> {
   return writeWithRetry('contacts', async () => {
     const current = await deps.contacts.getById(orgId, id);
     if (!current) throw notFound('contact');
@@ -163,10 +183,19 @@ async function claimIdentities(deps: CrmDeps, record: ContactRecord, claims: Cla
   for (const kind of ['email', 'phone'] as const) {
     const value = claims[kind];
     if (!value) continue;
-    const holder = await deps.identities.claim(record.org_id, kind, value, record.id, async (holderId) => (await deps.contacts.getById(record.org_id, holderId)) !== null);
+    const holder = await deps.identities.claim(
+      record.org_id,
+      kind,
+      value,
+      record.id,
+      async (holderId) => (await deps.contacts.getById(record.org_id, holderId)) !== null,
+    );
     if (holder) {
       await releaseIdentities(deps, record, done);
-      throw new AppError('DUPLICATE_CONTACT', `Another contact already has this ${kind === 'email' ? 'e-mail' : 'phone'}.`, { field: kind, existing_id: holder });
+      throw new AppError('DUPLICATE_CONTACT', `Another contact already has this ${kind === 'email' ? 'e-mail' : 'phone'}.`, {
+        field: kind,
+        existing_id: holder,
+      });
     }
     done[kind] = value;
   }
@@ -183,7 +212,10 @@ async function releaseIdentities(deps: CrmDeps, record: Pick<ContactRecord, 'org
 async function requirePlanFeature(deps: CrmDeps, orgId: string, feature: 'contact_funnel_stage'): Promise<void> {
   const organization = await deps.organizations.getById(orgId);
   if (!organization || !planAllows(organization.plan, feature)) {
-    throw new AppError('PLAN_RESTRICTION', "The contact funnel (funnel_stage) is not included in the organization's plan.", { feature, plan: organization?.plan ?? null });
+    throw new AppError('PLAN_RESTRICTION', "The contact funnel (funnel_stage) is not included in the organization's plan.", {
+      feature,
+      plan: organization?.plan ?? null,
+    });
   }
 }
 

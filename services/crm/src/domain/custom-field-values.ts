@@ -32,7 +32,12 @@ export async function checkCustomFields(
     else result[key] = value;
   }
   for (const definition of definitions) {
-    if (isAbsent(values, definition.key) && mode === 'create' && definition.default_value !== null && definition.default_value !== undefined) {
+    if (
+      isAbsent(values, definition.key) &&
+      mode === 'create' &&
+      definition.default_value !== null &&
+      definition.default_value !== undefined
+    ) {
       result[definition.key] = definition.default_value;
     }
     const present = result[definition.key];
@@ -41,7 +46,9 @@ export async function checkCustomFields(
     }
   }
   if (issues.length > 0) {
-    throw new AppError('VALIDATION_ERROR', `Invalid custom fields: ${issues.map((i) => `${i.field} ${i.issue}`).join('; ')}.`, { fields: issues });
+    throw new AppError('VALIDATION_ERROR', `Invalid custom fields: ${issues.map((i) => `${i.field} ${i.issue}`).join('; ')}.`, {
+      fields: issues,
+    });
   }
   return result;
 }
@@ -64,9 +71,13 @@ function valueProblem(definition: CustomFieldRecord, value: unknown): Omit<Issue
     case 'boolean':
       return typeof value === 'boolean' ? null : { issue: 'must be a boolean' };
     case 'date':
-      return typeof value === 'string' && !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}/.test(value) ? null : { issue: 'must be an ISO 8601 date' };
+      return typeof value === 'string' && !Number.isNaN(Date.parse(value)) && /^\d{4}-\d{2}-\d{2}/.test(value)
+        ? null
+        : { issue: 'must be an ISO 8601 date' };
     case 'select':
-      return typeof value === 'string' && (definition.options ?? []).includes(value) ? null : { issue: 'must be one of the options', allowed: definition.options ?? [] };
+      return typeof value === 'string' && (definition.options ?? []).includes(value)
+        ? null
+        : { issue: 'must be one of the options', allowed: definition.options ?? [] };
     case 'multiselect':
       return Array.isArray(value) && value.every((item) => (definition.options ?? []).includes(item as string))
         ? null

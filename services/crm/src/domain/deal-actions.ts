@@ -19,13 +19,19 @@ export async function moveDeal(deps: CrmDeps, orgId: string, id: string, rawBody
   return writeDeal(deps, orgId, id, async (current) => {
     if (current.status !== 'open') throw invalidStatus(current, 'move', 'open');
     const funnel = await requireFunnel(deps, orgId, current.funnel_id);
-    if (funnel.is_archived) throw new AppError('INVALID_REFERENCE', 'The deal is in an archived funnel, which takes no moves; transfer it first.', { field: 'stage_id', id: body.stage_id });
+    if (funnel.is_archived)
+      throw new AppError('INVALID_REFERENCE', 'The deal is in an archived funnel, which takes no moves; transfer it first.', {
+        field: 'stage_id',
+        id: body.stage_id,
+      });
     const stage = stageIn(funnel, body.stage_id);
     if (stage.id === current.stage_id) return NOTHING;
     const at = deps.now();
     return {
       set: { stage_id: stage.id, updated_at: at },
-      events: (view, before) => [newOutboxEntry(orgId, 'deal.stage.changed', { object: eventObject(view), previous: previousOf(before, ['stage']) }, at)],
+      events: (view, before) => [
+        newOutboxEntry(orgId, 'deal.stage.changed', { object: eventObject(view), previous: previousOf(before, ['stage']) }, at),
+      ],
     };
   });
 }
@@ -60,10 +66,15 @@ export async function reopenDeal(deps: CrmDeps, orgId: string, id: string, rawBo
 /** deal.updated with the previous status and the previous values of the other fields the action changed. */
 function statusChange(deps: CrmDeps, orgId: string, current: DealRecord, status: DealStatus, extra: Partial<DealRecord>): PlannedDealWrite {
   const at = deps.now();
-  const changed: Array<keyof DealView> = ['status', ...(['closed_at', 'lost_reason'] as const).filter((field) => field in extra && extra[field] !== current[field])];
+  const changed: Array<keyof DealView> = [
+    'status',
+    ...(['closed_at', 'lost_reason'] as const).filter((field) => field in extra && extra[field] !== current[field]),
+  ];
   return {
     set: { status, ...extra, updated_at: at },
-    events: (view, before) => [newOutboxEntry(orgId, 'deal.updated', { object: eventObject(view), previous: previousOf(before, changed) }, at)],
+    events: (view, before) => [
+      newOutboxEntry(orgId, 'deal.updated', { object: eventObject(view), previous: previousOf(before, changed) }, at),
+    ],
   };
 }
 
@@ -75,15 +86,26 @@ export async function transferDeal(deps: CrmDeps, orgId: string, id: string, raw
   const body = parseOrThrow(transferDealBody, rawBody);
   return writeDeal(deps, orgId, id, async (current) => {
     if (body.funnel_id === current.funnel_id) {
-      throw new AppError('VALIDATION_ERROR', 'Invalid request: funnel_id: is the deal\'s current funnel; use POST /v1/deals/{id}/move to change stage.', {
-        fields: [{ field: 'funnel_id', issue: "is the deal's current funnel; use move to change stage" }],
-      });
+      throw new AppError(
+        'VALIDATION_ERROR',
+        "Invalid request: funnel_id: is the deal's current funnel; use POST /v1/deals/{id}/move to change stage.",
+        {
+          fields: [{ field: 'funnel_id', issue: "is the deal's current funnel; use move to change stage" }],
+        },
+      );
     }
     const { funnel, stage } = await placementFor(deps, orgId, body.funnel_id, body.stage_id);
     const at = deps.now();
     return {
       set: { funnel_id: funnel.id, stage_id: stage.id, updated_at: at },
-      events: (view, before) => [newOutboxEntry(orgId, 'deal.pipeline.transferred', { object: eventObject(view), previous: previousOf(before, ['funnel', 'stage']) }, at)],
+      events: (view, before) => [
+        newOutboxEntry(
+          orgId,
+          'deal.pipeline.transferred',
+          { object: eventObject(view), previous: previousOf(before, ['funnel', 'stage']) },
+          at,
+        ),
+      ],
     };
   });
 }

@@ -19,10 +19,15 @@ export async function placementFor(
 ): Promise<Placement> {
   const funnel = funnelId ? await deps.funnels.getById(orgId, funnelId) : await deps.funnels.getDefault(orgId);
   if (!funnel && !funnelId) {
-    throw new AppError('INVALID_REFERENCE', 'The organization has no default funnel: create one with POST /v1/funnels, or send funnel_id.', { field: 'funnel_id', id: null });
+    throw new AppError(
+      'INVALID_REFERENCE',
+      'The organization has no default funnel: create one with POST /v1/funnels, or send funnel_id.',
+      { field: 'funnel_id', id: null },
+    );
   }
   if (!funnel) throw invalidReference('funnel_id', funnelId ?? '');
-  if (funnel.is_archived) throw new AppError('INVALID_REFERENCE', 'The funnel is archived and takes no deals.', { field: 'funnel_id', id: funnel.id });
+  if (funnel.is_archived)
+    throw new AppError('INVALID_REFERENCE', 'The funnel is archived and takes no deals.', { field: 'funnel_id', id: funnel.id });
   return { funnel, stage: stageIn(funnel, stageId) };
 }
 
@@ -30,7 +35,10 @@ export async function placementFor(
 export function stageIn(funnel: FunnelRecord, stageId: string | undefined): StageRecord {
   const stage = stageId ? funnel.stages.find((candidate) => candidate.id === stageId) : funnel.stages[0];
   if (!stage) {
-    throw new AppError('INVALID_REFERENCE', `stage_id is not a stage of the funnel ${funnel.id}.`, { field: 'stage_id', id: stageId ?? null });
+    throw new AppError('INVALID_REFERENCE', `stage_id is not a stage of the funnel ${funnel.id}.`, {
+      field: 'stage_id',
+      id: stageId ?? null,
+    });
   }
   return stage;
 }
@@ -49,8 +57,12 @@ export async function checkDealLinks(
     const missing = links.contact_ids.find((id) => !found.has(id));
     if (missing) throw invalidReference('contact_ids', missing);
   }
-  if (links.company_id && !(await deps.links.companyExists(orgId, links.company_id))) throw invalidReference('company_id', links.company_id);
+  if (links.company_id && !(await deps.links.companyExists(orgId, links.company_id)))
+    throw invalidReference('company_id', links.company_id);
   if (links.assigned_to && !(await deps.members.getActive(orgId, links.assigned_to))) {
-    throw new AppError('INVALID_REFERENCE', 'assigned_to is not an active member of this organization.', { field: 'assigned_to', id: links.assigned_to });
+    throw new AppError('INVALID_REFERENCE', 'assigned_to is not an active member of this organization.', {
+      field: 'assigned_to',
+      id: links.assigned_to,
+    });
   }
 }

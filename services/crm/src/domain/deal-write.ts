@@ -4,7 +4,6 @@ import { viewDeal, viewDeals, type DealView } from './deal.view';
 import type { CrmDeps } from './deps';
 import { CONFLICT, writeWithRetry } from './revisioned-write';
 
-
 export interface PlannedDealWrite {
   /** The fields to change; empty means "nothing changes": 200 with the deal as it is, and no event. */
   set: Partial<DealRecord>;
@@ -18,7 +17,12 @@ export const NOTHING: PlannedDealWrite = { set: {}, events: () => [] };
  * Read, plan, write conditionally on the revision read, retry when another writer (of any replica) won. The
  * change and its events land in one single-document update, so no reader ever sees one without the other.
  */
-export function writeDeal(deps: CrmDeps, orgId: string, id: string, plan: (current: DealRecord) => Promise<PlannedDealWrite>): Promise<DealView> {
+export function writeDeal(
+  deps: CrmDeps,
+  orgId: string,
+  id: string,
+  plan: (current: DealRecord) => Promise<PlannedDealWrite>,
+): Promise<DealView> {
   return writeWithRetry('deals', async () => {
     const current = await deps.deals.getById(orgId, id);
     if (!current) throw notFound('deal');

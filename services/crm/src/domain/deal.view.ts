@@ -16,10 +16,22 @@ export async function viewDeals(deps: ViewDeps, orgId: string, records: DealReco
   if (records.length === 0) return [];
   const [funnels, members, contacts, companies, notes] = await Promise.all([
     deps.funnels.listAll(orgId),
-    deps.members.getMany(orgId, records.flatMap((record) => (record.assigned_to ? [record.assigned_to] : []))),
-    deps.contacts.getMany(orgId, records.flatMap((record) => record.contact_ids)),
-    deps.links.companyNames(orgId, records.flatMap((record) => (record.company_id ? [record.company_id] : []))),
-    deps.dealLinks.notesByDeal(orgId, records.map((record) => record.id)),
+    deps.members.getMany(
+      orgId,
+      records.flatMap((record) => (record.assigned_to ? [record.assigned_to] : [])),
+    ),
+    deps.contacts.getMany(
+      orgId,
+      records.flatMap((record) => record.contact_ids),
+    ),
+    deps.links.companyNames(
+      orgId,
+      records.flatMap((record) => (record.company_id ? [record.company_id] : [])),
+    ),
+    deps.dealLinks.notesByDeal(
+      orgId,
+      records.map((record) => record.id),
+    ),
   ]);
   const funnelNames = new Map(funnels.map((funnel) => [funnel.id, funnel.name]));
   const stageNames = new Map(funnels.flatMap((funnel) => funnel.stages.map((stage) => [stage.id, stage.name] as const)));

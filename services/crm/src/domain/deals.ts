@@ -26,7 +26,9 @@ async function stageIdsFor(deps: CrmDeps, orgId: string, stage: string): Promise
   if (isId('stage', String(stage))) return [stage];
   const wanted = stage.trim().toLowerCase();
   const funnels = await deps.funnels.listAll(orgId);
-  return funnels.flatMap((funnel) => funnel.stages.filter((candidate) => candidate.name.toLowerCase() === wanted).map((candidate) => candidate.id));
+  return funnels.flatMap((funnel) =>
+    funnel.stages.filter((candidate) => candidate.name.toLowerCase() === wanted).map((candidate) => candidate.id),
+  );
 }
 
 export async function getDeal(deps: CrmDeps, orgId: string, id: string): Promise<DealView> {
@@ -100,19 +102,35 @@ export async function updateDeal(deps: CrmDeps, orgId: string, id: string, rawBo
     Object.entries({
       ...body,
       custom_fields: customFields,
-      expected_close_date: body.expected_close_date === undefined ? undefined : body.expected_close_date && new Date(body.expected_close_date),
+      expected_close_date:
+        body.expected_close_date === undefined ? undefined : body.expected_close_date && new Date(body.expected_close_date),
     }).filter(([, value]) => value !== undefined),
   );
 
   return writeDeal(deps, orgId, id, async (current) => {
-    const changed = (Object.keys(UPDATABLE) as Updatable[]).filter((field) => field in wanted && JSON.stringify(wanted[field]) !== JSON.stringify(current[field]));
+    const changed = (Object.keys(UPDATABLE) as Updatable[]).filter(
+      (field) => field in wanted && JSON.stringify(wanted[field]) !== JSON.stringify(current[field]),
+    );
     if (changed.length === 0) return NOTHING;
     const at = deps.now();
     return {
       set: { ...Object.fromEntries(changed.map((field) => [field, wanted[field]])), updated_at: at },
       events: (view, before) => [
-        newOutboxEntry(orgId, 'deal.updated', { object: eventObject(view), previous: previousOf(before, changed.map((field) => UPDATABLE[field])) }, at),
-        ...(changed.includes('assigned_to') ? [newOutboxEntry(orgId, 'deal.assigned', { object: eventObject(view), previous: previousOf(before, ['assigned_to']) }, at)] : []),
+        newOutboxEntry(
+          orgId,
+          'deal.updated',
+          {
+            object: eventObject(view),
+            previous: previousOf(
+              before,
+              changed.map((field) => UPDATABLE[field]),
+            ),
+          },
+          at,
+        ),
+        ...(changed.includes('assigned_to')
+          ? [newOutboxEntry(orgId, 'deal.assigned', { object: eventObject(view), previous: previousOf(before, ['assigned_to']) }, at)]
+          : []),
       ],
     };
   });

@@ -5,7 +5,14 @@ import { seedDefaultFunnel } from './funnels';
 import { SCOPES } from './scopes';
 import type { CustomFieldEntity, CustomFieldType } from '../repository/custom-field.repository';
 
-const FIELDS: Array<{ entity: CustomFieldEntity; key: string; label: string; type: CustomFieldType; options?: string[]; required?: boolean }> = [
+const FIELDS: Array<{
+  entity: CustomFieldEntity;
+  key: string;
+  label: string;
+  type: CustomFieldType;
+  options?: string[];
+  required?: boolean;
+}> = [
   { entity: 'contact', key: 'birthday', label: 'Birthday', type: 'date' },
   { entity: 'contact', key: 'plan_interest', label: 'Plan of interest', type: 'select', options: ['basic', 'pro', 'enterprise'] },
   { entity: 'contact', key: 'newsletter', label: 'Newsletter opt-in', type: 'boolean' },

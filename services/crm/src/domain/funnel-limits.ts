@@ -15,14 +15,21 @@ export const FUNNEL_LIMITS: Record<Plan, number> = {
 
 /** Refuses with PLAN_RESTRICTION when one more active funnel would exceed the plan. */
 export async function requireFunnelSlot(deps: Pick<CrmDeps, 'organizations' | 'funnels'>, orgId: string): Promise<void> {
-  const [organization, active] = await Promise.all([deps.organizations.getById(orgId), deps.funnels.count(orgId, { includeArchived: false })]);
+  const [organization, active] = await Promise.all([
+    deps.organizations.getById(orgId),
+    deps.funnels.count(orgId, { includeArchived: false }),
+  ]);
   const plan = organization?.plan ?? 'free';
   const limit = FUNNEL_LIMITS[plan];
   if (active >= limit) {
-    throw new AppError('PLAN_RESTRICTION', `The ${plan} plan allows ${limit} active funnel${limit === 1 ? '' : 's'}; archive one or upgrade the plan.`, {
-      feature: 'funnels',
-      plan,
-      limit,
-    });
+    throw new AppError(
+      'PLAN_RESTRICTION',
+      `The ${plan} plan allows ${limit} active funnel${limit === 1 ? '' : 's'}; archive one or upgrade the plan.`,
+      {
+        feature: 'funnels',
+        plan,
+        limit,
+      },
+    );
   }
 }

@@ -6,8 +6,11 @@ import { CONFLICT, writeWithRetry } from './revisioned-write';
 import { requireFunnelSlot } from './funnel-limits';
 import { viewFunnel, viewFunnels, type FunnelView } from './funnel.view';
 
-
-export async function listFunnels(deps: CrmDeps, orgId: string, options: { includeArchived: boolean; limit: number; after: KeysetPosition | undefined }) {
+export async function listFunnels(
+  deps: CrmDeps,
+  orgId: string,
+  options: { includeArchived: boolean; limit: number; after: KeysetPosition | undefined },
+) {
   // meta.total counts the organization's funnels without the include_archived filter (spec §8 rule 4).
   const [page, total] = await Promise.all([deps.funnels.list(orgId, options), deps.funnels.count(orgId, { includeArchived: true })]);
   return { items: await viewFunnels(deps, orgId, page.items), hasMore: page.hasMore, next: page.next, total };
@@ -50,8 +53,10 @@ export async function updateFunnel(deps: CrmDeps, orgId: string, id: string, raw
   const updated = await writeFunnel(deps, orgId, id, async (current) => {
     const isDefault = (await deps.funnels.getDefault(orgId))?.id === current.id;
     const archived = body.is_archived ?? current.is_archived;
-    if (archived && isDefault) throw validation('is_archived', 'the default funnel cannot be archived; make another funnel the default first');
-    if (archived && body.is_default) throw validation('is_default', 'an archived funnel cannot be the default; unarchive it in the same request');
+    if (archived && isDefault)
+      throw validation('is_archived', 'the default funnel cannot be archived; make another funnel the default first');
+    if (archived && body.is_default)
+      throw validation('is_default', 'an archived funnel cannot be the default; unarchive it in the same request');
     if (current.is_archived && body.is_archived === false) await requireFunnelSlot(deps, orgId);
     const set: Partial<FunnelRecord> = {};
     if (body.name !== undefined && body.name !== current.name) set.name = body.name;
@@ -98,7 +103,14 @@ export function writeFunnel(
 }
 
 export function newStage(input: StageInput, now: Date): StageRecord {
-  return { id: newId('stage'), name: input.name, color: input.color ?? null, probability: input.probability ?? null, created_at: now, updated_at: now };
+  return {
+    id: newId('stage'),
+    name: input.name,
+    color: input.color ?? null,
+    probability: input.probability ?? null,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 export const validation = (field: string, issue: string): AppError =>

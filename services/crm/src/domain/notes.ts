@@ -60,6 +60,7 @@ export async function deleteNote(deps: CrmDeps, orgId: string, parent: NoteParen
 }
 
 async function requireParent(deps: CrmDeps, orgId: string, parent: NoteParent): Promise<void> {
-  const exists = parent.kind === 'contact' ? await deps.refs.exists('contacts', orgId, parent.id) : await deps.refs.exists('deals', orgId, parent.id);
+  const exists =
+    parent.kind === 'contact' ? await deps.refs.exists('contacts', orgId, parent.id) : await deps.refs.exists('deals', orgId, parent.id);
   if (!exists) throw notFound(parent.kind);
 }

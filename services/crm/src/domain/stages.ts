@@ -48,7 +48,11 @@ export async function deleteStage(deps: CrmDeps, orgId: string, funnelId: string
     if (current.stages.length === 1) throw validation('stage_id', 'the last stage of a funnel cannot be deleted');
     const dealsCount = await deps.deals.countInStage(orgId, stageId);
     if (dealsCount > 0) {
-      throw new AppError('STAGE_HAS_DEALS', `The stage still holds ${dealsCount} deal${dealsCount === 1 ? '' : 's'}; move them to another stage first.`, { deals_count: dealsCount });
+      throw new AppError(
+        'STAGE_HAS_DEALS',
+        `The stage still holds ${dealsCount} deal${dealsCount === 1 ? '' : 's'}; move them to another stage first.`,
+        { deals_count: dealsCount },
+      );
     }
     return { stages: current.stages.filter((stage) => stage.id !== stageId) };
   });

@@ -74,7 +74,14 @@ export async function reopenTask(deps: CrmDeps, orgId: string, id: string): Prom
  * A state action: the write is conditional on the status the action starts from, so two concurrent completes
  * give one success (and one event) and one INVALID_STATUS.
  */
-async function transition(deps: CrmDeps, orgId: string, id: string, from: TaskStatus, change: (at: Date) => Partial<TaskRecord>, emits: boolean): Promise<TaskView> {
+async function transition(
+  deps: CrmDeps,
+  orgId: string,
+  id: string,
+  from: TaskStatus,
+  change: (at: Date) => Partial<TaskRecord>,
+  emits: boolean,
+): Promise<TaskView> {
   const current = await requireTask(deps, orgId, id);
   if (current.status !== from) throw invalidStatus(current.status);
   const at = deps.now();
@@ -87,7 +94,8 @@ async function transition(deps: CrmDeps, orgId: string, id: string, from: TaskSt
   return view;
 }
 
-const invalidStatus = (status: TaskStatus) => new AppError('INVALID_STATUS', `The task is ${status}; this action does not apply.`, { status });
+const invalidStatus = (status: TaskStatus) =>
+  new AppError('INVALID_STATUS', `The task is ${status}; this action does not apply.`, { status });
 
 async function requireTask(deps: CrmDeps, orgId: string, id: string): Promise<TaskRecord> {
   const record = await deps.tasks.getById(orgId, id);
@@ -96,9 +104,15 @@ async function requireTask(deps: CrmDeps, orgId: string, id: string): Promise<Ta
 }
 
 /** Every reference must resolve inside the organization; the assignee must be an active member. */
-async function checkReferences(deps: CrmDeps, orgId: string, body: Pick<UpdateTaskBody, 'assigned_to' | 'contact_id' | 'deal_id' | 'company_id'>): Promise<void> {
+async function checkReferences(
+  deps: CrmDeps,
+  orgId: string,
+  body: Pick<UpdateTaskBody, 'assigned_to' | 'contact_id' | 'deal_id' | 'company_id'>,
+): Promise<void> {
   if (body.assigned_to && !(await deps.members.getActive(orgId, body.assigned_to))) throw invalidReference('assigned_to', body.assigned_to);
-  if (body.contact_id && !(await deps.refs.exists('contacts', orgId, body.contact_id))) throw invalidReference('contact_id', body.contact_id);
+  if (body.contact_id && !(await deps.refs.exists('contacts', orgId, body.contact_id)))
+    throw invalidReference('contact_id', body.contact_id);
   if (body.deal_id && !(await deps.refs.exists('deals', orgId, body.deal_id))) throw invalidReference('deal_id', body.deal_id);
-  if (body.company_id && !(await deps.refs.exists('companies', orgId, body.company_id))) throw invalidReference('company_id', body.company_id);
+  if (body.company_id && !(await deps.refs.exists('companies', orgId, body.company_id)))
+    throw invalidReference('company_id', body.company_id);
 }

@@ -10,7 +10,11 @@ const COUNTED = new Set(['message.received', 'message.sent']);
  * counted once: the event id is recorded in the same conditional update (see ContactRepository.countMessage), so
  * a redelivered batch changes nothing. Offsets are committed after the batch is applied.
  */
-export async function startMessageConsumer(deps: CrmDeps, bus: EventBus, options: { groupId: string; topic: string; logger: Logger }): Promise<void> {
+export async function startMessageConsumer(
+  deps: CrmDeps,
+  bus: EventBus,
+  options: { groupId: string; topic: string; logger: Logger },
+): Promise<void> {
   const consumer = await bus.consume({
     groupId: options.groupId,
     topic: options.topic,

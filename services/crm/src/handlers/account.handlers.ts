@@ -18,7 +18,10 @@ export function accountHandlers(deps: CrmDeps): AsyncService<AccountServiceServe
       const { limit, after } = pageOf(request.page);
       const entity = CUSTOM_FIELD_ENTITIES.find((candidate): candidate is CustomFieldEntity => candidate === request.entity);
       const result = await listCustomFields(deps, request.org_id, entity, limit, after);
-      return { items: result.items.map((item) => ({ ...item, options: item.options, default_value: item.default_value })), page: pageInfo(result) };
+      return {
+        items: result.items.map((item) => ({ ...item, options: item.options, default_value: item.default_value })),
+        page: pageInfo(result),
+      };
     },
     listTags: async (request) => {
       const { limit, after } = pageOf(request.page);

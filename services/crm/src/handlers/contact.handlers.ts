@@ -1,7 +1,15 @@
 import type { ContactServiceServer } from '@crm/proto/gen/crm/v1/contacts';
 import type { AsyncService } from '@crm/shared';
 import type { CrmDeps } from '../domain/deps';
-import { addContactTags, createContact, deleteContact, getContact, listContacts, removeContactTag, updateContact } from '../domain/contacts';
+import {
+  addContactTags,
+  createContact,
+  deleteContact,
+  getContact,
+  listContacts,
+  removeContactTag,
+  updateContact,
+} from '../domain/contacts';
 import type { ContactSort } from '../repository/contact.repository';
 import { resolveChannelContact } from '../domain/channel-contacts';
 import { orderOf, pageOf, pageInfo, requireId } from './request';
@@ -33,7 +41,12 @@ export function contactHandlers(deps: CrmDeps): AsyncService<ContactServiceServe
     },
     addContactTags: async (request) => addContactTags(deps, request.org_id, requireId('contact', request.id), { tags: request.tags }),
     resolveChannelContact: async (request) =>
-      resolveChannelContact(deps, requireId('organization', request.org_id), { channel: request.channel, identifier: request.identifier, name: request.name, phone: request.phone }),
+      resolveChannelContact(deps, requireId('organization', request.org_id), {
+        channel: request.channel,
+        identifier: request.identifier,
+        name: request.name,
+        phone: request.phone,
+      }),
     removeContactTag: async (request) => {
       await removeContactTag(deps, request.org_id, requireId('contact', request.id), request.tags[0] ?? '');
       return {};

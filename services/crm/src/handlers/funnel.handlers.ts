@@ -10,7 +10,11 @@ export function funnelHandlers(deps: CrmDeps): AsyncService<FunnelServiceServer>
   return {
     listFunnels: async (request) => {
       const { limit, after } = pageOf(request.page);
-      const result = await listFunnels(deps, requireId('organization', request.org_id), { includeArchived: request.include_archived, limit, after });
+      const result = await listFunnels(deps, requireId('organization', request.org_id), {
+        includeArchived: request.include_archived,
+        limit,
+        after,
+      });
       return { items: result.items, page: pageInfo(result) };
     },
     getFunnel: async (request) => getFunnel(deps, request.org_id, requireId('funnel', request.id)),

@@ -14,7 +14,8 @@ export function noteHandlers(deps: CrmDeps): AsyncService<NoteServiceServer> {
       return { items: result.items, page: pageInfo(result) };
     },
     createNote: async (request) => createNote(deps, request.org_id, parentOf(request.parent), request.body ?? {}),
-    updateNote: async (request) => updateNote(deps, request.org_id, parentOf(request.parent), requireId('note', request.id), request.body ?? {}),
+    updateNote: async (request) =>
+      updateNote(deps, request.org_id, parentOf(request.parent), requireId('note', request.id), request.body ?? {}),
     deleteNote: async (request) => {
       await deleteNote(deps, request.org_id, parentOf(request.parent), requireId('note', request.id));
       return {};

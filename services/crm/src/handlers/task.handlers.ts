@@ -13,7 +13,13 @@ export function taskHandlers(deps: CrmDeps): AsyncService<TaskServiceServer> {
     listTasks: async (request) => {
       const { limit, after } = pageOf(request.page);
       const sort = SORTS.find((candidate) => candidate === request.sort) ?? 'created_at';
-      const result = await listTasks(deps, requireId('organization', request.org_id), { ...request.filter, sort, order: orderOf(request.order), limit, after });
+      const result = await listTasks(deps, requireId('organization', request.org_id), {
+        ...request.filter,
+        sort,
+        order: orderOf(request.order),
+        limit,
+        after,
+      });
       return { items: result.items, page: pageInfo(result) };
     },
     getTask: async (request) => getTask(deps, request.org_id, requireId('task', request.id)),

@@ -19,12 +19,19 @@ export function createCompanyLinksRepository(db: Connection) {
 
   return {
     async countsOf(orgId: string, companyIds: string[]): Promise<Map<string, CompanyLinkCounts>> {
-      const result = new Map<string, CompanyLinkCounts>(companyIds.map((id) => [id, { contacts_count: 0, deals_count: 0, total_deals_value: 0 }]));
+      const result = new Map<string, CompanyLinkCounts>(
+        companyIds.map((id) => [id, { contacts_count: 0, deals_count: 0, total_deals_value: 0 }]),
+      );
       if (companyIds.length === 0) return result;
       const match = { org_id: orgId, deleted_at: null, company_id: { $in: [...new Set(companyIds)] } };
       const [contactRows, dealRows] = await Promise.all([
         contacts.aggregate<{ _id: string; n: number }>([{ $match: match }, { $group: { _id: '$company_id', n: { $sum: 1 } } }]).toArray(),
-        deals.aggregate<{ _id: string; n: number; value: number }>([{ $match: match }, { $group: { _id: '$company_id', n: { $sum: 1 }, value: { $sum: '$value' } } }]).toArray(),
+        deals
+          .aggregate<{ _id: string; n: number; value: number }>([
+            { $match: match },
+            { $group: { _id: '$company_id', n: { $sum: 1 }, value: { $sum: '$value' } } },
+          ])
+          .toArray(),
       ]);
       for (const row of contactRows) {
         const counts = result.get(row._id);

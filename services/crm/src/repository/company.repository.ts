@@ -1,4 +1,15 @@
-import { keyset, type KeysetPage, type KeysetPosition, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, recordOf, toPage, updateWithEvents, TtlCache } from '@crm/shared';
+import {
+  keyset,
+  type KeysetPage,
+  type KeysetPosition,
+  OUTBOX_FIELDS,
+  type OutboxEntry,
+  outboxOnInsert,
+  recordOf,
+  toPage,
+  updateWithEvents,
+  TtlCache,
+} from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
 import { escapeRegExp } from './plain';
 
@@ -100,7 +111,10 @@ export function createCompanyRepository(db: Connection) {
       const { filter: position, sort } = keyset('created_at', 'desc', after);
       const conditions: FilterQuery<CompanyDoc>[] = [live(orgId), ...filtersOf(query)];
       if (after) conditions.push(position as FilterQuery<CompanyDoc>);
-      const rows = await Company.find({ $and: conditions }).sort(sort).limit(query.limit + 1).lean<CompanyDoc[]>();
+      const rows = await Company.find({ $and: conditions })
+        .sort(sort)
+        .limit(query.limit + 1)
+        .lean<CompanyDoc[]>();
       const page = toPage(rows, query.limit, (row) => row.created_at.toISOString());
       return { ...page, items: page.items.map(toRecord) };
     },
@@ -110,7 +124,13 @@ export function createCompanyRepository(db: Connection) {
      * update. Returns null when another writer got there first (the caller re-reads and retries) or the
      * company is gone.
      */
-    async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<CompanyRecord>, events: OutboxEntry[]): Promise<CompanyRecord | null> {
+    async updateAtRevision(
+      orgId: string,
+      id: string,
+      rev: number,
+      set: Partial<CompanyRecord>,
+      events: OutboxEntry[],
+    ): Promise<CompanyRecord | null> {
       const update = updateWithEvents(set, events, { bumpRevision: true });
       const doc = await Company.findOneAndUpdate({ _id: id, ...live(orgId), rev }, update, { new: true }).lean<CompanyDoc>();
       if (set.deleted_at) totals.invalidate(orgId);

@@ -1,4 +1,16 @@
-import { keyset, type KeysetPage, type KeysetPosition, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, recordOf, toPage, updateWithEvents, TtlCache } from '@crm/shared';
+import {
+  keyset,
+  type KeysetPage,
+  type KeysetPosition,
+  type Order,
+  OUTBOX_FIELDS,
+  type OutboxEntry,
+  outboxOnInsert,
+  recordOf,
+  toPage,
+  updateWithEvents,
+  TtlCache,
+} from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
 import { escapeRegExp } from './plain';
 
@@ -140,20 +152,31 @@ export function createContactRepository(db: Connection) {
       const { filter: position, sort } = keyset(field, query.order, after);
       const conditions: FilterQuery<ContactDoc>[] = [live(orgId), ...filtersOf(query)];
       if (query.after) conditions.push(position as FilterQuery<ContactDoc>);
-      const rows = await Contact.find({ $and: conditions }).sort(sort).limit(query.limit + 1).lean<ContactDoc[]>();
-      const page = toPage(rows, query.limit, (row) => (query.sort === 'name' ? row.name_key : (row[field as 'created_at'] as Date).toISOString()));
+      const rows = await Contact.find({ $and: conditions })
+        .sort(sort)
+        .limit(query.limit + 1)
+        .lean<ContactDoc[]>();
+      const page = toPage(rows, query.limit, (row) =>
+        query.sort === 'name' ? row.name_key : (row[field as 'created_at'] as Date).toISOString(),
+      );
       return { ...page, items: page.items.map(toRecord) };
     },
 
     /** The live contact holding a channel identity (or phone), oldest first. */
     async findBy(orgId: string, field: ChannelField | 'phone', value: string): Promise<ContactRecord | null> {
-      const doc = await Contact.findOne({ ...live(orgId), [field]: value }).sort({ created_at: 1 }).lean<ContactDoc>();
+      const doc = await Contact.findOne({ ...live(orgId), [field]: value })
+        .sort({ created_at: 1 })
+        .lean<ContactDoc>();
       return doc ? toRecord(doc) : null;
     },
 
     /** Gives a contact a channel identity it lacks; a conditional update, so it never overwrites one. */
     async setChannelIdentity(orgId: string, id: string, field: ChannelField, value: string): Promise<ContactRecord | null> {
-      const doc = await Contact.findOneAndUpdate({ _id: id, ...live(orgId), [field]: null }, { $set: { [field]: value } }, { new: true }).lean<ContactDoc>();
+      const doc = await Contact.findOneAndUpdate(
+        { _id: id, ...live(orgId), [field]: null },
+        { $set: { [field]: value } },
+        { new: true },
+      ).lean<ContactDoc>();
       return doc ? toRecord(doc) : null;
     },
 
@@ -163,10 +186,11 @@ export function createContactRepository(db: Connection) {
      */
     async countMessage(orgId: string, id: string, eventId: string, at: Date): Promise<boolean> {
       // The raw collection: `counted_events` is bookkeeping outside the schema, which mongoose would strip.
-      const result = await Contact.collection.updateOne(
-        { _id: id as never, org_id: orgId, counted_events: { $ne: eventId } },
-        { $inc: { messages_count: 1 }, $max: { last_message_at: at }, $push: { counted_events: { $each: [eventId], $slice: -200 } } } as never,
-      );
+      const result = await Contact.collection.updateOne({ _id: id as never, org_id: orgId, counted_events: { $ne: eventId } }, {
+        $inc: { messages_count: 1 },
+        $max: { last_message_at: at },
+        $push: { counted_events: { $each: [eventId], $slice: -200 } },
+      } as never);
       return result.modifiedCount === 1;
     },
 
@@ -175,7 +199,13 @@ export function createContactRepository(db: Connection) {
      * update. Returns null when another writer got there first (the caller re-reads and retries) or the
      * contact is gone.
      */
-    async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<ContactRecord>, events: OutboxEntry[]): Promise<ContactRecord | null> {
+    async updateAtRevision(
+      orgId: string,
+      id: string,
+      rev: number,
+      set: Partial<ContactRecord>,
+      events: OutboxEntry[],
+    ): Promise<ContactRecord | null> {
       const fields: Record<string, unknown> = { ...set };
       if (typeof set.name === 'string') fields.name_key = set.name.toLowerCase();
       const update = updateWithEvents(fields, events, { bumpRevision: true });

@@ -5,7 +5,18 @@ export const CUSTOM_FIELD_ENTITIES = ['contact', 'company', 'deal'] as const;
 export type CustomFieldEntity = (typeof CUSTOM_FIELD_ENTITIES)[number];
 
 /** Field types (the spec leaves them open): what the panel offers. */
-export const CUSTOM_FIELD_TYPES = ['text', 'textarea', 'number', 'boolean', 'date', 'email', 'phone', 'url', 'select', 'multiselect'] as const;
+export const CUSTOM_FIELD_TYPES = [
+  'text',
+  'textarea',
+  'number',
+  'boolean',
+  'date',
+  'email',
+  'phone',
+  'url',
+  'select',
+  'multiselect',
+] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 
 export interface CustomFieldRecord {
@@ -69,10 +80,18 @@ export function createCustomFieldRepository(db: Connection) {
       const docs = await CustomField.find({ org_id: orgId, entity, is_active: true }).lean<CustomFieldDoc[]>();
       return docs.map(toRecord);
     },
-    async list(orgId: string, entity: CustomFieldEntity | undefined, limit: number, after?: KeysetPosition): Promise<KeysetPage<CustomFieldRecord>> {
+    async list(
+      orgId: string,
+      entity: CustomFieldEntity | undefined,
+      limit: number,
+      after?: KeysetPosition,
+    ): Promise<KeysetPage<CustomFieldRecord>> {
       const { filter, sort } = keyset('created_at', 'desc', after && { ...after, value: new Date(String(after.value)) });
       const query = { org_id: orgId, ...(entity ? { entity } : {}), ...filter };
-      const rows = await CustomField.find(query).sort(sort).limit(limit + 1).lean<CustomFieldDoc[]>();
+      const rows = await CustomField.find(query)
+        .sort(sort)
+        .limit(limit + 1)
+        .lean<CustomFieldDoc[]>();
       const page = toPage(rows, limit, (row) => row.created_at.toISOString());
       return { ...page, items: page.items.map(toRecord) };
     },

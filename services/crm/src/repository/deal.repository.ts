@@ -1,4 +1,16 @@
-import { keyset, type KeysetPage, type KeysetPosition, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, recordOf, toPage, updateWithEvents, TtlCache } from '@crm/shared';
+import {
+  keyset,
+  type KeysetPage,
+  type KeysetPosition,
+  type Order,
+  OUTBOX_FIELDS,
+  type OutboxEntry,
+  outboxOnInsert,
+  recordOf,
+  toPage,
+  updateWithEvents,
+  TtlCache,
+} from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
 import { escapeRegExp } from './plain';
 
@@ -108,7 +120,12 @@ export interface Totals {
   value: number;
 }
 
-const SORT_FIELD: Record<DealSort, string> = { created_at: 'created_at', updated_at: 'updated_at', value: 'value', expected_close_date: 'close_key' };
+const SORT_FIELD: Record<DealSort, string> = {
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  value: 'value',
+  expected_close_date: 'close_key',
+};
 
 export type DealRepository = ReturnType<typeof createDealRepository>;
 
@@ -136,7 +153,12 @@ export function createDealRepository(db: Connection) {
 
     async insert(record: DealRecord, events: OutboxEntry[]): Promise<void> {
       const { id, ...rest } = record;
-      await Deal.collection.insertOne({ _id: id, ...rest, close_key: record.expected_close_date ?? NO_CLOSE_DATE, ...outboxOnInsert(events) } as never);
+      await Deal.collection.insertOne({
+        _id: id,
+        ...rest,
+        close_key: record.expected_close_date ?? NO_CLOSE_DATE,
+        ...outboxOnInsert(events),
+      } as never);
       totals.invalidatePrefix(`${record.org_id}|`);
     },
 
@@ -147,7 +169,11 @@ export function createDealRepository(db: Connection) {
 
     /** Approximate size of a list: live deals without query filters, of the organization or of one parent. */
     async countLive(orgId: string, parent: { contact_id?: string | null; company_id?: string | null } = {}): Promise<number> {
-      const filter = { ...live(orgId), ...(parent.contact_id ? { contact_ids: parent.contact_id } : {}), ...(parent.company_id ? { company_id: parent.company_id } : {}) };
+      const filter = {
+        ...live(orgId),
+        ...(parent.contact_id ? { contact_ids: parent.contact_id } : {}),
+        ...(parent.company_id ? { company_id: parent.company_id } : {}),
+      };
       return totals.get(`${orgId}|${parent.contact_id ?? ''}|${parent.company_id ?? ''}`, () => Deal.countDocuments(filter).exec());
     },
 
@@ -164,8 +190,13 @@ export function createDealRepository(db: Connection) {
       const { filter: position, sort } = keyset(field, query.order, after);
       const conditions: FilterQuery<DealDoc>[] = [live(orgId), ...filtersOf(query)];
       if (query.after) conditions.push(position as FilterQuery<DealDoc>);
-      const rows = await Deal.find({ $and: conditions }).sort(sort).limit(query.limit + 1).lean<DealDoc[]>();
-      const page = toPage(rows, query.limit, (row) => (query.sort === 'value' ? row.value : (row[field as 'created_at'] as Date).toISOString()));
+      const rows = await Deal.find({ $and: conditions })
+        .sort(sort)
+        .limit(query.limit + 1)
+        .lean<DealDoc[]>();
+      const page = toPage(rows, query.limit, (row) =>
+        query.sort === 'value' ? row.value : (row[field as 'created_at'] as Date).toISOString(),
+      );
       return { ...page, items: page.items.map(toRecord) };
     },
 
@@ -174,7 +205,13 @@ export function createDealRepository(db: Connection) {
      * update. Returns null when another writer got there first (the caller re-reads and retries) or the deal
      * is gone.
      */
-    async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<DealRecord>, events: OutboxEntry[]): Promise<DealRecord | null> {
+    async updateAtRevision(
+      orgId: string,
+      id: string,
+      rev: number,
+      set: Partial<DealRecord>,
+      events: OutboxEntry[],
+    ): Promise<DealRecord | null> {
       const fields: Record<string, unknown> = { ...set };
       if (set.expected_close_date !== undefined) fields.close_key = set.expected_close_date ?? NO_CLOSE_DATE;
       const update = updateWithEvents(fields, events, { bumpRevision: true });

@@ -91,10 +91,16 @@ export function createFunnelRepository(db: Connection) {
       return docs.map(toRecord);
     },
 
-    async list(orgId: string, options: { includeArchived: boolean; limit: number; after: KeysetPosition | undefined }): Promise<KeysetPage<FunnelRecord>> {
+    async list(
+      orgId: string,
+      options: { includeArchived: boolean; limit: number; after: KeysetPosition | undefined },
+    ): Promise<KeysetPage<FunnelRecord>> {
       const { filter, sort } = keyset('position', 'asc', options.after && { ...options.after, value: Number(options.after.value) });
       const base = { org_id: orgId, ...(options.includeArchived ? {} : { is_archived: false }) };
-      const rows = await Funnel.find(options.after ? { $and: [base, filter] } : base).sort(sort).limit(options.limit + 1).lean<FunnelDoc[]>();
+      const rows = await Funnel.find(options.after ? { $and: [base, filter] } : base)
+        .sort(sort)
+        .limit(options.limit + 1)
+        .lean<FunnelDoc[]>();
       const page = toPage(rows, options.limit, (row) => row.position);
       return { ...page, items: page.items.map(toRecord) };
     },
@@ -105,13 +111,19 @@ export function createFunnelRepository(db: Connection) {
 
     /** The default funnel: the non-archived one made default last (see FunnelRecord.default_at). */
     async getDefault(orgId: string): Promise<FunnelRecord | null> {
-      const doc = await Funnel.findOne({ org_id: orgId, is_archived: false, default_at: { $ne: null } }).sort({ default_at: -1, _id: -1 }).lean<FunnelDoc>();
+      const doc = await Funnel.findOne({ org_id: orgId, is_archived: false, default_at: { $ne: null } })
+        .sort({ default_at: -1, _id: -1 })
+        .lean<FunnelDoc>();
       return doc ? toRecord(doc) : null;
     },
 
     /** A change computed from revision `rev`; null when another writer got there first or the funnel is gone. */
     async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<FunnelRecord>): Promise<FunnelRecord | null> {
-      const doc = await Funnel.findOneAndUpdate({ _id: id, org_id: orgId, rev }, { $set: set, $inc: { rev: 1 } }, { new: true }).lean<FunnelDoc>();
+      const doc = await Funnel.findOneAndUpdate(
+        { _id: id, org_id: orgId, rev },
+        { $set: set, $inc: { rev: 1 } },
+        { new: true },
+      ).lean<FunnelDoc>();
       return doc ? toRecord(doc) : null;
     },
 

@@ -30,7 +30,13 @@ export function createIdentityRepository(db: Connection) {
      * Returns null when the identity is now held by `contactId`, or the id of the live contact that holds it.
      * `isLive` tells whether a current holder still counts.
      */
-    async claim(orgId: string, kind: IdentityKind, value: string, contactId: string, isLive: (holderId: string) => Promise<boolean>): Promise<string | null> {
+    async claim(
+      orgId: string,
+      kind: IdentityKind,
+      value: string,
+      contactId: string,
+      isLive: (holderId: string) => Promise<boolean>,
+    ): Promise<string | null> {
       const _id = keyOf(orgId, kind, value);
       for (let attempt = 0; attempt < 3; attempt++) {
         try {

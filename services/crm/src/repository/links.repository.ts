@@ -20,7 +20,13 @@ export function createLinksRepository(db: Connection) {
   const companies = db.collection('companies');
   const funnels = db.collection('funnels');
 
-  async function countGrouped(collection: typeof notes, field: string, orgId: string, ids: string[], extra: object = {}): Promise<Map<string, number>> {
+  async function countGrouped(
+    collection: typeof notes,
+    field: string,
+    orgId: string,
+    ids: string[],
+    extra: object = {},
+  ): Promise<Map<string, number>> {
     if (ids.length === 0) return new Map();
     const rows = await collection
       .aggregate<{ _id: string; n: number }>([
@@ -58,7 +64,8 @@ export function createLinksRepository(db: Connection) {
       const stageNames = new Map<string, string>();
       if (rows.length > 0) {
         const owning = await funnels.find({ org_id: orgId }, { projection: { stages: 1 } }).toArray();
-        for (const funnel of owning) for (const stage of (funnel.stages ?? []) as Array<{ id: string; name: string }>) stageNames.set(stage.id, stage.name);
+        for (const funnel of owning)
+          for (const stage of (funnel.stages ?? []) as Array<{ id: string; name: string }>) stageNames.set(stage.id, stage.name);
       }
       return rows.map((row) => ({
         id: String(row._id),

@@ -61,7 +61,10 @@ export function createMemberRepository(db: Connection) {
     },
     async listActive(orgId: string, limit: number, after?: KeysetPosition): Promise<KeysetPage<MemberRecord>> {
       const { filter, sort } = keyset('created_at', 'desc', after && { ...after, value: new Date(String(after.value)) });
-      const rows = await Member.find({ org_id: orgId, is_active: true, ...filter }).sort(sort).limit(limit + 1).lean<MemberDoc[]>();
+      const rows = await Member.find({ org_id: orgId, is_active: true, ...filter })
+        .sort(sort)
+        .limit(limit + 1)
+        .lean<MemberDoc[]>();
       const page = toPage(rows, limit, (row) => row.created_at.toISOString());
       return { ...page, items: page.items.map(toRecord) };
     },

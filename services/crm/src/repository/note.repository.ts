@@ -1,4 +1,13 @@
-import { keyset, type KeysetPage, type KeysetPosition, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, recordOf, toPage } from '@crm/shared';
+import {
+  keyset,
+  type KeysetPage,
+  type KeysetPosition,
+  OUTBOX_FIELDS,
+  type OutboxEntry,
+  outboxOnInsert,
+  recordOf,
+  toPage,
+} from '@crm/shared';
 import { Schema, type Connection } from 'mongoose';
 
 /** The record a note hangs on: exactly one of a contact and a deal. */
@@ -71,12 +80,20 @@ export function createNoteRepository(db: Connection) {
 
     async list(orgId: string, parent: NoteParent, limit: number, after: KeysetPosition | undefined): Promise<KeysetPage<NoteRecord>> {
       const { filter, sort } = keyset('created_at', 'desc', after && { ...after, value: new Date(String(after.value)) });
-      const rows = await Note.find({ $and: [live(orgId, parent), filter] }).sort(sort).limit(limit + 1).lean<NoteDoc[]>();
+      const rows = await Note.find({ $and: [live(orgId, parent), filter] })
+        .sort(sort)
+        .limit(limit + 1)
+        .lean<NoteDoc[]>();
       const page = toPage(rows, limit, (row) => row.created_at.toISOString());
       return { ...page, items: page.items.map(toRecord) };
     },
 
-    async update(orgId: string, parent: NoteParent, id: string, set: Partial<Pick<NoteRecord, 'content' | 'color' | 'category' | 'updated_at' | 'deleted_at'>>): Promise<NoteRecord | null> {
+    async update(
+      orgId: string,
+      parent: NoteParent,
+      id: string,
+      set: Partial<Pick<NoteRecord, 'content' | 'color' | 'category' | 'updated_at' | 'deleted_at'>>,
+    ): Promise<NoteRecord | null> {
       const doc = await Note.findOneAndUpdate({ _id: id, ...live(orgId, parent) }, { $set: set }, { new: true }).lean<NoteDoc>();
       return doc ? toRecord(doc) : null;
     },

@@ -1,4 +1,16 @@
-import { keyset, type KeysetPage, type KeysetPosition, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, recordOf, toPage, updateWithEvents, TtlCache } from '@crm/shared';
+import {
+  keyset,
+  type KeysetPage,
+  type KeysetPosition,
+  type Order,
+  OUTBOX_FIELDS,
+  type OutboxEntry,
+  outboxOnInsert,
+  recordOf,
+  toPage,
+  updateWithEvents,
+  TtlCache,
+} from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
 
 export type TaskStatus = 'open' | 'completed';
@@ -114,7 +126,10 @@ export function createTaskRepository(db: Connection) {
       const { filter: position, sort } = keyset(field, query.order, after);
       const conditions: FilterQuery<TaskDoc>[] = [live(orgId), ...filtersOf(query)];
       if (after) conditions.push(position as FilterQuery<TaskDoc>);
-      const rows = await Task.find({ $and: conditions }).sort(sort).limit(query.limit + 1).lean<TaskDoc[]>();
+      const rows = await Task.find({ $and: conditions })
+        .sort(sort)
+        .limit(query.limit + 1)
+        .lean<TaskDoc[]>();
       const page = toPage(rows, query.limit, (row) => (query.sort === 'due_at' ? row.due_key : row.created_at).toISOString());
       return { ...page, items: page.items.map(toRecord) };
     },
@@ -123,7 +138,13 @@ export function createTaskRepository(db: Connection) {
      * Sets fields of a live task, optionally only when it is in `whenStatus`, with its events in the same
      * single-document update. Returns null when no live task (in that status) matched.
      */
-    async update(orgId: string, id: string, set: Partial<TaskRecord>, events: OutboxEntry[] = [], whenStatus?: TaskStatus): Promise<TaskRecord | null> {
+    async update(
+      orgId: string,
+      id: string,
+      set: Partial<TaskRecord>,
+      events: OutboxEntry[] = [],
+      whenStatus?: TaskStatus,
+    ): Promise<TaskRecord | null> {
       const fields = withDueKey(set);
       const update = updateWithEvents(fields, events);
       const filter = { _id: id, ...live(orgId), ...(whenStatus ? { status: whenStatus } : {}) };

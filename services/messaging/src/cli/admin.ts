@@ -71,9 +71,21 @@ async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: {
-      json: { type: 'boolean' }, org: { type: 'string' }, kind: { type: 'string' }, name: { type: 'string' }, ref: { type: 'string' },
-      phone: { type: 'string' }, status: { type: 'string' }, default: { type: 'boolean' }, 'warmup-limit': { type: 'string' }, id: { type: 'string' },
-      instance: { type: 'string' }, language: { type: 'string' }, category: { type: 'string' }, components: { type: 'string' }, help: { type: 'boolean' },
+      json: { type: 'boolean' },
+      org: { type: 'string' },
+      kind: { type: 'string' },
+      name: { type: 'string' },
+      ref: { type: 'string' },
+      phone: { type: 'string' },
+      status: { type: 'string' },
+      default: { type: 'boolean' },
+      'warmup-limit': { type: 'string' },
+      id: { type: 'string' },
+      instance: { type: 'string' },
+      language: { type: 'string' },
+      category: { type: 'string' },
+      components: { type: 'string' },
+      help: { type: 'boolean' },
     },
   });
   if (values.help || positionals.length === 0) {

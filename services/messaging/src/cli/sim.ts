@@ -22,22 +22,46 @@ async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: {
-      from: { type: 'string' }, text: { type: 'string' }, name: { type: 'string' }, channel: { type: 'string' }, to: { type: 'string' },
-      timestamp: { type: 'string' }, repeat: { type: 'string' }, id: { type: 'string' }, recipient: { type: 'string' },
-      'payment-method': { type: 'string' }, limit: { type: 'string' }, 'window-ms': { type: 'string' }, language: { type: 'string' },
-      status: { type: 'string' }, help: { type: 'boolean' },
+      from: { type: 'string' },
+      text: { type: 'string' },
+      name: { type: 'string' },
+      channel: { type: 'string' },
+      to: { type: 'string' },
+      timestamp: { type: 'string' },
+      repeat: { type: 'string' },
+      id: { type: 'string' },
+      recipient: { type: 'string' },
+      'payment-method': { type: 'string' },
+      limit: { type: 'string' },
+      'window-ms': { type: 'string' },
+      language: { type: 'string' },
+      status: { type: 'string' },
+      help: { type: 'boolean' },
     },
   });
   const base = process.env.SIM_URL ?? 'http://127.0.0.1:8090';
   const common = { channel: values.channel ?? 'qrcode', ...(values.to ? { to_number: values.to } : {}) };
   const bodies: Record<string, [string, Record<string, unknown>] | [string]> = {
-    inbound: ['inbound', { ...common, from: values.from, text: values.text, name: values.name, timestamp: values.timestamp, repeat: values.repeat ? Number(values.repeat) : undefined }],
+    inbound: [
+      'inbound',
+      {
+        ...common,
+        from: values.from,
+        text: values.text,
+        name: values.name,
+        timestamp: values.timestamp,
+        repeat: values.repeat ? Number(values.repeat) : undefined,
+      },
+    ],
     edit: ['edit', { ...common, from: values.from, id: values.id, text: values.text }],
     'phone-send': ['phone-send', { ...common, recipient: values.recipient, text: values.text }],
     disconnect: ['numbers', { ...common, connected: false }],
     reconnect: ['numbers', { ...common, connected: true }],
     billing: ['numbers', { ...common, channel: 'official', payment_method: values['payment-method'] !== 'false' }],
-    'rate-limit': ['numbers', { ...common, rate_limit: { limit: Number(values.limit ?? 1), window_ms: Number(values['window-ms'] ?? 60_000) } }],
+    'rate-limit': [
+      'numbers',
+      { ...common, rate_limit: { limit: Number(values.limit ?? 1), window_ms: Number(values['window-ms'] ?? 60_000) } },
+    ],
     template: ['templates', { ...common, channel: 'official', name: values.name, language: values.language, status: values.status }],
     sent: ['sent'],
     numbers: ['numbers'],
@@ -50,7 +74,10 @@ async function main(): Promise<void> {
   }
   const [path, body] = spec;
   const get = command === 'sent' || command === 'numbers';
-  const response = await fetch(`${base}/control/${path}`, get ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(
+    `${base}/control/${path}`,
+    get ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   console.log(JSON.stringify(await response.json(), null, 2));
   if (!response.ok) process.exit(1);
 }

@@ -8,11 +8,22 @@ import { viewChatInstance, viewTemplate } from './views';
 /** Operators connect numbers and pages with the admin CLI; the public API only reads them (catalogue §2.8). */
 export async function createNumber(
   deps: MessagingDeps,
-  input: { org_id: string; kind: string; name: string; provider_ref: string; phone_number?: string; status?: string; is_default?: boolean; warmup_daily_limit?: number },
+  input: {
+    org_id: string;
+    kind: string;
+    name: string;
+    provider_ref: string;
+    phone_number?: string;
+    status?: string;
+    is_default?: boolean;
+    warmup_daily_limit?: number;
+  },
 ) {
   const kind = INSTANCE_KINDS.find((candidate): candidate is InstanceKind => candidate === input.kind);
   if (!kind) throw new AppError('VALIDATION_ERROR', `--kind must be one of ${INSTANCE_KINDS.join(', ')}`);
-  const status = (['connected', 'connecting', 'disconnected'] as const).find((candidate): candidate is InstanceStatus => candidate === (input.status ?? 'connected'));
+  const status = (['connected', 'connecting', 'disconnected'] as const).find(
+    (candidate): candidate is InstanceStatus => candidate === (input.status ?? 'connected'),
+  );
   if (!status) throw new AppError('VALIDATION_ERROR', '--status must be connected, connecting or disconnected');
   const now = deps.now();
   const record: ChatInstanceRecord = {
@@ -40,7 +51,8 @@ export async function createNumber(
 
 export async function setDefaultNumber(deps: MessagingDeps, orgId: string, id: string) {
   const instance = await deps.instances.getById(orgId, id);
-  if (!instance || !(CHATAPP_KINDS as readonly string[]).includes(instance.kind)) throw new AppError('NOT_FOUND', 'No chatapp number with this id in the organization.');
+  if (!instance || !(CHATAPP_KINDS as readonly string[]).includes(instance.kind))
+    throw new AppError('NOT_FOUND', 'No chatapp number with this id in the organization.');
   await deps.instances.setDefault(orgId, id);
   return viewChatInstance({ ...instance, is_default: true });
 }
@@ -51,13 +63,31 @@ export async function setDefaultNumber(deps: MessagingDeps, orgId: string, id: s
  */
 export async function createTemplate(
   deps: MessagingDeps,
-  input: { org_id: string; instance_id: string; name: string; language: string; category: string; status: string; components: unknown[]; variables?: TemplateRecord['variables'] },
+  input: {
+    org_id: string;
+    instance_id: string;
+    name: string;
+    language: string;
+    category: string;
+    status: string;
+    components: unknown[];
+    variables?: TemplateRecord['variables'];
+  },
 ) {
   const instance = await deps.instances.getById(input.org_id, input.instance_id);
-  if (!instance || instance.kind !== 'official') throw new AppError('VALIDATION_ERROR', 'Templates belong to official numbers of the organization.');
-  if (!(TEMPLATE_STATUSES as readonly string[]).includes(input.status)) throw new AppError('VALIDATION_ERROR', `--status must be one of ${TEMPLATE_STATUSES.join(', ')}`);
-  if (!(TEMPLATE_CATEGORIES as readonly string[]).includes(input.category)) throw new AppError('VALIDATION_ERROR', `--category must be one of ${TEMPLATE_CATEGORIES.join(', ')}`);
-  await deps.providers.official.registerTemplate?.(instance, { name: input.name, language: input.language, category: input.category, components: input.components, ...{ status: input.status } });
+  if (!instance || instance.kind !== 'official')
+    throw new AppError('VALIDATION_ERROR', 'Templates belong to official numbers of the organization.');
+  if (!(TEMPLATE_STATUSES as readonly string[]).includes(input.status))
+    throw new AppError('VALIDATION_ERROR', `--status must be one of ${TEMPLATE_STATUSES.join(', ')}`);
+  if (!(TEMPLATE_CATEGORIES as readonly string[]).includes(input.category))
+    throw new AppError('VALIDATION_ERROR', `--category must be one of ${TEMPLATE_CATEGORIES.join(', ')}`);
+  await deps.providers.official.registerTemplate?.(instance, {
+    name: input.name,
+    language: input.language,
+    category: input.category,
+    components: input.components,
+    ...{ status: input.status },
+  });
   const now = deps.now();
   const record: TemplateRecord = {
     id: newId('template'),

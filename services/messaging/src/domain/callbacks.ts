@@ -41,7 +41,11 @@ export async function applyCallback(deps: MessagingDeps, kind: InstanceKind, cal
  * the official window moves to 24 h after this message, and `message.received` is raised, all in one transaction.
  * The provider's message id on this number is unique, so a retried callback stores and counts nothing twice.
  */
-async function receiveMessage(deps: MessagingDeps, instance: ChatInstanceRecord, callback: Extract<ProviderCallback, { kind: 'message' }>): Promise<CallbackOutcome> {
+async function receiveMessage(
+  deps: MessagingDeps,
+  instance: ChatInstanceRecord,
+  callback: Extract<ProviderCallback, { kind: 'message' }>,
+): Promise<CallbackOutcome> {
   if (!callback.external_id) return 'ignored';
   if (await deps.messages.getByExternalId(instance.id, callback.external_id)) return 'applied';
   const channel = CHANNEL_OF[instance.kind];
@@ -78,7 +82,11 @@ async function receiveMessage(deps: MessagingDeps, instance: ChatInstanceRecord,
 }
 
 /** A message typed on the phone of a QR-code number: a `message.sent` whose sender is the device. */
-async function recordPhoneSend(deps: MessagingDeps, instance: ChatInstanceRecord, callback: Extract<ProviderCallback, { kind: 'outgoing' }>): Promise<CallbackOutcome> {
+async function recordPhoneSend(
+  deps: MessagingDeps,
+  instance: ChatInstanceRecord,
+  callback: Extract<ProviderCallback, { kind: 'outgoing' }>,
+): Promise<CallbackOutcome> {
   if (!callback.external_id || (await deps.messages.getByExternalId(instance.id, callback.external_id))) return 'applied';
   const channel = CHANNEL_OF[instance.kind];
   const contact = await resolveContact(deps, instance, channel, callback.to, null);
@@ -118,7 +126,11 @@ const STATUS_EVENTS = { delivered: 'message.delivered', read: 'message.read', fa
  * A delivery status. `sent` raises nothing (message.sent was raised when the send was accepted); later statuses
  * raise their platform kinds. A status for a send this service has not stored yet is answered `retry`.
  */
-async function applyStatus(deps: MessagingDeps, instance: ChatInstanceRecord, callback: Extract<ProviderCallback, { kind: 'status' }>): Promise<CallbackOutcome> {
+async function applyStatus(
+  deps: MessagingDeps,
+  instance: ChatInstanceRecord,
+  callback: Extract<ProviderCallback, { kind: 'status' }>,
+): Promise<CallbackOutcome> {
   const message = await deps.messages.getByExternalId(instance.id, callback.external_id);
   if (!message) return 'retry';
   const at = deps.now();
@@ -130,7 +142,11 @@ async function applyStatus(deps: MessagingDeps, instance: ChatInstanceRecord, ca
   return 'applied';
 }
 
-async function applyEdit(deps: MessagingDeps, instance: ChatInstanceRecord, callback: Extract<ProviderCallback, { kind: 'edit' }>): Promise<CallbackOutcome> {
+async function applyEdit(
+  deps: MessagingDeps,
+  instance: ChatInstanceRecord,
+  callback: Extract<ProviderCallback, { kind: 'edit' }>,
+): Promise<CallbackOutcome> {
   const message = await deps.messages.getByExternalId(instance.id, callback.external_id);
   if (!message) return 'retry';
   // The provider's time, not the receipt time: a retried edit callback carries the same time and changes nothing.
@@ -156,7 +172,13 @@ async function applyConnection(deps: MessagingDeps, instance: ChatInstanceRecord
 }
 
 /** The CRM contact at this channel address, created there (source = the channel) exactly once. */
-async function resolveContact(deps: MessagingDeps, instance: ChatInstanceRecord, channel: Channel, from: string, name: string | null): Promise<{ id: string; name: string }> {
+async function resolveContact(
+  deps: MessagingDeps,
+  instance: ChatInstanceRecord,
+  channel: Channel,
+  from: string,
+  name: string | null,
+): Promise<{ id: string; name: string }> {
   let identifier = from;
   let phone: string | undefined;
   if (channel === 'chatapp') {
@@ -165,7 +187,13 @@ async function resolveContact(deps: MessagingDeps, instance: ChatInstanceRecord,
     identifier = `${digits}@c.chatapp`;
     phone = `+${digits}`;
   }
-  const contact = await deps.crm.contacts.resolveChannelContact({ org_id: instance.org_id, channel, identifier, name: name ?? undefined, phone });
+  const contact = await deps.crm.contacts.resolveChannelContact({
+    org_id: instance.org_id,
+    channel,
+    identifier,
+    name: name ?? undefined,
+    phone,
+  });
   return { id: contact.id, name: contact.name };
 }
 
@@ -176,7 +204,20 @@ function newMessage(
   fields: Pick<MessageRecord, 'direction' | 'type' | 'content' | 'media' | 'status' | 'sender' | 'external_id'> & { at: Date; now: Date },
 ): MessageRecord {
   const { at, now, ...rest } = fields;
-  return { id: newId('message'), org_id: instance.org_id, conversation_id: '', contact_id: contactId, channel, instance_id: instance.id, template: null, error: null, edited_at: null, created_at: at, updated_at: now, ...rest };
+  return {
+    id: newId('message'),
+    org_id: instance.org_id,
+    conversation_id: '',
+    contact_id: contactId,
+    channel,
+    instance_id: instance.id,
+    template: null,
+    error: null,
+    edited_at: null,
+    created_at: at,
+    updated_at: now,
+    ...rest,
+  };
 }
 
 /** The provider's event time (whole seconds), or the receipt time when the callback carries none. */

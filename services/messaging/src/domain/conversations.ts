@@ -9,7 +9,19 @@ interface Page {
   after: KeysetPosition | undefined;
 }
 
-export async function listConversations(deps: MessagingDeps, orgId: string, query: Page & { sort: ConversationSort; order: Order; updated_after?: string | null; status?: string | null; assigned_to?: string | null; contact_id?: string | null; channel?: string | null }) {
+export async function listConversations(
+  deps: MessagingDeps,
+  orgId: string,
+  query: Page & {
+    sort: ConversationSort;
+    order: Order;
+    updated_after?: string | null;
+    status?: string | null;
+    assigned_to?: string | null;
+    contact_id?: string | null;
+    channel?: string | null;
+  },
+) {
   const [page, total] = await Promise.all([deps.conversations.list(orgId, query), deps.conversations.countAll(orgId)]);
   return { items: page.items.map(viewConversation), hasMore: page.hasMore, next: page.next, total };
 }
@@ -19,9 +31,17 @@ export async function getConversation(deps: MessagingDeps, orgId: string, id: st
 }
 
 /** #50: meta.total counts the conversation's messages (catalogue §1: a sub-collection counts the parent's records). */
-export async function listMessages(deps: MessagingDeps, orgId: string, conversationId: string, query: Page & { order: Order; created_after?: string | null }) {
+export async function listMessages(
+  deps: MessagingDeps,
+  orgId: string,
+  conversationId: string,
+  query: Page & { order: Order; created_after?: string | null },
+) {
   await requireConversation(deps, orgId, conversationId);
-  const [page, total] = await Promise.all([deps.messages.list(orgId, conversationId, query), deps.messages.countInConversation(orgId, conversationId)]);
+  const [page, total] = await Promise.all([
+    deps.messages.list(orgId, conversationId, query),
+    deps.messages.countInConversation(orgId, conversationId),
+  ]);
   return { items: page.items.map(viewMessage), hasMore: page.hasMore, next: page.next, total };
 }
 
@@ -40,7 +60,9 @@ export async function assignConversation(deps: MessagingDeps, orgId: string, id:
     const at = deps.now();
     return {
       set: { assigned_to: member, updated_at: at },
-      events: (view) => [newOutboxEntry(orgId, 'conversation.assigned', { object: view, previous: { assigned_to: current.assigned_to } }, at)],
+      events: (view) => [
+        newOutboxEntry(orgId, 'conversation.assigned', { object: view, previous: { assigned_to: current.assigned_to } }, at),
+      ],
     };
   });
 }
@@ -48,7 +70,8 @@ export async function assignConversation(deps: MessagingDeps, orgId: string, id:
 /** #52: open → closed; a closed conversation answers INVALID_STATUS. */
 export async function closeConversation(deps: MessagingDeps, orgId: string, id: string): Promise<ConversationView> {
   return writeConversation(deps, orgId, id, (current) => {
-    if (current.status === 'closed') throw new AppError('INVALID_STATUS', 'The conversation is already closed.', { status: current.status });
+    if (current.status === 'closed')
+      throw new AppError('INVALID_STATUS', 'The conversation is already closed.', { status: current.status });
     const at = deps.now();
     return {
       set: { status: 'closed', closed_at: at, updated_at: at },
@@ -65,7 +88,12 @@ const MAX_TRIES = 10;
  * Read, plan, write conditionally on the revision read; on a lost race re-read and plan again. No lock: the
  * conditional single-document update is the concurrency control, so any number of replicas may write.
  */
-async function writeConversation(deps: MessagingDeps, orgId: string, id: string, plan: (current: ConversationRecord) => Plan): Promise<ConversationView> {
+async function writeConversation(
+  deps: MessagingDeps,
+  orgId: string,
+  id: string,
+  plan: (current: ConversationRecord) => Plan,
+): Promise<ConversationView> {
   for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
     const current = await requireConversation(deps, orgId, id);
     const planned = plan(current);

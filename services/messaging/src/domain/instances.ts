@@ -9,9 +9,16 @@ interface Page {
 }
 
 /** #55: the chatapp numbers (qrcode and official); pages of the other channels are not chat instances. */
-export async function listChatInstances(deps: MessagingDeps, orgId: string, query: Page & { channel?: string | null; status?: string | null }) {
+export async function listChatInstances(
+  deps: MessagingDeps,
+  orgId: string,
+  query: Page & { channel?: string | null; status?: string | null },
+) {
   const kinds: InstanceKind[] = query.channel ? CHATAPP_KINDS.filter((kind) => kind === query.channel) : [...CHATAPP_KINDS];
-  const [page, total] = await Promise.all([deps.instances.list(orgId, { ...query, kinds }), deps.instances.count(orgId, [...CHATAPP_KINDS])]);
+  const [page, total] = await Promise.all([
+    deps.instances.list(orgId, { ...query, kinds }),
+    deps.instances.count(orgId, [...CHATAPP_KINDS]),
+  ]);
   return { items: page.items.map(viewChatInstance), hasMore: page.hasMore, next: page.next, total };
 }
 
@@ -22,7 +29,12 @@ export async function getChatInstance(deps: MessagingDeps, orgId: string, id: st
 }
 
 /** #57: the templates of a number; always empty for a QR-code number (catalogue). */
-export async function listTemplates(deps: MessagingDeps, orgId: string, instanceId: string, query: Page & { status?: string | null; language?: string | null; category?: string | null; name?: string | null }) {
+export async function listTemplates(
+  deps: MessagingDeps,
+  orgId: string,
+  instanceId: string,
+  query: Page & { status?: string | null; language?: string | null; category?: string | null; name?: string | null },
+) {
   await getChatInstance(deps, orgId, instanceId);
   const [page, total] = await Promise.all([deps.templates.list(orgId, instanceId, query), deps.templates.count(orgId, instanceId)]);
   return { items: page.items.map(viewTemplate), hasMore: page.hasMore, next: page.next, total };

@@ -14,23 +14,41 @@ export interface OfficialPlan {
  * account without a payment method is refused here, because the provider would accept the send and fail every
  * delivery later with 131042 (spec §7 rule 1).
  */
-export async function checkOfficialSend(deps: MessagingDeps, orgId: string, contactId: string, instance: ChatInstanceRecord, body: SendMessageBody): Promise<OfficialPlan> {
-  const template = body.template_name ? await approvedTemplate(deps, orgId, instance, body.template_name, body.template_language ?? '') : null;
+export async function checkOfficialSend(
+  deps: MessagingDeps,
+  orgId: string,
+  contactId: string,
+  instance: ChatInstanceRecord,
+  body: SendMessageBody,
+): Promise<OfficialPlan> {
+  const template = body.template_name
+    ? await approvedTemplate(deps, orgId, instance, body.template_name, body.template_language ?? '')
+    : null;
   if (template) checkVariables(template, body.template_components ?? []);
   else {
     const conversation = await deps.conversations.find(orgId, contactId, 'chatapp', instance.id);
     const expires = conversation?.window_expires_at ?? null;
     if (!expires || expires.getTime() <= deps.now().getTime()) {
-      throw new AppError('OUTSIDE_MESSAGING_WINDOW', `Free text to an official number is allowed only within 24 hours of the contact's last message${expires ? ` (the window closed at ${expires.toISOString()})` : ' (the contact never wrote to this number)'}; send an approved template.`, {
-        window_expires_at: expires ? expires.toISOString() : null,
-      });
+      throw new AppError(
+        'OUTSIDE_MESSAGING_WINDOW',
+        `Free text to an official number is allowed only within 24 hours of the contact's last message${expires ? ` (the window closed at ${expires.toISOString()})` : ' (the contact never wrote to this number)'}; send an approved template.`,
+        {
+          window_expires_at: expires ? expires.toISOString() : null,
+        },
+      );
     }
   }
   await checkBilling(deps, instance);
   return { template };
 }
 
-async function approvedTemplate(deps: MessagingDeps, orgId: string, instance: ChatInstanceRecord, name: string, language: string): Promise<TemplateRecord> {
+async function approvedTemplate(
+  deps: MessagingDeps,
+  orgId: string,
+  instance: ChatInstanceRecord,
+  name: string,
+  language: string,
+): Promise<TemplateRecord> {
   const variants = await deps.templates.findByName(orgId, instance.id, name);
   const exact = variants.find((template) => template.language === language);
   if (exact?.status === 'APPROVED') return exact;
@@ -49,14 +67,26 @@ function checkVariables(template: TemplateRecord, components: Array<Record<strin
   for (const variable of template.variables) counts.set(variable.component, (counts.get(variable.component) ?? 0) + 1);
   for (const [component, needed] of counts) {
     const [type, index] = component.split(':');
-    const given = components.find((c) => String(c.type ?? '').toLowerCase() === type && (index === undefined || String(c.index ?? '') === index));
+    const given = components.find(
+      (c) => String(c.type ?? '').toLowerCase() === type && (index === undefined || String(c.index ?? '') === index),
+    );
     const parameters = Array.isArray(given?.parameters) ? given.parameters.length : 0;
-    if (parameters < needed) missing.push(...template.variables.filter((v) => v.component === component).slice(parameters).map((v) => `${component}.${v.key}`));
+    if (parameters < needed)
+      missing.push(
+        ...template.variables
+          .filter((v) => v.component === component)
+          .slice(parameters)
+          .map((v) => `${component}.${v.key}`),
+      );
   }
   if (missing.length > 0) {
-    throw new AppError('VALIDATION_ERROR', `Invalid request: template_components: the template ${template.name} needs a value for ${missing.join(', ')}.`, {
-      fields: missing.map((field) => ({ field: 'template_components', issue: `missing parameter ${field}` })),
-    });
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `Invalid request: template_components: the template ${template.name} needs a value for ${missing.join(', ')}.`,
+      {
+        fields: missing.map((field) => ({ field: 'template_components', issue: `missing parameter ${field}` })),
+      },
+    );
   }
 }
 
@@ -65,9 +95,13 @@ async function checkBilling(deps: MessagingDeps, instance: ChatInstanceRecord): 
   if (!readAccount) return;
   const account = await deps.accounts.get(instance.id, () => readAccount(instance));
   if (!account.payment_method_configured) {
-    throw new AppError('TEMPLATE_SEND_ERROR', 'The official number\'s cloud-provider account has no payment method or currency configured: the provider would accept this send and then fail its delivery with error 131042. Configure billing at the cloud provider, then retry.', {
-      provider_code: '131042',
-      provider_message: 'Business eligibility payment issue (checked before sending).',
-    });
+    throw new AppError(
+      'TEMPLATE_SEND_ERROR',
+      "The official number's cloud-provider account has no payment method or currency configured: the provider would accept this send and then fail its delivery with error 131042. Configure billing at the cloud provider, then retry.",
+      {
+        provider_code: '131042',
+        provider_message: 'Business eligibility payment issue (checked before sending).',
+      },
+    );
   }
 }

@@ -20,12 +20,20 @@ export async function sendMessage(deps: MessagingDeps, orgId: string, senderKeyI
   recipientOf(contact, body.channel, null);
   const instance = await chooseInstance(deps, orgId, contact.id, body);
   const to = recipientOf(contact, body.channel, instance);
-  if (instance.status !== 'connected') throw new AppError('CHANNEL_DISCONNECTED', `${instance.kind === 'qrcode' || instance.kind === 'official' ? 'The number' : 'The page'} ${instance.name} is ${instance.status}; no message leaves until it reconnects.`, { instance_id: instance.id, status: instance.status });
+  if (instance.status !== 'connected')
+    throw new AppError(
+      'CHANNEL_DISCONNECTED',
+      `${instance.kind === 'qrcode' || instance.kind === 'official' ? 'The number' : 'The page'} ${instance.name} is ${instance.status}; no message leaves until it reconnects.`,
+      { instance_id: instance.id, status: instance.status },
+    );
 
   // Template fields on a QR-code number (and on pages) are silently ignored (spec §4); content is then required.
-  const official: OfficialPlan | null = instance.kind === 'official' ? await checkOfficialSend(deps, orgId, contact.id, instance, body) : null;
+  const official: OfficialPlan | null =
+    instance.kind === 'official' ? await checkOfficialSend(deps, orgId, contact.id, instance, body) : null;
   if (!official?.template && !body.content && body.type === 'text') {
-    throw new AppError('VALIDATION_ERROR', 'Invalid request: content: is required for a text message on this number.', { fields: [{ field: 'content', issue: 'is required for a text message on this number' }] });
+    throw new AppError('VALIDATION_ERROR', 'Invalid request: content: is required for a text message on this number.', {
+      fields: [{ field: 'content', issue: 'is required for a text message on this number' }],
+    });
   }
 
   const template = official?.template ?? null;
@@ -92,14 +100,17 @@ async function requireContact(deps: MessagingDeps, orgId: string, contactId: str
 function recipientOf(contact: Contact, channel: Channel, instance: ChatInstanceRecord | null): string {
   const digits = (contact.chatapp_jid?.split('@')[0] ?? contact.phone ?? '').replace(/\D/g, '');
   const address: Record<Channel, string> = {
-    chatapp: instance?.kind === 'official' ? digits : contact.chatapp_jid ?? (digits ? `${digits}@c.chatapp` : ''),
+    chatapp: instance?.kind === 'official' ? digits : (contact.chatapp_jid ?? (digits ? `${digits}@c.chatapp` : '')),
     photoapp: contact.photoapp_username ?? '',
     socialmsg: contact.socialmsg_psid ?? '',
   };
   const to = address[channel];
   if (!to) {
     const field = { chatapp: 'chatapp_jid or phone', photoapp: 'photoapp_username', socialmsg: 'socialmsg_psid' }[channel];
-    throw new AppError('CONTACT_CHANNEL_UNAVAILABLE', `The contact has no ${field}, so it cannot be reached on ${channel}.`, { channel, contact_id: contact.id });
+    throw new AppError('CONTACT_CHANNEL_UNAVAILABLE', `The contact has no ${field}, so it cannot be reached on ${channel}.`, {
+      channel,
+      contact_id: contact.id,
+    });
   }
   return to;
 }

@@ -13,7 +13,13 @@ export type TemplateView = Nullable<Template>;
 const PREVIEW_LENGTH = 120;
 
 export const previewOf = (message: Pick<MessageRecord, 'content' | 'type' | 'template'>): string | null =>
-  message.content ? message.content.slice(0, PREVIEW_LENGTH) : message.template ? `[template ${message.template.name}]` : message.type !== 'text' ? `[${message.type}]` : null;
+  message.content
+    ? message.content.slice(0, PREVIEW_LENGTH)
+    : message.template
+      ? `[template ${message.template.name}]`
+      : message.type !== 'text'
+        ? `[${message.type}]`
+        : null;
 
 export function viewConversation(record: ConversationRecord): ConversationView {
   const isChatapp = record.channel === 'chatapp';

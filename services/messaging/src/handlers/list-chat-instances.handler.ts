@@ -5,6 +5,11 @@ import { pageInfo, pageOf, requireId } from './request';
 
 export async function listChatInstancesHandler(deps: MessagingDeps, request: ListChatInstancesRequest) {
   const { limit, after } = pageOf(request.page);
-  const result = await listChatInstances(deps, requireId('organization', request.org_id), { channel: request.channel ?? null, status: request.status ?? null, limit, after });
+  const result = await listChatInstances(deps, requireId('organization', request.org_id), {
+    channel: request.channel ?? null,
+    status: request.status ?? null,
+    limit,
+    after,
+  });
   return { items: result.items, page: pageInfo(result) };
 }

@@ -9,6 +9,12 @@ const SORTS: readonly ConversationSort[] = ['created_at', 'updated_at', 'last_me
 export async function listConversationsHandler(deps: MessagingDeps, request: ListConversationsRequest) {
   const { limit, after } = pageOf(request.page);
   const sort = SORTS.find((candidate) => candidate === request.sort) ?? 'created_at';
-  const result = await listConversations(deps, requireId('organization', request.org_id), { ...request.filter, sort, order: orderOf(request.order), limit, after });
+  const result = await listConversations(deps, requireId('organization', request.org_id), {
+    ...request.filter,
+    sort,
+    order: orderOf(request.order),
+    limit,
+    after,
+  });
   return { items: result.items, page: pageInfo(result) };
 }

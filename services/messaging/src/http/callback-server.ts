@@ -16,7 +16,10 @@ export interface CallbackServer {
  * on the raw bytes before anything is parsed. The answer is 200 once every callback of the body is applied, 425
  * when a status arrived before its send was stored (the provider retries), 401 on a bad signature.
  */
-export async function startCallbackServer(deps: MessagingDeps, options: { host: string; port: number; secret: string }): Promise<CallbackServer> {
+export async function startCallbackServer(
+  deps: MessagingDeps,
+  options: { host: string; port: number; secret: string },
+): Promise<CallbackServer> {
   let accepting = true;
   const server: Server = createServer((request, response) => {
     void handle(deps, options.secret, request, response, accepting).catch((error: unknown) => {
@@ -40,9 +43,16 @@ export async function startCallbackServer(deps: MessagingDeps, options: { host: 
   };
 }
 
-async function handle(deps: MessagingDeps, secret: string, request: IncomingMessage, response: ServerResponse, accepting: boolean): Promise<void> {
+async function handle(
+  deps: MessagingDeps,
+  secret: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+  accepting: boolean,
+): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://localhost');
-  if (request.method === 'GET' && url.pathname === '/healthz') return reply(response, accepting ? 200 : 503, { status: accepting ? 'ok' : 'stopping' });
+  if (request.method === 'GET' && url.pathname === '/healthz')
+    return reply(response, accepting ? 200 : 503, { status: accepting ? 'ok' : 'stopping' });
   const match = /^\/callbacks\/([a-z]+)$/.exec(url.pathname);
   const kind = INSTANCE_KINDS.find((candidate): candidate is InstanceKind => candidate === match?.[1]);
   if (request.method !== 'POST' || !kind) return reply(response, 404, { error: 'not_found' });
@@ -52,7 +62,8 @@ async function handle(deps: MessagingDeps, secret: string, request: IncomingMess
   if (!raw) return reply(response, 413, { error: 'too_large' });
   const adapter = deps.providers[kind];
   const signature = request.headers[adapter.signatureHeader];
-  if (!verifySignature(secret, raw, Array.isArray(signature) ? signature[0] : signature)) return reply(response, 401, { error: 'invalid_signature' });
+  if (!verifySignature(secret, raw, Array.isArray(signature) ? signature[0] : signature))
+    return reply(response, 401, { error: 'invalid_signature' });
   let body: unknown;
   try {
     body = JSON.parse(raw.toString('utf8'));

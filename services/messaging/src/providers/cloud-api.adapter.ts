@@ -21,17 +21,26 @@ const DISCONNECTED_CODES = new Set(['131031', '133010', '190']);
  * templates under /{phone_number_id}/message_templates, and callbacks in its `entry[].changes[].value` envelope.
  */
 export function cloudApiAdapter(options: CloudApiOptions): ProviderAdapter {
-  const url = (instance: ChatInstanceRecord, path = '') => `${options.baseUrl}/cloud/${VERSION}/${encodeURIComponent(instance.provider_ref)}${path}`;
+  const url = (instance: ChatInstanceRecord, path = '') =>
+    `${options.baseUrl}/cloud/${VERSION}/${encodeURIComponent(instance.provider_ref)}${path}`;
   return {
     kind: 'official',
     signatureHeader: 'x-hub-signature-256',
 
     async send(message: OutgoingMessage) {
-      const response = await providerCall(url(message.instance, '/messages'), { method: 'POST', token: options.token, body: wireMessage(message), timeoutMs: options.timeoutMs });
+      const response = await providerCall(url(message.instance, '/messages'), {
+        method: 'POST',
+        token: options.token,
+        body: wireMessage(message),
+        timeoutMs: options.timeoutMs,
+      });
       if (response.status < 300) {
         const id = asString(asRecord(asArray(response.body.messages)[0]).id);
         if (id) return { external_id: id };
-        throw new AppError('TEMPLATE_NOT_CONFIRMED', 'The provider answered without a message id.', { provider_code: 'no_message_id', provider_message: '' });
+        throw new AppError('TEMPLATE_NOT_CONFIRMED', 'The provider answered without a message id.', {
+          provider_code: 'no_message_id',
+          provider_message: '',
+        });
       }
       throw mapError(response.status, asRecord(response.body.error), response.headers);
     },
@@ -43,7 +52,12 @@ export function cloudApiAdapter(options: CloudApiOptions): ProviderAdapter {
     },
 
     async registerTemplate(instance: ChatInstanceRecord, template: TemplateRegistration): Promise<void> {
-      const response = await providerCall(url(instance, '/message_templates'), { method: 'POST', token: options.token, body: template, timeoutMs: options.timeoutMs });
+      const response = await providerCall(url(instance, '/message_templates'), {
+        method: 'POST',
+        token: options.token,
+        body: template,
+        timeoutMs: options.timeoutMs,
+      });
       if (response.status >= 300) throw mapError(response.status, asRecord(response.body.error), response.headers);
     },
 
@@ -57,7 +71,13 @@ export function cloudApiAdapter(options: CloudApiOptions): ProviderAdapter {
           if (field === 'messages') callbacks.push(...messageChanges(ref, v));
           if (field === 'account_update') callbacks.push({ kind: 'connection', ref, connected: v.event !== 'DISCONNECTED' });
           if (field === 'message_template_status_update') {
-            callbacks.push({ kind: 'template_status', ref, name: asString(v.message_template_name) ?? '', language: asString(v.message_template_language) ?? '', status: asString(v.event) ?? '' });
+            callbacks.push({
+              kind: 'template_status',
+              ref,
+              name: asString(v.message_template_name) ?? '',
+              language: asString(v.message_template_language) ?? '',
+              status: asString(v.event) ?? '',
+            });
           }
         }
       }
@@ -69,7 +89,11 @@ export function cloudApiAdapter(options: CloudApiOptions): ProviderAdapter {
 function wireMessage(message: OutgoingMessage): Record<string, unknown> {
   const base = { messaging_product: 'chatapp', recipient_type: 'individual', to: message.to };
   if (message.template) {
-    return { ...base, type: 'template', template: { name: message.template.name, language: { code: message.template.language }, components: message.template.components } };
+    return {
+      ...base,
+      type: 'template',
+      template: { name: message.template.name, language: { code: message.template.language }, components: message.template.components },
+    };
   }
   if (message.type === 'text') return { ...base, type: 'text', text: { body: message.content } };
   return { ...base, type: message.type, [message.type]: { link: message.media_url, caption: message.content ?? undefined } };
@@ -79,13 +103,20 @@ function mapError(status: number, error: Record<string, unknown>, headers: Heade
   const code = asString(error.code) ?? `http_${status}`;
   const text = asString(error.message) ?? 'The provider refused the send.';
   if (status === 429 || RATE_LIMIT_CODES.has(code)) return rateLimited('CHATAPP_INSTANCE_RATE_LIMIT', retryAfterSeconds(headers, 60));
-  if (WINDOW_CODES.has(code)) return new AppError('OUTSIDE_MESSAGING_WINDOW', `The provider refused free text outside the 24-hour window (${code}).`);
-  if (DISCONNECTED_CODES.has(code)) return new AppError('CHANNEL_DISCONNECTED', `The official number is not connected at the provider (${code}): ${text}`);
-  return new AppError('TEMPLATE_SEND_ERROR', `The cloud provider refused the send (${code}): ${text}`, { provider_code: code, provider_message: text });
+  if (WINDOW_CODES.has(code))
+    return new AppError('OUTSIDE_MESSAGING_WINDOW', `The provider refused free text outside the 24-hour window (${code}).`);
+  if (DISCONNECTED_CODES.has(code))
+    return new AppError('CHANNEL_DISCONNECTED', `The official number is not connected at the provider (${code}): ${text}`);
+  return new AppError('TEMPLATE_SEND_ERROR', `The cloud provider refused the send (${code}): ${text}`, {
+    provider_code: code,
+    provider_message: text,
+  });
 }
 
 function messageChanges(ref: string, value: Record<string, unknown>): ProviderCallback[] {
-  const names = new Map(asArray(value.contacts).map((c) => [asString(asRecord(c).wa_id) ?? '', asString(asRecord(asRecord(c).profile).name)]));
+  const names = new Map(
+    asArray(value.contacts).map((c) => [asString(asRecord(c).wa_id) ?? '', asString(asRecord(asRecord(c).profile).name)]),
+  );
   const out: ProviderCallback[] = [];
   for (const raw of asArray(value.messages)) {
     const m = asRecord(raw);
@@ -120,7 +151,13 @@ function messageChanges(ref: string, value: Record<string, unknown>): ProviderCa
       ref,
       external_id: asString(s.id) ?? '',
       status,
-      error: status === 'failed' ? { code: asString(error.code) ?? 'unknown', message: asString(error.title) ?? asString(error.message) ?? 'The provider reported a failure.' } : null,
+      error:
+        status === 'failed'
+          ? {
+              code: asString(error.code) ?? 'unknown',
+              message: asString(error.title) ?? asString(error.message) ?? 'The provider reported a failure.',
+            }
+          : null,
       at: new Date(Number(asString(s.timestamp) ?? 0) * 1000),
     });
   }

@@ -10,7 +10,10 @@ export interface ProviderResponse {
  * One HTTP call to a provider with a hard timeout. A timeout or a connection failure is "not confirmed": the
  * provider may or may not have taken the message, so the caller must not report it as sent.
  */
-export async function providerCall(url: string, init: { method: string; token: string; body?: unknown; timeoutMs: number }): Promise<ProviderResponse> {
+export async function providerCall(
+  url: string,
+  init: { method: string; token: string; body?: unknown; timeoutMs: number },
+): Promise<ProviderResponse> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -21,10 +24,16 @@ export async function providerCall(url: string, init: { method: string; token: s
     });
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    throw new AppError('TEMPLATE_NOT_CONFIRMED', timedOut ? `The provider did not answer within ${init.timeoutMs} ms; the send is not confirmed.` : 'The provider could not be reached; the send is not confirmed.', {
-      provider_code: timedOut ? 'timeout' : 'connection_error',
-      provider_message: error instanceof Error ? error.message : String(error),
-    });
+    throw new AppError(
+      'TEMPLATE_NOT_CONFIRMED',
+      timedOut
+        ? `The provider did not answer within ${init.timeoutMs} ms; the send is not confirmed.`
+        : 'The provider could not be reached; the send is not confirmed.',
+      {
+        provider_code: timedOut ? 'timeout' : 'connection_error',
+        provider_message: error instanceof Error ? error.message : String(error),
+      },
+    );
   }
   const text = await response.text();
   let body: Record<string, unknown> = {};
@@ -34,7 +43,10 @@ export async function providerCall(url: string, init: { method: string; token: s
     body = { raw: text.slice(0, 200) };
   }
   if (response.status >= 500) {
-    throw new AppError('TEMPLATE_NOT_CONFIRMED', `The provider answered ${response.status}; the send is not confirmed.`, { provider_code: `http_${response.status}`, provider_message: text.slice(0, 200) });
+    throw new AppError('TEMPLATE_NOT_CONFIRMED', `The provider answered ${response.status}; the send is not confirmed.`, {
+      provider_code: `http_${response.status}`,
+      provider_message: text.slice(0, 200),
+    });
   }
   return { status: response.status, body, headers: response.headers };
 }
@@ -46,8 +58,14 @@ export function retryAfterSeconds(headers: Headers, fallback: number): number {
 }
 
 export const rateLimited = (code: 'CHATAPP_INSTANCE_RATE_LIMIT' | 'SOCIALMSG_PAGE_RATE_LIMIT', seconds: number): AppError =>
-  new AppError(code, `${code === 'CHATAPP_INSTANCE_RATE_LIMIT' ? 'The number' : 'The page'} is sending too fast; retry after ${seconds} s.`, { retry_after_seconds: seconds });
+  new AppError(
+    code,
+    `${code === 'CHATAPP_INSTANCE_RATE_LIMIT' ? 'The number' : 'The page'} is sending too fast; retry after ${seconds} s.`,
+    { retry_after_seconds: seconds },
+  );
 
-export const asRecord = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+export const asRecord = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 export const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-export const asString = (value: unknown): string | null => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null);
+export const asString = (value: unknown): string | null =>
+  typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null;

@@ -22,9 +22,17 @@ export function pageMessengerAdapter(options: PageMessengerOptions): ProviderAda
     signatureHeader: 'x-hub-signature-256',
 
     async send(message: OutgoingMessage) {
-      const payload = message.type === 'text' ? { text: message.content } : { attachment: { type: message.type === 'document' ? 'file' : message.type, payload: { url: message.media_url } } };
+      const payload =
+        message.type === 'text'
+          ? { text: message.content }
+          : { attachment: { type: message.type === 'document' ? 'file' : message.type, payload: { url: message.media_url } } };
       const url = `${options.baseUrl}/graph/v1/${encodeURIComponent(message.instance.provider_ref)}/messages`;
-      const response = await providerCall(url, { method: 'POST', token: options.token, body: { recipient: { id: message.to }, messaging_type: 'RESPONSE', message: payload }, timeoutMs: options.timeoutMs });
+      const response = await providerCall(url, {
+        method: 'POST',
+        token: options.token,
+        body: { recipient: { id: message.to }, messaging_type: 'RESPONSE', message: payload },
+        timeoutMs: options.timeoutMs,
+      });
       if (response.status < 300) {
         const id = asString(response.body.message_id);
         if (id) return { external_id: id };
@@ -32,9 +40,13 @@ export function pageMessengerAdapter(options: PageMessengerOptions): ProviderAda
       const error = asRecord(response.body.error);
       const code = asString(error.code) ?? `http_${response.status}`;
       const text = asString(error.message) ?? 'The page refused the send.';
-      if (response.status === 429 || RATE_LIMIT_CODES.has(code)) throw rateLimited('SOCIALMSG_PAGE_RATE_LIMIT', retryAfterSeconds(response.headers, 60));
+      if (response.status === 429 || RATE_LIMIT_CODES.has(code))
+        throw rateLimited('SOCIALMSG_PAGE_RATE_LIMIT', retryAfterSeconds(response.headers, 60));
       if (DISCONNECTED_CODES.has(code)) throw new AppError('CHANNEL_DISCONNECTED', `The page is not connected (${code}): ${text}`);
-      throw new AppError('TEMPLATE_SEND_ERROR', `The page provider refused the send (${code}): ${text}`, { provider_code: code, provider_message: text });
+      throw new AppError('TEMPLATE_SEND_ERROR', `The page provider refused the send (${code}): ${text}`, {
+        provider_code: code,
+        provider_message: text,
+      });
     },
 
     parseCallback(body: unknown): ProviderCallback[] {
@@ -69,8 +81,11 @@ export function pageMessengerAdapter(options: PageMessengerOptions): ProviderAda
             const edit = asRecord(event.message_edit);
             out.push({ kind: 'edit', ref, external_id: asString(edit.mid) ?? '', text: asString(edit.text) ?? '', at });
           }
-          if (event.delivery) for (const mid of asArray(asRecord(event.delivery).mids)) out.push({ kind: 'status', ref, external_id: asString(mid) ?? '', status: 'delivered', error: null, at });
-          if (event.read) out.push({ kind: 'status', ref, external_id: asString(asRecord(event.read).mid) ?? '', status: 'read', error: null, at });
+          if (event.delivery)
+            for (const mid of asArray(asRecord(event.delivery).mids))
+              out.push({ kind: 'status', ref, external_id: asString(mid) ?? '', status: 'delivered', error: null, at });
+          if (event.read)
+            out.push({ kind: 'status', ref, external_id: asString(asRecord(event.read).mid) ?? '', status: 'read', error: null, at });
         }
       }
       return out;

@@ -26,9 +26,26 @@ export interface TemplateRegistration {
 
 /** One normalized provider callback; adapters parse their own shapes into these. */
 export type ProviderCallback =
-  | { kind: 'message'; ref: string; from: string; from_name: string | null; external_id: string; at: Date; type: string; text: string | null; media_url: string | null }
+  | {
+      kind: 'message';
+      ref: string;
+      from: string;
+      from_name: string | null;
+      external_id: string;
+      at: Date;
+      type: string;
+      text: string | null;
+      media_url: string | null;
+    }
   | { kind: 'outgoing'; ref: string; to: string; external_id: string; at: Date; text: string | null }
-  | { kind: 'status'; ref: string; external_id: string; status: 'sent' | 'delivered' | 'read' | 'failed'; error: { code: string; message: string } | null; at: Date }
+  | {
+      kind: 'status';
+      ref: string;
+      external_id: string;
+      status: 'sent' | 'delivered' | 'read' | 'failed';
+      error: { code: string; message: string } | null;
+      at: Date;
+    }
   | { kind: 'edit'; ref: string; external_id: string; text: string; at: Date }
   | { kind: 'connection'; ref: string; connected: boolean }
   | { kind: 'template_status'; ref: string; name: string; language: string; status: string };

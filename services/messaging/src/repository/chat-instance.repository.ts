@@ -85,7 +85,9 @@ export function createChatInstanceRepository(db: Connection) {
     },
 
     async findDefault(orgId: string, kinds: InstanceKind[]): Promise<ChatInstanceRecord | null> {
-      const doc = await Instance.findOne({ org_id: orgId, kind: { $in: kinds }, is_default: true }).sort({ created_at: 1 }).lean<ChatInstanceDoc>();
+      const doc = await Instance.findOne({ org_id: orgId, kind: { $in: kinds }, is_default: true })
+        .sort({ created_at: 1 })
+        .lean<ChatInstanceDoc>();
       return doc ? toRecord(doc) : null;
     },
 
@@ -106,7 +108,10 @@ export function createChatInstanceRepository(db: Connection) {
       const conditions: FilterQuery<ChatInstanceDoc>[] = [{ org_id: orgId, kind: { $in: query.kinds } }];
       if (query.status) conditions.push({ status: query.status });
       if (after) conditions.push(position as FilterQuery<ChatInstanceDoc>);
-      const rows = await Instance.find({ $and: conditions }).sort(sort).limit(query.limit + 1).lean<ChatInstanceDoc[]>();
+      const rows = await Instance.find({ $and: conditions })
+        .sort(sort)
+        .limit(query.limit + 1)
+        .lean<ChatInstanceDoc[]>();
       const page = toPage(rows, query.limit, (row) => row.created_at.toISOString());
       return { ...page, items: page.items.map(toRecord) };
     },
@@ -121,7 +126,13 @@ export function createChatInstanceRepository(db: Connection) {
      * Moves the status with its event in one conditional update; null when the status already was `status`
      * (a repeated provider callback changes nothing and raises nothing).
      */
-    async setStatus(orgId: string, id: string, status: InstanceStatus, at: Date, events: (record: ChatInstanceRecord) => OutboxEntry[]): Promise<ChatInstanceRecord | null> {
+    async setStatus(
+      orgId: string,
+      id: string,
+      status: InstanceStatus,
+      at: Date,
+      events: (record: ChatInstanceRecord) => OutboxEntry[],
+    ): Promise<ChatInstanceRecord | null> {
       const current = await Instance.findOne({ _id: id, org_id: orgId }).lean<ChatInstanceDoc>();
       if (!current || current.status === status) return null;
       const next = toRecord({ ...current, status, updated_at: at });

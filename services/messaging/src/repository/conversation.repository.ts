@@ -1,4 +1,16 @@
-import { isDuplicateKeyError, keyset, type KeysetPage, type KeysetPosition, newId, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnUpdate, toPage, TtlCache } from '@crm/shared';
+import {
+  isDuplicateKeyError,
+  keyset,
+  type KeysetPage,
+  type KeysetPosition,
+  newId,
+  type Order,
+  OUTBOX_FIELDS,
+  type OutboxEntry,
+  outboxOnUpdate,
+  toPage,
+  TtlCache,
+} from '@crm/shared';
 import type { Channel, InstanceKind } from '@crm/shared/schemas';
 import { Schema, type ClientSession, type Connection, type FilterQuery } from 'mongoose';
 import { plain } from './plain';
@@ -103,13 +115,20 @@ export function createConversationRepository(db: Connection) {
     },
 
     async find(orgId: string, contactId: string, channel: Channel, instanceId: string): Promise<ConversationRecord | null> {
-      const doc = await Conversation.findOne({ org_id: orgId, contact_id: contactId, channel, instance_id: instanceId }).lean<ConversationDoc>();
+      const doc = await Conversation.findOne({
+        org_id: orgId,
+        contact_id: contactId,
+        channel,
+        instance_id: instanceId,
+      }).lean<ConversationDoc>();
       return doc ? toRecord(doc) : null;
     },
 
     /** The contact's conversation on the channel with the most recent message (default number choice of #53). */
     async latestForContact(orgId: string, contactId: string, channel: Channel): Promise<ConversationRecord | null> {
-      const doc = await Conversation.findOne({ org_id: orgId, contact_id: contactId, channel }).sort({ last_message_at: -1 }).lean<ConversationDoc>();
+      const doc = await Conversation.findOne({ org_id: orgId, contact_id: contactId, channel })
+        .sort({ last_message_at: -1 })
+        .lean<ConversationDoc>();
       return doc ? toRecord(doc) : null;
     },
 
@@ -127,7 +146,10 @@ export function createConversationRepository(db: Connection) {
       if (query.contact_id) conditions.push({ contact_id: query.contact_id });
       if (query.channel) conditions.push({ channel: query.channel });
       if (after) conditions.push(position as FilterQuery<ConversationDoc>);
-      const rows = await Conversation.find({ $and: conditions }).sort(sort).limit(query.limit + 1).lean<ConversationDoc[]>();
+      const rows = await Conversation.find({ $and: conditions })
+        .sort(sort)
+        .limit(query.limit + 1)
+        .lean<ConversationDoc[]>();
       const page = toPage(rows, query.limit, (row) => (row[query.sort] ?? new Date(0)).toISOString());
       return { ...page, items: page.items.map(toRecord) };
     },
@@ -154,7 +176,12 @@ export function createConversationRepository(db: Connection) {
       if (!touch.window_expires_at) onInsert.window_expires_at = null;
       const update = {
         $setOnInsert: onInsert,
-        $set: { status: 'open', closed_at: null, updated_at: touch.now, ...(touch.preview !== null ? { last_message_preview: touch.preview } : {}) },
+        $set: {
+          status: 'open',
+          closed_at: null,
+          updated_at: touch.now,
+          ...(touch.preview !== null ? { last_message_preview: touch.preview } : {}),
+        },
         $max: max,
         $inc: { rev: 1, unread_count: touch.inbound ? 1 : 0 },
       };
@@ -180,9 +207,16 @@ export function createConversationRepository(db: Connection) {
     },
 
     /** Applies a change computed from revision `rev` with its events; null when another writer got there first. */
-    async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<ConversationRecord>, events: OutboxEntry[]): Promise<ConversationRecord | null> {
+    async updateAtRevision(
+      orgId: string,
+      id: string,
+      rev: number,
+      set: Partial<ConversationRecord>,
+      events: OutboxEntry[],
+    ): Promise<ConversationRecord | null> {
       const outbox = outboxOnUpdate(events);
-      const update = events.length > 0 ? { $set: { ...set, ...outbox.$set }, $push: outbox.$push, $inc: { rev: 1 } } : { $set: set, $inc: { rev: 1 } };
+      const update =
+        events.length > 0 ? { $set: { ...set, ...outbox.$set }, $push: outbox.$push, $inc: { rev: 1 } } : { $set: set, $inc: { rev: 1 } };
       const doc = await Conversation.findOneAndUpdate({ _id: id, org_id: orgId, rev }, update, { new: true }).lean<ConversationDoc>();
       return doc ? toRecord(doc) : null;
     },

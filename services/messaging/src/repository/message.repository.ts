@@ -1,4 +1,15 @@
-import { isDuplicateKeyError, keyset, type KeysetPage, type KeysetPosition, type Order, OUTBOX_FIELDS, type OutboxEntry, outboxOnInsert, outboxOnUpdate, toPage } from '@crm/shared';
+import {
+  isDuplicateKeyError,
+  keyset,
+  type KeysetPage,
+  type KeysetPosition,
+  type Order,
+  OUTBOX_FIELDS,
+  type OutboxEntry,
+  outboxOnInsert,
+  outboxOnUpdate,
+  toPage,
+} from '@crm/shared';
 import type { Channel } from '@crm/shared/schemas';
 import { Schema, type ClientSession, type Connection, type FilterQuery } from 'mongoose';
 import { plain } from './plain';
@@ -122,7 +133,10 @@ export function createMessageRepository(db: Connection) {
       const conditions: FilterQuery<MessageDoc>[] = [{ org_id: orgId, conversation_id: conversationId }];
       if (query.created_after) conditions.push({ created_at: { $gte: new Date(query.created_after) } });
       if (after) conditions.push(position as FilterQuery<MessageDoc>);
-      const rows = await Message.find({ $and: conditions }).sort(sort).limit(query.limit + 1).lean<MessageDoc[]>();
+      const rows = await Message.find({ $and: conditions })
+        .sort(sort)
+        .limit(query.limit + 1)
+        .lean<MessageDoc[]>();
       const page = toPage(rows, query.limit, (row) => row.created_at.toISOString());
       return { ...page, items: page.items.map(toRecord) };
     },
@@ -131,7 +145,13 @@ export function createMessageRepository(db: Connection) {
      * A provider status callback: one conditional update that only moves the status forward, with its event.
      * Null when the message is absent or already at (or past) that status: repeats change nothing.
      */
-    async applyStatus(id: string, status: MessageStatus, error: MessageRecord['error'], at: Date, events: (next: MessageRecord) => OutboxEntry[]): Promise<MessageRecord | null> {
+    async applyStatus(
+      id: string,
+      status: MessageStatus,
+      error: MessageRecord['error'],
+      at: Date,
+      events: (next: MessageRecord) => OutboxEntry[],
+    ): Promise<MessageRecord | null> {
       const current = await Message.findOne({ _id: id }).lean<MessageDoc>();
       const from = MOVES_FROM[status];
       if (!current || !from?.includes(current.status)) return null;
@@ -146,7 +166,12 @@ export function createMessageRepository(db: Connection) {
     },
 
     /** An edit callback: the new text with its event; null when this edit (same time) is already applied. */
-    async applyEdit(id: string, content: string, editedAt: Date, events: (next: MessageRecord) => OutboxEntry[]): Promise<MessageRecord | null> {
+    async applyEdit(
+      id: string,
+      content: string,
+      editedAt: Date,
+      events: (next: MessageRecord) => OutboxEntry[],
+    ): Promise<MessageRecord | null> {
       const current = await Message.findOne({ _id: id }).lean<MessageDoc>();
       if (!current || (current.edited_at && current.edited_at >= editedAt)) return null;
       const next = toRecord({ ...current, content, edited_at: editedAt, updated_at: editedAt });

@@ -63,7 +63,10 @@ export function createTemplateRepository(db: Connection) {
       const conditions: FilterQuery<TemplateDoc>[] = [{ org_id: orgId, instance_id: instanceId }];
       for (const field of ['status', 'language', 'category', 'name'] as const) if (query[field]) conditions.push({ [field]: query[field] });
       if (after) conditions.push(position as FilterQuery<TemplateDoc>);
-      const rows = await Template.find({ $and: conditions }).sort(sort).limit(query.limit + 1).lean<TemplateDoc[]>();
+      const rows = await Template.find({ $and: conditions })
+        .sort(sort)
+        .limit(query.limit + 1)
+        .lean<TemplateDoc[]>();
       const page = toPage(rows, query.limit, (row) => row.created_at.toISOString());
       return { ...page, items: page.items.map(toRecord) };
     },

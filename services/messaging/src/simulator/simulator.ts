@@ -41,7 +41,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Running
   const server: Server = createServer((request, response) => {
     void sim.route(request).then(
       (reply) => send(response, reply),
-      (error: unknown) => send(response, { status: 500, body: { error: { message: error instanceof Error ? error.message : String(error) } } }),
+      (error: unknown) =>
+        send(response, { status: 500, body: { error: { message: error instanceof Error ? error.message : String(error) } } }),
     );
   });
   await new Promise<void>((resolve, reject) => {
@@ -78,15 +79,24 @@ class Simulator {
     const path = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
     if (path[0] === 'healthz') return { status: 200, body: { status: 'ok' } };
     if (path[0] === 'control') return this.control(method, path.slice(1), body, url.searchParams);
-    if (request.headers.authorization !== `Bearer ${this.options.token}`) return { status: 401, body: { error: { code: 190, message: 'Invalid OAuth access token.' } } };
+    if (request.headers.authorization !== `Bearer ${this.options.token}`)
+      return { status: 401, body: { error: { code: 190, message: 'Invalid OAuth access token.' } } };
     const [product, , ref, resource] = path;
     if (product === 'cloud' && ref) {
-      if (method === 'GET' && !resource) return { status: 200, body: { id: ref, payment_method_configured: this.state.number('official', ref).payment_method } };
+      if (method === 'GET' && !resource)
+        return { status: 200, body: { id: ref, payment_method_configured: this.state.number('official', ref).payment_method } };
       if (resource === 'message_templates') return this.templates(method, ref, body);
       if (method === 'POST' && resource === 'messages') return this.accept('official', ref, body);
     }
     if (product === 'bridge' && ref && method === 'POST' && resource === 'messages') return this.accept('qrcode', ref, body);
-    if ((product === 'photoapp' || product === 'socialmsg') && path[1] === 'graph' && path[3] && path[4] === 'messages' && method === 'POST') return this.accept(product, path[3], body);
+    if (
+      (product === 'photoapp' || product === 'socialmsg') &&
+      path[1] === 'graph' &&
+      path[3] &&
+      path[4] === 'messages' &&
+      method === 'POST'
+    )
+      return this.accept(product, path[3], body);
     return { status: 404, body: { error: { message: `no route ${method} ${url.pathname}` } } };
   }
 
@@ -100,12 +110,18 @@ class Simulator {
     }
     if (failure?.mode === 'server_error') return { status: 503, body: { error: { code: 2, message: 'Service temporarily unavailable' } } };
     if (failure?.mode === 'error') return refusal(kind, 400, failure.code, failure.message);
-    if (!number.connected) return kind === 'qrcode' ? { status: 409, body: { error: 'instance_disconnected' } } : refusal(kind, 400, kind === 'official' ? 131031 : 190, 'The number or page is not connected.');
+    if (!number.connected)
+      return kind === 'qrcode'
+        ? { status: 409, body: { error: 'instance_disconnected' } }
+        : refusal(kind, 400, kind === 'official' ? 131031 : 190, 'The number or page is not connected.');
     const wait = this.state.rateLimitWait(number);
     if (wait > 0) {
       const retryAfter = String(Math.max(1, Math.ceil(wait / 1000)));
       const code = kind === 'official' ? 130429 : 613;
-      const reply = kind === 'qrcode' ? { status: 429, body: { error: 'rate_limited', retry_after: Number(retryAfter) } } : refusal(kind, 429, code, 'Rate limit hit');
+      const reply =
+        kind === 'qrcode'
+          ? { status: 429, body: { error: 'rate_limited', retry_after: Number(retryAfter) } }
+          : refusal(kind, 429, code, 'Rate limit hit');
       return { ...reply, headers: { 'retry-after': retryAfter } };
     }
     if (kind === 'official' && body.type === 'template') {
@@ -119,14 +135,19 @@ class Simulator {
     const id = kind === 'official' ? `wamid.${token(24)}` : kind === 'qrcode' ? `3EB0${token(16).toUpperCase()}` : `m_${token(24)}`;
     this.state.sent.push({ id, kind, ref, to, body, at: new Date().toISOString() });
     this.scheduleStatuses(number, id, to);
-    if (kind === 'official') return { status: 200, body: { messaging_product: 'chatapp', contacts: [{ input: to, wa_id: to }], messages: [{ id }] } };
+    if (kind === 'official')
+      return { status: 200, body: { messaging_product: 'chatapp', contacts: [{ input: to, wa_id: to }], messages: [{ id }] } };
     if (kind === 'qrcode') return { status: 201, body: { id, status: 'PENDING' } };
     return { status: 200, body: { recipient_id: to, message_id: id } };
   }
 
   private scheduleStatuses(number: SimNumber, id: string, recipient: string): void {
     const billingFails = number.kind === 'official' && (!number.payment_method || number.late_billing_failure);
-    const steps: Array<Extract<SimEvent, { type: 'status' }>['status']> = billingFails ? ['sent', 'failed'] : number.kind === 'photoapp' || number.kind === 'socialmsg' ? ['delivered', 'read'] : ['sent', 'delivered', 'read'];
+    const steps: Array<Extract<SimEvent, { type: 'status' }>['status']> = billingFails
+      ? ['sent', 'failed']
+      : number.kind === 'photoapp' || number.kind === 'socialmsg'
+        ? ['delivered', 'read']
+        : ['sent', 'delivered', 'read'];
     void (async () => {
       for (const status of steps) {
         await new Promise((resolve) => setTimeout(resolve, this.options.statusDelayMs));
@@ -144,7 +165,14 @@ class Simulator {
     const language = String(body.language ?? '');
     if (!name || !language) return refusal('official', 400, 100, 'name and language are required');
     const existing = number.templates.find((t) => t.name === name && t.language === language);
-    const template = existing ?? { id: token(15), name, language, category: String(body.category ?? 'utility'), status: 'PENDING', components: Array.isArray(body.components) ? body.components : [] };
+    const template = existing ?? {
+      id: token(15),
+      name,
+      language,
+      category: String(body.category ?? 'utility'),
+      status: 'PENDING',
+      components: Array.isArray(body.components) ? body.components : [],
+    };
     if (typeof body.status === 'string') template.status = body.status;
     if (!existing) number.templates.push(template);
     return { status: 200, body: { id: template.id, status: template.status, category: template.category } };
@@ -155,7 +183,8 @@ class Simulator {
     if (!kind) return { status: 400, body: { error: `channel must be one of ${INSTANCE_KINDS.join(', ')}` } };
     const ref = String(body.to_number ?? body.ref ?? query.get('ref') ?? this.state.lastRef(kind) ?? '');
     const resource = path[0];
-    if (method === 'GET' && resource === 'sent') return { status: 200, body: { data: this.state.sent.filter((s) => !query.get('ref') || s.ref === query.get('ref')) } };
+    if (method === 'GET' && resource === 'sent')
+      return { status: 200, body: { data: this.state.sent.filter((s) => !query.get('ref') || s.ref === query.get('ref')) } };
     if (method === 'GET' && resource === 'numbers') return { status: 200, body: { data: [...this.state.numbers.values()] } };
     if (method !== 'POST') return { status: 404, body: { error: 'unknown control route' } };
     if (!ref) return { status: 400, body: { error: 'to_number (the provider handle of the number or page) is required' } };
@@ -163,8 +192,22 @@ class Simulator {
     const at = typeof body.timestamp === 'string' ? new Date(body.timestamp) : new Date();
     switch (resource) {
       case 'inbound': {
-        const id = typeof body.id === 'string' ? body.id : kind === 'official' ? `wamid.${token(24)}` : kind === 'qrcode' ? `3EB0${token(16).toUpperCase()}` : `m_${token(24)}`;
-        const event: SimEvent = { type: 'message', from: String(body.from ?? ''), name: typeof body.name === 'string' ? body.name : null, id, text: String(body.text ?? ''), at };
+        const id =
+          typeof body.id === 'string'
+            ? body.id
+            : kind === 'official'
+              ? `wamid.${token(24)}`
+              : kind === 'qrcode'
+                ? `3EB0${token(16).toUpperCase()}`
+                : `m_${token(24)}`;
+        const event: SimEvent = {
+          type: 'message',
+          from: String(body.from ?? ''),
+          name: typeof body.name === 'string' ? body.name : null,
+          id,
+          text: String(body.text ?? ''),
+          at,
+        };
         const repeat = Math.min(Math.max(Number(body.repeat ?? 1), 1), 20);
         const answers = body.concurrent
           ? await Promise.all(Array.from({ length: repeat }, () => this.post(kind, ref, event)))
@@ -172,10 +215,33 @@ class Simulator {
         return { status: 200, body: { id, callback_statuses: answers } };
       }
       case 'edit':
-        return { status: 200, body: { callback_status: await this.post(kind, ref, { type: 'edit', from: String(body.from ?? ''), id: String(body.id ?? ''), text: String(body.text ?? ''), at }) } };
+        return {
+          status: 200,
+          body: {
+            callback_status: await this.post(kind, ref, {
+              type: 'edit',
+              from: String(body.from ?? ''),
+              id: String(body.id ?? ''),
+              text: String(body.text ?? ''),
+              at,
+            }),
+          },
+        };
       case 'phone-send': {
         const id = `3EB0${token(16).toUpperCase()}`;
-        return { status: 200, body: { id, callback_status: await this.post(kind, ref, { type: 'phone_send', to: String(body.recipient ?? ''), id, text: String(body.text ?? ''), at }) } };
+        return {
+          status: 200,
+          body: {
+            id,
+            callback_status: await this.post(kind, ref, {
+              type: 'phone_send',
+              to: String(body.recipient ?? ''),
+              id,
+              text: String(body.text ?? ''),
+              at,
+            }),
+          },
+        };
       }
       case 'numbers':
         return this.configure(number, body);
@@ -183,7 +249,12 @@ class Simulator {
         const template = number.templates.find((t) => t.name === body.name && t.language === body.language);
         if (!template) return { status: 404, body: { error: 'no such template' } };
         template.status = String(body.status ?? template.status);
-        const callback = await this.post(kind, ref, { type: 'template_status', name: template.name, language: template.language, status: template.status });
+        const callback = await this.post(kind, ref, {
+          type: 'template_status',
+          name: template.name,
+          language: template.language,
+          status: template.status,
+        });
         return { status: 200, body: { template, callback_status: callback } };
       }
       default:
@@ -236,7 +307,9 @@ class Simulator {
 }
 
 function refusal(kind: InstanceKind, status: number, code: number, message: string): Reply {
-  return kind === 'qrcode' ? { status, body: { error: String(code), message } } : { status, body: { error: { message, type: 'OAuthException', code } } };
+  return kind === 'qrcode'
+    ? { status, body: { error: String(code), message } }
+    : { status, body: { error: { message, type: 'OAuthException', code } } };
 }
 
 async function sequential(times: number, task: () => Promise<number>): Promise<number[]> {

@@ -45,7 +45,17 @@ export class SimState {
     const key = `${kind}:${ref}`;
     let state = this.numbers.get(key);
     if (!state) {
-      state = { kind, ref, connected: true, payment_method: true, late_billing_failure: false, rate_limit: null, recent_sends: [], fail_next: [], templates: [] };
+      state = {
+        kind,
+        ref,
+        connected: true,
+        payment_method: true,
+        late_billing_failure: false,
+        rate_limit: null,
+        recent_sends: [],
+        fail_next: [],
+        templates: [],
+      };
       this.numbers.set(key, state);
     }
     this.last.set(kind, ref);

@@ -7,7 +7,14 @@ import type { InstanceKind } from '@crm/shared/schemas';
 export type SimEvent =
   | { type: 'message'; from: string; name: string | null; id: string; text: string; at: Date }
   | { type: 'phone_send'; to: string; id: string; text: string; at: Date }
-  | { type: 'status'; id: string; status: 'sent' | 'delivered' | 'read' | 'failed'; recipient: string; error?: { code: number; title: string }; at: Date }
+  | {
+      type: 'status';
+      id: string;
+      status: 'sent' | 'delivered' | 'read' | 'failed';
+      recipient: string;
+      error?: { code: number; title: string };
+      at: Date;
+    }
   | { type: 'edit'; from: string; id: string; text: string; at: Date }
   | { type: 'connection'; connected: boolean }
   | { type: 'template_status'; name: string; language: string; status: string };
@@ -26,7 +33,9 @@ export const signatureHeaderOf = (kind: InstanceKind): string => (kind === 'qrco
 function cloudBody(ref: string, event: SimEvent): unknown {
   const change = (field: string, value: Record<string, unknown>) => ({
     object: 'chatapp_business_account',
-    entry: [{ id: `waba-${ref}`, changes: [{ field, value: { messaging_product: 'chatapp', metadata: { phone_number_id: ref }, ...value } }] }],
+    entry: [
+      { id: `waba-${ref}`, changes: [{ field, value: { messaging_product: 'chatapp', metadata: { phone_number_id: ref }, ...value } }] },
+    ],
   });
   switch (event.type) {
     case 'message':
@@ -35,13 +44,37 @@ function cloudBody(ref: string, event: SimEvent): unknown {
         messages: [{ from: digitsOf(event.from), id: event.id, timestamp: seconds(event.at), type: 'text', text: { body: event.text } }],
       });
     case 'edit':
-      return change('messages', { messages: [{ from: digitsOf(event.from), id: `${event.id}.edit.${event.at.getTime()}`, timestamp: seconds(event.at), type: 'edit', edit: { original_id: event.id, text: { body: event.text } } }] });
+      return change('messages', {
+        messages: [
+          {
+            from: digitsOf(event.from),
+            id: `${event.id}.edit.${event.at.getTime()}`,
+            timestamp: seconds(event.at),
+            type: 'edit',
+            edit: { original_id: event.id, text: { body: event.text } },
+          },
+        ],
+      });
     case 'status':
-      return change('messages', { statuses: [{ id: event.id, status: event.status, timestamp: seconds(event.at), recipient_id: event.recipient, ...(event.error ? { errors: [event.error] } : {}) }] });
+      return change('messages', {
+        statuses: [
+          {
+            id: event.id,
+            status: event.status,
+            timestamp: seconds(event.at),
+            recipient_id: event.recipient,
+            ...(event.error ? { errors: [event.error] } : {}),
+          },
+        ],
+      });
     case 'connection':
       return change('account_update', { event: event.connected ? 'CONNECTED' : 'DISCONNECTED' });
     case 'template_status':
-      return change('message_template_status_update', { event: event.status, message_template_name: event.name, message_template_language: event.language });
+      return change('message_template_status_update', {
+        event: event.status,
+        message_template_name: event.name,
+        message_template_language: event.language,
+      });
     case 'phone_send':
       return change('messages', {});
   }
@@ -51,14 +84,32 @@ function bridgeBody(ref: string, event: SimEvent): unknown {
   const wrap = (name: string, data: Record<string, unknown>) => ({ event: name, instance: ref, data });
   switch (event.type) {
     case 'message':
-      return wrap('message.upsert', { id: event.id, from_me: false, remote_jid: `${digitsOf(event.from)}@c.chatapp`, push_name: event.name, timestamp: seconds(event.at), text: event.text });
+      return wrap('message.upsert', {
+        id: event.id,
+        from_me: false,
+        remote_jid: `${digitsOf(event.from)}@c.chatapp`,
+        push_name: event.name,
+        timestamp: seconds(event.at),
+        text: event.text,
+      });
     case 'phone_send':
-      return wrap('message.upsert', { id: event.id, from_me: true, remote_jid: `${digitsOf(event.to)}@c.chatapp`, timestamp: seconds(event.at), text: event.text });
+      return wrap('message.upsert', {
+        id: event.id,
+        from_me: true,
+        remote_jid: `${digitsOf(event.to)}@c.chatapp`,
+        timestamp: seconds(event.at),
+        text: event.text,
+      });
     case 'edit':
       return wrap('message.edit', { id: event.id, text: event.text, timestamp: seconds(event.at) });
     case 'status': {
       const status = { sent: 'SERVER_ACK', delivered: 'DELIVERY_ACK', read: 'READ', failed: 'ERROR' }[event.status];
-      return wrap('message.update', { id: event.id, status, timestamp: seconds(event.at), ...(event.error ? { error_code: String(event.error.code), error_message: event.error.title } : {}) });
+      return wrap('message.update', {
+        id: event.id,
+        status,
+        timestamp: seconds(event.at),
+        ...(event.error ? { error_code: String(event.error.code), error_message: event.error.title } : {}),
+      });
     }
     case 'connection':
       return wrap('connection.update', { state: event.connected ? 'open' : 'close' });
@@ -68,17 +119,34 @@ function bridgeBody(ref: string, event: SimEvent): unknown {
 }
 
 function pageBody(ref: string, event: SimEvent): unknown {
-  const messaging = (item: Record<string, unknown>) => ({ object: 'page', entry: [{ id: ref, time: Date.now(), messaging: [{ recipient: { id: ref }, ...item }] }] });
+  const messaging = (item: Record<string, unknown>) => ({
+    object: 'page',
+    entry: [{ id: ref, time: Date.now(), messaging: [{ recipient: { id: ref }, ...item }] }],
+  });
   switch (event.type) {
     case 'message':
-      return messaging({ sender: { id: event.from, name: event.name }, timestamp: event.at.getTime(), message: { mid: event.id, text: event.text } });
+      return messaging({
+        sender: { id: event.from, name: event.name },
+        timestamp: event.at.getTime(),
+        message: { mid: event.id, text: event.text },
+      });
     case 'edit':
       return messaging({ sender: { id: event.from }, timestamp: event.at.getTime(), message_edit: { mid: event.id, text: event.text } });
     case 'status':
-      if (event.status === 'read') return messaging({ sender: { id: event.recipient }, timestamp: event.at.getTime(), read: { mid: event.id } });
+      if (event.status === 'read')
+        return messaging({ sender: { id: event.recipient }, timestamp: event.at.getTime(), read: { mid: event.id } });
       return messaging({ sender: { id: event.recipient }, timestamp: event.at.getTime(), delivery: { mids: [event.id] } });
     case 'connection':
-      return { object: 'page', entry: [{ id: ref, time: Date.now(), changes: [{ field: 'page_status', value: { status: event.connected ? 'connected' : 'disconnected' } }] }] };
+      return {
+        object: 'page',
+        entry: [
+          {
+            id: ref,
+            time: Date.now(),
+            changes: [{ field: 'page_status', value: { status: event.connected ? 'connected' : 'disconnected' } }],
+          },
+        ],
+      };
     default:
       return { object: 'page', entry: [] };
   }

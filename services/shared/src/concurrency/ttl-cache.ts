@@ -6,7 +6,10 @@
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: Promise<V>; expiresAt: number }>();
 
-  constructor(private readonly ttlMs: number, private readonly maxEntries = 10_000) {}
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
 
   get(key: string, compute: () => PromiseLike<V>, now = Date.now()): Promise<V> {
     const hit = this.entries.get(key);

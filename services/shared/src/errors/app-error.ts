@@ -19,8 +19,7 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (what = 'record'): AppError =>
-  new AppError('NOT_FOUND', `The ${what} does not exist in this organization.`);
+export const notFound = (what = 'record'): AppError => new AppError('NOT_FOUND', `The ${what} does not exist in this organization.`);
 
 export const invalidReference = (field: string, id: string): AppError =>
   new AppError('INVALID_REFERENCE', `${field} refers to a record that does not exist in this organization.`, { field, id });

@@ -1,4 +1,13 @@
-import { credentials, InterceptingCall, makeGenericClientConstructor, Metadata, type Client, type Interceptor, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
+import {
+  credentials,
+  InterceptingCall,
+  makeGenericClientConstructor,
+  Metadata,
+  type Client,
+  type Interceptor,
+  type ServiceDefinition,
+  type ServiceError,
+} from '@grpc/grpc-js';
 import { fromGrpcError } from '../errors/grpc-errors';
 import { currentCommands, DB_COMMANDS_METADATA } from '../mongo/command-count';
 
@@ -27,7 +36,11 @@ export function grpcTarget(address: string): string {
 
 export const ROUND_ROBIN = { 'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }) };
 
-export function createAsyncClient<D extends ServiceDefinition>(definition: D, address: string, name: string): AsyncClient<D> & { close(): void } {
+export function createAsyncClient<D extends ServiceDefinition>(
+  definition: D,
+  address: string,
+  name: string,
+): AsyncClient<D> & { close(): void } {
   const Constructor = makeGenericClientConstructor(definition, name);
   const client = new Constructor(grpcTarget(address), credentials.createInsecure(), {
     ...ROUND_ROBIN,
@@ -43,7 +56,9 @@ export function createAsyncClient<D extends ServiceDefinition>(definition: D, ad
         if (!call) return reject(new Error(`unknown rpc ${method}`));
         const commands = currentCommands();
         const interceptors = commands ? [collectCommandsInto(commands)] : [];
-        call.call(client, request, new Metadata(), { deadline, interceptors }, (error, response) => (error ? reject(fromGrpcError(error)) : resolve(response)));
+        call.call(client, request, new Metadata(), { deadline, interceptors }, (error, response) =>
+          error ? reject(fromGrpcError(error)) : resolve(response),
+        );
       });
   }
   return asyncClient as AsyncClient<D> & { close(): void };
@@ -56,7 +71,11 @@ function collectCommandsInto(commands: string[]): Interceptor {
       start(metadata, listener, next) {
         next(metadata, {
           onReceiveMetadata(received, nextMetadata) {
-            commands.push(...String(received.get(DB_COMMANDS_METADATA)[0] ?? '').split(',').filter(Boolean));
+            commands.push(
+              ...String(received.get(DB_COMMANDS_METADATA)[0] ?? '')
+                .split(',')
+                .filter(Boolean),
+            );
             nextMetadata(received);
           },
         });

@@ -19,5 +19,9 @@ export function pageOf(page: PageRequestMessage): { limit: number; after: Keyset
 
 /** A domain page → the PageInfo message every list response carries. */
 export function pageInfo(result: { total: number; hasMore: boolean; next: KeysetPosition | undefined }) {
-  return { total: result.total, has_more: result.hasMore, next: result.next ? { value: result.next.value, id: result.next.id } : undefined };
+  return {
+    total: result.total,
+    has_more: result.hasMore,
+    next: result.next ? { value: result.next.value, id: result.next.id } : undefined,
+  };
 }

@@ -55,5 +55,5 @@ export async function startGrpcServer(options: { host: string; port: number; ser
 /** "/crm.v1.ContactService/ListContacts" → "crm.v1.ContactService". */
 function serviceName(definition: ServiceDefinition): string {
   const first = Object.values(definition)[0];
-  return first ? first.path.split('/')[1] ?? '' : '';
+  return first ? (first.path.split('/')[1] ?? '') : '';
 }

@@ -5,9 +5,8 @@ import type { Logger } from '../logger';
 import { DB_COMMANDS_METADATA, withCommandCount } from '../mongo/command-count';
 import { dropNulls, type Nullable } from './wire';
 
-type AsyncHandler<H> = H extends handleUnaryCall<infer Req, infer Res>
-  ? (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Nullable<Res>>
-  : never;
+type AsyncHandler<H> =
+  H extends handleUnaryCall<infer Req, infer Res> ? (request: Req, call: ServerUnaryCall<Req, Res>) => Promise<Nullable<Res>> : never;
 
 /**
  * The async form of a generated service interface: each RPC returns a promise (nulls allowed where the
@@ -21,7 +20,9 @@ export type AsyncService<S> = { [K in keyof S]: AsyncHandler<S[K]> };
  */
 export function bindService<S extends UntypedServiceImplementation>(handlers: AsyncService<S>, logger: Logger): S {
   const bound: Record<string, handleUnaryCall<unknown, unknown>> = {};
-  for (const [name, handler] of Object.entries(handlers as Record<string, (req: unknown, call: ServerUnaryCall<unknown, unknown>) => Promise<unknown>>)) {
+  for (const [name, handler] of Object.entries(
+    handlers as Record<string, (req: unknown, call: ServerUnaryCall<unknown, unknown>) => Promise<unknown>>,
+  )) {
     bound[name] = (call, callback) => {
       const { commands, result } = withCommandCount(() => handler(call.request, call));
       result.then(

@@ -31,7 +31,10 @@ export class EventBus {
       brokers: options.brokers,
       logLevel: logLevel.WARN,
       retry: { retries: 8, initialRetryTime: 200 },
-      logCreator: () => ({ namespace, log }) => options.logger.warn({ kafka: namespace }, log.message),
+      logCreator:
+        () =>
+        ({ namespace, log }) =>
+          options.logger.warn({ kafka: namespace }, log.message),
     });
   }
 
@@ -70,7 +73,11 @@ export class EventBus {
     maxWaitTimeInMs?: number;
     handle: (batch: EachBatchPayload['batch']) => Promise<void>;
   }): Promise<Consumer> {
-    const consumer = this.kafka.consumer({ groupId: options.groupId, maxWaitTimeInMs: options.maxWaitTimeInMs ?? 5_000, allowAutoTopicCreation: false });
+    const consumer = this.kafka.consumer({
+      groupId: options.groupId,
+      maxWaitTimeInMs: options.maxWaitTimeInMs ?? 5_000,
+      allowAutoTopicCreation: false,
+    });
     await consumer.connect();
     await consumer.subscribe({ topic: options.topic, fromBeginning: options.fromBeginning ?? true });
     await consumer.run({

@@ -19,7 +19,8 @@ export function quietIdleRequestQueues(): void {
   const prototype = RequestQueue.prototype;
   if (prototype.__quiet) return;
   const schedule = prototype.scheduleCheckPendingRequests;
-  if (typeof schedule !== 'function') throw new Error('kafkajs changed: RequestQueue.scheduleCheckPendingRequests is gone; review idle-request-queue.ts');
+  if (typeof schedule !== 'function')
+    throw new Error('kafkajs changed: RequestQueue.scheduleCheckPendingRequests is gone; review idle-request-queue.ts');
   prototype.scheduleCheckPendingRequests = function (this: RequestQueuePrototype) {
     if (this.pending.length === 0 && this.throttledUntil <= Date.now()) return;
     schedule.call(this);

@@ -24,7 +24,11 @@ async function prepare(client: MongoClient, also: StoreCapability[]): Promise<St
  * Opens a service's own database (mongoose). Each service owns one database and never reads another's. A
  * service that needs more of the store than every service does (multi-document transactions) says so.
  */
-export async function connectMongo(uri: string, dbName: string, options: { requires?: StoreCapability[] } = {}): Promise<Connection & { store: StoreDescription }> {
+export async function connectMongo(
+  uri: string,
+  dbName: string,
+  options: { requires?: StoreCapability[] } = {},
+): Promise<Connection & { store: StoreDescription }> {
   const connection = mongoose.createConnection(uri, { ...CLIENT_OPTIONS, dbName, autoIndex: true });
   await connection.asPromise();
   return Object.assign(connection, { store: await prepare(connection.getClient(), options.requires ?? []) });

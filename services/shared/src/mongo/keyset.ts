@@ -17,7 +17,11 @@ export interface KeysetPage<T> {
  * Keyset pagination on (field, _id): stable under inserts, no skip. `after` is the position of the last row of
  * the previous page; the caller fetches limit + 1 rows to learn whether more exist.
  */
-export function keyset(field: string, order: Order, after: KeysetPosition | undefined): { filter: FilterQuery<unknown>; sort: Record<string, SortOrder> } {
+export function keyset(
+  field: string,
+  order: Order,
+  after: KeysetPosition | undefined,
+): { filter: FilterQuery<unknown>; sort: Record<string, SortOrder> } {
   const direction = order === 'asc' ? 1 : -1;
   const sort: Record<string, SortOrder> = field === '_id' ? { _id: direction } : { [field]: direction, _id: direction };
   if (!after) return { filter: {}, sort };

@@ -4,8 +4,14 @@ import { classify, requireCapabilities } from './store';
 describe('the storage seam', () => {
   it('knows FerretDB lacks isolated updates, transactions and TTL, and refuses it', () => {
     const store = classify({ version: '7.0.77', ferretdbVersion: 'v1.24.2' }, {});
-    expect(store).toEqual({ server: 'FerretDB', version: 'v1.24.2', capabilities: { isolatedUpdates: false, transactions: false, ttlIndexes: false } });
-    expect(() => requireCapabilities(store, ['isolatedUpdates', 'ttlIndexes'])).toThrow(/FerretDB v1\.24\.2 lacks isolatedUpdates, ttlIndexes/);
+    expect(store).toEqual({
+      server: 'FerretDB',
+      version: 'v1.24.2',
+      capabilities: { isolatedUpdates: false, transactions: false, ttlIndexes: false },
+    });
+    expect(() => requireCapabilities(store, ['isolatedUpdates', 'ttlIndexes'])).toThrow(
+      /FerretDB v1\.24\.2 lacks isolatedUpdates, ttlIndexes/,
+    );
   });
 
   it('takes SecantusDB (a one-node replica set) and MongoDB replica sets as isolating, with transactions and TTL', () => {

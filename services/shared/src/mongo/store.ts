@@ -34,14 +34,21 @@ interface Hello {
 
 export async function describeStore(client: MongoClient): Promise<StoreDescription> {
   const admin = client.db('admin');
-  const [buildInfo, hello] = await Promise.all([admin.command({ buildInfo: 1 }) as Promise<BuildInfo>, admin.command({ hello: 1 }) as Promise<Hello>]);
+  const [buildInfo, hello] = await Promise.all([
+    admin.command({ buildInfo: 1 }) as Promise<BuildInfo>,
+    admin.command({ hello: 1 }) as Promise<Hello>,
+  ]);
   return classify(buildInfo, hello);
 }
 
 export function classify(buildInfo: BuildInfo, hello: Hello): StoreDescription {
   const version = String(buildInfo.version ?? 'unknown');
   if (buildInfo.ferretdb !== undefined || buildInfo.ferretdbVersion !== undefined) {
-    return { server: 'FerretDB', version: String(buildInfo.ferretdbVersion ?? version), capabilities: { isolatedUpdates: false, transactions: false, ttlIndexes: false } };
+    return {
+      server: 'FerretDB',
+      version: String(buildInfo.ferretdbVersion ?? version),
+      capabilities: { isolatedUpdates: false, transactions: false, ttlIndexes: false },
+    };
   }
   // A replica set (or a mongos) runs transactions; a standalone mongod does not.
   const transactions = Boolean(hello.setName) || hello.msg === 'isdbgrid';
@@ -54,6 +61,6 @@ export function requireCapabilities(store: StoreDescription, required: StoreCapa
   if (missing.length === 0) return;
   throw new Error(
     `${store.server} ${store.version} lacks ${missing.join(', ')}, which this service relies on ` +
-      '(concurrent updates would be lost, or expired records kept). Use MongoDB (a replica set) or the local stack\'s SecantusDB.',
+      "(concurrent updates would be lost, or expired records kept). Use MongoDB (a replica set) or the local stack's SecantusDB.",
   );
 }

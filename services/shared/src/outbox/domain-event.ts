@@ -28,5 +28,12 @@ export function newOutboxEntry(orgId: string, type: string, data: Record<string,
 }
 
 export function toDomainEvent(entry: OutboxEntry): DomainEvent {
-  return { id: entry.id, type: entry.type, created_at: entry.created_at.toISOString(), api_version: 'v1', org_id: entry.org_id, data: entry.data };
+  return {
+    id: entry.id,
+    type: entry.type,
+    created_at: entry.created_at.toISOString(),
+    api_version: 'v1',
+    org_id: entry.org_id,
+    data: entry.data,
+  };
 }

@@ -36,7 +36,11 @@ export function recordOf<R>(doc: object, internalKeys: string[] = []): R {
  * ever sees one without the other. With `bumpRevision`, the record's `rev` advances (optimistic concurrency:
  * the caller's filter names the revision it read).
  */
-export function updateWithEvents(set: Record<string, unknown>, events: OutboxEntry[], options: { bumpRevision?: boolean } = {}): Record<string, object> {
+export function updateWithEvents(
+  set: Record<string, unknown>,
+  events: OutboxEntry[],
+  options: { bumpRevision?: boolean } = {},
+): Record<string, object> {
   const revision: Record<string, object> = options.bumpRevision ? { $inc: { rev: 1 } } : {};
   if (events.length === 0) return { $set: set, ...revision };
   const outbox = outboxOnUpdate(events);

@@ -106,7 +106,10 @@ export class OutboxRelay {
     const idle = this.options.idleCheckMs ?? 30_000;
     const leases = await Promise.all(
       this.options.collections.map((collection) =>
-        collection.findOne({ ...PENDING, _outbox_lease_until: { $ne: null } }, { projection: { _outbox_lease_until: 1 }, sort: { _outbox_lease_until: 1 } }),
+        collection.findOne(
+          { ...PENDING, _outbox_lease_until: { $ne: null } },
+          { projection: { _outbox_lease_until: 1 }, sort: { _outbox_lease_until: 1 } },
+        ),
       ),
     );
     const due = leases.map((doc) => (doc?._outbox_lease_until as Date | undefined)?.getTime() ?? Infinity);
@@ -130,7 +133,9 @@ export class OutboxRelay {
         ),
       ),
     );
-    return records.filter((record) => record !== null).map((record) => ({ collection, id: record._id, entries: (record._outbox as OutboxEntry[] | undefined) ?? [] }));
+    return records
+      .filter((record) => record !== null)
+      .map((record) => ({ collection, id: record._id, entries: (record._outbox as OutboxEntry[] | undefined) ?? [] }));
   }
 
   /**

@@ -8,7 +8,11 @@ export const DEAL_SORTS = ['created_at', 'updated_at', 'value', 'expected_close_
 const titleSchema = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 const descriptionSchema = z.string().max(10_000, 'must be at most 10000 characters');
 const valueSchema = z.number({ message: 'must be a number' }).finite().min(0, 'must be at least 0').max(1e15, 'is too large');
-const probabilitySchema = z.number({ message: 'must be an integer' }).int('must be an integer').min(0, 'must be at least 0').max(100, 'must be at most 100');
+const probabilitySchema = z
+  .number({ message: 'must be an integer' })
+  .int('must be an integer')
+  .min(0, 'must be at least 0')
+  .max(100, 'must be at most 100');
 /** ISO 8601: a calendar date (2026-03-31) or a date-time with offset. */
 const closeDateSchema = z.union([z.iso.date(), isoDateTimeSchema], { message: 'must be an ISO 8601 date or date-time' });
 const contactIdsSchema = z
@@ -53,7 +57,9 @@ export const updateDealBody = z.strictObject({
 export const moveDealBody = z.strictObject({ stage_id: idOf('stage') });
 
 /** POST /v1/deals/{id}/lose (#31). */
-export const loseDealBody = z.strictObject({ lost_reason: z.string().trim().max(500, 'must be at most 500 characters').nullable().optional() });
+export const loseDealBody = z.strictObject({
+  lost_reason: z.string().trim().max(500, 'must be at most 500 characters').nullable().optional(),
+});
 
 /** POST /v1/deals/{id}/win and /reopen (#30, #32): no fields. */
 export const emptyActionBody = z.strictObject({});

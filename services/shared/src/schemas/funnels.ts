@@ -4,9 +4,17 @@ export const MAX_STAGES = 30;
 
 const nameSchema = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
 const colorSchema = z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'must be a #RRGGBB color');
-const probabilitySchema = z.number({ message: 'must be an integer' }).int('must be an integer').min(0, 'must be at least 0').max(100, 'must be at most 100');
+const probabilitySchema = z
+  .number({ message: 'must be an integer' })
+  .int('must be an integer')
+  .min(0, 'must be at least 0')
+  .max(100, 'must be at most 100');
 /** 1-based board position. */
-const positionSchema = z.number({ message: 'must be an integer' }).int('must be an integer').min(1, 'must be at least 1').max(10_000, 'is too large');
+const positionSchema = z
+  .number({ message: 'must be an integer' })
+  .int('must be an integer')
+  .min(1, 'must be at least 1')
+  .max(10_000, 'is too large');
 
 export const stageInput = z.strictObject({
   name: nameSchema,

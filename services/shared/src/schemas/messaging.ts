@@ -34,13 +34,17 @@ export const sendMessageBody = z
     template_components: z.array(z.record(z.string(), z.unknown())).max(20, 'at most 20 components').optional(),
   })
   .superRefine((body, ctx) => {
-    if (body.type !== 'text' && !body.media_url) ctx.addIssue({ code: 'custom', path: ['media_url'], message: `is required for type ${body.type}` });
-    if (body.type === 'text' && body.media_url) ctx.addIssue({ code: 'custom', path: ['media_url'], message: 'is accepted only with a media type' });
-    if (body.template_name && !body.template_language) ctx.addIssue({ code: 'custom', path: ['template_language'], message: 'is required with template_name' });
+    if (body.type !== 'text' && !body.media_url)
+      ctx.addIssue({ code: 'custom', path: ['media_url'], message: `is required for type ${body.type}` });
+    if (body.type === 'text' && body.media_url)
+      ctx.addIssue({ code: 'custom', path: ['media_url'], message: 'is accepted only with a media type' });
+    if (body.template_name && !body.template_language)
+      ctx.addIssue({ code: 'custom', path: ['template_language'], message: 'is required with template_name' });
     if (!body.template_name && (body.template_language || body.template_components)) {
       ctx.addIssue({ code: 'custom', path: ['template_name'], message: 'is required with template_language or template_components' });
     }
-    if (!body.template_name && body.type === 'text' && !body.content) ctx.addIssue({ code: 'custom', path: ['content'], message: 'is required for a text message' });
+    if (!body.template_name && body.type === 'text' && !body.content)
+      ctx.addIssue({ code: 'custom', path: ['content'], message: 'is required for a text message' });
   });
 
 /** POST /v1/conversations/{id}/assign (#51): a member id, or null to unassign. */

@@ -47,7 +47,7 @@ export const EVENT_KINDS: readonly EventKind[] = Object.freeze([
   platform('conversation.created', 'A conversation was opened by a first message.'),
   platform('conversation.reopened', 'A closed conversation reopened because a message was received or sent.'),
   platform('conversation.unassigned', 'A conversation lost its assignee (member removed or deactivated).'),
-  platform('conversation.window.expired', "The 24-hour free-text window of an official number closed for a conversation."),
+  platform('conversation.window.expired', 'The 24-hour free-text window of an official number closed for a conversation.'),
   platform('contact.merged', 'Two contacts were merged into one.'),
   platform('contact.opted_out', 'A contact asked to receive no more messages.'),
   platform('task.due', 'A task reached its due time.'),

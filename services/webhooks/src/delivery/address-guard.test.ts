@@ -14,7 +14,8 @@ import {
 function fakeResolver(table: Record<string, string[]>): Resolver {
   return (hostname) => {
     const addresses = table[hostname];
-    if (addresses === undefined) return Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
+    if (addresses === undefined)
+      return Promise.reject(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }));
     return Promise.resolve(addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
   };
 }
@@ -229,17 +230,31 @@ describe('resolveVettedAddress', () => {
       family: 6,
     });
     expect(await resolveVettedAddress('127.0.0.1', EMPTY_ALLOW_LIST, throwing)).toMatchObject({ ok: false, code: 'blocked_address' });
-    expect(await resolveVettedAddress('127.0.0.1', parseAllowList('127.0.0.1'), throwing)).toEqual({ ok: true, address: '127.0.0.1', family: 4 });
+    expect(await resolveVettedAddress('127.0.0.1', parseAllowList('127.0.0.1'), throwing)).toEqual({
+      ok: true,
+      address: '127.0.0.1',
+      family: 4,
+    });
   });
 
   it('trusts whatever an allow-listed hostname resolves to', async () => {
-    expect(await resolveVettedAddress('localhost', parseAllowList('localhost'), dns)).toEqual({ ok: true, address: '127.0.0.1', family: 4 });
+    expect(await resolveVettedAddress('localhost', parseAllowList('localhost'), dns)).toEqual({
+      ok: true,
+      address: '127.0.0.1',
+      family: 4,
+    });
     expect(await resolveVettedAddress('receiver.test', parseAllowList('receiver.test'), dns)).toMatchObject({ ok: true });
   });
 
   it('permits blocked addresses only inside allow-listed networks', async () => {
-    expect(await resolveVettedAddress('rebind.example', parseAllowList('10.0.0.0/24'), dns)).toMatchObject({ ok: true, address: '93.184.216.34' });
-    expect(await resolveVettedAddress('rebind.example', parseAllowList('10.0.1.0/24'), dns)).toMatchObject({ ok: false, code: 'blocked_address' });
+    expect(await resolveVettedAddress('rebind.example', parseAllowList('10.0.0.0/24'), dns)).toMatchObject({
+      ok: true,
+      address: '93.184.216.34',
+    });
+    expect(await resolveVettedAddress('rebind.example', parseAllowList('10.0.1.0/24'), dns)).toMatchObject({
+      ok: false,
+      code: 'blocked_address',
+    });
     // An IPv4 allow-list entry also covers the IPv4-mapped spelling of that address.
     expect(await resolveVettedAddress('mapped.example', parseAllowList('127.0.0.1'), dns)).toMatchObject({ ok: true });
   });
@@ -255,7 +270,13 @@ describe('checkTargetUrlResolved', () => {
   const dns = fakeResolver({ 'hooks.example.com': ['93.184.216.34'], 'evil.example.com': ['127.0.0.1'] });
   it('combines URL and DNS checks', async () => {
     expect(await checkTargetUrlResolved('https://hooks.example.com/x', EMPTY_ALLOW_LIST, dns)).toMatchObject({ ok: true });
-    expect(await checkTargetUrlResolved('https://evil.example.com/x', EMPTY_ALLOW_LIST, dns)).toMatchObject({ ok: false, code: 'blocked_address' });
-    expect(await checkTargetUrlResolved('http://hooks.example.com/x', EMPTY_ALLOW_LIST, dns)).toMatchObject({ ok: false, code: 'https_required' });
+    expect(await checkTargetUrlResolved('https://evil.example.com/x', EMPTY_ALLOW_LIST, dns)).toMatchObject({
+      ok: false,
+      code: 'blocked_address',
+    });
+    expect(await checkTargetUrlResolved('http://hooks.example.com/x', EMPTY_ALLOW_LIST, dns)).toMatchObject({
+      ok: false,
+      code: 'https_required',
+    });
   });
 });

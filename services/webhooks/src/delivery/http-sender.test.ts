@@ -55,7 +55,14 @@ describe('sendWebhook', () => {
     const input = delivery(port, '/hook?tenant=1');
     const result = await sendWebhook({ ...input, allowList: LOOPBACK });
 
-    expect(result).toMatchObject({ ok: true, statusCode: 204, error: null, responseExcerpt: '', retryAfter: null, pauseSubscription: false });
+    expect(result).toMatchObject({
+      ok: true,
+      statusCode: 204,
+      error: null,
+      responseExcerpt: '',
+      retryAfter: null,
+      pauseSubscription: false,
+    });
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
     const [request] = received;
     expect(request?.method).toBe('POST');
@@ -73,7 +80,11 @@ describe('sendWebhook', () => {
     const { port } = await startReceiver((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');
     });
-    expect(await sendWebhook({ ...delivery(port), allowList: LOOPBACK })).toMatchObject({ ok: true, statusCode: 200, responseExcerpt: 'thanks' });
+    expect(await sendWebhook({ ...delivery(port), allowList: LOOPBACK })).toMatchObject({
+      ok: true,
+      statusCode: 200,
+      responseExcerpt: 'thanks',
+    });
   });
 
   it('treats 500 as a failure', async () => {

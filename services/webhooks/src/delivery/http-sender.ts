@@ -112,7 +112,8 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendResult> 
       responseExcerpt: outcome.excerpt,
       retryAfter: outcome.retryAfter,
       pauseSubscription: shouldPauseSubscription(statusCode),
-      errorDetail: errorDetail ?? outcome.connectionError ?? (outcome.timedOut ? `no complete response within ${String(timeoutMs)} ms` : null),
+      errorDetail:
+        errorDetail ?? outcome.connectionError ?? (outcome.timedOut ? `no complete response within ${String(timeoutMs)} ms` : null),
     };
   };
   const noResponse = { statusCode: null, excerpt: null, retryAfter: null };

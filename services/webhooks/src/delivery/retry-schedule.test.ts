@@ -59,13 +59,19 @@ describe('nextAttemptDelay', () => {
 
   it('honours an HTTP-date Retry-After relative to now', () => {
     const now = Date.parse('2025-01-01T00:00:00Z');
-    expect(nextAttemptDelay({ attempt: 1, statusCode: 503, retryAfterHeader: 'Wed, 01 Jan 2025 03:00:00 GMT', now, random: noJitter })).toBe(3 * HOUR);
+    expect(
+      nextAttemptDelay({ attempt: 1, statusCode: 503, retryAfterHeader: 'Wed, 01 Jan 2025 03:00:00 GMT', now, random: noJitter }),
+    ).toBe(3 * HOUR);
   });
 
   it('caps Retry-After at 24 h', () => {
-    expect(nextAttemptDelay({ attempt: 1, statusCode: 429, retryAfterHeader: String(7 * 24 * 3600), random: noJitter })).toBe(MAX_RETRY_AFTER_MS);
+    expect(nextAttemptDelay({ attempt: 1, statusCode: 429, retryAfterHeader: String(7 * 24 * 3600), random: noJitter })).toBe(
+      MAX_RETRY_AFTER_MS,
+    );
     // ...but the cap never shortens a configured schedule wait that is longer.
-    expect(nextAttemptDelay({ attempt: 1, scheduleMs: [0, 48 * HOUR], statusCode: 429, retryAfterHeader: '1', random: noJitter })).toBe(48 * HOUR);
+    expect(nextAttemptDelay({ attempt: 1, scheduleMs: [0, 48 * HOUR], statusCode: 429, retryAfterHeader: '1', random: noJitter })).toBe(
+      48 * HOUR,
+    );
   });
 
   it('ignores Retry-After on other statuses and when invalid', () => {

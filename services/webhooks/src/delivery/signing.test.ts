@@ -66,7 +66,9 @@ describe('signPayload', () => {
   it('uses the full secret string for X-Webhook-Signature but the decoded key for Standard Webhooks', () => {
     const secret = generateSecret();
     const headers = signPayload({ eventId: 'evt_1', body: '{}', timestampSeconds: 1, secrets: [secret] });
-    const decodedKeyHex = createHmac('sha256', Buffer.from(secret.slice(6), 'base64')).update('1.{}').digest('hex');
+    const decodedKeyHex = createHmac('sha256', Buffer.from(secret.slice(6), 'base64'))
+      .update('1.{}')
+      .digest('hex');
     expect(headers['X-Webhook-Signature']).not.toBe(`sha256=${decodedKeyHex}`);
   });
 
@@ -120,7 +122,10 @@ describe('verifySignature (X-Webhook-Signature)', () => {
   it('rejects a tampered body, a wrong secret and a changed timestamp', () => {
     expect(verifySignature({ ...base, body: '{"test": 2432232315}' }).ok).toBe(false);
     expect(verifySignature({ ...base, secret: generateSecret() }).ok).toBe(false);
-    expect(verifySignature({ ...base, timestampSeconds: String(VECTOR.timestamp + 1) })).toEqual({ ok: false, reason: 'no_matching_signature' });
+    expect(verifySignature({ ...base, timestampSeconds: String(VECTOR.timestamp + 1) })).toEqual({
+      ok: false,
+      reason: 'no_matching_signature',
+    });
   });
 
   it('rejects replays outside the 5-minute tolerance, in the past and the future', () => {
@@ -133,8 +138,20 @@ describe('verifySignature (X-Webhook-Signature)', () => {
   it('defaults the clock to now', () => {
     const ts = Math.floor(Date.now() / 1000);
     const headers = signPayload({ eventId: 'evt_1', body: '{}', timestampSeconds: ts, secrets: [VECTOR.secret] });
-    const withoutClock = { body: base.body, timestampSeconds: base.timestampSeconds, signatureHeader: base.signatureHeader, secret: base.secret };
-    expect(verifySignature({ ...withoutClock, body: '{}', timestampSeconds: headers['X-Webhook-Timestamp'], signatureHeader: headers['X-Webhook-Signature'] }).ok).toBe(true);
+    const withoutClock = {
+      body: base.body,
+      timestampSeconds: base.timestampSeconds,
+      signatureHeader: base.signatureHeader,
+      secret: base.secret,
+    };
+    expect(
+      verifySignature({
+        ...withoutClock,
+        body: '{}',
+        timestampSeconds: headers['X-Webhook-Timestamp'],
+        signatureHeader: headers['X-Webhook-Signature'],
+      }).ok,
+    ).toBe(true);
     expect(verifySignature({ ...withoutClock }).ok).toBe(false);
   });
 
@@ -167,13 +184,18 @@ describe('verifyStandardSignature (webhook-signature)', () => {
   it('verifies the published vector and both rotation signatures', () => {
     expect(verifyStandardSignature(base)).toEqual({ ok: true });
     expect(verifyStandardSignature({ ...base, signatureHeader: ROTATION.standardSignature })).toEqual({ ok: true });
-    expect(verifyStandardSignature({ ...base, signatureHeader: ROTATION.standardSignature, secret: ROTATION.newSecret })).toEqual({ ok: true });
+    expect(verifyStandardSignature({ ...base, signatureHeader: ROTATION.standardSignature, secret: ROTATION.newSecret })).toEqual({
+      ok: true,
+    });
   });
 
   it('rejects a different id, body, stale timestamp or malformed header', () => {
     expect(verifyStandardSignature({ ...base, eventId: 'msg_other' }).ok).toBe(false);
     expect(verifyStandardSignature({ ...base, body: '{}' }).ok).toBe(false);
-    expect(verifyStandardSignature({ ...base, nowSeconds: VECTOR.timestamp + 301 })).toEqual({ ok: false, reason: 'timestamp_outside_tolerance' });
+    expect(verifyStandardSignature({ ...base, nowSeconds: VECTOR.timestamp + 301 })).toEqual({
+      ok: false,
+      reason: 'timestamp_outside_tolerance',
+    });
     expect(verifyStandardSignature({ ...base, signatureHeader: 'v2,abc' })).toEqual({ ok: false, reason: 'malformed_signature_header' });
   });
 });

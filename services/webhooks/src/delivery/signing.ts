@@ -80,7 +80,8 @@ export function signPayload(input: SignPayloadInput): WebhookHeaders {
   };
 }
 
-export type VerifyFailureReason = 'malformed_timestamp' | 'timestamp_outside_tolerance' | 'malformed_signature_header' | 'no_matching_signature';
+export type VerifyFailureReason =
+  'malformed_timestamp' | 'timestamp_outside_tolerance' | 'malformed_signature_header' | 'no_matching_signature';
 
 export type VerifyResult = { ok: true } | { ok: false; reason: VerifyFailureReason };
 

@@ -32,7 +32,12 @@ describe('planAttemptOutcome', () => {
   });
 
   it('fails after the last attempt of the schedule', () => {
-    expect(plan(SCHEDULE.length, { error: 'timeout' })).toMatchObject({ status: 'failed', next_attempt_at: null, completed_at: now, error: 'timeout' });
+    expect(plan(SCHEDULE.length, { error: 'timeout' })).toMatchObject({
+      status: 'failed',
+      next_attempt_at: null,
+      completed_at: now,
+      error: 'timeout',
+    });
   });
 
   it('honours Retry-After on 429 by waiting longer, never shorter', () => {
@@ -41,7 +46,10 @@ describe('planAttemptOutcome', () => {
   });
 
   it('stops at once and asks for a pause on 410 Gone', () => {
-    expect(plan(1, { statusCode: 410, error: 'http_410', pauseSubscription: true })).toMatchObject({ status: 'failed', pauseSubscription: true });
+    expect(plan(1, { statusCode: 410, error: 'http_410', pauseSubscription: true })).toMatchObject({
+      status: 'failed',
+      pauseSubscription: true,
+    });
   });
 
   it('never retries a test delivery', () => {

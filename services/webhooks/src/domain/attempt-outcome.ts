@@ -46,9 +46,17 @@ export function planAttemptOutcome(input: PlanInput): AttemptOutcome {
   const base = { error, attempt, pauseSubscription: result.pauseSubscription };
   if (result.ok) return { ...base, status: 'succeeded', next_attempt_at: null, completed_at: now, failureReason: null };
 
-  const failureReason = result.error === 'blocked_address' ? `blocked_address: ${result.errorDetail ?? 'target address refused'}` : result.error;
+  const failureReason =
+    result.error === 'blocked_address' ? `blocked_address: ${result.errorDetail ?? 'target address refused'}` : result.error;
   const delay = input.retries
-    ? nextAttemptDelay({ attempt: input.attempt, scheduleMs: input.scheduleMs, retryAfterHeader: result.retryAfter, statusCode: result.statusCode, random: input.random, now: now.getTime() })
+    ? nextAttemptDelay({
+        attempt: input.attempt,
+        scheduleMs: input.scheduleMs,
+        retryAfterHeader: result.retryAfter,
+        statusCode: result.statusCode,
+        random: input.random,
+        now: now.getTime(),
+      })
     : null;
   if (delay === null) return { ...base, status: 'failed', next_attempt_at: null, completed_at: now, failureReason };
   return { ...base, status: 'pending', next_attempt_at: new Date(now.getTime() + delay), completed_at: null, failureReason };

@@ -11,7 +11,11 @@ import { signingSecrets } from './webhook.view';
  * it, records the attempt and schedules the next one, then updates the subscription's health. `inline` attempts
  * (test, redeliver) are made even while the subscription is paused; the worker's are held instead.
  */
-export async function attemptDelivery(deps: WebhookDeps, delivery: DeliveryRecord, options: { inline?: boolean } = {}): Promise<DeliveryRecord> {
+export async function attemptDelivery(
+  deps: WebhookDeps,
+  delivery: DeliveryRecord,
+  options: { inline?: boolean } = {},
+): Promise<DeliveryRecord> {
   const webhook = await deps.webhooks.getById(delivery.org_id, delivery.webhook_id);
   if (!webhook) return delivery;
   if (webhook.status === 'paused' && !options.inline) {
@@ -26,9 +30,22 @@ export async function attemptDelivery(deps: WebhookDeps, delivery: DeliveryRecor
     timestampSeconds: Math.floor(startedAt.getTime() / 1000),
     secrets: signingSecrets(webhook, startedAt),
   });
-  const result = await sendWebhook({ url: webhook.url, body: delivery.request_body, headers, timeoutMs: deps.settings.timeoutMs, allowList: deps.settings.allowList });
+  const result = await sendWebhook({
+    url: webhook.url,
+    body: delivery.request_body,
+    headers,
+    timeoutMs: deps.settings.timeoutMs,
+    allowList: deps.settings.allowList,
+  });
   const now = deps.now();
-  const outcome = planAttemptOutcome({ attempt: delivery.attempt + 1, result, startedAt, scheduleMs: deps.settings.scheduleMs, retries: !delivery.is_test, now });
+  const outcome = planAttemptOutcome({
+    attempt: delivery.attempt + 1,
+    result,
+    startedAt,
+    scheduleMs: deps.settings.scheduleMs,
+    retries: !delivery.is_test,
+    now,
+  });
 
   const recorded = await deps.deliveries.recordAttempt(delivery.org_id, delivery.id, deps.owner, delivery.attempt, {
     set: {
@@ -62,6 +79,9 @@ async function updateHealth(deps: WebhookDeps, webhook: WebhookRecord, outcome: 
   if (!after) return;
   const tooMany = after.consecutive_failures >= deps.settings.pauseAfterFailures;
   if ((tooMany || outcome.pauseSubscription) && (await deps.webhooks.pauseIfActive(webhook.org_id, webhook.id, now))) {
-    deps.logger.warn({ webhook: webhook.id, org_id: webhook.org_id, failures: after.consecutive_failures, gone: outcome.pauseSubscription }, 'webhook subscription paused');
+    deps.logger.warn(
+      { webhook: webhook.id, org_id: webhook.org_id, failures: after.consecutive_failures, gone: outcome.pauseSubscription },
+      'webhook subscription paused',
+    );
   }
 }

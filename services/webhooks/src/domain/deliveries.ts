@@ -11,7 +11,10 @@ import { requireWebhook } from './subscriptions';
 
 export async function listDeliveries(deps: WebhookDeps, orgId: string, webhookId: string, query: DeliveryQuery) {
   await requireWebhook(deps, orgId, webhookId);
-  const [page, total] = await Promise.all([deps.deliveries.list(orgId, webhookId, query), deps.deliveries.countForWebhook(orgId, webhookId)]);
+  const [page, total] = await Promise.all([
+    deps.deliveries.list(orgId, webhookId, query),
+    deps.deliveries.countForWebhook(orgId, webhookId),
+  ]);
   return { items: page.items.map(viewDelivery), hasMore: page.hasMore, next: page.next, total };
 }
 
@@ -31,7 +34,16 @@ export async function testWebhook(deps: WebhookDeps, orgId: string, webhookId: s
   const now = deps.now();
   const type = body.event_type ?? webhook.events[0] ?? 'contact.created';
   const event = { id: newId('event'), type, created_at: now.toISOString(), data: exampleEventData(type, now) };
-  const record = newDelivery({ webhook, eventId: event.id, eventType: type, body: eventBody(event), now, retentionMs: deps.settings.retentionMs, isTest: true, lease: leaseFor(deps, now) });
+  const record = newDelivery({
+    webhook,
+    eventId: event.id,
+    eventType: type,
+    body: eventBody(event),
+    now,
+    retentionMs: deps.settings.retentionMs,
+    isTest: true,
+    lease: leaseFor(deps, now),
+  });
   await deps.deliveries.insertIfNew(record);
   return viewDelivery(await attemptDelivery(deps, record, { inline: true }));
 }

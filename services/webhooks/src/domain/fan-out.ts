@@ -28,7 +28,17 @@ export async function fanOut(deps: WebhookDeps, events: ConsumedEvent[]): Promis
       for (const webhook of subscriptions) {
         if (!webhook.events.includes(event.type)) continue;
         const lease = { owner: deps.owner, until: new Date(now.getTime() + deps.settings.leaseMs) };
-        const record = newDelivery({ webhook, eventId: event.id, eventType: event.type, body, now, retentionMs: deps.settings.retentionMs, fromStream: true, trace, lease });
+        const record = newDelivery({
+          webhook,
+          eventId: event.id,
+          eventType: event.type,
+          body,
+          now,
+          retentionMs: deps.settings.retentionMs,
+          fromStream: true,
+          trace,
+          lease,
+        });
         if (await deps.deliveries.insertIfNew(record)) inserted.push(record);
       }
     }

@@ -7,7 +7,11 @@ import type { WebhookDeps } from './deps';
 import { checkSubscriptionUrl } from './target-url';
 import { viewWebhook } from './webhook.view';
 
-export async function listWebhooks(deps: WebhookDeps, orgId: string, query: { status?: WebhookStatus | null; limit: number; after: KeysetPosition | undefined }) {
+export async function listWebhooks(
+  deps: WebhookDeps,
+  orgId: string,
+  query: { status?: WebhookStatus | null; limit: number; after: KeysetPosition | undefined },
+) {
   const [page, total] = await Promise.all([deps.webhooks.list(orgId, query), deps.webhooks.count(orgId)]);
   const now = deps.now();
   return { items: page.items.map((record) => viewWebhook(record, { now })), hasMore: page.hasMore, next: page.next, total };

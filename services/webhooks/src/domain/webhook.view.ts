@@ -24,6 +24,7 @@ export function viewWebhook(record: WebhookRecord, options: { withSecret?: boole
 
 /** Secrets that sign a delivery now, newest first: the current one, plus the replaced one during its overlap. */
 export function signingSecrets(record: WebhookRecord, now: Date): string[] {
-  const overlapActive = record.previous_secret !== null && record.previous_secret_expires_at !== null && record.previous_secret_expires_at > now;
+  const overlapActive =
+    record.previous_secret !== null && record.previous_secret_expires_at !== null && record.previous_secret_expires_at > now;
   return overlapActive && record.previous_secret ? [record.secret, record.previous_secret] : [record.secret];
 }

@@ -10,7 +10,11 @@ const TRACE_HEADERS = ['traceparent', 'tracestate'];
  * resolved, i.e. after the deliveries are stored: a crash at any point re-reads the batch, and the dedup key makes
  * the second pass insert nothing. Partitions are spread over the replicas of the consumer group.
  */
-export async function startEventConsumer(deps: WebhookDeps, bus: EventBus, options: { groupId: string; topic: string; restartDelayMs?: number }): Promise<void> {
+export async function startEventConsumer(
+  deps: WebhookDeps,
+  bus: EventBus,
+  options: { groupId: string; topic: string; restartDelayMs?: number },
+): Promise<void> {
   const consumer = await bus.consume({
     groupId: options.groupId,
     topic: options.topic,
@@ -19,7 +23,9 @@ export async function startEventConsumer(deps: WebhookDeps, bus: EventBus, optio
     // costs no latency and keeps an idle consumer (and the broker) quiet. Below the 30 s session timeout.
     maxWaitTimeInMs: 5_000,
     handle: async (batch) => {
-      const events = batch.messages.map((message) => parseMessage(message, deps.logger)).filter((event): event is ConsumedEvent => event !== null);
+      const events = batch.messages
+        .map((message) => parseMessage(message, deps.logger))
+        .filter((event): event is ConsumedEvent => event !== null);
       const inserted = await fanOut(deps, events);
       if (inserted.length > 0) deps.deliveriesQueued(inserted);
     },
@@ -43,7 +49,12 @@ export async function startEventConsumer(deps: WebhookDeps, bus: EventBus, optio
 function parseMessage(message: KafkaMessage, logger: Logger): ConsumedEvent | null {
   try {
     const event = JSON.parse(message.value?.toString('utf8') ?? '') as DomainEvent;
-    if (typeof event.id !== 'string' || typeof event.type !== 'string' || typeof event.org_id !== 'string' || typeof event.created_at !== 'string') {
+    if (
+      typeof event.id !== 'string' ||
+      typeof event.type !== 'string' ||
+      typeof event.org_id !== 'string' ||
+      typeof event.created_at !== 'string'
+    ) {
       throw new Error('not a domain event');
     }
     const trace: Record<string, string> = {};

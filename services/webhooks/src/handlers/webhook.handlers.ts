@@ -11,7 +11,10 @@ import { oneOf, pageInfo, pageOf, requireId } from './request';
 export function webhookHandlers(deps: WebhookDeps): AsyncService<WebhookServiceServer> {
   return {
     listWebhooks: async (request) => {
-      const result = await listWebhooks(deps, requireId('organization', request.org_id), { ...pageOf(request.page), status: oneOf(WEBHOOK_STATUSES, request.status) });
+      const result = await listWebhooks(deps, requireId('organization', request.org_id), {
+        ...pageOf(request.page),
+        status: oneOf(WEBHOOK_STATUSES, request.status),
+      });
       return { items: result.items, page: pageInfo(result) };
     },
     createWebhook: async (request) => createWebhook(deps, requireId('organization', request.org_id), request.body ?? {}),

@@ -137,7 +137,10 @@ export function createDeliveryRepository(db: Connection) {
       if (query.event_type) conditions.push({ event_type: query.event_type });
       if (query.created_after) conditions.push({ created_at: { $gte: new Date(query.created_after) } });
       if (after) conditions.push(position as FilterQuery<DeliveryDoc>);
-      const rows = await Delivery.find({ $and: conditions }).sort(sort).limit(query.limit + 1).lean<DeliveryDoc[]>();
+      const rows = await Delivery.find({ $and: conditions })
+        .sort(sort)
+        .limit(query.limit + 1)
+        .lean<DeliveryDoc[]>();
       const page = toPage(rows, query.limit, (row) => row.created_at.toISOString());
       return { ...page, items: page.items.map(toRecord) };
     },
@@ -148,7 +151,10 @@ export function createDeliveryRepository(db: Connection) {
      */
     async claimDue(now: Date, limit: number, leaseMs: number, owner: string): Promise<DeliveryRecord[]> {
       const due = { status: 'pending', next_attempt_at: { $lte: now } };
-      const candidates = await Delivery.find({ ...due, ...freeLease(now) }, { _id: 1 }).sort({ next_attempt_at: 1 }).limit(limit).lean<{ _id: string }[]>();
+      const candidates = await Delivery.find({ ...due, ...freeLease(now) }, { _id: 1 })
+        .sort({ next_attempt_at: 1 })
+        .limit(limit)
+        .lean<{ _id: string }[]>();
       const claimed: DeliveryRecord[] = [];
       for (const candidate of candidates) {
         const doc = await Delivery.findOneAndUpdate(
@@ -165,7 +171,13 @@ export function createDeliveryRepository(db: Connection) {
      * Stores one attempt and releases the lease. Conditional on the lease and the attempt count read at claim time:
      * if the lease was lost (this replica stalled past it), the other replica's record wins and this one is dropped.
      */
-    async recordAttempt(orgId: string, id: string, owner: string, attemptsBefore: number, update: AttemptUpdate): Promise<DeliveryRecord | null> {
+    async recordAttempt(
+      orgId: string,
+      id: string,
+      owner: string,
+      attemptsBefore: number,
+      update: AttemptUpdate,
+    ): Promise<DeliveryRecord | null> {
       const doc = await Delivery.findOneAndUpdate(
         { _id: id, org_id: orgId, lease_owner: owner, attempt: attemptsBefore },
         { $set: { ...update.set, lease_until: null, lease_owner: null }, $push: { attempts: update.attempt } },
@@ -176,12 +188,18 @@ export function createDeliveryRepository(db: Connection) {
 
     /** Parks a due attempt of a paused subscription until it is reactivated. */
     async hold(orgId: string, id: string, owner: string): Promise<void> {
-      await Delivery.updateOne({ _id: id, org_id: orgId, lease_owner: owner }, { $set: { next_attempt_at: null, lease_until: null, lease_owner: null } });
+      await Delivery.updateOne(
+        { _id: id, org_id: orgId, lease_owner: owner },
+        { $set: { next_attempt_at: null, lease_until: null, lease_owner: null } },
+      );
     },
 
     /** Makes the held attempts of a reactivated subscription due now. */
     async resumeHeld(orgId: string, webhookId: string, at: Date): Promise<number> {
-      const result = await Delivery.updateMany({ org_id: orgId, webhook_id: webhookId, status: 'pending', next_attempt_at: null }, { $set: { next_attempt_at: at } });
+      const result = await Delivery.updateMany(
+        { org_id: orgId, webhook_id: webhookId, status: 'pending', next_attempt_at: null },
+        { $set: { next_attempt_at: at } },
+      );
       return result.modifiedCount;
     },
 
@@ -195,10 +213,16 @@ export function createDeliveryRepository(db: Connection) {
      */
     async nextWakeAt(): Promise<Date | null> {
       const [due, lease] = await Promise.all([
-        Delivery.findOne({ status: 'pending', next_attempt_at: { $ne: null }, lease_until: null }, { next_attempt_at: 1 }).sort({ next_attempt_at: 1 }).lean<DeliveryDoc>(),
-        Delivery.findOne({ status: 'pending', lease_until: { $ne: null } }, { lease_until: 1 }).sort({ lease_until: 1 }).lean<DeliveryDoc>(),
+        Delivery.findOne({ status: 'pending', next_attempt_at: { $ne: null }, lease_until: null }, { next_attempt_at: 1 })
+          .sort({ next_attempt_at: 1 })
+          .lean<DeliveryDoc>(),
+        Delivery.findOne({ status: 'pending', lease_until: { $ne: null } }, { lease_until: 1 })
+          .sort({ lease_until: 1 })
+          .lean<DeliveryDoc>(),
       ]);
-      const times = [due?.next_attempt_at, lease?.lease_until].filter((time): time is Date => time instanceof Date).map((time) => time.getTime());
+      const times = [due?.next_attempt_at, lease?.lease_until]
+        .filter((time): time is Date => time instanceof Date)
+        .map((time) => time.getTime());
       return times.length > 0 ? new Date(Math.min(...times)) : null;
     },
   };

@@ -85,7 +85,10 @@ export function createWebhookRepository(db: Connection) {
       const conditions: FilterQuery<WebhookDoc>[] = [{ org_id: orgId }];
       if (query.status) conditions.push({ status: query.status });
       if (after) conditions.push(position as FilterQuery<WebhookDoc>);
-      const rows = await Webhook.find({ $and: conditions }).sort(sort).limit(query.limit + 1).lean<WebhookDoc[]>();
+      const rows = await Webhook.find({ $and: conditions })
+        .sort(sort)
+        .limit(query.limit + 1)
+        .lean<WebhookDoc[]>();
       const page = toPage(rows, query.limit, (row) => row.created_at.toISOString());
       return { ...page, items: page.items.map(toRecord) };
     },
@@ -112,7 +115,11 @@ export function createWebhookRepository(db: Connection) {
 
     /** $inc, not read-modify-write: concurrent failing attempts must all count. Returns the record after the change. */
     async recordFailure(orgId: string, id: string, at: Date, reason: string): Promise<WebhookRecord | null> {
-      const doc = await Webhook.findOneAndUpdate(byId(orgId, id), { $inc: { consecutive_failures: 1 }, $set: { last_failure_at: at, last_failure_reason: reason } }, { new: true }).lean<WebhookDoc>();
+      const doc = await Webhook.findOneAndUpdate(
+        byId(orgId, id),
+        { $inc: { consecutive_failures: 1 }, $set: { last_failure_at: at, last_failure_reason: reason } },
+        { new: true },
+      ).lean<WebhookDoc>();
       return doc ? toRecord(doc) : null;
     },
 

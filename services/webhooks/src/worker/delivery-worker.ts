@@ -111,18 +111,22 @@ export class DeliveryWorker {
   private async attempt(delivery: DeliveryRecord): Promise<void> {
     const parent = propagation.extract(ROOT_CONTEXT, delivery.trace);
     await context.with(parent, () =>
-      tracer.startActiveSpan('webhook.deliver', { attributes: { 'webhook.id': delivery.webhook_id, 'webhook.delivery_id': delivery.id, 'event.type': delivery.event_type } }, async (span) => {
-        try {
-          const after = await attemptDelivery(this.options.deps, delivery);
-          span.setAttribute('webhook.status', after.status);
-        } catch (error) {
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          // The lease expires and another pass retries the attempt.
-          this.options.deps.logger.error({ err: error, delivery: delivery.id }, 'delivery attempt failed unexpectedly');
-        } finally {
-          span.end();
-        }
-      }),
+      tracer.startActiveSpan(
+        'webhook.deliver',
+        { attributes: { 'webhook.id': delivery.webhook_id, 'webhook.delivery_id': delivery.id, 'event.type': delivery.event_type } },
+        async (span) => {
+          try {
+            const after = await attemptDelivery(this.options.deps, delivery);
+            span.setAttribute('webhook.status', after.status);
+          } catch (error) {
+            span.setStatus({ code: SpanStatusCode.ERROR });
+            // The lease expires and another pass retries the attempt.
+            this.options.deps.logger.error({ err: error, delivery: delivery.id }, 'delivery attempt failed unexpectedly');
+          } finally {
+            span.end();
+          }
+        },
+      ),
     );
   }
 
