@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   await bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS);
 
   let relay: OutboxRelay | undefined;
-  const deps = createDeps(db, logger, () => relay?.nudge());
+  const deps = createDeps(db, logger, (collection) => relay?.nudge(collection));
   await Promise.all(Object.values(db.models).map((model) => model.init()));
   if (config.OUTBOX_RELAY_ENABLED) {
     relay = new OutboxRelay({

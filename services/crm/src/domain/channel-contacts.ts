@@ -78,7 +78,7 @@ async function createChannelContact(
   try {
     const view = await viewContact(deps, orgId, record);
     await deps.contacts.insert(record, [newOutboxEntry(orgId, 'contact.created', { object: eventObject(view) }, now)]);
-    deps.eventsWritten();
+    deps.eventsWritten('contacts');
     return viewContactDetail(deps, orgId, record);
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;

@@ -49,7 +49,7 @@ export async function createCompany(deps: CrmDeps, orgId: string, rawBody: unkno
   };
   const view = await viewCompany(deps, orgId, record);
   await deps.companies.insert(record, [newOutboxEntry(orgId, 'company.created', { object: view }, now)]);
-  deps.eventsWritten();
+  deps.eventsWritten('companies');
   return view;
 }
 
@@ -117,7 +117,7 @@ function writeCompany(
     if (!planned) return viewCompany(deps, orgId, current);
     const view = await viewCompany(deps, orgId, { ...current, ...planned.set });
     if (!(await deps.companies.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view)))) return CONFLICT;
-    deps.eventsWritten();
+    deps.eventsWritten('companies');
     return view;
   });
 }

@@ -56,7 +56,7 @@ export async function createContact(deps: CrmDeps, orgId: string, rawBody: unkno
   try {
     const view = await viewContact(deps, orgId, record, { created: true });
     await deps.contacts.insert(record, [newOutboxEntry(orgId, 'contact.created', { object: eventObject(view) }, now)]);
-    deps.eventsWritten();
+    deps.eventsWritten('contacts');
     return view;
   } catch (error) {
     await releaseIdentities(deps, record, claimed);
@@ -173,7 +173,7 @@ function writeContact(
     }
     // The old e-mail and phone are free once the new ones are stored.
     await releaseIdentities(deps, current, Object.fromEntries(Object.keys(claimed).map((kind) => [kind, current[kind as IdentityKind]])));
-    deps.eventsWritten();
+    deps.eventsWritten('contacts');
     return view;
   });
 }

@@ -35,7 +35,7 @@ export function writeDeal(
     if (!view || !before) throw new Error('viewDeals returned fewer views than records');
     const written = await deps.deals.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view, before));
     if (!written) return CONFLICT;
-    deps.eventsWritten();
+    deps.eventsWritten('deals');
     return view;
   });
 }

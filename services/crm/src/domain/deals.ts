@@ -71,7 +71,7 @@ export async function createDeal(deps: CrmDeps, orgId: string, rawBody: unknown)
   };
   const view = await viewDeal(deps, orgId, record);
   await deps.deals.insert(record, [newOutboxEntry(orgId, 'deal.created', { object: eventObject(view) }, now)]);
-  deps.eventsWritten();
+  deps.eventsWritten('deals');
   return view;
 }
 

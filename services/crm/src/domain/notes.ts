@@ -37,7 +37,7 @@ export async function createNote(deps: CrmDeps, orgId: string, parent: NoteParen
       ? newOutboxEntry(orgId, 'contact.note.added', { note: view, contact_id: parent.id }, now)
       : newOutboxEntry(orgId, 'deal.note.added', { note: view, deal_id: parent.id }, now);
   await deps.notes.insert(record, [event]);
-  deps.eventsWritten();
+  deps.eventsWritten('notes');
   return view;
 }
 

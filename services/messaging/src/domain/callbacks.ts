@@ -137,7 +137,7 @@ async function applyStatus(
   const written = await deps.messages.applyStatus(message.id, callback.status, callback.error, at, (next) =>
     callback.status === 'sent' ? [] : [newOutboxEntry(instance.org_id, STATUS_EVENTS[callback.status], { object: viewMessage(next) }, at)],
   );
-  if (written && callback.status !== 'sent') deps.eventsWritten();
+  if (written && callback.status !== 'sent') deps.eventsWritten(deps.messages.collection.collectionName);
   if (written) await deps.conversations.touchUpdatedAt(message.org_id, message.conversation_id, at);
   return 'applied';
 }
@@ -155,7 +155,7 @@ async function applyEdit(
     newOutboxEntry(instance.org_id, 'message.edited', { object: viewMessage(next), previous: { content: message.content } }, at),
   ]);
   if (written) {
-    deps.eventsWritten();
+    deps.eventsWritten(deps.messages.collection.collectionName);
     await deps.conversations.touchUpdatedAt(message.org_id, message.conversation_id, deps.now());
   }
   return 'applied';
@@ -167,7 +167,7 @@ async function applyConnection(deps: MessagingDeps, instance: ChatInstanceRecord
   const written = await deps.instances.setStatus(instance.org_id, instance.id, status, at, (next) => [
     newOutboxEntry(instance.org_id, connected ? 'channel.connected' : 'channel.disconnected', { object: viewChatInstance(next) }, at),
   ]);
-  if (written) deps.eventsWritten();
+  if (written) deps.eventsWritten(deps.instances.collection.collectionName);
   return 'applied';
 }
 

@@ -101,7 +101,7 @@ async function writeConversation(
     const view = viewConversation({ ...current, ...planned.set });
     const written = await deps.conversations.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view));
     if (written) {
-      deps.eventsWritten();
+      deps.eventsWritten(deps.conversations.collection.collectionName);
       return viewConversation(written);
     }
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));

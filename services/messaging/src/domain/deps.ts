@@ -22,8 +22,8 @@ export interface MessagingDeps {
   settings: { windowMs: number };
   /** Runs `work` in one multi-document transaction (retried by the driver on transient errors). */
   transaction: <T>(work: (session: ClientSession) => Promise<T>) => Promise<T>;
-  /** Wakes the outbox relay after a write that carries events, so they leave at once. */
-  eventsWritten: () => void;
+  /** Wakes the outbox relay after a write that gave events to a record of `collection`, so they leave at once. */
+  eventsWritten: (collection: string) => void;
   now: () => Date;
   logger: Logger;
 }

@@ -24,7 +24,7 @@ export async function storeMessage(
         await deps.messages.insert({ ...record, conversation_id: conversation.id }, events(message), session);
         return { message, conversation };
       });
-      deps.eventsWritten();
+      deps.eventsWritten(deps.messages.collection.collectionName);
       return stored;
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;

@@ -15,6 +15,11 @@ export interface OutboxRelayOptions {
   /** How long a lease keeps other replicas off a record being published. */
   leaseMs?: number;
   /**
+   * How long a nudged relay waits for more writes before its pass, so that a stream of writes shares passes
+   * (each pass costs a few round trips to the store however many records it carries).
+   */
+  coalesceMs?: number;
+  /**
    * The longest sleep with nothing to publish. Writers of this process wake the relay at once and expiring
    * leases at their due time; this only catches records whose writer died between its write and its nudge.
    */
@@ -22,7 +27,6 @@ export interface OutboxRelayOptions {
 }
 
 interface ClaimedRecord {
-  collection: Collection<Document>;
   id: Document['_id'];
   entries: OutboxEntry[];
 }
@@ -31,20 +35,27 @@ const PENDING = { _outbox_pending: true } as const;
 const leaseFree = (now: Date) => ({ $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] });
 
 /**
- * Publishes embedded outbox entries to Kafka. A record is leased before publishing so that replicas do not
- * publish it together; entries are removed only after the broker acknowledged them (acks: all). A crash after
+ * Publishes embedded outbox entries to Kafka. Records are leased before publishing so that replicas do not
+ * publish them together; entries are removed only after the broker acknowledged them (acks: all). A crash after
  * the publish and before the removal publishes again: consumers deduplicate by event id.
  *
- * It does no work when idle: every query is on the `_outbox_pending` index, a pass runs when a write of this
- * process nudges it, when a lease it saw is due to expire, and otherwise once per `idleCheckMs`.
+ * It does no work when idle and little under load: every query is on the `_outbox_pending` index; a write of this
+ * process names the collection it gave events to, and the next pass reads only those collections; a batch is
+ * leased and acknowledged with one update each, whatever its size. Every collection is read at start, when a
+ * lease it saw is due to expire (its holder may have died), and otherwise once per `idleCheckMs`.
  */
 export class OutboxRelay {
   private timer: NodeJS.Timeout | undefined;
   private wake: (() => void) | undefined;
-  /** A nudge arrived during a pass: run another before sleeping. */
-  private nudged = false;
+  /** Collections written since the last pass began; the next pass reads them. */
+  private dirty = new Set<string>();
+  /** The next pass reads every collection (at start, and on the idle check). */
+  private sweep = true;
   private stopped = true;
   private loop: Promise<void> | undefined;
+  /** The earliest lease of a pending record seen, and when it was read (see idleFor). */
+  private earliestLease = Infinity;
+  private leasesReadAt = 0;
   private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
   constructor(private readonly options: OutboxRelayOptions) {}
@@ -55,9 +66,9 @@ export class OutboxRelay {
     this.loop = this.run();
   }
 
-  /** Wakes the relay right after a write, so its events leave within milliseconds. */
-  nudge(): void {
-    this.nudged = true;
+  /** Wakes the relay right after a write that gave events to a record of `collection`, so they leave at once. */
+  nudge(collection: string): void {
+    this.dirty.add(collection);
     this.wake?.();
   }
 
@@ -69,41 +80,58 @@ export class OutboxRelay {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
-      this.nudged = false;
-      let published = 0;
+      if (!this.sweep) await new Promise((resolve) => setTimeout(resolve, this.options.coalesceMs ?? 5));
+      const collections = this.sweep ? this.options.collections : this.options.collections.filter((c) => this.dirty.has(c.collectionName));
+      this.sweep = false;
+      this.dirty = new Set();
       try {
-        published = await this.drainOnce();
+        const full = await this.drain(collections);
+        // A full batch means more may be waiting there.
+        for (const name of full) this.dirty.add(name);
       } catch (error) {
         this.options.logger.error({ err: error }, 'outbox relay pass failed; retrying');
+        for (const collection of collections) this.dirty.add(collection.collectionName);
         await this.sleep(1_000);
         continue;
       }
-      if (published > 0 || this.nudged || this.stopped) continue;
+      if (this.dirty.size > 0 || this.stopped) continue;
       const idle = await this.idleFor().catch(() => 1_000);
-      if (!this.nudged && !this.stopped) await this.sleep(idle);
+      if (this.dirty.size > 0 || this.stopped) continue;
+      await this.sleep(idle);
+      if (this.dirty.size === 0) this.sweep = true;
     }
   }
 
-  /** One pass over every collection; returns how many events were published. */
-  async drainOnce(): Promise<number> {
-    const claimed = (await Promise.all(this.options.collections.map((collection) => this.claim(collection)))).flat();
-    if (claimed.length === 0) return 0;
-    const entries = claimed.flatMap((record) => record.entries);
-    await this.options.bus.publish(
-      this.options.topic,
-      entries.map((entry) => ({
-        key: entry.org_id,
-        value: JSON.stringify(toDomainEvent(entry)),
-        headers: { 'event-type': entry.type, 'event-id': entry.id, ...entry.trace },
-      })),
+  /** Publishes what is pending in `collections`; returns the names of those whose batch was full. */
+  async drain(collections: Collection<Document>[] = this.options.collections): Promise<string[]> {
+    const batchSize = this.options.batchSize ?? 100;
+    const claimed = await Promise.all(
+      collections.map(async (collection) => ({ collection, records: await this.claim(collection, batchSize) })),
     );
-    await Promise.all(claimed.map((record) => this.acknowledge(record)));
-    return entries.length;
+    const entries = claimed.flatMap(({ records }) => records.flatMap((record) => record.entries));
+    if (entries.length > 0) {
+      await this.options.bus.publish(
+        this.options.topic,
+        entries.map((entry) => ({
+          key: entry.org_id,
+          value: JSON.stringify(toDomainEvent(entry)),
+          headers: { 'event-type': entry.type, 'event-id': entry.id, ...entry.trace },
+        })),
+      );
+    }
+    await Promise.all(claimed.map(({ collection, records }) => this.acknowledge(collection, records)));
+    return claimed.filter(({ records }) => records.length >= batchSize).map(({ collection }) => collection.collectionName);
   }
 
-  /** Until the earliest lease of a pending record expires (its holder may have died), at most idleCheckMs. */
+  /**
+   * Until the earliest lease of a pending record expires (its holder may have died), at most idleCheckMs. Looked
+   * up at most once a second: under a stream of writes the relay goes idle between bursts many times a second.
+   */
   private async idleFor(): Promise<number> {
     const idle = this.options.idleCheckMs ?? 30_000;
+    const now = Date.now();
+    if (now - this.leasesReadAt < 1_000) return Math.max(10, Math.min(idle, this.earliestLease - now + 10));
+    this.leasesReadAt = now;
     const leases = await Promise.all(
       this.options.collections.map((collection) =>
         collection.findOne(
@@ -112,39 +140,40 @@ export class OutboxRelay {
         ),
       ),
     );
-    const due = leases.map((doc) => (doc?._outbox_lease_until as Date | undefined)?.getTime() ?? Infinity);
-    return Math.max(10, Math.min(idle, Math.min(...due) - Date.now() + 10));
-  }
-
-  private async claim(collection: Collection<Document>): Promise<ClaimedRecord[]> {
-    const now = new Date();
-    const candidates = await collection
-      .find({ ...PENDING, ...leaseFree(now) }, { projection: { _id: 1 } })
-      .limit(this.options.batchSize ?? 100)
-      .toArray();
-    const leaseUntil = new Date(now.getTime() + (this.options.leaseMs ?? 30_000));
-    // Each lease is a conditional update: of several replicas that saw the same record, exactly one gets it.
-    const records = await Promise.all(
-      candidates.map((candidate) =>
-        collection.findOneAndUpdate(
-          { _id: candidate._id, ...PENDING, ...leaseFree(now) },
-          { $set: { _outbox_lease_until: leaseUntil, _outbox_lease_owner: this.owner } },
-          { returnDocument: 'after', projection: { _outbox: 1 } },
-        ),
-      ),
-    );
-    return records
-      .filter((record) => record !== null)
-      .map((record) => ({ collection, id: record._id, entries: (record._outbox as OutboxEntry[] | undefined) ?? [] }));
+    this.earliestLease = Math.min(...leases.map((doc) => (doc?._outbox_lease_until as Date | undefined)?.getTime() ?? Infinity));
+    return Math.max(10, Math.min(idle, this.earliestLease - Date.now() + 10));
   }
 
   /**
-   * Removes the published entries and releases the lease in one atomic update. Entries a writer appended
-   * meanwhile stay, and keep the record pending.
+   * Leases up to `limit` pending records with one conditional update: of several replicas that saw the same
+   * records, each record goes to exactly one (the store applies the condition per document, atomically). Also
+   * returns records this relay leased in a pass that failed before acknowledging (published again: at least once).
    */
-  private async acknowledge(record: ClaimedRecord): Promise<void> {
-    const published = record.entries.map((entry) => entry.id);
-    await record.collection.updateOne({ _id: record.id, _outbox_lease_owner: this.owner }, [
+  private async claim(collection: Collection<Document>, limit: number): Promise<ClaimedRecord[]> {
+    const now = new Date();
+    const candidates = await collection
+      .find({ ...PENDING, ...leaseFree(now) }, { projection: { _id: 1 } })
+      .limit(limit)
+      .toArray();
+    if (candidates.length === 0) return [];
+    const ids = candidates.map((candidate) => candidate._id);
+    const leaseUntil = new Date(now.getTime() + (this.options.leaseMs ?? 30_000));
+    await collection.updateMany(
+      { _id: { $in: ids }, ...PENDING, ...leaseFree(now) },
+      { $set: { _outbox_lease_until: leaseUntil, _outbox_lease_owner: this.owner } },
+    );
+    const leased = await collection.find({ _id: { $in: ids }, _outbox_lease_owner: this.owner }, { projection: { _outbox: 1 } }).toArray();
+    return leased.map((record) => ({ id: record._id, entries: (record._outbox as OutboxEntry[] | undefined) ?? [] }));
+  }
+
+  /**
+   * Removes the published entries and releases the leases of a batch in one update, each document atomically.
+   * Entries a writer appended meanwhile stay, and keep their record pending.
+   */
+  private async acknowledge(collection: Collection<Document>, records: ClaimedRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const published = records.flatMap((record) => record.entries.map((entry) => entry.id));
+    await collection.updateMany({ _id: { $in: records.map((record) => record.id) }, _outbox_lease_owner: this.owner }, [
       { $set: { _outbox: { $filter: { input: '$_outbox', cond: { $not: [{ $in: ['$$this.id', published] }] } } } } },
       { $set: { _outbox_pending: { $gt: [{ $size: '$_outbox' }, 0] } } },
       { $unset: ['_outbox_lease_until', '_outbox_lease_owner'] },
