@@ -207,7 +207,9 @@ function summarize(process: StartupProcess, mode: RunMode, runs: Sample[]): Star
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
+  const value = sorted.length % 2 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
+  // One decimal: the mean of two RSS figures must not print as 211.39999999999998.
+  return Math.round(value * 10) / 10;
 }
 
 if (require.main === module) {
