@@ -11,7 +11,7 @@ export interface StackEnv {
   KAFKA_BROKERS: string;
 }
 
-/** Starts (installing if needed) the local Kafka and FerretDB unless MONGODB_URI / KAFKA_BROKERS point elsewhere. */
+/** Starts (installing if needed) the local Kafka and SecantusDB unless MONGODB_URI / KAFKA_BROKERS point elsewhere. */
 export async function startLocalStack(): Promise<StackEnv> {
   const { stdout } = await run('bash', [STACK, 'start'], { env: process.env, maxBuffer: 16 * 1024 * 1024, timeout: 20 * 60_000 }).catch(
     (error: { stderr?: string }) => {
