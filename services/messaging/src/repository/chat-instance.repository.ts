@@ -1,7 +1,15 @@
-import { keyset, type KeysetPage, type KeysetPosition, OUTBOX_FIELDS, type OutboxEntry, outboxOnUpdate, toPage } from '@crm/shared';
+import {
+  keyset,
+  type KeysetPage,
+  type KeysetPosition,
+  OUTBOX_FIELDS,
+  type OutboxEntry,
+  recordOf,
+  toPage,
+  updateWithEvents,
+} from '@crm/shared';
 import type { InstanceKind } from '@crm/shared/schemas';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
-import { plain } from './plain';
 
 export type InstanceStatus = 'connected' | 'connecting' | 'disconnected';
 
@@ -58,7 +66,7 @@ export type ChatInstanceRepository = ReturnType<typeof createChatInstanceReposit
 
 export function createChatInstanceRepository(db: Connection) {
   const Instance = db.model<ChatInstanceDoc>('ChatInstance', schema);
-  const toRecord = (doc: ChatInstanceDoc) => plain(doc) as ChatInstanceRecord;
+  const toRecord = (doc: ChatInstanceDoc): ChatInstanceRecord => recordOf(doc);
   return {
     collection: Instance.collection,
 
@@ -136,10 +144,9 @@ export function createChatInstanceRepository(db: Connection) {
       const current = await Instance.findOne({ _id: id, org_id: orgId }).lean<ChatInstanceDoc>();
       if (!current || current.status === status) return null;
       const next = toRecord({ ...current, status, updated_at: at });
-      const outbox = outboxOnUpdate(events(next));
       const doc = await Instance.findOneAndUpdate(
         { _id: id, org_id: orgId, rev: current.rev },
-        { $set: { status, updated_at: at, ...outbox.$set }, $push: outbox.$push, $inc: { rev: 1 } },
+        updateWithEvents({ status, updated_at: at }, events(next), { bumpRevision: true }),
         { new: true },
       ).lean<ChatInstanceDoc>();
       return doc ? toRecord(doc) : null;

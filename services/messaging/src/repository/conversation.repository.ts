@@ -7,13 +7,13 @@ import {
   type Order,
   OUTBOX_FIELDS,
   type OutboxEntry,
-  outboxOnUpdate,
+  recordOf,
+  updateWithEvents,
   toPage,
   TtlCache,
 } from '@crm/shared';
 import type { Channel, InstanceKind } from '@crm/shared/schemas';
 import { Schema, type ClientSession, type Connection, type FilterQuery } from 'mongoose';
-import { plain } from './plain';
 
 export interface ConversationRecord {
   id: string;
@@ -103,7 +103,7 @@ export type ConversationRepository = ReturnType<typeof createConversationReposit
 
 export function createConversationRepository(db: Connection) {
   const Conversation = db.model<ConversationDoc>('Conversation', schema);
-  const toRecord = (doc: ConversationDoc) => plain(doc) as ConversationRecord;
+  const toRecord = (doc: ConversationDoc): ConversationRecord => recordOf(doc);
   const totals = new TtlCache<number>(2_000);
 
   return {
@@ -214,9 +214,7 @@ export function createConversationRepository(db: Connection) {
       set: Partial<ConversationRecord>,
       events: OutboxEntry[],
     ): Promise<ConversationRecord | null> {
-      const outbox = outboxOnUpdate(events);
-      const update =
-        events.length > 0 ? { $set: { ...set, ...outbox.$set }, $push: outbox.$push, $inc: { rev: 1 } } : { $set: set, $inc: { rev: 1 } };
+      const update = updateWithEvents(set, events, { bumpRevision: true });
       const doc = await Conversation.findOneAndUpdate({ _id: id, org_id: orgId, rev }, update, { new: true }).lean<ConversationDoc>();
       return doc ? toRecord(doc) : null;
     },

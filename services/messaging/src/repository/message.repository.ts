@@ -7,12 +7,12 @@ import {
   OUTBOX_FIELDS,
   type OutboxEntry,
   outboxOnInsert,
-  outboxOnUpdate,
+  recordOf,
+  updateWithEvents,
   toPage,
 } from '@crm/shared';
 import type { Channel } from '@crm/shared/schemas';
 import { Schema, type ClientSession, type Connection, type FilterQuery } from 'mongoose';
-import { plain } from './plain';
 
 export type MessageStatus = 'queued' | 'sent' | 'delivered' | 'read' | 'failed' | 'received';
 
@@ -90,10 +90,7 @@ export const providerKey = (instanceId: string, externalId: string): string => `
 
 export function createMessageRepository(db: Connection) {
   const Message = db.model<MessageDoc>('Message', schema);
-  const toRecord = (doc: MessageDoc): MessageRecord => {
-    const { provider_key: _key, ...rest } = plain(doc);
-    return rest as MessageRecord;
-  };
+  const toRecord = (doc: MessageDoc): MessageRecord => recordOf(doc, ['provider_key']);
   return {
     collection: Message.collection,
 
@@ -156,10 +153,9 @@ export function createMessageRepository(db: Connection) {
       const from = MOVES_FROM[status];
       if (!current || !from?.includes(current.status)) return null;
       const next = toRecord({ ...current, status, error: error ?? current.error, updated_at: at });
-      const outbox = outboxOnUpdate(events(next));
       const doc = await Message.findOneAndUpdate(
         { _id: id, status: current.status },
-        { $set: { status, error: next.error, updated_at: at, ...outbox.$set }, $push: outbox.$push },
+        updateWithEvents({ status, error: next.error, updated_at: at }, events(next)),
         { new: true },
       ).lean<MessageDoc>();
       return doc ? toRecord(doc) : null;
@@ -175,10 +171,9 @@ export function createMessageRepository(db: Connection) {
       const current = await Message.findOne({ _id: id }).lean<MessageDoc>();
       if (!current || (current.edited_at && current.edited_at >= editedAt)) return null;
       const next = toRecord({ ...current, content, edited_at: editedAt, updated_at: editedAt });
-      const outbox = outboxOnUpdate(events(next));
       const doc = await Message.findOneAndUpdate(
         { _id: id, edited_at: current.edited_at },
-        { $set: { content, edited_at: editedAt, updated_at: editedAt, ...outbox.$set }, $push: outbox.$push },
+        updateWithEvents({ content, edited_at: editedAt, updated_at: editedAt }, events(next)),
         { new: true },
       ).lean<MessageDoc>();
       return doc ? toRecord(doc) : null;

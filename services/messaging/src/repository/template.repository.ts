@@ -1,6 +1,5 @@
-import { keyset, type KeysetPage, type KeysetPosition, toPage } from '@crm/shared';
+import { keyset, type KeysetPage, type KeysetPosition, toPage, recordOf } from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
-import { plain } from './plain';
 
 export interface TemplateRecord {
   id: string;
@@ -50,7 +49,7 @@ export type TemplateRepository = ReturnType<typeof createTemplateRepository>;
 
 export function createTemplateRepository(db: Connection) {
   const Template = db.model<TemplateDoc>('Template', schema);
-  const toRecord = (doc: TemplateDoc) => plain(doc) as TemplateRecord;
+  const toRecord = (doc: TemplateDoc): TemplateRecord => recordOf(doc);
   return {
     async insert(record: TemplateRecord): Promise<void> {
       const { id, ...rest } = record;
