@@ -7,6 +7,7 @@
 
 export * from "./crm/v1/common";
 export * from "./crm/v1/accounts";
+export * from "./crm/v1/audiences";
 export * from "./crm/v1/companies";
 export * from "./crm/v1/contacts";
 export * from "./crm/v1/deals";

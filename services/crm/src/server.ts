@@ -1,4 +1,5 @@
 import { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
+import { AudienceServiceService } from '@crm/proto/gen/crm/v1/audiences';
 import { CompanyServiceService } from '@crm/proto/gen/crm/v1/companies';
 import { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
 import { DealServiceService } from '@crm/proto/gen/crm/v1/deals';
@@ -8,6 +9,7 @@ import { TaskServiceService } from '@crm/proto/gen/crm/v1/tasks';
 import { bindService, startGrpcServer, type Logger } from '@crm/shared';
 import type { CrmDeps } from './domain/deps';
 import { accountHandlers } from './handlers/account.handlers';
+import { audienceHandlers } from './handlers/audience.handlers';
 import { companyHandlers } from './handlers/company.handlers';
 import { contactHandlers } from './handlers/contact.handlers';
 import { dealHandlers } from './handlers/deal.handlers';
@@ -27,6 +29,7 @@ export function startCrmServer(deps: CrmDeps, options: { host: string; port: num
       { definition: DealServiceService, implementation: bindService(dealHandlers(deps), options.logger) },
       { definition: FunnelServiceService, implementation: bindService(funnelHandlers(deps), options.logger) },
       { definition: AccountServiceService, implementation: bindService(accountHandlers(deps), options.logger) },
+      { definition: AudienceServiceService, implementation: bindService(audienceHandlers(deps), options.logger) },
     ],
   });
 }

@@ -106,6 +106,16 @@ export interface ContactQuery {
   company_id?: string | null;
 }
 
+/** A broadcast audience: who (everyone, by tags, or an explicit list), narrowed by the filters. */
+export interface AudienceQuery {
+  match: { type: 'all' } | { type: 'tags'; tags: string[]; operator: 'or' | 'and' } | { type: 'contacts'; ids: string[] };
+  has_chatapp?: boolean | undefined;
+  source?: string | undefined;
+  created_after?: string | undefined;
+  created_before?: string | undefined;
+  exclude_tags: string[];
+}
+
 const SORT_FIELD: Record<ContactSort, string> = { created_at: 'created_at', updated_at: 'updated_at', name: 'name_key' };
 
 export type ContactRepository = ReturnType<typeof createContactRepository>;
@@ -159,6 +169,28 @@ export function createContactRepository(db: Connection) {
       const page = toPage(rows, query.limit, (row) =>
         query.sort === 'name' ? row.name_key : (row[field as 'created_at'] as Date).toISOString(),
       );
+      return { ...page, items: page.items.map(toRecord) };
+    },
+
+    /**
+     * One page of a broadcast audience, oldest first: keyset on (created_at, _id) ascending, which the
+     * (org_id, deleted_at, created_at -1, _id -1) index serves walked backwards. The position is the Date itself.
+     */
+    async audiencePage(
+      orgId: string,
+      query: AudienceQuery,
+      limit: number,
+      after: KeysetPosition | undefined,
+    ): Promise<KeysetPage<ContactRecord>> {
+      const { filter: position, sort } = keyset('created_at', 'asc', after);
+      const conditions: FilterQuery<ContactDoc>[] = [live(orgId), ...audienceFilters(query)];
+      // The $gte repeats the $or's lower bound: an index scan starts at the position, not at the organization's first contact.
+      if (after) conditions.push({ created_at: { $gte: after.value } }, position as FilterQuery<ContactDoc>);
+      const rows = await Contact.find({ $and: conditions })
+        .sort(sort)
+        .limit(limit + 1)
+        .lean<ContactDoc[]>();
+      const page = toPage(rows, limit, (row) => row.created_at);
       return { ...page, items: page.items.map(toRecord) };
     },
 
@@ -235,5 +267,20 @@ function filtersOf(query: ContactQuery): FilterQuery<ContactDoc>[] {
   if (query.created_after) filters.push({ created_at: { $gte: new Date(query.created_after) } });
   if (query.created_before) filters.push({ created_at: { $lt: new Date(query.created_before) } });
   if (query.updated_after) filters.push({ updated_at: { $gte: new Date(query.updated_after) } });
+  return filters;
+}
+
+function audienceFilters(query: AudienceQuery): FilterQuery<ContactDoc>[] {
+  const filters: FilterQuery<ContactDoc>[] = [];
+  const { match } = query;
+  if (match.type === 'tags') filters.push({ tags: match.operator === 'and' ? { $all: match.tags } : { $in: match.tags } });
+  if (match.type === 'contacts') filters.push({ _id: { $in: match.ids } });
+  // A chatapp identifier is the jid, or a phone number the provider can address.
+  if (query.has_chatapp === true) filters.push({ $or: [{ chatapp_jid: { $ne: null } }, { phone: { $ne: null } }] });
+  if (query.has_chatapp === false) filters.push({ chatapp_jid: null, phone: null });
+  if (query.source) filters.push({ source: query.source });
+  if (query.created_after) filters.push({ created_at: { $gte: new Date(query.created_after) } });
+  if (query.created_before) filters.push({ created_at: { $lt: new Date(query.created_before) } });
+  if (query.exclude_tags.length > 0) filters.push({ tags: { $nin: query.exclude_tags } });
   return filters;
 }

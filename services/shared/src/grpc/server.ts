@@ -1,5 +1,6 @@
 import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
+import { DEFAULT_STREAM_TIMEOUT_MS } from './client';
 
 export interface GrpcServiceBinding {
   definition: ServiceDefinition;
@@ -17,9 +18,11 @@ export interface RunningGrpcServer {
 export async function startGrpcServer(options: { host: string; port: number; services: GrpcServiceBinding[] }): Promise<RunningGrpcServer> {
   const server = new Server({
     'grpc.max_receive_message_length': 8 * 1024 * 1024,
-    // Clients reconnect (and re-resolve a headless Service's DNS) now and then, so new replicas get calls.
+    // Clients reconnect (and re-resolve a headless Service's DNS) now and then, so new replicas get calls. The
+    // grace lets a call already running on an aged connection finish: as long as a stream may last, or an audience
+    // stream started late in a connection's life would be cut after 30 s.
     'grpc.max_connection_age_ms': 5 * 60_000,
-    'grpc.max_connection_age_grace_ms': 30_000,
+    'grpc.max_connection_age_grace_ms': DEFAULT_STREAM_TIMEOUT_MS,
   });
   for (const { definition, implementation } of options.services) server.addService(definition, implementation);
   const serviceNames = options.services.map(({ definition }) => serviceName(definition));

@@ -1,0 +1,22 @@
+import type { ClientReadableStream } from '@grpc/grpc-js';
+import { fromGrpcError } from '../errors/grpc-errors';
+
+/**
+ * The messages of a server-streaming call, which `open` starts when iteration starts. A failed call throws its
+ * AppError (fromGrpcError) after the messages that arrived before the failure; leaving the loop early (break,
+ * return, a throw in the loop body) cancels the call, so the server stops reading and sending.
+ */
+export async function* readStream<Res>(open: () => ClientReadableStream<Res>): AsyncGenerator<Res, void, undefined> {
+  const call = open();
+  // The loop below receives the call's errors. This listener only keeps the CANCELLED status that follows our own
+  // cancel() (the stream has no reader by then) from being thrown as an unhandled 'error' event.
+  call.on('error', () => undefined);
+  try {
+    for await (const message of call) yield message as Res;
+  } catch (error) {
+    throw fromGrpcError(error);
+  } finally {
+    // A no-op once the server has sent its status.
+    call.cancel();
+  }
+}
