@@ -1,3 +1,4 @@
+import { BroadcastServiceService } from '@crm/proto/gen/broadcasts/v1/broadcasts';
 import { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
 import { CompanyServiceService } from '@crm/proto/gen/crm/v1/companies';
 import { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
@@ -20,6 +21,7 @@ export function createClients(config: Pick<GatewayConfig, 'CRM_GRPC_URL' | 'WEBH
     funnels: createAsyncClient(FunnelServiceService, config.CRM_GRPC_URL, 'crm.v1.FunnelService'),
     accounts: createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService'),
     messaging: createAsyncClient(MessagingServiceService, config.MESSAGING_GRPC_URL, 'messaging.v1.MessagingService'),
+    broadcasts: createAsyncClient(BroadcastServiceService, config.MESSAGING_GRPC_URL, 'broadcasts.v1.BroadcastService'),
     webhooks: createAsyncClient(WebhookServiceService, config.WEBHOOKS_GRPC_URL, 'webhooks.v1.WebhookService'),
   };
 }

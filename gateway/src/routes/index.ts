@@ -3,6 +3,18 @@ import { listCustomFieldsRoute } from './account/list-custom-fields.route';
 import { listMembersRoute } from './account/list-members.route';
 import { listTagsRoute } from './account/list-tags.route';
 import { getMeRoute } from './account/me.route';
+import { cancelBroadcastRoute } from './broadcasts/cancel-broadcast.route';
+import { createBroadcastRoute } from './broadcasts/create-broadcast.route';
+import { deleteBroadcastRoute } from './broadcasts/delete-broadcast.route';
+import { estimateAudienceRoute } from './broadcasts/estimate-audience.route';
+import { getBroadcastRoute } from './broadcasts/get-broadcast.route';
+import { launchBroadcastRoute } from './broadcasts/launch-broadcast.route';
+import { listBroadcastsRoute } from './broadcasts/list-broadcasts.route';
+import { listRecipientsRoute } from './broadcasts/list-recipients.route';
+import { pauseBroadcastRoute } from './broadcasts/pause-broadcast.route';
+import { resumeBroadcastRoute } from './broadcasts/resume-broadcast.route';
+import { scheduleBroadcastRoute } from './broadcasts/schedule-broadcast.route';
+import { updateBroadcastRoute } from './broadcasts/update-broadcast.route';
 import { createCompanyRoute } from './companies/create-company.route';
 import { deleteCompanyRoute } from './companies/delete-company.route';
 import { getCompanyRoute } from './companies/get-company.route';
@@ -132,6 +144,18 @@ export const ALL_ROUTES: RouteDefinition[] = [
   listChatInstancesRoute,
   getChatInstanceRoute,
   listTemplatesRoute,
+  listBroadcastsRoute,
+  createBroadcastRoute,
+  estimateAudienceRoute,
+  getBroadcastRoute,
+  updateBroadcastRoute,
+  deleteBroadcastRoute,
+  launchBroadcastRoute,
+  scheduleBroadcastRoute,
+  pauseBroadcastRoute,
+  resumeBroadcastRoute,
+  cancelBroadcastRoute,
+  listRecipientsRoute,
   listWebhooksRoute,
   createWebhookRoute,
   listEventTypesRoute,

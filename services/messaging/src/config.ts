@@ -23,6 +23,13 @@ const schema = z.object({
   MESSAGING_WINDOW_HOURS: z.coerce.number().positive().default(24),
   /** How long a provider's account answer (payment method) is trusted before asking again. */
   PROVIDER_ACCOUNT_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Multiplies every broadcast send profile's rate (broadcasts/pacing.ts); 1 in production. */
+  BROADCAST_PACE_MULTIPLIER: z.coerce.number().positive().max(1_000).default(1),
+  /** A replica's hold on a broadcast lane or recipient build; another replica takes over this long after a crash. */
+  BROADCAST_LEASE_MS: z.coerce.number().int().min(500).default(5_000),
+  /** Broadcast lanes (one number of one broadcast) one replica sends at once. */
+  BROADCAST_MAX_LANES: z.coerce.number().int().min(1).default(8),
+  BROADCAST_SENDER_ENABLED: envBoolean(true),
   OUTBOX_RELAY_ENABLED: envBoolean(true),
   /** Safety net only: writes wake the relay at once, expiring leases at their due time. */
   OUTBOX_IDLE_CHECK_MS: z.coerce.number().int().min(100).default(30_000),

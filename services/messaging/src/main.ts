@@ -1,6 +1,7 @@
 import './instrumentation';
 import { connectMongo, createLogger, EventBus, onShutdown, OutboxRelay } from '@crm/shared';
 import { stopTelemetry } from '@crm/shared/telemetry';
+import { BroadcastSender } from './broadcasts/sender';
 import { loadMessagingConfig } from './config';
 import { startCallbackServer } from './http/callback-server';
 import { startMessagingServer } from './server';
@@ -15,7 +16,14 @@ async function main(): Promise<void> {
   await bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS);
 
   let relay: OutboxRelay | undefined;
-  const deps = createDeps(db, config, logger, (collection) => relay?.nudge(collection));
+  let sender: BroadcastSender | undefined;
+  const deps = createDeps(
+    db,
+    config,
+    logger,
+    (collection) => relay?.nudge(collection),
+    () => sender?.wake(),
+  );
   await Promise.all(Object.values(db.models).map((model) => model.init()));
   if (config.OUTBOX_RELAY_ENABLED) {
     relay = new OutboxRelay({
@@ -27,17 +35,25 @@ async function main(): Promise<void> {
     });
     relay.start();
   }
+  if (config.BROADCAST_SENDER_ENABLED) {
+    sender = new BroadcastSender(deps);
+    sender.start();
+  }
   const server = await startMessagingServer(deps, { host: config.MESSAGING_GRPC_HOST, port: config.MESSAGING_GRPC_PORT, logger });
   const callbacks = await startCallbackServer(deps, {
     host: config.MESSAGING_HTTP_HOST,
     port: config.MESSAGING_HTTP_PORT,
     secret: config.PROVIDER_CALLBACK_SECRET,
   });
-  logger.info({ port: server.port, callbacks: callbacks.port, relay: config.OUTBOX_RELAY_ENABLED }, 'messaging service listening');
+  logger.info(
+    { port: server.port, callbacks: callbacks.port, relay: config.OUTBOX_RELAY_ENABLED, broadcasts: config.BROADCAST_SENDER_ENABLED },
+    'messaging service listening',
+  );
 
   onShutdown(logger, [
     { name: 'callbacks', run: () => callbacks.stop() },
     { name: 'grpc', run: () => server.stop() },
+    { name: 'broadcast sender', run: () => sender?.stop() },
     { name: 'outbox relay', run: () => relay?.stop() },
     { name: 'crm clients', run: () => deps.close() },
     { name: 'kafka', run: () => bus.close() },

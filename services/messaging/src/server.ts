@@ -1,6 +1,8 @@
+import { BroadcastServiceService } from '@crm/proto/gen/broadcasts/v1/broadcasts';
 import { MessagingServiceService, type MessagingServiceServer } from '@crm/proto/gen/messaging/v1/messaging';
 import { bindService, startGrpcServer, type AsyncService, type Logger } from '@crm/shared';
 import type { MessagingDeps } from './domain/deps';
+import { broadcastHandlers } from './handlers/broadcast.handlers';
 import { assignConversationHandler } from './handlers/assign-conversation.handler';
 import { closeConversationHandler } from './handlers/close-conversation.handler';
 import { getChatInstanceHandler } from './handlers/get-chat-instance.handler';
@@ -12,7 +14,7 @@ import { listMessagesHandler } from './handlers/list-messages.handler';
 import { listTemplatesHandler } from './handlers/list-templates.handler';
 import { sendMessageHandler } from './handlers/send-message.handler';
 
-/** Binds messaging.v1.MessagingService to its handlers, one RPC per file. */
+/** Binds messaging.v1.MessagingService (one RPC per file) and broadcasts.v1.BroadcastService to their handlers. */
 export function startMessagingServer(deps: MessagingDeps, options: { host: string; port: number; logger: Logger }) {
   const handlers: AsyncService<MessagingServiceServer> = {
     listConversations: (request) => listConversationsHandler(deps, request),
@@ -29,6 +31,9 @@ export function startMessagingServer(deps: MessagingDeps, options: { host: strin
   return startGrpcServer({
     host: options.host,
     port: options.port,
-    services: [{ definition: MessagingServiceService, implementation: bindService(handlers, options.logger) }],
+    services: [
+      { definition: MessagingServiceService, implementation: bindService(handlers, options.logger) },
+      { definition: BroadcastServiceService, implementation: bindService(broadcastHandlers(deps), options.logger) },
+    ],
   });
 }

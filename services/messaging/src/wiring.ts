@@ -1,7 +1,12 @@
 import { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
+import { AudienceServiceService } from '@crm/proto/gen/crm/v1/audiences';
 import { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
 import { createAsyncClient, TtlCache, type Logger } from '@crm/shared';
 import type { Connection } from 'mongoose';
+import { createBroadcastRepository } from './broadcasts/broadcast.repository';
+import { createLaneRepository } from './broadcasts/lane.repository';
+import { createOptOutRepository } from './broadcasts/opt-out.repository';
+import { createRecipientRepository } from './broadcasts/recipient.repository';
 import type { MessagingConfig } from './config';
 import type { MessagingDeps } from './domain/deps';
 import { cloudApiAdapter } from './providers/cloud-api.adapter';
@@ -29,14 +34,29 @@ export function createDeps(
   config: MessagingConfig,
   logger: Logger,
   eventsWritten: MessagingDeps['eventsWritten'] = () => undefined,
+  wakeBroadcasts: () => void = () => undefined,
 ): MessagingDeps & { close(): void } {
   const contacts = createAsyncClient(ContactServiceService, config.CRM_GRPC_URL, 'crm.v1.ContactService');
   const accounts = createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService');
+  const audience = createAsyncClient(AudienceServiceService, config.CRM_GRPC_URL, 'crm.v1.AudienceService');
   return {
     instances: createChatInstanceRepository(db),
     templates: createTemplateRepository(db),
     conversations: createConversationRepository(db),
     messages: createMessageRepository(db),
+    broadcasts: {
+      records: createBroadcastRepository(db),
+      recipients: createRecipientRepository(db),
+      lanes: createLaneRepository(db),
+      optOuts: createOptOutRepository(db),
+      audience,
+      settings: {
+        paceMultiplier: config.BROADCAST_PACE_MULTIPLIER,
+        leaseMs: config.BROADCAST_LEASE_MS,
+        maxLanes: config.BROADCAST_MAX_LANES,
+      },
+      wake: wakeBroadcasts,
+    },
     providers: createProviders(config),
     crm: { contacts, accounts },
     accounts: new TtlCache<ProviderAccount>(config.PROVIDER_ACCOUNT_CACHE_MS),
@@ -59,6 +79,7 @@ export function createDeps(
     close: () => {
       contacts.close();
       accounts.close();
+      audience.close();
     },
   };
 }

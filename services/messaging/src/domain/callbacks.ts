@@ -1,5 +1,6 @@
 import { AppError, newId, newOutboxEntry } from '@crm/shared';
 import type { Channel, InstanceKind } from '@crm/shared/schemas';
+import { applyMarketingKeyword, applyRecipientStatus } from '../broadcasts/recipient-status';
 import type { ProviderCallback } from '../providers/provider';
 import type { ChatInstanceRecord } from '../repository/chat-instance.repository';
 import type { MessageRecord } from '../repository/message.repository';
@@ -51,6 +52,8 @@ async function receiveMessage(
   const channel = CHANNEL_OF[instance.kind];
   const providerAt = providerTime(callback.at, deps.now());
   const contact = await resolveContact(deps, instance, channel, callback.from, callback.from_name);
+  // Before the message is stored: a retried callback (after a crash here) returns early once it is stored.
+  await applyMarketingKeyword(deps, instance.org_id, contact.id, callback.text);
   const record = newMessage(instance, channel, contact.id, {
     direction: 'inbound',
     type: callback.type,
@@ -139,6 +142,7 @@ async function applyStatus(
   );
   if (written && callback.status !== 'sent') deps.eventsWritten(deps.messages.collection.collectionName);
   if (written) await deps.conversations.touchUpdatedAt(message.org_id, message.conversation_id, at);
+  await applyRecipientStatus(deps, message, callback.status, callback.error);
   return 'applied';
 }
 

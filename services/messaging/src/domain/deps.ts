@@ -2,6 +2,7 @@ import type { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
 import type { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
 import type { AsyncClient, Logger, TtlCache } from '@crm/shared';
 import type { ClientSession } from 'mongoose';
+import type { BroadcastParts } from '../broadcasts/deps';
 import type { Providers, ProviderAccount } from '../providers/provider';
 import type { ChatInstanceRepository } from '../repository/chat-instance.repository';
 import type { ConversationRepository } from '../repository/conversation.repository';
@@ -14,6 +15,7 @@ export interface MessagingDeps {
   templates: TemplateRepository;
   conversations: ConversationRepository;
   messages: MessageRepository;
+  broadcasts: BroadcastParts;
   providers: Providers;
   /** The CRM service over gRPC: contacts and members are its records. */
   crm: { contacts: AsyncClient<typeof ContactServiceService>; accounts: AsyncClient<typeof AccountServiceService> };

@@ -1,5 +1,6 @@
 import type { Contact } from '@crm/proto/gen/crm/v1/contacts';
 import { AppError, invalidReference, newId, newOutboxEntry } from '@crm/shared';
+import type { ClientSession } from 'mongoose';
 import { parseOrThrow, sendMessageBody, type Channel, type SendMessageBody } from '@crm/shared/schemas';
 import type { ChatInstanceRecord } from '../repository/chat-instance.repository';
 import type { MessageRecord } from '../repository/message.repository';
@@ -17,6 +18,32 @@ import { previewOf, type MessageView } from './views';
 export async function sendMessage(deps: MessagingDeps, orgId: string, senderKeyId: string, rawBody: unknown): Promise<MessageView> {
   const body = parseOrThrow(sendMessageBody, rawBody);
   const contact = await requireContact(deps, orgId, body.contact_id);
+  const stored = await deliver(deps, { orgId, contact, body, sender: { type: 'api', id: senderKeyId || null, name: null } });
+  if (!stored) throw new AppError('INTERNAL_ERROR', 'The provider returned a message id that is already stored.');
+  return stored;
+}
+
+/** The fields of a contact a send needs: its name and its addresses at the channels. */
+export type ContactAddress = Pick<Contact, 'id' | 'name' | 'phone' | 'chatapp_jid' | 'photoapp_username' | 'socialmsg_psid'>;
+
+export interface Delivery {
+  orgId: string;
+  contact: ContactAddress;
+  body: SendMessageBody;
+  sender: MessageRecord['sender'];
+  /** Chosen by a caller that may repeat this send (a broadcast after a crash): the provider accepts one key once. */
+  messageId?: string;
+  /** Writes that belong to this send, made in the transaction that stores the message. */
+  alsoInTransaction?: (session: ClientSession) => Promise<void>;
+}
+
+/**
+ * The send path every outbound message takes (#53, broadcasts): the number, the channel address, the connection,
+ * an official number's rules, the provider call, and the stored message with its `message.sent` event. Null when
+ * this message id (or the provider's id) is already stored: a repeated send that the provider deduplicated.
+ */
+export async function deliver(deps: MessagingDeps, delivery: Delivery): Promise<MessageView | null> {
+  const { orgId, contact, body } = delivery;
   recipientOf(contact, body.channel, null);
   const instance = await chooseInstance(deps, orgId, contact.id, body);
   const to = recipientOf(contact, body.channel, instance);
@@ -37,6 +64,7 @@ export async function sendMessage(deps: MessagingDeps, orgId: string, senderKeyI
   }
 
   const template = official?.template ?? null;
+  const id = delivery.messageId ?? newId('message');
   const sent = await deps.providers[instance.kind].send({
     instance,
     to,
@@ -44,11 +72,12 @@ export async function sendMessage(deps: MessagingDeps, orgId: string, senderKeyI
     content: template ? null : (body.content ?? null),
     media_url: template ? null : (body.media_url ?? null),
     template: template ? { name: template.name, language: template.language, components: body.template_components ?? [] } : null,
+    idempotency_key: id,
   });
 
   const now = deps.now();
   const record: MessageRecord = {
-    id: newId('message'),
+    id,
     org_id: orgId,
     conversation_id: '',
     contact_id: contact.id,
@@ -60,7 +89,7 @@ export async function sendMessage(deps: MessagingDeps, orgId: string, senderKeyI
     media: !template && body.media_url ? { url: body.media_url, mime_type: null, file_name: null } : null,
     template: template ? { name: template.name, language: template.language } : null,
     status: 'sent',
-    sender: { type: 'api', id: senderKeyId || null, name: null },
+    sender: delivery.sender,
     external_id: sent.external_id,
     error: null,
     edited_at: null,
@@ -82,9 +111,9 @@ export async function sendMessage(deps: MessagingDeps, orgId: string, senderKeyI
     },
     record,
     (view) => [newOutboxEntry(orgId, 'message.sent', { object: view }, now)],
+    delivery.alsoInTransaction,
   );
-  if (!stored) throw new AppError('INTERNAL_ERROR', 'The provider returned a message id that is already stored.');
-  return stored.message;
+  return stored?.message ?? null;
 }
 
 async function requireContact(deps: MessagingDeps, orgId: string, contactId: string): Promise<Contact> {
@@ -97,7 +126,7 @@ async function requireContact(deps: MessagingDeps, orgId: string, contactId: str
 }
 
 /** The contact's address at the channel; CONTACT_CHANNEL_UNAVAILABLE when it has none. */
-function recipientOf(contact: Contact, channel: Channel, instance: ChatInstanceRecord | null): string {
+function recipientOf(contact: ContactAddress, channel: Channel, instance: ChatInstanceRecord | null): string {
   const digits = (contact.chatapp_jid?.split('@')[0] ?? contact.phone ?? '').replace(/\D/g, '');
   const address: Record<Channel, string> = {
     chatapp: instance?.kind === 'official' ? digits : (contact.chatapp_jid ?? (digits ? `${digits}@c.chatapp` : '')),

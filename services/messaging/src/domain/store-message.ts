@@ -1,4 +1,5 @@
 import { isDuplicateKeyError, type OutboxEntry } from '@crm/shared';
+import type { ClientSession } from 'mongoose';
 import type { ConversationRecord, ConversationTouch } from '../repository/conversation.repository';
 import type { MessageRecord } from '../repository/message.repository';
 import type { MessagingDeps } from './deps';
@@ -15,6 +16,7 @@ export async function storeMessage(
   touch: ConversationTouch,
   record: MessageRecord,
   events: (view: MessageView) => OutboxEntry[],
+  alsoInTransaction?: (session: ClientSession) => Promise<void>,
 ): Promise<{ message: MessageView; conversation: ConversationRecord } | null> {
   for (let attempt = 0; ; attempt++) {
     try {
@@ -22,6 +24,7 @@ export async function storeMessage(
         const conversation = await deps.conversations.touch(touch, session);
         const message = viewMessage({ ...record, conversation_id: conversation.id });
         await deps.messages.insert({ ...record, conversation_id: conversation.id }, events(message), session);
+        await alsoInTransaction?.(session);
         return { message, conversation };
       });
       deps.eventsWritten(deps.messages.collection.collectionName);
@@ -29,6 +32,7 @@ export async function storeMessage(
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
       if (record.external_id && (await deps.messages.getByExternalId(record.instance_id, record.external_id))) return null;
+      if (await deps.messages.getById(record.org_id, record.id)) return null;
       // Two first messages of a new conversation raced on its unique key: the next try finds it.
       if (attempt >= 2) throw error;
     }

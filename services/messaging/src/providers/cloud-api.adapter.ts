@@ -33,6 +33,7 @@ export function cloudApiAdapter(options: CloudApiOptions): ProviderAdapter {
         token: options.token,
         body: wireMessage(message),
         timeoutMs: options.timeoutMs,
+        idempotencyKey: message.idempotency_key,
       });
       if (response.status < 300) {
         const id = asString(asRecord(asArray(response.body.messages)[0]).id);

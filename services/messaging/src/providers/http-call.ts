@@ -12,13 +12,18 @@ export interface ProviderResponse {
  */
 export async function providerCall(
   url: string,
-  init: { method: string; token: string; body?: unknown; timeoutMs: number },
+  init: { method: string; token: string; body?: unknown; timeoutMs: number; idempotencyKey?: string },
 ): Promise<ProviderResponse> {
   let response: Response;
   try {
     response = await fetch(url, {
       method: init.method,
-      headers: { authorization: `Bearer ${init.token}`, ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${init.token}`,
+        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        // A retried send (after a timeout or a crash) carries the same key, so the provider accepts it once.
+        ...(init.idempotencyKey ? { 'idempotency-key': init.idempotencyKey } : {}),
+      },
       body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
       signal: AbortSignal.timeout(init.timeoutMs),
     });

@@ -32,6 +32,7 @@ export function pageMessengerAdapter(options: PageMessengerOptions): ProviderAda
         token: options.token,
         body: { recipient: { id: message.to }, messaging_type: 'RESPONSE', message: payload },
         timeoutMs: options.timeoutMs,
+        idempotencyKey: message.idempotency_key,
       });
       if (response.status < 300) {
         const id = asString(response.body.message_id);

@@ -10,6 +10,8 @@ export interface OutgoingMessage {
   content: string | null;
   media_url: string | null;
   template: { name: string; language: string; components: unknown[] } | null;
+  /** Our message id: the provider's idempotency key for this send. */
+  idempotency_key: string;
 }
 
 export interface ProviderAccount {

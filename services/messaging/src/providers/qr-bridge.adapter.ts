@@ -31,7 +31,13 @@ export function qrBridgeAdapter(options: QrBridgeOptions): ProviderAdapter {
           ? { to: message.to, text: message.content }
           : { to: message.to, media: { type: message.type, url: message.media_url, caption: message.content } };
       const url = `${options.baseUrl}/bridge/instances/${encodeURIComponent(message.instance.provider_ref)}/messages`;
-      const response = await providerCall(url, { method: 'POST', token: options.token, body, timeoutMs: options.timeoutMs });
+      const response = await providerCall(url, {
+        method: 'POST',
+        token: options.token,
+        body,
+        timeoutMs: options.timeoutMs,
+        idempotencyKey: message.idempotency_key,
+      });
       if (response.status < 300) {
         const id = asString(response.body.id);
         if (id) return { external_id: id };

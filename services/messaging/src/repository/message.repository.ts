@@ -68,6 +68,8 @@ schema.index({ org_id: 1, conversation_id: 1, created_at: -1, _id: -1 });
 // The provider's message id on one number: an inbound callback retried by the provider inserts nothing new.
 schema.index({ provider_key: 1 }, { unique: true, partialFilterExpression: { provider_key: { $type: 'string' } } });
 schema.index({ _outbox_pending: 1 });
+// Warm-up limits count a number's outbound messages of the last 24 hours.
+schema.index({ instance_id: 1, direction: 1, created_at: -1 });
 
 /** Statuses a status callback may move a message from: statuses only move forward; 131042 fails a sent message. */
 const MOVES_FROM: Record<string, MessageStatus[]> = {
@@ -118,6 +120,11 @@ export function createMessageRepository(db: Connection) {
     async getByExternalId(instanceId: string, externalId: string): Promise<MessageRecord | null> {
       const doc = await Message.findOne({ provider_key: providerKey(instanceId, externalId) }).lean<MessageDoc>();
       return doc ? toRecord(doc) : null;
+    },
+
+    /** Outbound messages a number sent since `since` (its warm-up volume). */
+    async countOutboundSince(instanceId: string, since: Date): Promise<number> {
+      return Message.countDocuments({ instance_id: instanceId, direction: 'outbound', created_at: { $gte: since } });
     },
 
     async countInConversation(orgId: string, conversationId: string): Promise<number> {

@@ -75,6 +75,11 @@ export function createTemplateRepository(db: Connection) {
     },
 
     /** Every language of one template name on one number, to tell "absent" from "not in this language". */
+    async getById(orgId: string, id: string): Promise<TemplateRecord | null> {
+      const doc = await Template.findOne({ _id: id, org_id: orgId }).lean<TemplateDoc>();
+      return doc ? toRecord(doc) : null;
+    },
+
     async findByName(orgId: string, instanceId: string, name: string): Promise<TemplateRecord[]> {
       const docs = await Template.find({ org_id: orgId, instance_id: instanceId, name }).lean<TemplateDoc[]>();
       return docs.map(toRecord);

@@ -82,13 +82,14 @@ class Simulator {
     if (request.headers.authorization !== `Bearer ${this.options.token}`)
       return { status: 401, body: { error: { code: 190, message: 'Invalid OAuth access token.' } } };
     const [product, , ref, resource] = path;
+    const key = typeof request.headers['idempotency-key'] === 'string' ? request.headers['idempotency-key'] : undefined;
     if (product === 'cloud' && ref) {
       if (method === 'GET' && !resource)
         return { status: 200, body: { id: ref, payment_method_configured: this.state.number('official', ref).payment_method } };
       if (resource === 'message_templates') return this.templates(method, ref, body);
-      if (method === 'POST' && resource === 'messages') return this.accept('official', ref, body);
+      if (method === 'POST' && resource === 'messages') return this.acceptOnce('official', ref, body, key);
     }
-    if (product === 'bridge' && ref && method === 'POST' && resource === 'messages') return this.accept('qrcode', ref, body);
+    if (product === 'bridge' && ref && method === 'POST' && resource === 'messages') return this.acceptOnce('qrcode', ref, body, key);
     if (
       (product === 'photoapp' || product === 'socialmsg') &&
       path[1] === 'graph' &&
@@ -96,8 +97,27 @@ class Simulator {
       path[4] === 'messages' &&
       method === 'POST'
     )
-      return this.accept(product, path[3], body);
+      return this.acceptOnce(product, path[3], body, key);
     return { status: 404, body: { error: { message: `no route ${method} ${url.pathname}` } } };
+  }
+
+  /**
+   * A send with an idempotency key is accepted once: a repeat (the sender retried after a timeout or a crash)
+   * gets the first answer again and reaches nobody. Counted in `replayed`, so tests can tell retries happened.
+   */
+  private async acceptOnce(kind: InstanceKind, ref: string, body: Json, key: string | undefined): Promise<Reply> {
+    if (!key) return this.accept(kind, ref, body);
+    const memoKey = `${kind}:${ref}:${key}`;
+    const first = this.state.accepted.get(memoKey);
+    if (first) {
+      this.state.replayed++;
+      return first;
+    }
+    const before = this.state.sent.length;
+    const reply = await this.accept(kind, ref, body);
+    // Only a send that was taken (not a held "timeout" answered without an id) is remembered.
+    if (this.state.sent.length > before) this.state.accepted.set(memoKey, reply);
+    return reply;
   }
 
   /** A send: failure modes first, then connection, rate limit and template checks; then an id and later statuses. */
@@ -184,7 +204,10 @@ class Simulator {
     const ref = String(body.to_number ?? body.ref ?? query.get('ref') ?? this.state.lastRef(kind) ?? '');
     const resource = path[0];
     if (method === 'GET' && resource === 'sent')
-      return { status: 200, body: { data: this.state.sent.filter((s) => !query.get('ref') || s.ref === query.get('ref')) } };
+      return {
+        status: 200,
+        body: { data: this.state.sent.filter((s) => !query.get('ref') || s.ref === query.get('ref')), replayed: this.state.replayed },
+      };
     if (method === 'GET' && resource === 'numbers') return { status: 200, body: { data: [...this.state.numbers.values()] } };
     if (method !== 'POST') return { status: 404, body: { error: 'unknown control route' } };
     if (!ref) return { status: 400, body: { error: 'to_number (the provider handle of the number or page) is required' } };

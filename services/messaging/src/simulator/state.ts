@@ -39,6 +39,9 @@ export interface SimSend {
 export class SimState {
   readonly numbers = new Map<string, SimNumber>();
   readonly sent: SimSend[] = [];
+  /** First answers to sends by `<kind>:<ref>:<idempotency key>`, and how many repeats they answered. */
+  readonly accepted = new Map<string, { status: number; body: unknown; headers?: Record<string, string> }>();
+  replayed = 0;
   private readonly last = new Map<InstanceKind, string>();
 
   number(kind: InstanceKind, ref: string): SimNumber {

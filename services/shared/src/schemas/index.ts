@@ -8,3 +8,4 @@ export * from './funnels';
 export * from './validation';
 export * from './webhooks';
 export * from './messaging';
+export * from './broadcasts';

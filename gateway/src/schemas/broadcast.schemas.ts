@@ -1,0 +1,108 @@
+import {
+  BROADCAST_STATUSES,
+  CONTACT_SOURCES,
+  EXCLUSION_REASONS,
+  RECIPIENT_STATUSES,
+  SEND_PROFILES,
+  TEMPLATE_CATEGORIES,
+} from '@crm/shared/schemas';
+import { z } from 'zod';
+import { component, nullable, timestamp } from './registry';
+
+const ErrorInfo = z.object({ code: z.string(), message: z.string() });
+
+export const Broadcast = component(
+  'Broadcast',
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    description: nullable(z.string()),
+    status: z.enum(BROADCAST_STATUSES),
+    chatapp_instances: z
+      .array(z.object({ id: z.string(), name: z.string(), channel: z.enum(['qrcode', 'official']) }))
+      .describe('the numbers it sends from: all qrcode or all official'),
+    audience: z.object({
+      type: z.enum(['all', 'tags', 'contacts']),
+      tags: z.array(z.string()).default([]),
+      tags_operator: nullable(z.enum(['or', 'and'])),
+      contact_ids: z.array(z.string()).default([]),
+      has_chatapp: nullable(z.boolean()),
+      filters: nullable(
+        z.object({
+          source: nullable(z.enum(CONTACT_SOURCES)),
+          created_after: nullable(timestamp),
+          created_before: nullable(timestamp),
+          exclude_tags: z.array(z.string()).default([]),
+        }),
+      ),
+    }),
+    message: nullable(z.object({ type: z.string(), content: nullable(z.string()), media_url: nullable(z.string()) })),
+    cloud_template: nullable(
+      z.object({
+        template_id: z.string(),
+        name: z.string(),
+        language: z.string(),
+        category: z.enum(TEMPLATE_CATEGORIES),
+        variables: z
+          .array(
+            z.object({
+              key: z.string(),
+              component: z.string(),
+              source_type: z.enum(['contact_field', 'static']),
+              source_key: nullable(z.string()),
+              fallback: nullable(z.string()),
+              value: nullable(z.string()),
+            }),
+          )
+          .default([]),
+      }),
+    ),
+    settings: z.object({ send_profile: z.enum(SEND_PROFILES) }),
+    scheduled_at: nullable(timestamp),
+    started_at: nullable(timestamp),
+    completed_at: nullable(timestamp),
+    stats: z
+      .object({
+        total: z.number().int().default(0),
+        sent: z.number().int().default(0),
+        delivered: z.number().int().default(0),
+        read: z.number().int().default(0),
+        failed: z.number().int().default(0),
+        excluded: z.number().int().default(0),
+      })
+      .describe(
+        'total: recipients not excluded; sent: sends the provider accepted (also those it failed later); delivered includes read; failed: refused sends and failed deliveries',
+      ),
+    error: nullable(ErrorInfo).describe('why the broadcast paused or failed on its own, e.g. CHANNEL_DISCONNECTED'),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+  'A broadcast (mass send). Request bodies are camelCase (BroadcastInput); responses are snake_case.',
+);
+
+export const AudienceEstimate = component(
+  'AudienceEstimate',
+  z.object({
+    estimated_count: z.number().int().default(0).describe('contacts that will receive the broadcast'),
+    estimated_exclusions: z.number().int().default(0).describe('contacts the exclusion rules leave out'),
+    exclusions_by_reason: z.object({
+      marketing_opt_out: z.number().int().default(0),
+      no_chatapp: z.number().int().default(0),
+      duplicate: z.number().int().default(0),
+    }),
+  }),
+  'Without a marketing cloudTemplate the opt-out rule does not apply, so the count can be higher than the official send reaches.',
+);
+
+export const BroadcastRecipient = component(
+  'BroadcastRecipient',
+  z.object({
+    contact: z.object({ id: z.string(), name: z.string() }),
+    status: z.enum(RECIPIENT_STATUSES),
+    message_id: nullable(z.string()).describe('set once the provider accepted the send'),
+    exclusion_reason: nullable(z.enum(EXCLUSION_REASONS)),
+    error: nullable(ErrorInfo).describe('the provider error, e.g. {code: "131042"}'),
+    sent_at: nullable(timestamp),
+  }),
+  'One contact of a launched broadcast, in send order.',
+);

@@ -1,0 +1,254 @@
+import { AppError } from '@crm/shared';
+import type { SendMessageBody } from '@crm/shared/schemas';
+import type { MessagingDeps } from '../domain/deps';
+import { deliver } from '../domain/send';
+import type { BroadcastRecord, BroadcastTemplate } from './broadcast.repository';
+import type { LaneRecord } from './lane.repository';
+import { sendInterval } from './pacing';
+import type { RecipientRecord } from './recipient.repository';
+import { completeIfDone } from './recipient-list';
+
+/** How often a sending lane renews its lease and reads its broadcast's status: the delay of a pause. */
+const CHECK_EVERY_MS = 250;
+const BATCH = 100;
+/**
+ * Sends one lane has at the provider at once. The pace decides when a send starts; the window lets a send start
+ * while earlier ones still wait for the provider and the database, so latency does not cap the rate.
+ */
+const WINDOW = 8;
+/** Sends the provider did not confirm are retried with the same idempotency key this many times. */
+const UNCONFIRMED_RETRIES = 4;
+
+type Outcome = 'done' | 'retry' | 'stop';
+
+/**
+ * Sends one lane: the pending recipients of one number, in order, at the pace of the send profile, through the
+ * messaging send path (#53's rules and errors). It stops when the broadcast is no longer `sending`, when it loses
+ * its lease, or when the number disconnects (the broadcast then pauses with the reason in `error`).
+ */
+export class LaneSender {
+  private broadcast!: BroadcastRecord;
+  private checkedAt = 0;
+  private checking: Promise<boolean> | undefined;
+  private running = true;
+  private nextStartAt = 0;
+  /** Set by the provider's rate limit: nothing starts before it. */
+  private blockedUntil = 0;
+  private interval = 0;
+  /** The last recipient change not yet noted on the broadcast (noted every check, not per message). */
+  private changedAt: Date | null = null;
+  private sends = 0;
+
+  constructor(
+    private readonly deps: MessagingDeps,
+    private readonly lane: LaneRecord,
+    private readonly owner: string,
+    private readonly stopping: () => boolean,
+  ) {}
+
+  async run(): Promise<void> {
+    const started = Date.now();
+    try {
+      if (!(await this.check(true))) return;
+      const channel = this.broadcast.instances.find((i) => i.id === this.lane.instance_id)?.channel ?? 'qrcode';
+      this.interval = sendInterval(this.broadcast.settings.send_profile, channel, this.deps.broadcasts.settings.paceMultiplier);
+      if (!(await this.sendAll())) return;
+      await this.noteChanges();
+      this.deps.logger.info({ lane: this.lane.id, sends: this.sends, ms: Date.now() - started }, 'broadcast lane finished');
+      if (await this.deps.broadcasts.lanes.finish(this.lane.id, this.owner, this.deps.now()))
+        await completeIfDone(this.deps, this.lane.broadcast_id);
+    } finally {
+      await this.noteChanges().catch(() => undefined);
+      await this.deps.broadcasts.lanes.release(this.lane.id, this.owner).catch(() => undefined);
+    }
+  }
+
+  /** Sends every pending recipient of the lane; false when the lane had to stop before the end. */
+  private async sendAll(): Promise<boolean> {
+    const { recipients } = this.deps.broadcasts;
+    const inFlight = new Set<Promise<void>>();
+    let afterSeq = -1;
+    for (;;) {
+      const batch = await recipients.nextPending(this.lane.broadcast_id, this.lane.instance_id, afterSeq, BATCH);
+      if (batch.length === 0) {
+        while (inFlight.size > 0) {
+          await Promise.race([...inFlight, new Promise((resolve) => setTimeout(resolve, CHECK_EVERY_MS))]);
+          await this.check(false);
+        }
+        if (!this.running) return false;
+        // Rows still pending behind the position (a send that stopped) are read again from the start.
+        if ((await recipients.countPending(this.lane.broadcast_id, this.lane.instance_id)) === 0) return true;
+        afterSeq = -1;
+        continue;
+      }
+      for (const recipient of batch) {
+        if (!(await this.waitUntil(Math.max(this.nextStartAt, this.blockedUntil)))) this.running = false;
+        // While the window is full the lease is still renewed: a slow provider must not look like a dead replica.
+        while (this.running && inFlight.size >= WINDOW) {
+          await Promise.race([...inFlight, new Promise((resolve) => setTimeout(resolve, CHECK_EVERY_MS))]);
+          if (!(await this.check(false))) this.running = false;
+        }
+        if (!this.running) {
+          await Promise.all(inFlight);
+          return false;
+        }
+        this.nextStartAt = Math.max(this.nextStartAt + this.interval, Date.now());
+        const sending: Promise<void> = this.sendOne(recipient).then((outcome) => {
+          inFlight.delete(sending);
+          if (outcome === 'stop') this.running = false;
+        });
+        inFlight.add(sending);
+        afterSeq = recipient.seq;
+      }
+    }
+  }
+
+  /** One recipient, retried (same message id, so the provider takes it once) while the lane runs. */
+  private async sendOne(recipient: RecipientRecord): Promise<Outcome> {
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await this.send(recipient, attempt);
+      if (outcome !== 'retry') return outcome;
+      if (!(await this.waitUntil(this.blockedUntil))) return 'stop';
+    }
+  }
+
+  /** Sleeps until `at` in short steps, renewing the lease and watching the status; false when the lane must stop. */
+  private async waitUntil(at: number): Promise<boolean> {
+    for (;;) {
+      if (!this.running || this.stopping()) return false;
+      if (!(await this.check(false))) return false;
+      const wait = Math.min(at - Date.now(), CHECK_EVERY_MS);
+      if (wait <= 0) return true;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+
+  private check(force: boolean): Promise<boolean> {
+    if (!force && Date.now() - this.checkedAt < CHECK_EVERY_MS) return Promise.resolve(this.running);
+    this.checking ??= this.checkNow().finally(() => (this.checking = undefined));
+    return this.checking;
+  }
+
+  private async checkNow(): Promise<boolean> {
+    const { records, lanes, settings } = this.deps.broadcasts;
+    const now = this.deps.now();
+    await this.noteChanges();
+    if (!(await lanes.renew(this.lane.id, this.owner, now, new Date(now.getTime() + settings.leaseMs)))) return (this.running = false);
+    const broadcast = await records.getAnyOrg(this.lane.broadcast_id);
+    if (!broadcast) return (this.running = false);
+    this.broadcast = broadcast;
+    this.checkedAt = Date.now();
+    if (broadcast.status === 'processing' && broadcast.materialized) {
+      const sending = await records.transition(broadcast.id, ['processing'], { status: 'sending', updated_at: now });
+      if (sending) this.broadcast = sending;
+    }
+    if (this.broadcast.status === 'sending') return true;
+    // Paused while this lane was free: it waits for the resume in `paused` state.
+    if (this.broadcast.status === 'paused') await lanes.setState(broadcast.id, ['active'], 'paused', now);
+    return (this.running = false);
+  }
+
+  /** Marks the broadcast's stats stale (see withFreshStats). */
+  private async noteChanges(): Promise<void> {
+    const at = this.changedAt;
+    this.changedAt = null;
+    if (at) await this.deps.broadcasts.records.noteRecipientChange(this.lane.broadcast_id, at);
+  }
+
+  private async send(recipient: RecipientRecord, attempt: number): Promise<Outcome> {
+    const broadcast = this.broadcast;
+    let marked = false;
+    try {
+      const stored = await deliver(this.deps, {
+        orgId: broadcast.org_id,
+        contact: { id: recipient.contact.id, name: recipient.contact.name, chatapp_jid: recipient.address ?? undefined },
+        body: this.body(recipient),
+        sender: { type: 'broadcast', id: broadcast.id, name: broadcast.name },
+        messageId: recipient.message_id,
+        alsoInTransaction: async (session) => {
+          marked = await this.deps.broadcasts.recipients.markSent(recipient.id, this.deps.now(), session);
+        },
+      });
+      if (stored && marked) this.changedAt = this.deps.now();
+      this.sends++;
+      return 'done';
+    } catch (error) {
+      return this.failed(recipient, error, attempt);
+    }
+  }
+
+  private async failed(recipient: RecipientRecord, error: unknown, attempt: number): Promise<Outcome> {
+    const code = error instanceof AppError ? error.code : 'INTERNAL_ERROR';
+    const details = (error instanceof AppError ? error.details : undefined) as Record<string, unknown> | undefined;
+    if (code === 'CHATAPP_INSTANCE_RATE_LIMIT') {
+      // The number's own limit: nothing starts until the provider's time is up, then this recipient goes again.
+      this.blockedUntil = Math.max(this.blockedUntil, Date.now() + Number(details?.retry_after_seconds ?? 1) * 1000);
+      return 'retry';
+    }
+    if (code === 'CHANNEL_DISCONNECTED') {
+      await this.pauseForDisconnect(error as AppError);
+      return 'stop';
+    }
+    const unconfirmed = code === 'TEMPLATE_NOT_CONFIRMED' || code === 'SERVICE_UNAVAILABLE' || code === 'INTERNAL_ERROR';
+    if (unconfirmed && attempt < UNCONFIRMED_RETRIES) {
+      this.deps.logger.warn(
+        { err: error, broadcast: recipient.broadcast_id, recipient: recipient.id },
+        'broadcast send not confirmed; retrying',
+      );
+      this.blockedUntil = Math.max(this.blockedUntil, Date.now() + 500 * 2 ** attempt);
+      return 'retry';
+    }
+    const reason = { code: String(details?.provider_code ?? code), message: error instanceof Error ? error.message : String(error) };
+    if (await this.deps.broadcasts.recipients.markFailed(recipient.id, reason, this.deps.now())) this.changedAt = this.deps.now();
+    return 'done';
+  }
+
+  private async pauseForDisconnect(error: AppError): Promise<void> {
+    const { records, lanes } = this.deps.broadcasts;
+    const now = this.deps.now();
+    await records.transition(this.broadcast.id, ['sending', 'processing'], {
+      status: 'paused',
+      error: { code: error.code, message: `${error.message} Resume the broadcast once it is connected.` },
+      updated_at: now,
+    });
+    await lanes.setState(this.broadcast.id, ['active'], 'paused', now);
+  }
+
+  /** The #53 body of this recipient's message: the broadcast's text or media, or its template with the recipient's values. */
+  private body(recipient: RecipientRecord): SendMessageBody {
+    const { message, cloud_template: template } = this.broadcast;
+    const common = { contact_id: recipient.contact.id, channel: 'chatapp' as const, instance_id: this.lane.instance_id };
+    if (template)
+      return {
+        ...common,
+        type: 'text',
+        template_name: template.name,
+        template_language: template.language,
+        template_components: templateComponents(template, recipient.params),
+      };
+    return {
+      ...common,
+      type: (message?.type ?? 'text') as SendMessageBody['type'],
+      content: message?.content ?? undefined,
+      media_url: message?.media_url ?? undefined,
+    };
+  }
+}
+
+/** Template components in the cloud API's shape: the parameters of each component in the template's order. */
+export function templateComponents(template: BroadcastTemplate, params: Record<string, string>): Array<Record<string, unknown>> {
+  const groups = new Map<string, string[]>();
+  for (const variable of template.variables) {
+    const values = groups.get(variable.component) ?? [];
+    values.push(params[`${variable.component}.${variable.key}`] ?? variable.fallback ?? '');
+    groups.set(variable.component, values);
+  }
+  return [...groups].map(([component, values]) => {
+    const [type, index] = component.split(':');
+    return {
+      type,
+      ...(index !== undefined ? { sub_type: 'url', index: Number(index) } : {}),
+      parameters: values.map((text) => ({ type: 'text', text })),
+    };
+  });
+}
