@@ -38,6 +38,7 @@ export function renderReport(results: BenchResults): string {
     '',
     webhookTable(results),
     '',
+    ...broadcastSection(results),
     '## Processes: memory and idle CPU',
     '',
     `RSS after the load runs, peak RSS over the whole run (VmHWM), and CPU over ${results.resources.idle_seconds} s with no traffic (utime + stime from /proc).`,
@@ -164,4 +165,23 @@ function startupSection({ startup }: BenchResults): string {
       return withRss ? [...cells, verdict(record)?.target ?? '—', mark(verdict(record))] : cells;
     }),
   );
+}
+
+/** From `npm run bench:broadcasts` (its own system, production pacing), when it ran. */
+function broadcastSection(results: BenchResults): string[] {
+  const figures = results.broadcasts;
+  if (!figures) return [];
+  const { large } = figures;
+  return [
+    '## Broadcasts',
+    '',
+    'From `npm run bench:broadcasts` (a system of its own, production pacing): recipients per second of one number at each send profile, first send to last.',
+    '',
+    '| number | profile | recipients | target/s | measured/s |',
+    '|---|---|---|---|---|',
+    ...figures.profiles.map((f) => `| ${f.channel} | ${f.profile} | ${f.recipients} | ${f.target_per_s} | ${f.measured_per_s} |`),
+    '',
+    `2,000 recipients, one official number, aggressive: all sent after ${large.send_s} s (${large.per_s}/s), \`completed\` after ${large.completed_s} s, every recipient \`read\` after ${large.all_read_s} s.`,
+    '',
+  ];
 }

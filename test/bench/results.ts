@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
+import type { BroadcastFigures } from './broadcasts';
 import type { BenchConfig } from './config';
 import type { RouteFigures } from './http-scenarios';
 import type { ResourceFigures } from './resources';
@@ -25,6 +26,8 @@ export interface BenchResults {
   webhooks: { latency: WebhookLatency; throughput: WebhookThroughput };
   resources: ResourceFigures;
   startup: StartupFigures;
+  /** From `npm run bench:broadcasts`, when it ran. */
+  broadcasts?: BroadcastFigures;
 }
 
 export function writeResult<K extends keyof BenchResults>(name: K, value: BenchResults[K]): string {
@@ -43,6 +46,7 @@ export function readResults(): BenchResults {
     webhooks: read('webhooks'),
     resources: read('resources'),
     startup: startupOf(read('startup')),
+    ...(existsSync(resolve(RESULTS_DIR, 'broadcasts.json')) ? { broadcasts: read('broadcasts') } : {}),
   };
 }
 

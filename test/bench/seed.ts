@@ -9,7 +9,12 @@ const BATCH = 1_000;
  * writes (prefixed `_id`, `name_key`, `rev`, dates, nulls), minutes apart so the newest-first page is well defined.
  * No outbox entries: a seed is an import, not `count` contact.created events for the relay to publish.
  */
-export async function seedContacts(db: mongo.Db, orgId: string, count: number): Promise<string[]> {
+export async function seedContacts(
+  db: mongo.Db,
+  orgId: string,
+  count: number,
+  extra: (i: number) => Record<string, unknown> = () => ({}),
+): Promise<string[]> {
   const contacts = db.collection<{ _id: string }>('contacts');
   const start = Date.now() - count * 60_000;
   const ids: string[] = [];
@@ -41,6 +46,7 @@ export async function seedContacts(db: mongo.Db, orgId: string, count: number): 
         updated_at: at,
         deleted_at: null,
         rev: 1,
+        ...extra(i),
       };
       ids.push(doc._id);
       return doc;

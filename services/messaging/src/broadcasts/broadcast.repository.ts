@@ -211,6 +211,11 @@ export function createBroadcastRepository(db: Connection) {
       return doc?.scheduled_at ?? null;
     },
 
+    /** True while some broadcast's recipient list is being written (its builder may die and leave it to others). */
+    async anyBuilding(): Promise<boolean> {
+      return (await Broadcast.exists({ status: 'processing', materialized: false })) !== null;
+    },
+
     /** Broadcasts that wait for their recipient list, or whose builder died (its lease expired). */
     async awaitingRecipients(now: Date, limit: number): Promise<BroadcastRecord[]> {
       const docs = await Broadcast.find({

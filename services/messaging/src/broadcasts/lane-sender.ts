@@ -92,7 +92,8 @@ export class LaneSender {
           await Promise.all(inFlight);
           return false;
         }
-        this.nextStartAt = Math.max(this.nextStartAt + this.interval, Date.now());
+        // No burst to catch up after a stall: the next start is one interval after this one.
+        this.nextStartAt = Math.max(this.nextStartAt, Date.now()) + this.interval;
         const sending: Promise<void> = this.sendOne(recipient).then((outcome) => {
           inFlight.delete(sending);
           if (outcome === 'stop') this.running = false;

@@ -61,7 +61,8 @@ export class BroadcastSender {
     await this.launchDue();
     await this.buildLists();
     await this.claimLanes();
-    const busy = this.running.size > 0 || (await this.deps.broadcasts.lanes.anyActive());
+    const busy =
+      this.running.size > 0 || (await this.deps.broadcasts.lanes.anyActive()) || (await this.deps.broadcasts.records.anyBuilding());
     if (busy) return BUSY_CHECK_MS;
     const next = await this.deps.broadcasts.records.nextScheduledAt();
     const untilNext = next ? next.getTime() - this.deps.now().getTime() : IDLE_CHECK_MS;

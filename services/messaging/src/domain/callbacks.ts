@@ -137,7 +137,7 @@ async function applyStatus(
   const message = await deps.messages.getByExternalId(instance.id, callback.external_id);
   if (!message) return 'retry';
   const at = deps.now();
-  const written = await deps.messages.applyStatus(message.id, callback.status, callback.error, at, (next) =>
+  const written = await deps.messages.applyStatus(message, callback.status, callback.error, at, (next) =>
     callback.status === 'sent' ? [] : [newOutboxEntry(instance.org_id, STATUS_EVENTS[callback.status], { object: viewMessage(next) }, at)],
   );
   if (written && callback.status !== 'sent') deps.eventsWritten(deps.messages.collection.collectionName);

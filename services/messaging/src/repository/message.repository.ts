@@ -146,26 +146,31 @@ export function createMessageRepository(db: Connection) {
     },
 
     /**
-     * A provider status callback: one conditional update that only moves the status forward, with its event.
-     * Null when the message is absent or already at (or past) that status: repeats change nothing.
+     * A provider status callback on the message as the caller read it: one conditional update that only moves the
+     * status forward, with its event. Null when it is already at (or past) that status: repeats change nothing.
+     * When another status changed the message since it was read (a race), it is read again and tried again.
      */
     async applyStatus(
-      id: string,
+      read: MessageRecord,
       status: MessageStatus,
       error: MessageRecord['error'],
       at: Date,
       events: (next: MessageRecord) => OutboxEntry[],
     ): Promise<MessageRecord | null> {
-      const current = await Message.findOne({ _id: id }).lean<MessageDoc>();
-      const from = MOVES_FROM[status];
-      if (!current || !from?.includes(current.status)) return null;
-      const next = toRecord({ ...current, status, error: error ?? current.error, updated_at: at });
-      const doc = await Message.findOneAndUpdate(
-        { _id: id, status: current.status },
-        updateWithEvents({ status, error: next.error, updated_at: at }, events(next)),
-        { new: true },
-      ).lean<MessageDoc>();
-      return doc ? toRecord(doc) : null;
+      let current: MessageRecord | null = read;
+      for (let attempt = 0; current && attempt < 3; attempt++) {
+        if (!MOVES_FROM[status]?.includes(current.status)) return null;
+        const next: MessageRecord = { ...current, status, error: error ?? current.error, updated_at: at };
+        const doc = await Message.findOneAndUpdate(
+          { _id: current.id, status: current.status },
+          updateWithEvents({ status, error: next.error, updated_at: at }, events(next)),
+          { new: true },
+        ).lean<MessageDoc>();
+        if (doc) return toRecord(doc);
+        const again = await Message.findOne({ _id: current.id }).lean<MessageDoc>();
+        current = again ? toRecord(again) : null;
+      }
+      return null;
     },
 
     /** An edit callback: the new text with its event; null when this edit (same time) is already applied. */

@@ -1,0 +1,184 @@
+/**
+ * `npm run bench:broadcasts`: broadcast sending on a system of its own at production pacing (multiplier 1) — the
+ * recipients per second each send profile achieves on official and QR-code numbers, and how long a 2,000-recipient
+ * official broadcast takes to send, to complete and to be read. Writes bench-results/broadcasts.json; `npm run
+ * bench:report` adds it to BENCHMARKS.md.
+ */
+import { createLogger } from '@crm/shared';
+import type { SendProfile } from '@crm/shared/schemas';
+import mongoose from 'mongoose';
+import { loadMessagingConfig } from '../../services/messaging/src/config';
+import { createNumber, createTemplate } from '../../services/messaging/src/domain/admin';
+import { SEND_RATES } from '../../services/messaging/src/broadcasts/pacing';
+import { createDeps } from '../../services/messaging/src/wiring';
+import { apiClient, type ApiClient } from './api-client';
+import { startOwnSystem, type OwnSystem } from './own-system';
+import { writeResult } from './results';
+import { seedContacts } from './seed';
+import { sleep } from './stats';
+
+export interface ProfileFigure {
+  channel: 'official' | 'qrcode';
+  profile: SendProfile;
+  recipients: number;
+  target_per_s: number;
+  measured_per_s: number;
+}
+
+export interface BroadcastFigures {
+  profiles: ProfileFigure[];
+  large: { recipients: number; send_s: number; completed_s: number; all_read_s: number; per_s: number };
+}
+
+const log = (line: string) => console.log(`[bench:broadcasts ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const PROFILES: SendProfile[] = ['conservative', 'moderate', 'aggressive'];
+
+async function main(): Promise<void> {
+  const own = await startOwnSystem({ crmReplicas: 1, webhooksReplicas: 1 });
+  try {
+    const api = apiClient(own.system.baseUrl, own.key);
+    const numbers = await connectNumbers(own);
+    const figures: ProfileFigure[] = [];
+    // Official numbers: about 10 s of sending per profile, one profile at a time.
+    for (const [index, profile] of PROFILES.entries()) {
+      const recipients = SEND_RATES[profile].official * 10;
+      await seedAudience(own, `off-${profile}`, recipients, index * 10_000);
+      figures.push(await measureProfile(own, api, numbers.official[index]!, 'official', profile, recipients));
+    }
+    // QR-code numbers are slow by design: 5 recipients per profile, the three at once on three numbers.
+    for (const [index, profile] of PROFILES.entries()) await seedAudience(own, `qr-${profile}`, 5, 50_000 + index * 100);
+    figures.push(
+      ...(await Promise.all(PROFILES.map((profile, index) => measureProfile(own, api, numbers.qrcode[index]!, 'qrcode', profile, 5)))),
+    );
+    await seedAudience(own, 'large', 2_000, 60_000);
+    const large = await measureLarge(own, api, numbers.official[3]!);
+    const result: BroadcastFigures = { profiles: figures, large };
+    writeResult('broadcasts', result);
+    console.table(figures);
+    console.log(large);
+  } finally {
+    await own.stop();
+  }
+}
+
+async function connectNumbers(own: OwnSystem) {
+  const config = loadMessagingConfig({ ...own.system.env, LOG_LEVEL: 'silent' });
+  const connection = await mongoose.createConnection(config.MONGODB_URI, { dbName: config.MESSAGING_DB_NAME }).asPromise();
+  const deps = createDeps(connection, config, createLogger('bench', 'silent'));
+  const official: Array<{ id: string; ref: string }> = [];
+  const qrcode: Array<{ id: string; ref: string }> = [];
+  for (let i = 0; i < 4; i++) {
+    const ref = `bench-official-${i}`;
+    const view = await createNumber(deps, { org_id: own.orgId, kind: 'official', name: `Official ${i}`, provider_ref: ref });
+    await createTemplate(deps, {
+      org_id: own.orgId,
+      instance_id: String(view.id),
+      name: 'bench_update',
+      language: 'en_US',
+      category: 'utility',
+      status: 'APPROVED',
+      components: [{ type: 'BODY', text: 'Hello, your order shipped.' }],
+    });
+    official.push({ id: String(view.id), ref });
+  }
+  for (let i = 0; i < 3; i++) {
+    const ref = `bench-qr-${i}`;
+    const view = await createNumber(deps, { org_id: own.orgId, kind: 'qrcode', name: `QR ${i}`, provider_ref: ref });
+    qrcode.push({ id: String(view.id), ref });
+  }
+  deps.close();
+  await connection.close();
+  return { official, qrcode };
+}
+
+/** Contacts with distinct phones tagged `tag`, inserted with the driver. */
+async function seedAudience(own: OwnSystem, tag: string, count: number, phoneBase: number): Promise<void> {
+  await seedContacts(own.crmDb, own.orgId, count, (i) => ({ phone: `+1666${String(phoneBase + i).padStart(7, '0')}`, tags: [tag] }));
+}
+
+async function templateId(api: ApiClient, instanceId: string): Promise<string> {
+  const page = await api.call<{ data: Array<{ id: string }> }>('GET', `/v1/chatapp-instances/${instanceId}/templates`);
+  return page.data[0]!.id;
+}
+
+async function launch(api: ApiClient, channel: 'official' | 'qrcode', number: { id: string }, tag: string, profile: SendProfile) {
+  const content =
+    channel === 'official'
+      ? { cloudTemplate: { templateId: await templateId(api, number.id), language: 'en_US' } }
+      : { message: { type: 'text', content: 'Benchmark broadcast' } };
+  const created = await api.call<{ data: { id: string } }>('POST', '/v1/broadcasts', {
+    name: `bench ${tag}`,
+    chatappInstanceIds: [number.id],
+    audience: { type: 'tags', tags: [tag] },
+    settings: { sendProfile: profile },
+    ...content,
+  });
+  const started = Date.now();
+  await api.call('POST', `/v1/broadcasts/${created.data.id}/launch`, {});
+  return { id: created.data.id, started };
+}
+
+async function sendTimes(own: OwnSystem, ref: string): Promise<number[]> {
+  const response = await fetch(`${own.system.env.SIM_URL}/control/sent?ref=${ref}`);
+  const body = (await response.json()) as { data: Array<{ at: string }> };
+  return body.data.map((send) => Date.parse(send.at)).sort((a, b) => a - b);
+}
+
+async function waitForSends(own: OwnSystem, ref: string, count: number, timeoutMs: number): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const times = await sendTimes(own, ref);
+    if (times.length >= count) return times;
+    if (Date.now() > deadline) throw new Error(`${ref}: ${times.length}/${count} sends after ${timeoutMs} ms`);
+    await sleep(200);
+  }
+}
+
+async function measureProfile(
+  own: OwnSystem,
+  api: ApiClient,
+  number: { id: string; ref: string },
+  channel: 'official' | 'qrcode',
+  profile: SendProfile,
+  recipients: number,
+): Promise<ProfileFigure> {
+  log(`${channel} ${profile}: ${recipients} recipients`);
+  await launch(api, channel, number, `${channel === 'official' ? 'off' : 'qr'}-${profile}`, profile);
+  const times = await waitForSends(own, number.ref, recipients, 300_000);
+  const span = ((times.at(-1) ?? 0) - (times[0] ?? 0)) / 1000;
+  return {
+    channel,
+    profile,
+    recipients,
+    target_per_s: SEND_RATES[profile][channel],
+    measured_per_s: Math.round(((recipients - 1) / span) * 100) / 100,
+  };
+}
+
+async function measureLarge(own: OwnSystem, api: ApiClient, number: { id: string; ref: string }) {
+  log('official aggressive: 2,000 recipients');
+  const { id, started } = await launch(api, 'official', number, 'large', 'aggressive');
+  const times = await waitForSends(own, number.ref, 2_000, 600_000);
+  const sendS = ((times.at(-1) ?? 0) - started) / 1000;
+  let completedS = 0;
+  for (;;) {
+    const broadcast = await api.call<{ data: { status: string; stats: { read: number } } }>('GET', `/v1/broadcasts/${id}`);
+    if (!completedS && broadcast.data.status === 'completed') completedS = (Date.now() - started) / 1000;
+    if (completedS && broadcast.data.stats.read === 2_000) break;
+    if (Date.now() - started > 900_000) throw new Error(`the large broadcast did not finish: ${JSON.stringify(broadcast.data)}`);
+    await sleep(250);
+  }
+  const round = (value: number) => Math.round(value * 10) / 10;
+  return {
+    recipients: 2_000,
+    send_s: round(sendS),
+    completed_s: round(completedS),
+    all_read_s: round((Date.now() - started) / 1000),
+    per_s: round(1_999 / (((times.at(-1) ?? 0) - (times[0] ?? 0)) / 1000)),
+  };
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
