@@ -14,8 +14,10 @@ const CANCELLABLE: readonly BroadcastStatus[] = ['scheduled', 'processing', 'sen
 const MAX_SCHEDULE_AHEAD_MS = 365 * 24 * 3_600_000;
 
 /**
- * Applies a transition computed from `current`. When another request or replica changed the broadcast first, the
- * answer is the refusal its present status deserves, never a silent double transition.
+ * Applies a transition from the statuses `from`. Launch and schedule also name the revision their checks read (a
+ * concurrent PATCH would otherwise launch an unchecked configuration); pause, resume and cancel depend on the
+ * status alone, so the worker's own updates (processing → sending, statistics) never make them fail. When another
+ * request changed the status first, the answer is the refusal its present status deserves.
  */
 async function apply(
   deps: MessagingDeps,
@@ -23,12 +25,14 @@ async function apply(
   action: string,
   from: readonly BroadcastStatus[],
   set: Partial<BroadcastRecord>,
+  options: { checkedRevision?: boolean } = {},
 ): Promise<BroadcastRecord> {
-  const updated = await deps.broadcasts.records.transition(current.id, from, { ...set, updated_at: deps.now() }, current.rev);
+  const rev = options.checkedRevision ? current.rev : undefined;
+  const updated = await deps.broadcasts.records.transition(current.id, from, { ...set, updated_at: deps.now() }, rev);
   if (updated) return withFreshStats(deps, updated);
   const now = await requireBroadcast(deps, current.org_id, current.id);
   if (!from.includes(now.status)) throw invalidStatus(now, action, from);
-  throw new AppError('SERVICE_UNAVAILABLE', 'The broadcast changed while this action was applied; retry.');
+  throw new AppError('SERVICE_UNAVAILABLE', 'The broadcast was changed while it was being launched; check it and retry.');
 }
 
 /** #64: `draft`/`scheduled` → `processing`; the recipient list is written and sent in the background (202). */
@@ -38,7 +42,7 @@ export async function launchBroadcast(deps: MessagingDeps, orgId: string, id: st
   if (!LAUNCHABLE.includes(current.status)) throw invalidStatus(current, 'launched', LAUNCHABLE);
   const override = body.confirmWarmupOverride === true;
   await checkLaunch(deps, current, { override });
-  const launched = await apply(deps, current, 'launched', LAUNCHABLE, startFields(deps, override));
+  const launched = await apply(deps, current, 'launched', LAUNCHABLE, startFields(deps, override), { checkedRevision: true });
   deps.broadcasts.wake();
   return viewBroadcast(launched);
 }

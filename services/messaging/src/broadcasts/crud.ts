@@ -196,6 +196,8 @@ export async function estimateAudience(deps: MessagingDeps, orgId: string, rawBo
     marketing = template.category === 'marketing';
   }
   const audience = audienceRecord(body.audience);
+  // As on create: a contact id that is not the organization's is refused, not silently left out of the count.
+  await checkContactIds(deps, orgId, audience);
   const count = await countAudience(deps, orgId, { audience, marketing });
   const excluded = count.excluded.marketing_opt_out + count.excluded.no_chatapp + count.excluded.duplicate;
   return { estimated_count: count.reached, estimated_exclusions: excluded, exclusions_by_reason: count.excluded };

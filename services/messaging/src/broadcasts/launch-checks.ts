@@ -85,7 +85,7 @@ async function checkWarmup(
     const share = resuming
       ? await deps.broadcasts.recipients.countPending(record.id, instance.id)
       : Math.floor(reached / record.instances.length) + (index < reached % record.instances.length ? 1 : 0);
-    const volume = share + (await deps.messages.countOutboundSince(instance.id, since));
+    const volume = share + (await deps.messages.countOutboundSince(record.org_id, instance.id, since));
     const limit = instance.warmup.daily_limit ?? 0;
     if (volume > limit) over.push({ id: instance.id, daily_limit: limit, volume });
   }

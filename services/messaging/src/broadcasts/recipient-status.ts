@@ -1,5 +1,6 @@
 import type { MessagingDeps } from '../domain/deps';
 import type { MessageRecord } from '../repository/message.repository';
+import { settleFinalStatus } from './recipient-list';
 
 /**
  * A delivery status of a broadcast message moves its recipient (and so the broadcast's statistics). Idempotent on
@@ -15,7 +16,9 @@ export async function applyRecipientStatus(
   if (message.sender.type !== 'broadcast' || status === 'sent') return;
   const at = deps.now();
   const before = await deps.broadcasts.recipients.applyStatus(message.id, status, error, at);
-  if (before) await deps.broadcasts.records.noteRecipientChange(before.broadcast_id, at);
+  if (!before) return;
+  await deps.broadcasts.records.noteRecipientChange(before.broadcast_id, at);
+  if (status === 'failed') await settleFinalStatus(deps, before.broadcast_id);
 }
 
 const OPT_OUT = new Set(['stop', 'unsubscribe', 'opt out', 'optout', 'stop all']);

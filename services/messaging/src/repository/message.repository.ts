@@ -123,8 +123,8 @@ export function createMessageRepository(db: Connection) {
     },
 
     /** Outbound messages a number sent since `since` (its warm-up volume). */
-    async countOutboundSince(instanceId: string, since: Date): Promise<number> {
-      return Message.countDocuments({ instance_id: instanceId, direction: 'outbound', created_at: { $gte: since } });
+    async countOutboundSince(orgId: string, instanceId: string, since: Date): Promise<number> {
+      return Message.countDocuments({ org_id: orgId, instance_id: instanceId, direction: 'outbound', created_at: { $gte: since } });
     },
 
     async countInConversation(orgId: string, conversationId: string): Promise<number> {
@@ -167,7 +167,7 @@ export function createMessageRepository(db: Connection) {
           { new: true },
         ).lean<MessageDoc>();
         if (doc) return toRecord(doc);
-        const again = await Message.findOne({ _id: current.id }).lean<MessageDoc>();
+        const again: MessageDoc | null = await Message.findOne({ _id: current.id }).lean<MessageDoc>();
         current = again ? toRecord(again) : null;
       }
       return null;
