@@ -27,13 +27,14 @@ async function main(): Promise<void> {
   const system = await startSystem({
     stack,
     gatewayPort: port('PORT', 8080),
-    // CRM_REPLICAS / WEBHOOKS_REPLICAS / MESSAGING_REPLICAS run more than one process of a service (ports 10 apart).
+    // CRM_REPLICAS / WEBHOOKS_REPLICAS / MESSAGING_REPLICAS / AGENTS_REPLICAS run more than one process of a service (ports 10 apart).
     crmPorts: replicaPorts(port('CRM_GRPC_PORT', 50051), port('CRM_REPLICAS', 1)),
     webhooksPorts: replicaPorts(port('WEBHOOKS_GRPC_PORT', 50054), port('WEBHOOKS_REPLICAS', 1)),
     messagingPorts: replicaPorts(port('MESSAGING_GRPC_PORT', 50052), port('MESSAGING_REPLICAS', 1)).map((grpc, index) => ({
       grpc,
       http: port('MESSAGING_HTTP_PORT', 8082) + index * 10,
     })),
+    agentsPorts: replicaPorts(port('AGENTS_GRPC_PORT', 50053), port('AGENTS_REPLICAS', 1)),
     simulatorPort: port('SIM_PORT', 8090),
     logDir,
     env: { WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost,::1' },

@@ -104,6 +104,7 @@ podDisruptionBudget:
 crm: {replicaCount: 1}
 webhooks: {replicaCount: 1}
 messaging: {replicaCount: 1}
+agents: {replicaCount: 1}
 gateway: {replicaCount: 1}
 secret:
   cursorSecret: 0123456789abcdef0123456789abcdef
@@ -172,6 +173,7 @@ const known = {
   crm: new Set([...common, ...names('services/crm/src/config.ts'), ...extra]),
   webhooks: new Set([...common, ...names('services/webhooks/src/config.ts'), ...extra]),
   messaging: new Set([...common, ...names('services/messaging/src/config.ts'), ...extra]),
+  agents: new Set([...common, ...names('services/agents/src/config.ts'), ...extra]),
   gateway: new Set([...common, ...names('gateway/src/config.ts'), ...extra]),
 };
 const configMaps = new Map(byKind('ConfigMap').map((c) => [c.metadata.name, c]));
@@ -296,14 +298,14 @@ console.log(`${file}: ${docs.length} objects OK (${Object.entries(counts).map(([
 JS
 }
 log "checking rendered manifests"
-# Services: crm, webhooks, messaging (headless gRPC), messaging's callbacks (ClusterIP) and the gateway.
-check_manifests "$OUT/default.yaml" "Deployment=4,Service=5,ConfigMap=1,Secret=1,ServiceAccount=1,PodDisruptionBudget=4,HorizontalPodAutoscaler=0,Ingress=0"
-check_manifests "$OUT/ci.yaml" "Deployment=4,Service=5,ConfigMap=1,Secret=0,ServiceAccount=1,PodDisruptionBudget=4,HorizontalPodAutoscaler=2,Ingress=1" true
-check_manifests "$OUT/single.yaml" "Deployment=4,Service=5,ConfigMap=1,Secret=1,ServiceAccount=1,PodDisruptionBudget=0,HorizontalPodAutoscaler=0,Ingress=0"
+# Services: crm, webhooks, messaging, agents (headless gRPC), messaging's callbacks (ClusterIP) and the gateway.
+check_manifests "$OUT/default.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=1,ServiceAccount=1,PodDisruptionBudget=5,HorizontalPodAutoscaler=0,Ingress=0"
+check_manifests "$OUT/ci.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=0,ServiceAccount=1,PodDisruptionBudget=5,HorizontalPodAutoscaler=2,Ingress=1" true
+check_manifests "$OUT/single.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=1,ServiceAccount=1,PodDisruptionBudget=0,HorizontalPodAutoscaler=0,Ingress=0"
 
 log "the API Ingress is unchanged unless the callback path is enabled"
 "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm --set ingress.enabled=true >"$OUT/api-ingress.yaml"
-check_manifests "$OUT/api-ingress.yaml" "Deployment=4,Service=5,Ingress=1" false
+check_manifests "$OUT/api-ingress.yaml" "Deployment=5,Service=6,Ingress=1" false
 
 # Schema validation against the Kubernetes OpenAPI schemas, offline: kubernetes-validate (PyPI) ships
 # the JSON schemas of each Kubernetes minor version inside its wheel (kubeconform would download them

@@ -9,10 +9,11 @@ case "$service" in
   crm) entry=dist/services/crm/src/main.js ;;
   webhooks) entry=dist/services/webhooks/src/main.js ;;
   messaging) entry=dist/services/messaging/src/main.js ;;
+  agents) entry=dist/services/agents/src/main.js ;;
   provider-simulator) entry=dist/services/messaging/src/simulator/main.js ;;
   gateway) entry=dist/gateway/src/main.js ;;
   *)
-    echo "usage: crm-entrypoint crm|webhooks|messaging|provider-simulator|gateway (or set SERVICE); got '${service}'" >&2
+    echo "usage: crm-entrypoint crm|webhooks|messaging|agents|provider-simulator|gateway (or set SERVICE); got '${service}'" >&2
     exit 64
     ;;
 esac

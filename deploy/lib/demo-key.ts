@@ -35,6 +35,7 @@ export async function ensureDemoKey(
   );
   const seeded = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as DemoKey;
   await seedDemoMessaging(seeded.organization_id, env);
+  await seedDemoAgent(baseUrl, seeded.api_key);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify({ organization_id: seeded.organization_id, api_key: seeded.api_key }, null, 2), { mode: 0o600 });
   return { ...seeded, created: true };
@@ -54,4 +55,37 @@ export async function seedDemoMessaging(organizationId: string, env: NodeJS.Proc
     },
   );
   return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as unknown;
+}
+
+/**
+ * An active AI agent that answers what a person sends with `npm run sim -- inbound …` (local rule-based model):
+ * created and activated through the public API, like a customer would.
+ */
+export async function seedDemoAgent(baseUrl: string, apiKey: string): Promise<string> {
+  const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+  const body = {
+    name: 'Demo assistant',
+    type: 'sales',
+    description: 'Answers inbound messages of the demo numbers',
+    scope: { sources: ['chatapp', 'photoapp', 'socialmsg'] },
+    behavior: { strategy: 'always', replyDelayMs: 1500, maxRepliesPerConversation: 20 },
+    aiConfig: {
+      instructions: [
+        'You are the friendly assistant of the demo shop.',
+        'Greeting: Hi {first_name}! I am the demo assistant. Ask me about prices, delivery or opening hours.',
+        'When the customer asks about price, prices, cost: Our plans start at 10 dollars a month.',
+        'When the customer mentions delivery, shipping: We deliver in 2 to 3 working days.',
+        'When the customer asks about hours, open: We are open Monday to Friday, 9:00 to 18:00.',
+        'Handoff when the customer mentions human, person, agent',
+        'Fallback: Thanks, {first_name}! A colleague will follow up soon.',
+      ].join('\n'),
+      temperature: 0.2,
+    },
+  };
+  const created = await fetch(`${baseUrl}/v1/ai-agents`, { method: 'POST', headers, body: JSON.stringify(body) });
+  if (!created.ok) throw new Error(`demo agent: ${created.status} ${await created.text()}`);
+  const { data } = (await created.json()) as { data: { id: string } };
+  const activated = await fetch(`${baseUrl}/v1/ai-agents/${data.id}/activate`, { method: 'POST', headers });
+  if (!activated.ok) throw new Error(`demo agent activation: ${activated.status} ${await activated.text()}`);
+  return data.id;
 }

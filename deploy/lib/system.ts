@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { REPO_ROOT, type StackEnv } from './local-stack';
 import { startService, waitUntil, type ServiceProcess } from './processes';
 
-export type ServiceName = 'crm' | 'webhooks' | 'simulator' | 'messaging' | 'gateway';
+export type ServiceName = 'crm' | 'webhooks' | 'simulator' | 'messaging' | 'agents' | 'gateway';
 
 export interface SystemOptions {
   stack: StackEnv;
@@ -13,6 +13,8 @@ export interface SystemOptions {
   webhooksPorts: number[];
   /** Per messaging replica, its gRPC port and the HTTP port of its provider-callback listener. */
   messagingPorts: Array<{ grpc: number; http: number }>;
+  /** One gRPC port per agents replica; the replicas share the runner's consumer group and the due runs. */
+  agentsPorts: number[];
   /** The provider simulator, which stands in for every channel provider locally and posts callbacks. */
   simulatorPort: number;
   /** Suffix of the database names and of the events topic, so a test run never touches dev data. */
@@ -39,6 +41,7 @@ const ENTRIES: Record<ServiceName, string> = {
   webhooks: 'services/webhooks/src/main.ts',
   simulator: 'services/messaging/src/simulator/main.ts',
   messaging: 'services/messaging/src/main.ts',
+  agents: 'services/agents/src/main.ts',
   gateway: 'gateway/src/main.ts',
 };
 
@@ -48,7 +51,7 @@ const addresses = (ports: number[]): string => ports.map((port) => `127.0.0.1:${
 export function systemEnv(
   options: Pick<
     SystemOptions,
-    'stack' | 'namespace' | 'gatewayPort' | 'crmPorts' | 'webhooksPorts' | 'messagingPorts' | 'simulatorPort' | 'env'
+    'stack' | 'namespace' | 'gatewayPort' | 'crmPorts' | 'webhooksPorts' | 'messagingPorts' | 'agentsPorts' | 'simulatorPort' | 'env'
   >,
 ): NodeJS.ProcessEnv {
   const suffix = options.namespace ? `_${options.namespace}` : '';
@@ -59,11 +62,13 @@ export function systemEnv(
     CRM_DB_NAME: `crm${suffix}`,
     WEBHOOKS_DB_NAME: `webhooks${suffix}`,
     MESSAGING_DB_NAME: `messaging${suffix}`,
+    AGENTS_DB_NAME: `agents${suffix}`,
     GATEWAY_DB_NAME: `gateway${suffix}`,
     EVENTS_TOPIC: options.namespace ? `crm.domain-events.${options.namespace}` : 'crm.domain-events.v1',
     CRM_GRPC_URL: addresses(options.crmPorts),
     WEBHOOKS_GRPC_URL: addresses(options.webhooksPorts),
     MESSAGING_GRPC_URL: addresses(options.messagingPorts.map((ports) => ports.grpc)),
+    AGENTS_GRPC_URL: addresses(options.agentsPorts),
     // Every provider is the simulator locally; it spreads its callbacks over the messaging replicas.
     SIM_PORT: String(options.simulatorPort),
     SIM_URL: sim,
@@ -73,6 +78,7 @@ export function systemEnv(
     PHOTOAPP_BASE_URL: `${sim}/photoapp`,
     SOCIALMSG_BASE_URL: `${sim}/socialmsg`,
     CRM_CONSUMER_GROUP: options.namespace ? `crm-messages-${options.namespace}` : 'crm-messages',
+    AGENTS_CONSUMER_GROUP: options.namespace ? `agents-runner-${options.namespace}` : 'agents-runner',
     PORT: String(options.gatewayPort),
     ...options.env,
   };
@@ -100,12 +106,13 @@ function plan(options: SystemOptions): ProcessPlan[] {
       service: 'messaging' as const,
       env: { MESSAGING_GRPC_PORT: String(grpc), MESSAGING_HTTP_PORT: String(http) },
     })),
+    ...replicas('agents', options.agentsPorts, 'AGENTS_GRPC_PORT'),
     { name: 'gateway', service: 'gateway', env: {} },
   ];
 }
 
 /**
- * Starts the CRM replicas, the webhook replicas, the provider simulator, the messaging replicas and the gateway, and
+ * Starts the CRM replicas, the webhook replicas, the provider simulator, the messaging replicas, the agents replicas and the gateway, and
  * waits until the gateway is ready.
  */
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {

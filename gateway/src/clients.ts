@@ -1,3 +1,4 @@
+import { AgentServiceService } from '@crm/proto/gen/agents/v1/agents';
 import { BroadcastServiceService } from '@crm/proto/gen/broadcasts/v1/broadcasts';
 import { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
 import { CompanyServiceService } from '@crm/proto/gen/crm/v1/companies';
@@ -11,7 +12,9 @@ import { WebhookServiceService } from '@crm/proto/gen/webhooks/v1/webhooks';
 import { createAsyncClient } from '@crm/shared';
 import type { GatewayConfig } from './config';
 
-export function createClients(config: Pick<GatewayConfig, 'CRM_GRPC_URL' | 'WEBHOOKS_GRPC_URL' | 'MESSAGING_GRPC_URL'>) {
+export function createClients(
+  config: Pick<GatewayConfig, 'CRM_GRPC_URL' | 'WEBHOOKS_GRPC_URL' | 'MESSAGING_GRPC_URL' | 'AGENTS_GRPC_URL'>,
+) {
   return {
     contacts: createAsyncClient(ContactServiceService, config.CRM_GRPC_URL, 'crm.v1.ContactService'),
     companies: createAsyncClient(CompanyServiceService, config.CRM_GRPC_URL, 'crm.v1.CompanyService'),
@@ -22,6 +25,7 @@ export function createClients(config: Pick<GatewayConfig, 'CRM_GRPC_URL' | 'WEBH
     accounts: createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService'),
     messaging: createAsyncClient(MessagingServiceService, config.MESSAGING_GRPC_URL, 'messaging.v1.MessagingService'),
     broadcasts: createAsyncClient(BroadcastServiceService, config.MESSAGING_GRPC_URL, 'broadcasts.v1.BroadcastService'),
+    agents: createAsyncClient(AgentServiceService, config.AGENTS_GRPC_URL, 'agents.v1.AgentService'),
     webhooks: createAsyncClient(WebhookServiceService, config.WEBHOOKS_GRPC_URL, 'webhooks.v1.WebhookService'),
   };
 }

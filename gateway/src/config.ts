@@ -10,6 +10,7 @@ const schema = z.object({
   CRM_GRPC_URL: z.string().default('127.0.0.1:50051'),
   WEBHOOKS_GRPC_URL: z.string().default('127.0.0.1:50054'),
   MESSAGING_GRPC_URL: z.string().default('127.0.0.1:50052'),
+  AGENTS_GRPC_URL: z.string().default('127.0.0.1:50053'),
   /** Signs cursors. Set the same value on every replica; a random one per process is used when absent. */
   CURSOR_SECRET: z.string().min(32).optional(),
   CURSOR_TTL_SECONDS: z.coerce.number().int().min(10).default(3600),

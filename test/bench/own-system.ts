@@ -43,6 +43,7 @@ export async function startOwnSystem(options: { crmReplicas: number; webhooksRep
     crmPorts: await ports(options.crmReplicas),
     webhooksPorts: await ports(options.webhooksReplicas),
     messagingPorts: [{ grpc: await freePort(), http: await freePort() }],
+    agentsPorts: [await freePort()],
     simulatorPort: await freePort(),
     logDir,
     env: {

@@ -67,6 +67,7 @@ export async function measureStartup(): Promise<StartupResult[]> {
       crmPorts: [ports.crm],
       webhooksPorts: [ports.webhooks],
       messagingPorts: [{ grpc: ports.messaging, http: callbacks }],
+      agentsPorts: [await freePort()],
       simulatorPort: await freePort(),
     }),
     CRM_GRPC_PORT: String(ports.crm),

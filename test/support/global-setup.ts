@@ -39,6 +39,7 @@ export default async function setup(project: TestProject) {
       { grpc: await freePort(), http: await freePort() },
       { grpc: await freePort(), http: await freePort() },
     ],
+    agentsPorts: await ports(2),
     simulatorPort: await freePort(),
     logDir,
     tracesDir: runDir,
@@ -64,6 +65,9 @@ export default async function setup(project: TestProject) {
       // 4 / s), and a crashed replica's lanes are taken over after 1.5 s.
       BROADCAST_PACE_MULTIPLIER: '20',
       BROADCAST_LEASE_MS: '1500',
+      // A crashed runner's run is taken over after 2 s; a replica looks for runs recorded elsewhere every 500 ms.
+      AGENTS_RUN_LEASE_MS: '2000',
+      AGENTS_IDLE_CHECK_MS: '500',
     },
   });
 

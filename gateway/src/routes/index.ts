@@ -3,6 +3,16 @@ import { listCustomFieldsRoute } from './account/list-custom-fields.route';
 import { listMembersRoute } from './account/list-members.route';
 import { listTagsRoute } from './account/list-tags.route';
 import { getMeRoute } from './account/me.route';
+import { activateAgentRoute } from './ai-agents/activate-agent.route';
+import { createAgentRoute } from './ai-agents/create-agent.route';
+import { deactivateAgentRoute } from './ai-agents/deactivate-agent.route';
+import { deleteAgentRoute } from './ai-agents/delete-agent.route';
+import { getAgentRoute } from './ai-agents/get-agent.route';
+import { getRunRoute } from './ai-agents/get-run.route';
+import { listAgentsRoute } from './ai-agents/list-agents.route';
+import { listRunsRoute } from './ai-agents/list-runs.route';
+import { patchAgentRoute } from './ai-agents/patch-agent.route';
+import { replaceAgentRoute } from './ai-agents/replace-agent.route';
 import { cancelBroadcastRoute } from './broadcasts/cancel-broadcast.route';
 import { createBroadcastRoute } from './broadcasts/create-broadcast.route';
 import { deleteBroadcastRoute } from './broadcasts/delete-broadcast.route';
@@ -156,6 +166,16 @@ export const ALL_ROUTES: RouteDefinition[] = [
   resumeBroadcastRoute,
   cancelBroadcastRoute,
   listRecipientsRoute,
+  listAgentsRoute,
+  createAgentRoute,
+  listRunsRoute,
+  getRunRoute,
+  getAgentRoute,
+  replaceAgentRoute,
+  patchAgentRoute,
+  deleteAgentRoute,
+  activateAgentRoute,
+  deactivateAgentRoute,
   listWebhooksRoute,
   createWebhookRoute,
   listEventTypesRoute,

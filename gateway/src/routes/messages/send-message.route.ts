@@ -37,5 +37,6 @@ export const sendMessageRoute = defineRoute({
   ],
   idempotent: true,
   handle: ({ body, principal, clients }) =>
-    clients.messaging.sendMessage({ org_id: principal.orgId, sender_key_id: principal.keyId, body }),
+    // Never `sender` or `message_id`: those are for internal callers (the agents service).
+    clients.messaging.sendMessage({ org_id: principal.orgId, sender_key_id: principal.keyId, body, sender: undefined }),
 });

@@ -153,7 +153,15 @@ export interface ListMessagesResponse {
 export interface SendMessageRequest {
   org_id: string;
   sender_key_id: string;
-  body: { [key: string]: any } | undefined;
+  body:
+    | { [key: string]: any }
+    | undefined;
+  /**
+   * Internal callers only (the agents service); the gateway never sets them. `sender` replaces the API-key sender
+   * (e.g. {type: ai_agent, id, name}); `message_id` makes a repeated send (after a crash) reach the contact once.
+   */
+  sender: Sender | undefined;
+  message_id?: string | undefined;
 }
 
 export interface Warmup {
@@ -1714,7 +1722,7 @@ export const ListMessagesResponse: MessageFns<ListMessagesResponse> = {
 };
 
 function createBaseSendMessageRequest(): SendMessageRequest {
-  return { org_id: "", sender_key_id: "", body: undefined };
+  return { org_id: "", sender_key_id: "", body: undefined, sender: undefined, message_id: undefined };
 }
 
 export const SendMessageRequest: MessageFns<SendMessageRequest> = {
@@ -1727,6 +1735,12 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
     }
     if (message.body !== undefined) {
       Struct.encode(Struct.wrap(message.body), writer.uint32(26).fork()).join();
+    }
+    if (message.sender !== undefined) {
+      Sender.encode(message.sender, writer.uint32(34).fork()).join();
+    }
+    if (message.message_id !== undefined) {
+      writer.uint32(42).string(message.message_id);
     }
     return writer;
   },
@@ -1766,6 +1780,22 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
             }
 
             message.body = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.sender = Sender.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.message_id = reader.string();
             continue;
           }
         }

@@ -19,7 +19,14 @@ export async function authenticate(deps: CrmDeps, keyHash: string) {
   return { org_id: key.org_id, key_id: key.id, scopes: key.scopes, plan: organization.plan };
 }
 
+/** #89. Without a key id (internal callers: the agents service reads the timezone) only the organization. */
 export async function getMe(deps: CrmDeps, orgId: string, keyId: string) {
+  if (!keyId) {
+    const organization = await deps.organizations.getById(orgId);
+    if (!organization) throw notFound('organization');
+    const { id, name, plan, currency, timezone } = organization;
+    return { organization: { id, name, plan, currency, timezone }, api_key: null };
+  }
   const [organization, key] = await Promise.all([deps.organizations.getById(orgId), deps.apiKeys.getById(orgId, keyId)]);
   if (!organization || !key) throw notFound('API key');
   return {

@@ -59,7 +59,8 @@ export async function assignConversation(deps: MessagingDeps, orgId: string, id:
     if ((current.assigned_to?.id ?? null) === (member?.id ?? null)) return null;
     const at = deps.now();
     return {
-      set: { assigned_to: member, updated_at: at },
+      // A person taking the conversation ends an AI agent's part in it (handoff).
+      set: member ? { assigned_to: member, ai_agent: null, updated_at: at } : { assigned_to: member, updated_at: at },
       events: (view) => [
         newOutboxEntry(orgId, 'conversation.assigned', { object: view, previous: { assigned_to: current.assigned_to } }, at),
       ],

@@ -8,19 +8,31 @@ import type { MessagingDeps } from './deps';
 import { chooseInstance } from './send-instance';
 import { checkOfficialSend, type OfficialPlan } from './send-official';
 import { storeMessage } from './store-message';
-import { previewOf, type MessageView } from './views';
+import { previewOf, viewMessage, type MessageView } from './views';
 
 /**
  * #53. Checks everything that would certainly fail (contact, channel identifier, number, window, template,
  * billing), hands the message to the provider, and stores it as `sent` with its `message.sent` event. A provider
  * refusal stores nothing: the message never left. Delivery is reported later by status callbacks.
  */
-export async function sendMessage(deps: MessagingDeps, orgId: string, senderKeyId: string, rawBody: unknown): Promise<MessageView> {
+export async function sendMessage(
+  deps: MessagingDeps,
+  orgId: string,
+  senderKeyId: string,
+  rawBody: unknown,
+  internal: { sender?: MessageRecord['sender']; messageId?: string } = {},
+): Promise<MessageView> {
   const body = parseOrThrow(sendMessageBody, rawBody);
+  // An internal caller's repeated send (after a crash) finds its message: the contact got it once.
+  const already = internal.messageId ? await deps.messages.getById(orgId, internal.messageId) : null;
+  if (already) return viewMessage(already);
   const contact = await requireContact(deps, orgId, body.contact_id);
-  const stored = await deliver(deps, { orgId, contact, body, sender: { type: 'api', id: senderKeyId || null, name: null } });
-  if (!stored) throw new AppError('INTERNAL_ERROR', 'The provider returned a message id that is already stored.');
-  return stored;
+  const sender = internal.sender ?? { type: 'api', id: senderKeyId || null, name: null };
+  const stored = await deliver(deps, { orgId, contact, body, sender, messageId: internal.messageId });
+  if (stored) return stored;
+  const repeated = internal.messageId ? await deps.messages.getById(orgId, internal.messageId) : null;
+  if (repeated) return viewMessage(repeated);
+  throw new AppError('INTERNAL_ERROR', 'The provider returned a message id that is already stored.');
 }
 
 /** The fields of a contact a send needs: its name and its addresses at the channels. */
@@ -108,6 +120,11 @@ export async function deliver(deps: MessagingDeps, delivery: Delivery): Promise<
       inbound: false,
       window_expires_at: null,
       now,
+      // An agent's reply marks the conversation as answered by it (Conversation.ai_agent).
+      ai_agent:
+        delivery.sender.type === 'ai_agent' && delivery.sender.id
+          ? { id: delivery.sender.id, name: delivery.sender.name ?? '' }
+          : undefined,
     },
     record,
     (view) => [newOutboxEntry(orgId, 'message.sent', { object: view }, now)],

@@ -30,7 +30,7 @@ export function viewConversation(record: ConversationRecord): ConversationView {
     chatapp_instance: isChatapp ? { id: record.instance_id, name: record.instance_name, channel: record.instance_kind } : null,
     status: record.status,
     assigned_to: record.assigned_to,
-    ai_agent: null,
+    ai_agent: record.ai_agent ?? null,
     unread_count: record.unread_count,
     last_message_at: isoOrNull(record.last_message_at),
     last_message_preview: record.last_message_preview,

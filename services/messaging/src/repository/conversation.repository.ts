@@ -26,6 +26,8 @@ export interface ConversationRecord {
   instance_kind: InstanceKind;
   status: 'open' | 'closed';
   assigned_to: { id: string; name: string } | null;
+  /** The AI agent that currently answers; set by its replies, cleared when a person is assigned (handoff). */
+  ai_agent?: { id: string; name: string } | null;
   unread_count: number;
   last_message_at: Date | null;
   last_message_preview: string | null;
@@ -51,6 +53,7 @@ const schema = new Schema<ConversationDoc>(
     instance_kind: { type: String, required: true },
     status: { type: String, required: true },
     assigned_to: { type: Object, default: null },
+    ai_agent: { type: Object, default: null },
     unread_count: { type: Number, default: 0 },
     last_message_at: { type: Date, default: null },
     last_message_preview: { type: String, default: null },
@@ -97,6 +100,8 @@ export interface ConversationTouch {
   /** Official numbers: the end of the free-text window this inbound message opens. */
   window_expires_at: Date | null;
   now: Date;
+  /** An AI agent's reply: it now answers the conversation. */
+  ai_agent?: { id: string; name: string };
 }
 
 export type ConversationRepository = ReturnType<typeof createConversationRepository>;
@@ -172,6 +177,7 @@ export function createConversationRepository(db: Connection) {
         assigned_to: null,
         created_at: touch.now,
       };
+      if (!touch.ai_agent) onInsert.ai_agent = null;
       if (!touch.inbound) onInsert.last_inbound_at = null;
       if (!touch.window_expires_at) onInsert.window_expires_at = null;
       const update = {
@@ -181,6 +187,7 @@ export function createConversationRepository(db: Connection) {
           closed_at: null,
           updated_at: touch.now,
           ...(touch.preview !== null ? { last_message_preview: touch.preview } : {}),
+          ...(touch.ai_agent ? { ai_agent: touch.ai_agent } : {}),
         },
         $max: max,
         $inc: { rev: 1, unread_count: touch.inbound ? 1 : 0 },

@@ -9,3 +9,4 @@ export * from './validation';
 export * from './webhooks';
 export * from './messaging';
 export * from './broadcasts';
+export * from './agents';

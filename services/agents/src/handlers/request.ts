@@ -1,0 +1,1 @@
+export { pageInfo, pageOf, requireId } from '@crm/shared';

@@ -1,0 +1,75 @@
+import { recordOf } from '@crm/shared';
+import { Schema, type Connection } from 'mongoose';
+
+/** What the runner remembers of a conversation: who answers it, whether it was handed off, the run that waits. */
+export interface ConversationStateRecord {
+  /** The conversation id. */
+  id: string;
+  org_id: string;
+  /** The agent that answers the conversation; other agents skip it (`another_agent_answering`). */
+  agent_id: string | null;
+  /** Handed to a person: no agent answers until the conversation is unassigned. */
+  handed_off: boolean;
+  /** Failed runs in a row of the answering agent (the `consecutive_failures` handoff trigger). */
+  consecutive_failures: number;
+  /** The waiting run that will answer; a later message replaces it (one answer to a burst of messages). */
+  pending_run_id: string | null;
+}
+
+type StateDoc = Omit<ConversationStateRecord, 'id'> & { _id: string };
+
+const schema = new Schema<StateDoc>(
+  {
+    _id: { type: String, required: true },
+    org_id: { type: String, required: true },
+    agent_id: { type: String, default: null },
+    handed_off: { type: Boolean, default: false },
+    consecutive_failures: { type: Number, default: 0 },
+    pending_run_id: { type: String, default: null },
+  },
+  { versionKey: false, collection: 'conversation_states', minimize: false },
+);
+
+const EMPTY = { agent_id: null, handed_off: false, consecutive_failures: 0, pending_run_id: null };
+
+export type ConversationStateRepository = ReturnType<typeof createConversationStateRepository>;
+
+/** Every change is one conditional update on the state as it was read: replicas never overwrite each other. */
+export function createConversationStateRepository(db: Connection) {
+  const State = db.model<StateDoc>('ConversationState', schema);
+  const toRecord = (doc: StateDoc): ConversationStateRecord => recordOf(doc);
+
+  return {
+    collection: State.collection,
+
+    async get(orgId: string, conversationId: string): Promise<ConversationStateRecord> {
+      const doc = await State.findOneAndUpdate(
+        { _id: conversationId, org_id: orgId },
+        { $setOnInsert: EMPTY },
+        { upsert: true, new: true },
+      ).lean<StateDoc>();
+      if (!doc) throw new Error('conversation state upsert returned nothing');
+      return toRecord(doc);
+    },
+
+    /** Sets `set` when the fields of `expected` still hold; false when another writer changed them. */
+    async compareAndSet(
+      orgId: string,
+      conversationId: string,
+      expected: Partial<Omit<ConversationStateRecord, 'id' | 'org_id'>>,
+      set: Partial<Omit<ConversationStateRecord, 'id' | 'org_id'>>,
+    ): Promise<boolean> {
+      const result = await State.updateOne({ _id: conversationId, org_id: orgId, ...expected }, { $set: set });
+      return result.matchedCount > 0;
+    },
+
+    async recordFailure(orgId: string, conversationId: string): Promise<number> {
+      const doc = await State.findOneAndUpdate(
+        { _id: conversationId, org_id: orgId },
+        { $inc: { consecutive_failures: 1 } },
+        { new: true },
+      ).lean<StateDoc>();
+      return doc?.consecutive_failures ?? 0;
+    },
+  };
+}

@@ -1,0 +1,158 @@
+import type { Conversation } from '@crm/proto/gen/messaging/v1/messaging';
+import { AppError, newId, type DomainEvent } from '@crm/shared';
+import type { Channel, SkipReason } from '@crm/shared/schemas';
+import type { AgentsDeps } from '../domain/deps';
+import type { AgentRecord } from '../repository/agent.repository';
+import type { RunRecord } from '../repository/run.repository';
+import { withinBusinessHours } from './business-hours';
+import { organizationTimezone } from './organization';
+import { makePending } from './pending';
+import { channelInScope, factsOf, tagsInScope } from './rules';
+
+export const TRIGGER_EVENT = 'message.received.from_contact';
+
+/** The fields of a `message.received` event's message the runner uses. */
+interface InboundMessage {
+  id: string;
+  conversation_id: string;
+  contact_id: string;
+  channel: Channel;
+  direction: string;
+  created_at: string;
+}
+
+/** What every agent's decision about one inbound message shares; CRM answers are fetched once, when needed. */
+class InboundContext {
+  private tags: Promise<string[]> | undefined;
+  private timezone: Promise<string> | undefined;
+
+  constructor(
+    private readonly deps: AgentsDeps,
+    readonly orgId: string,
+    readonly message: InboundMessage,
+    readonly conversation: Conversation,
+    readonly activeIds: Set<string>,
+  ) {}
+
+  contactTags(): Promise<string[]> {
+    this.tags ??= this.deps.crm.contacts.getContact({ org_id: this.orgId, id: this.message.contact_id }).then((c) => c.tags);
+    return this.tags;
+  }
+
+  organizationTimezone(): Promise<string> {
+    this.timezone ??= organizationTimezone(this.deps, this.orgId);
+    return this.timezone;
+  }
+}
+
+/**
+ * A contact's message arrived: every active agent of the organization records one run for it — skipped with its
+ * reason, or waiting for its reply delay. Idempotent per event and agent, so a redelivered event (after a crash
+ * or a rebalance) records nothing twice.
+ */
+export async function takeInboundMessage(deps: AgentsDeps, event: DomainEvent): Promise<void> {
+  const message = (event.data as { object?: InboundMessage }).object;
+  if (event.type !== 'message.received' || message?.direction !== 'inbound' || !message.conversation_id) return;
+  const agents = await deps.agents.listActive(event.org_id);
+  if (agents.length === 0) return;
+  let conversation: Conversation;
+  try {
+    conversation = await deps.messaging.getConversation({ org_id: event.org_id, id: message.conversation_id });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') return;
+    throw error;
+  }
+  const context = new InboundContext(deps, event.org_id, message, conversation, new Set(agents.map((agent) => agent.id)));
+  for (const agent of agents) await recordRun(deps, agent, event.id, context);
+}
+
+async function recordRun(deps: AgentsDeps, agent: AgentRecord, eventId: string, context: InboundContext): Promise<void> {
+  const existing = await deps.runs.getByEvent(eventId, agent.id);
+  if (existing) {
+    if (existing.phase === 'waiting') await makePending(deps, existing);
+    return;
+  }
+  const now = deps.now();
+  const inboundAt = new Date(context.message.created_at);
+  const base: RunRecord = {
+    id: newId('agentRun'),
+    org_id: context.orgId,
+    agent: { id: agent.id, name: agent.name, type: agent.type },
+    conversation_id: context.message.conversation_id,
+    contact_id: context.message.contact_id,
+    channel: context.message.channel,
+    event_id: eventId,
+    trigger_event: TRIGGER_EVENT,
+    trigger_message_id: context.message.id,
+    inbound_at: Number.isNaN(inboundAt.getTime()) ? now : inboundAt,
+    status: 'running',
+    skip_reason: null,
+    error_message: null,
+    messages_sent: [],
+    handoff: null,
+    usage: null,
+    model: null,
+    duration_ms: null,
+    started_at: now,
+    completed_at: null,
+    phase: null,
+    due_at: null,
+    lease_until: null,
+    reply_message_id: newId('message'),
+  };
+  const reason = await skipReasonFor(deps, agent, context);
+  if (reason) {
+    await deps.runs.insert({ ...base, status: 'skipped', skip_reason: reason, completed_at: now, duration_ms: 0 });
+    return;
+  }
+  const dueAt = new Date(Math.max(now.getTime(), base.inbound_at.getTime() + agent.behavior.reply_delay_ms));
+  const run: RunRecord = { ...base, phase: 'waiting', due_at: dueAt };
+  if (await deps.runs.insert(run)) {
+    await makePending(deps, run);
+    deps.runScheduled(dueAt);
+  }
+}
+
+/** Null when the agent answers this message; otherwise why not. The agent that passes claims the conversation. */
+async function skipReasonFor(deps: AgentsDeps, agent: AgentRecord, context: InboundContext): Promise<SkipReason | null> {
+  const { conversation, orgId } = context;
+  if (!channelInScope(agent, factsOf(conversation))) return 'outside_scope';
+  if (!tagsInScope(agent, agent.scope.tags.length ? await context.contactTags() : [])) return 'outside_scope';
+  let state = await deps.states.get(orgId, conversation.id);
+  if (state.handed_off) {
+    // Handed to a person, who has since unassigned it: the agents may answer again.
+    if (conversation.assigned_to) return 'handed_off';
+    await deps.states.compareAndSet(
+      orgId,
+      conversation.id,
+      { handed_off: true },
+      { handed_off: false, agent_id: null, consecutive_failures: 0 },
+    );
+    state = await deps.states.get(orgId, conversation.id);
+  }
+  if (agent.behavior.strategy === 'when_unassigned' && conversation.assigned_to) return 'conversation_assigned';
+  if (
+    agent.behavior.strategy === 'outside_business_hours' &&
+    withinBusinessHours(agent.behavior.business_hours, await context.organizationTimezone(), deps.now())
+  )
+    return 'inside_business_hours';
+  const cap = agent.behavior.max_replies_per_conversation;
+  if (cap !== null && (await deps.runs.countReplies(orgId, conversation.id, agent.id)) >= cap) return 'reply_cap_reached';
+  return claimConversation(deps, agent, context, state.agent_id);
+}
+
+/** The first active agent to answer a conversation keeps it; one that was deactivated or deleted loses it. */
+async function claimConversation(
+  deps: AgentsDeps,
+  agent: AgentRecord,
+  context: InboundContext,
+  holder: string | null,
+): Promise<SkipReason | null> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (holder === agent.id) return null;
+    if (holder && context.activeIds.has(holder)) return 'another_agent_answering';
+    if (await deps.states.compareAndSet(context.orgId, context.conversation.id, { agent_id: holder }, { agent_id: agent.id })) return null;
+    holder = (await deps.states.get(context.orgId, context.conversation.id)).agent_id;
+  }
+  return 'another_agent_answering';
+}

@@ -1,0 +1,38 @@
+import type { AgentsDeps } from '../domain/deps';
+import type { RunRecord } from '../repository/run.repository';
+
+const MAX_TRIES = 5;
+
+/**
+ * Makes `run` the conversation's waiting run and skips the one it replaces (`superseded`): a burst of messages
+ * within the reply delay gets one answer, written after the last of them. A redelivered older message never
+ * takes the place of a newer waiting run.
+ */
+export async function makePending(deps: AgentsDeps, run: RunRecord): Promise<void> {
+  for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+    const state = await deps.states.get(run.org_id, run.conversation_id);
+    const previous = state.pending_run_id;
+    if (previous === run.id) return;
+    if (previous) {
+      const other = await deps.runs.getById(run.org_id, previous);
+      if (other?.phase && other.inbound_at.getTime() > run.inbound_at.getTime()) return;
+    }
+    if (await deps.states.compareAndSet(run.org_id, run.conversation_id, { pending_run_id: previous }, { pending_run_id: run.id })) {
+      if (previous) await deps.runs.supersede(previous, deps.now());
+      return;
+    }
+  }
+  deps.logger.warn({ run: run.id }, 'could not record the waiting run of a busy conversation; it answers on its own');
+}
+
+/** At execution: another run that still waits or executes replaced this one. */
+export async function isSuperseded(deps: AgentsDeps, run: RunRecord): Promise<boolean> {
+  const state = await deps.states.get(run.org_id, run.conversation_id);
+  if (!state.pending_run_id || state.pending_run_id === run.id) return false;
+  const other = await deps.runs.getById(run.org_id, state.pending_run_id);
+  return Boolean(other?.phase) && (other?.inbound_at.getTime() ?? 0) >= run.inbound_at.getTime();
+}
+
+export async function clearPending(deps: AgentsDeps, run: RunRecord): Promise<void> {
+  await deps.states.compareAndSet(run.org_id, run.conversation_id, { pending_run_id: run.id }, { pending_run_id: null });
+}

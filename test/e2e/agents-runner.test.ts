@@ -1,0 +1,261 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeAgent, runsOf } from '../support/agents';
+import { eventsOf, type EventLog } from '../support/events';
+import { addNumber, eventually, inbound, sim, uniquePhone, type TestNumber } from '../support/messaging';
+import { createTestOrg, type TestOrg } from '../support/orgs';
+
+/** What the simulator's QR bridge received for a number: the replies that reached the contact. */
+async function sentTo(number: TestNumber, to?: string): Promise<Array<{ id: string; body: { to: string; text?: string }; at: string }>> {
+  const response = await sim<{ data: Array<{ id: string; body: { to: string; text?: string }; at: string }> }>(`sent?ref=${number.ref}`);
+  return response.body.data.filter((sent) => !to || sent.body.to.startsWith(to.slice(1)));
+}
+
+async function conversationOf(org: TestOrg, phone: string): Promise<any> {
+  return eventually(`the conversation of ${phone}`, async () => {
+    const contacts = await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`);
+    const contact = contacts.body.data[0];
+    if (!contact) return undefined;
+    return (await org.client.get(`/v1/conversations?contact_id=${contact.id}`)).body.data[0];
+  });
+}
+
+const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+};
+
+describe('the AI agent runner answers conversations and records every run', () => {
+  let org: TestOrg;
+  let qr: TestNumber;
+  let events: EventLog;
+
+  beforeAll(async () => {
+    org = await createTestOrg({ plan: 'enterprise' });
+    qr = await addNumber(org.orgId, 'qrcode', { name: 'Sales QR' });
+    events = await eventsOf(org.orgId);
+  });
+  afterAll(async () => {
+    await events.stop();
+  });
+
+  it('an inbound message gets the agent reply through the simulator; the run is completed', async () => {
+    const agent = await activeAgent(org.client, {
+      name: 'Greeter',
+      scope: { sources: ['chatapp'], chatappInstanceIds: [qr.id] },
+      behavior: { strategy: 'always', replyDelayMs: 0 },
+    });
+    const latencies: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const phone = uniquePhone();
+      await inbound(qr, { from: phone, name: `Ana ${i}`, text: 'How much is the price?' });
+      const reply = await eventually('the agent reply at the simulator', async () => (await sentTo(qr, phone))[0], 15_000);
+      expect(reply.body.text).toBe('Our plans start at 10 dollars.');
+      const conversation = await conversationOf(org, phone);
+      const messages = (await org.client.get(`/v1/conversations/${conversation.id}/messages?order=asc`)).body.data;
+      expect(messages.map((m: any) => [m.direction, m.sender.type])).toEqual([
+        ['inbound', 'contact'],
+        ['outbound', 'ai_agent'],
+      ]);
+      latencies.push(Date.parse(messages[1].created_at) - Date.parse(messages[0].created_at));
+      if (i > 0) continue;
+      expect(messages[1].sender).toEqual({ type: 'ai_agent', id: agent.id, name: 'Greeter' });
+      expect((await org.client.get(`/v1/conversations/${conversation.id}`)).body.data.ai_agent).toEqual({ id: agent.id, name: 'Greeter' });
+      const run = await eventually('the completed run', async () => {
+        const [found] = await runsOf(org.client, `conversation_id=${conversation.id}`);
+        return found?.status === 'completed' ? found : undefined;
+      });
+      expect(run).toMatchObject({
+        agent: { id: agent.id, name: 'Greeter', type: 'sales' },
+        conversation_id: conversation.id,
+        trigger_event: 'message.received.from_contact',
+        status: 'completed',
+        skip_reason: null,
+        error_message: null,
+        messages_sent: [{ message_id: messages[1].id, content: 'Our plans start at 10 dollars.' }],
+        handoff: null,
+        model: 'local-rules-v1',
+      });
+      expect(run.usage.tokens).toBeGreaterThan(0);
+      expect(run.duration_ms).toBeGreaterThanOrEqual(0);
+      expect((await org.client.get(`/v1/ai-agents/runs/${run.id}`)).body.data).toEqual(run);
+      await events.waitFor((all) => all.some((e) => e.type === 'message.sent' && e.data.object.id === messages[1].id));
+    }
+    console.log(
+      `inbound → agent reply (replyDelayMs 0, ${latencies.length} conversations): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`,
+    );
+    await org.client.post(`/v1/ai-agents/${agent.id}/deactivate`);
+  });
+
+  it('runs list filters apply to meta.total; runs are isolated between organizations', async () => {
+    const all = await org.client.get('/v1/ai-agents/runs?limit=2');
+    expect(all.status).toBe(200);
+    expect(all.body.meta.total).toBeGreaterThanOrEqual(12);
+    expect(all.body.meta.has_more).toBe(true);
+    const completed = await org.client.get('/v1/ai-agents/runs?status=completed&limit=1');
+    expect(completed.body.meta.total).toBe(all.body.meta.total);
+    expect((await org.client.get('/v1/ai-agents/runs?status=skipped')).body.meta.total).toBe(0);
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    expect((await org.client.get(`/v1/ai-agents/runs?started_after=${encodeURIComponent(future)}`)).body.meta.total).toBe(0);
+    const one = all.body.data[0];
+    const byConversation = await org.client.get(`/v1/ai-agents/runs?conversation_id=${one.conversation_id}`);
+    expect(byConversation.body.meta.total).toBe(1);
+    expect((await org.client.get(`/v1/ai-agents/runs?agent_id=${one.agent.id}`)).body.meta.total).toBe(all.body.meta.total);
+    const next = await org.client.get(`/v1/ai-agents/runs?limit=2&cursor=${all.body.meta.next_cursor}`);
+    expect(next.body.data.map((r: any) => r.id)).not.toContain(one.id);
+    for (const bad of ['status=done', 'started_after=yesterday', 'limit=0'])
+      expect((await org.client.get(`/v1/ai-agents/runs?${bad}`)).body.error.code).toBe('VALIDATION_ERROR');
+    expect((await org.client.get('/v1/ai-agents/runs?agent_id=nope')).body.error.code).toBe('INVALID_ID');
+    expect((await org.client.get('/v1/ai-agents/runs/nope')).body.error.code).toBe('INVALID_ID');
+    expect((await org.client.get('/v1/ai-agents/runs/run_0000000000000000000000')).status).toBe(404);
+
+    const other = await createTestOrg();
+    expect((await other.client.get(`/v1/ai-agents/runs/${one.id}`)).status).toBe(404);
+    expect((await other.client.get('/v1/ai-agents/runs')).body.meta.total).toBe(0);
+  });
+
+  it('a capped conversation gets skipped runs; a deleted agent keeps its runs readable', async () => {
+    const capped = await createTestOrg({ plan: 'pro' });
+    const number = await addNumber(capped.orgId, 'qrcode');
+    const agent = await activeAgent(capped.client, { behavior: { strategy: 'always', replyDelayMs: 0, maxRepliesPerConversation: 1 } });
+    const phone = uniquePhone();
+    await inbound(number, { from: phone, text: 'hello there' });
+    await eventually('the first reply', async () => (await sentTo(number, phone)).length === 1);
+    await eventually('the first run completed', async () => (await runsOf(capped.client, 'status=completed')).length === 1);
+    for (const text of ['second', 'third']) await inbound(number, { from: phone, text });
+    const skipped = await eventually('two skipped runs', async () => {
+      const runs = await runsOf(capped.client, 'status=skipped');
+      return runs.length === 2 ? runs : undefined;
+    });
+    expect(skipped.map((r) => r.skip_reason)).toEqual(['reply_cap_reached', 'reply_cap_reached']);
+    expect(skipped[0]).toMatchObject({ messages_sent: [], usage: null, error_message: null });
+    expect(await sentTo(number, phone)).toHaveLength(1);
+
+    expect((await capped.client.delete(`/v1/ai-agents/${agent.id}`)).status).toBe(204);
+    const after = await capped.client.get(`/v1/ai-agents/runs?agent_id=${agent.id}`);
+    expect(after.body.meta.total).toBe(3);
+    expect(after.body.data[0].agent).toEqual({ id: agent.id, name: 'Sales helper', type: 'sales' });
+  });
+
+  it('two quick messages within replyDelayMs get one reply (debounce); the earlier run is superseded', async () => {
+    const quick = await createTestOrg({ plan: 'pro' });
+    const number = await addNumber(quick.orgId, 'qrcode');
+    await activeAgent(quick.client, { behavior: { strategy: 'always', replyDelayMs: 1500 } });
+    const phone = uniquePhone();
+    await inbound(number, { from: phone, text: 'hi' });
+    await inbound(number, { from: phone, text: 'what is the price?' });
+    const runs = await eventually('a completed and a superseded run', async () => {
+      const found = await runsOf(quick.client, '');
+      return found.length === 2 && found.every((r) => r.status !== 'running') ? found : undefined;
+    });
+    expect(runs.map((r) => [r.status, r.skip_reason]).sort()).toEqual([
+      ['completed', null],
+      ['skipped', 'superseded'],
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const replies = await sentTo(number, phone);
+    expect(replies).toHaveLength(1);
+    // The one reply answers the latest message.
+    expect(replies[0]?.body.text).toBe('Our plans start at 10 dollars.');
+    const completed = runs.find((r) => r.status === 'completed');
+    expect(completed.messages_sent[0].delay_ms).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('skip reasons: outside scope, assigned to a person, another agent answering', async () => {
+    const busy = await createTestOrg({ plan: 'pro' });
+    const number = await addNumber(busy.orgId, 'qrcode');
+    const first = await activeAgent(busy.client, { name: 'First', behavior: { strategy: 'when_unassigned', replyDelayMs: 0 } });
+    const second = await activeAgent(busy.client, { name: 'Second', behavior: { strategy: 'always', replyDelayMs: 0 } });
+    const photoOnly = await activeAgent(busy.client, {
+      name: 'Photo',
+      scope: { sources: ['photoapp'] },
+      behavior: { strategy: 'always', replyDelayMs: 0 },
+    });
+    const phone = uniquePhone();
+    await inbound(number, { from: phone, text: 'hello' });
+    const runs = await eventually('three runs', async () => {
+      const found = await runsOf(busy.client, '');
+      return found.length === 3 && found.every((r) => r.status !== 'running') ? found : undefined;
+    });
+    const byAgent = (id: string) => runs.find((r) => r.agent.id === id);
+    expect(byAgent(first.id)).toMatchObject({ status: 'completed' });
+    expect(byAgent(second.id)).toMatchObject({ status: 'skipped', skip_reason: 'another_agent_answering' });
+    expect(byAgent(photoOnly.id)).toMatchObject({ status: 'skipped', skip_reason: 'outside_scope' });
+
+    const conversation = await conversationOf(busy, phone);
+    await busy.client.post(`/v1/conversations/${conversation.id}/assign`, { assigned_to: busy.memberIds[0] });
+    await inbound(number, { from: phone, text: 'still there?' });
+    const later = await eventually('the runs of the second message', async () => {
+      const found = await runsOf(busy.client, '');
+      return found.length === 6 && found.every((r) => r.status !== 'running') ? found.slice(0, 3) : undefined;
+    });
+    expect(later.find((r) => r.agent.id === first.id)).toMatchObject({ status: 'skipped', skip_reason: 'conversation_assigned' });
+    expect(later.find((r) => r.agent.id === second.id)).toMatchObject({ skip_reason: 'another_agent_answering' });
+    expect(await sentTo(number, phone)).toHaveLength(1);
+  });
+
+  it('a handoff keyword assigns the conversation (conversation.assigned), marks the run and stops the agent', async () => {
+    const agent = await activeAgent(org.client, {
+      name: 'Support bot',
+      type: 'support',
+      scope: { sources: ['chatapp'], chatappInstanceIds: [qr.id] },
+      behavior: {
+        strategy: 'always',
+        replyDelayMs: 0,
+        handoff: { enabled: true, assignTo: org.memberIds[1], triggers: [{ type: 'keywords', keywords: ['human', 'manager'] }] },
+      },
+    });
+    const phone = uniquePhone();
+    await inbound(qr, { from: phone, text: 'hi' });
+    await eventually('the first reply', async () => (await sentTo(qr, phone)).length === 1);
+    const conversation = await conversationOf(org, phone);
+    await inbound(qr, { from: phone, text: 'I want to talk to a human please' });
+    const handedOff = await eventually('the handoff run', async () => {
+      const found = (await runsOf(org.client, `conversation_id=${conversation.id}`)).find((r) => r.handoff);
+      return found?.status === 'completed' ? found : undefined;
+    });
+    expect(handedOff.handoff).toMatchObject({ triggered: true, reason: expect.stringContaining('human') });
+    expect(handedOff.handoff.summary).toContain('I want to talk to a human please');
+    const view = (await org.client.get(`/v1/conversations/${conversation.id}`)).body.data;
+    expect(view.assigned_to).toEqual({ id: org.memberIds[1], name: 'Seller Person' });
+    expect(view.ai_agent).toBeNull();
+    await events.waitFor((all) =>
+      all.some(
+        (e) =>
+          e.type === 'conversation.assigned' && e.data.object.id === conversation.id && e.data.object.assigned_to?.id === org.memberIds[1],
+      ),
+    );
+    await inbound(qr, { from: phone, text: 'hello?' });
+    const skipped = await eventually('the run after the handoff', async () => {
+      const found = (await runsOf(org.client, `conversation_id=${conversation.id}&agent_id=${agent.id}`))[0];
+      return found?.skip_reason ? found : undefined;
+    });
+    expect(skipped.skip_reason).toBe('handed_off');
+    expect(await sentTo(qr, phone)).toHaveLength(1);
+  });
+
+  it('an official number outside the 24-hour window refuses the reply: the run fails with the error', async () => {
+    const windowed = await createTestOrg({ plan: 'pro' });
+    const official = await addNumber(windowed.orgId, 'official');
+    await activeAgent(windowed.client, {
+      behavior: {
+        strategy: 'always',
+        replyDelayMs: 0,
+        handoff: { enabled: true, assignTo: windowed.memberIds[0], triggers: [{ type: 'consecutive_failures', count: 2 }] },
+      },
+    });
+    const phone = uniquePhone();
+    const old = Date.now() - 30 * 3_600_000;
+    await inbound(official, { from: phone, text: 'old message', timestamp: new Date(old).toISOString() });
+    const failed = await eventually('the failed run', async () => (await runsOf(windowed.client, 'status=failed'))[0]);
+    expect(failed.error_message).toContain('OUTSIDE_MESSAGING_WINDOW');
+    expect(failed.handoff).toBeNull();
+    await inbound(official, { from: phone, text: 'another old one', timestamp: new Date(old + 1_000).toISOString() });
+    const second = await eventually('two failed runs', async () => {
+      const found = await runsOf(windowed.client, 'status=failed');
+      return found.length === 2 ? found[0] : undefined;
+    });
+    expect(second.handoff).toMatchObject({ triggered: true, reason: '2 failed runs in a row.' });
+    const conversation = (await windowed.client.get('/v1/conversations')).body.data[0];
+    expect(conversation.assigned_to?.id).toBe(windowed.memberIds[0]);
+  });
+});

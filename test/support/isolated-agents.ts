@@ -1,0 +1,68 @@
+import { AgentServiceService } from '@crm/proto/gen/agents/v1/agents';
+import { createAsyncClient, newId, randomToken } from '@crm/shared';
+import { MongoClient } from 'mongodb';
+import { join } from 'node:path';
+import { freePort } from '../../deploy/lib/ports';
+import { startService, waitUntil, type ServiceProcess } from '../../deploy/lib/processes';
+import { testSystem } from './system';
+
+export interface AgentsReplica {
+  name: string;
+  client: ReturnType<typeof createAsyncClient<typeof AgentServiceService>>;
+  process: ServiceProcess | undefined;
+  start(): Promise<void>;
+  kill(): Promise<void>;
+}
+
+/**
+ * Agents replicas of their own — one database, one consumer group — next to the run's CRM, messaging and events
+ * topic, so that killing them (or giving them another model provider) disturbs no other test. Their agents live in
+ * their database only, so the run's own agents replicas never answer for them.
+ */
+export async function isolatedAgents(options: { replicas: number; name: string; env?: Record<string, string> }) {
+  const { env, logDir } = testSystem();
+  const suffix = randomToken(6);
+  const shared: Record<string, string> = {
+    ...(env as Record<string, string>),
+    AGENTS_DB_NAME: `${env.AGENTS_DB_NAME}_${options.name}_${suffix}`,
+    AGENTS_CONSUMER_GROUP: `agents-${options.name}-${suffix}`,
+    OTEL_TRACES_FILE: '',
+    ...options.env,
+  };
+  const replicas: AgentsReplica[] = await Promise.all(
+    Array.from({ length: options.replicas }, async (_, index) => {
+      const port = await freePort();
+      const name = `agents-${options.name}-${index + 1}`;
+      const logFile = join(logDir, `${name}-${suffix}.log`);
+      const client = createAsyncClient(AgentServiceService, `127.0.0.1:${port}`, 'agents.v1.AgentService');
+      const replica: AgentsReplica = {
+        name,
+        client,
+        process: undefined,
+        async start() {
+          replica.process = startService(name, 'services/agents/src/main.ts', { ...shared, AGENTS_GRPC_PORT: String(port) }, logFile);
+          const probe = { org_id: newId('organization'), page: { limit: 1, after: undefined } };
+          await waitUntil(name, async () => Array.isArray((await client.listAgents(probe, { timeoutMs: 1_000 })).items), {
+            timeoutMs: 60_000,
+            process: replica.process,
+            logFile,
+          });
+        },
+        async kill() {
+          await replica.process?.stop('SIGKILL');
+        },
+      };
+      return replica;
+    }),
+  );
+  return {
+    replicas,
+    async stop() {
+      await Promise.all(replicas.map((replica) => replica.process?.stop()));
+      for (const replica of replicas) replica.client.close();
+      const mongo = await new MongoClient(shared.MONGODB_URI ?? '').connect();
+      await mongo.db(shared.AGENTS_DB_NAME).dropDatabase();
+      await mongo.close();
+    },
+  };
+}
