@@ -18,11 +18,11 @@ export async function activateAgent(deps: AgentsDeps, orgId: string, plan: strin
 
   const limit = activeAgentLimit(plan);
   if (Number.isFinite(limit)) {
-    let took = await deps.agents.takeSlot(orgId, id, limit);
+    let took = await deps.agents.takeSlot(orgId, id, limit, deps.now());
     if (!took) {
       // A slot may be held by a process that died mid-activation: rebuild from the active agents and try again.
-      await deps.agents.repairSlots(orgId, []);
-      took = await deps.agents.takeSlot(orgId, id, limit);
+      await deps.agents.repairSlots(orgId, deps.now());
+      took = await deps.agents.takeSlot(orgId, id, limit, deps.now());
     }
     if (!took) throw activeLimitReached(plan, limit);
   }

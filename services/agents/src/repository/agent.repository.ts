@@ -37,7 +37,11 @@ export interface AgentRecord {
 
 type AgentDoc = Omit<AgentRecord, 'id'> & { _id: string };
 /** One per organization: the ids of its active agents, the unit the plan limit is enforced on atomically. */
-type SlotsDoc = { _id: string; active: string[] };
+/** The ids holding an active-agent slot, and when each was taken (an activation in flight is not yet active). */
+type SlotsDoc = { _id: string; active: string[]; taken_at?: Record<string, Date> };
+
+/** A slot taken this recently is kept by a repair even though its agent is not active yet. */
+const SLOT_GRACE_MS = 60_000;
 
 const schema = new Schema<AgentDoc>(
   {
@@ -62,7 +66,11 @@ schema.index({ org_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
 schema.index({ org_id: 1, is_active: 1, created_at: 1 });
 
 const slotsSchema = new Schema<SlotsDoc>(
-  { _id: { type: String, required: true }, active: { type: [String], default: [] } },
+  {
+    _id: { type: String, required: true },
+    active: { type: [String], default: [] },
+    taken_at: { type: Schema.Types.Mixed, default: () => ({}) },
+  },
   { versionKey: false, collection: 'activation_slots' },
 );
 
@@ -162,26 +170,33 @@ export function createAgentRepository(db: Connection) {
      * organization's slot document, so two concurrent activations never both take the last slot. True when the
      * agent holds a slot (also when it already did).
      */
-    async takeSlot(orgId: string, agentId: string, limit: number): Promise<boolean> {
+    async takeSlot(orgId: string, agentId: string, limit: number, now: Date): Promise<boolean> {
       await Slots.updateOne({ _id: orgId }, { $setOnInsert: { active: [] } }, { upsert: true });
       const result = await Slots.updateOne(
         { _id: orgId, $or: [{ active: agentId }, { [`active.${limit - 1}`]: { $exists: false } }] },
-        { $addToSet: { active: agentId } },
+        { $addToSet: { active: agentId }, $set: { [`taken_at.${agentId}`]: now } },
       );
       return result.matchedCount > 0;
     },
 
     async releaseSlot(orgId: string, agentId: string): Promise<void> {
-      await Slots.updateOne({ _id: orgId }, { $pull: { active: agentId } });
+      await Slots.updateOne({ _id: orgId }, { $pull: { active: agentId }, $unset: { [`taken_at.${agentId}`]: '' } });
     },
 
     /**
-     * Rebuilds the slots from the agents that are active, keeping `keep` (an activation under way): repairs a slot
-     * left taken by a process that died between taking it and switching its agent on or off.
+     * Rebuilds the slots from the agents that are active, keeping slots taken within SLOT_GRACE_MS (activations
+     * under way): repairs a slot left taken by a process that died between taking it and switching its agent on.
+     * Conditional on the slots it read, so a slot taken meanwhile is never dropped (the repair is then skipped).
      */
-    async repairSlots(orgId: string, keep: string[]): Promise<void> {
-      const active = await Agent.find({ org_id: orgId, is_active: true, deleted_at: null }, { _id: 1 }).lean<Array<{ _id: string }>>();
-      await Slots.updateOne({ _id: orgId }, { $set: { active: [...new Set([...active.map((a) => a._id), ...keep])] } }, { upsert: true });
+    async repairSlots(orgId: string, now: Date): Promise<void> {
+      const [slots, active] = await Promise.all([
+        Slots.findOne({ _id: orgId }).lean<SlotsDoc>(),
+        Agent.find({ org_id: orgId, is_active: true, deleted_at: null }, { _id: 1 }).lean<Array<{ _id: string }>>(),
+      ]);
+      if (!slots) return;
+      const recent = slots.active.filter((id) => (slots.taken_at?.[id]?.getTime() ?? 0) > now.getTime() - SLOT_GRACE_MS);
+      const rebuilt = [...new Set([...active.map((agent) => agent._id), ...recent])];
+      await Slots.updateOne({ _id: orgId, active: slots.active }, { $set: { active: rebuilt } });
     },
   };
 }
