@@ -154,6 +154,7 @@ export function buildOpenApiDocument(routes: RouteDefinition[], baseUrl?: string
     info: {
       title: 'CRM Public API',
       version: 'v1',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description:
         'REST API v1 of the sales-and-messaging CRM. Authenticate with `Authorization: Bearer sk_live_…`. Single records answer `{data, meta: {request_id}}`; lists answer `{data, meta: {total, has_more, next_cursor, request_id}}`; errors answer `{error: {type, code, message, details?}, meta: {request_id}}`.',
     },
