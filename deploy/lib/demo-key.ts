@@ -23,7 +23,12 @@ export async function ensureDemoKey(
   if (existsSync(file)) {
     const stored = JSON.parse(readFileSync(file, 'utf8')) as DemoKey;
     const me = await fetch(`${baseUrl}/v1/me`, { headers: { authorization: `Bearer ${stored.api_key}` } });
-    if (me.ok) return { ...stored, created: false };
+    if (me.ok) {
+      // The simulator forgot the demo numbers and templates when it stopped; an older demo has no agent yet.
+      await messagingAdmin(['sim-restore', '--org', stored.organization_id, '--json'], env);
+      if (!(await hasAgent(baseUrl, stored.api_key))) await seedDemoAgent(baseUrl, stored.api_key);
+      return { ...stored, created: false };
+    }
   }
   const { stdout } = await run(
     process.execPath,
@@ -45,16 +50,21 @@ export async function ensureDemoKey(
  * The demo organization's numbers, templates and conversations: made by the messaging admin CLI, whose inbound
  * messages go through the provider simulator and the messaging service like any provider callback.
  */
-export async function seedDemoMessaging(organizationId: string, env: NodeJS.ProcessEnv): Promise<unknown> {
-  const { stdout } = await run(
-    process.execPath,
-    ['--import', 'tsx', resolve(REPO_ROOT, 'services/messaging/src/cli/admin.ts'), 'seed-demo', '--org', organizationId, '--json'],
-    {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...env },
-    },
-  );
+export function seedDemoMessaging(organizationId: string, env: NodeJS.ProcessEnv): Promise<unknown> {
+  return messagingAdmin(['seed-demo', '--org', organizationId, '--json'], env);
+}
+
+async function messagingAdmin(args: string[], env: NodeJS.ProcessEnv): Promise<unknown> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', resolve(REPO_ROOT, 'services/messaging/src/cli/admin.ts'), ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+  });
   return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as unknown;
+}
+
+async function hasAgent(baseUrl: string, apiKey: string): Promise<boolean> {
+  const response = await fetch(`${baseUrl}/v1/ai-agents?limit=1`, { headers: { authorization: `Bearer ${apiKey}` } });
+  return response.ok && ((await response.json()) as { data: unknown[] }).data.length > 0;
 }
 
 /**

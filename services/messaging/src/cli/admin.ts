@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { loadMessagingConfig } from '../config';
 import { createNumber, createTemplate, setDefaultNumber } from '../domain/admin';
 import { seedDemoMessaging } from '../domain/demo-seed';
+import { restoreSimulator } from '../domain/sim-restore';
 import { createDeps } from '../wiring';
 
 const USAGE = `Usage: npm run messaging-admin -- <command> [options] [--json]
@@ -14,9 +15,10 @@ Commands:
   create-template  --org <org_id> --instance <ci_…> --name <name> --language en_US [--category utility]
                    [--status APPROVED] [--components '<JSON array in the provider format>']
   seed-demo        --org <org_id>   numbers, templates and conversations made through the provider simulator
+  sim-restore      --org <org_id>   tells a restarted provider simulator the organization's numbers and templates
 
 Reads MONGODB_URI, MESSAGING_DB_NAME (default messaging), CLOUD_API_BASE_URL and the other provider settings;
-seed-demo also SIM_URL (default http://127.0.0.1:8090).`;
+seed-demo and sim-restore also SIM_URL (default http://127.0.0.1:8090).`;
 
 type Options = Record<string, string | boolean | undefined>;
 
@@ -58,6 +60,8 @@ async function run(command: string | undefined, options: Options): Promise<unkno
         });
       case 'seed-demo':
         return await seedDemoMessaging(deps, { orgId: text('org'), simUrl: process.env.SIM_URL ?? 'http://127.0.0.1:8090' });
+      case 'sim-restore':
+        return await restoreSimulator(deps, { orgId: text('org'), simUrl: process.env.SIM_URL ?? 'http://127.0.0.1:8090' });
       default:
         throw new Error(USAGE);
     }
