@@ -1,18 +1,11 @@
 import { AgentServiceService } from '@crm/proto/gen/agents/v1/agents';
 import { createAsyncClient, newId, randomToken } from '@crm/shared';
-import { MongoClient } from 'mongodb';
 import { join } from 'node:path';
 import { freePort } from '../../deploy/lib/ports';
-import { startService, waitUntil, type ServiceProcess } from '../../deploy/lib/processes';
+import { isolatedReplica, stopReplicas, type IsolatedReplica } from './isolated-replica';
 import { testSystem } from './system';
 
-export interface AgentsReplica {
-  name: string;
-  client: ReturnType<typeof createAsyncClient<typeof AgentServiceService>>;
-  process: ServiceProcess | undefined;
-  start(): Promise<void>;
-  kill(): Promise<void>;
-}
+export type AgentsReplica = IsolatedReplica<ReturnType<typeof createAsyncClient<typeof AgentServiceService>>>;
 
 /**
  * Agents replicas of their own — one database, one consumer group — next to the run's CRM, messaging and events
@@ -35,34 +28,22 @@ export async function isolatedAgents(options: { replicas: number; name: string; 
       const name = `agents-${options.name}-${index + 1}`;
       const logFile = join(logDir, `${name}-${suffix}.log`);
       const client = createAsyncClient(AgentServiceService, `127.0.0.1:${port}`, 'agents.v1.AgentService');
-      const replica: AgentsReplica = {
+      const replica: AgentsReplica = isolatedReplica({
         name,
+        entry: 'services/agents/src/main.ts',
+        env: { ...shared, AGENTS_GRPC_PORT: String(port) },
+        logFile,
         client,
-        process: undefined,
-        async start() {
-          replica.process = startService(name, 'services/agents/src/main.ts', { ...shared, AGENTS_GRPC_PORT: String(port) }, logFile);
-          const probe = { org_id: newId('organization'), page: { limit: 1, after: undefined } };
-          await waitUntil(name, async () => Array.isArray((await client.listAgents(probe, { timeoutMs: 1_000 })).items), {
-            timeoutMs: 60_000,
-            process: replica.process,
-            logFile,
-          });
-        },
-        async kill() {
-          await replica.process?.stop('SIGKILL');
-        },
-      };
+        ready: async (c) =>
+          Array.isArray(
+            (await c.listAgents({ org_id: newId('organization'), page: { limit: 1, after: undefined } }, { timeoutMs: 1_000 })).items,
+          ),
+      });
       return replica;
     }),
   );
   return {
     replicas,
-    async stop() {
-      await Promise.all(replicas.map((replica) => replica.process?.stop()));
-      for (const replica of replicas) replica.client.close();
-      const mongo = await new MongoClient(shared.MONGODB_URI ?? '').connect();
-      await mongo.db(shared.AGENTS_DB_NAME).dropDatabase();
-      await mongo.close();
-    },
+    stop: () => stopReplicas(replicas, shared.MONGODB_URI ?? '', shared.AGENTS_DB_NAME ?? ''),
   };
 }

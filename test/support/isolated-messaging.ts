@@ -1,22 +1,16 @@
 import { BroadcastServiceService } from '@crm/proto/gen/broadcasts/v1/broadcasts';
 import { createAsyncClient, createLogger, newId, randomToken } from '@crm/shared';
-import { MongoClient } from 'mongodb';
 import mongoose from 'mongoose';
 import { join } from 'node:path';
 import { freePort } from '../../deploy/lib/ports';
-import { startService, waitUntil, type ServiceProcess } from '../../deploy/lib/processes';
+import { startService, waitUntil } from '../../deploy/lib/processes';
 import { loadMessagingConfig } from '../../services/messaging/src/config';
 import { createNumber } from '../../services/messaging/src/domain/admin';
 import { createDeps } from '../../services/messaging/src/wiring';
+import { isolatedReplica, stopReplicas, type IsolatedReplica } from './isolated-replica';
 import { testSystem } from './system';
 
-export interface MessagingReplica {
-  name: string;
-  client: ReturnType<typeof createAsyncClient<typeof BroadcastServiceService>>;
-  process: ServiceProcess | undefined;
-  start(): Promise<void>;
-  kill(): Promise<void>;
-}
+export type MessagingReplica = IsolatedReplica<ReturnType<typeof createAsyncClient<typeof BroadcastServiceService>>>;
 
 /**
  * Messaging replicas of their own — one database, one provider simulator whose callbacks go to them — next to
@@ -58,28 +52,22 @@ export async function isolatedMessaging(options: { replicas: number; name: strin
     const name = `messaging-${options.name}-${index + 1}`;
     const logFile = join(logDir, `${name}-${suffix}.log`);
     const client = createAsyncClient(BroadcastServiceService, `127.0.0.1:${port.grpc}`, 'broadcasts.v1.BroadcastService');
-    const replica: MessagingReplica = {
+    const replica: MessagingReplica = isolatedReplica({
       name,
+      entry: 'services/messaging/src/main.ts',
+      env: { ...shared, MESSAGING_GRPC_PORT: String(port.grpc), MESSAGING_HTTP_PORT: String(port.http) },
+      logFile,
       client,
-      process: undefined,
-      async start() {
-        replica.process = startService(
-          name,
-          'services/messaging/src/main.ts',
-          { ...shared, MESSAGING_GRPC_PORT: String(port.grpc), MESSAGING_HTTP_PORT: String(port.http) },
-          logFile,
-        );
-        const probe = { org_id: newId('organization'), page: { limit: 1, after: undefined }, filter: undefined };
-        await waitUntil(`${name}`, async () => Array.isArray((await client.listBroadcasts(probe, { timeoutMs: 1_000 })).items), {
-          timeoutMs: 60_000,
-          process: replica.process,
-          logFile,
-        });
-      },
-      async kill() {
-        await replica.process?.stop('SIGKILL');
-      },
-    };
+      ready: async (c) =>
+        Array.isArray(
+          (
+            await c.listBroadcasts(
+              { org_id: newId('organization'), page: { limit: 1, after: undefined }, filter: undefined },
+              { timeoutMs: 1_000 },
+            )
+          ).items,
+        ),
+    });
     return replica;
   });
 
@@ -108,14 +96,10 @@ export async function isolatedMessaging(options: { replicas: number; name: strin
       return { id: String(view.id), ref };
     },
     async stop() {
-      await Promise.all(replicas.map((replica) => replica.process?.stop()));
       await simulator.stop();
-      for (const replica of replicas) replica.client.close();
       admin.close();
       await connection.close();
-      const mongo = await new MongoClient(shared.MONGODB_URI ?? '').connect();
-      await mongo.db(shared.MESSAGING_DB_NAME).dropDatabase();
-      await mongo.close();
+      await stopReplicas(replicas, shared.MONGODB_URI ?? '', shared.MESSAGING_DB_NAME ?? '');
     },
   };
 }

@@ -1,5 +1,5 @@
 import { keyset, type KeysetPage, type KeysetPosition, recordOf, toPage, TtlCache } from '@crm/shared';
-import type { BroadcastStatus, ExclusionReason, SendProfile } from '@crm/shared/schemas';
+import type { BroadcastStatus, SendProfile } from '@crm/shared/schemas';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
 
 export interface BroadcastAudience {
@@ -64,8 +64,6 @@ export interface BroadcastRecord {
   updated_at: Date;
   rev: number;
 }
-
-export type { ExclusionReason };
 
 /** Internal: the replica building the recipient list holds it until then (a crashed replica's lease expires). */
 type BroadcastDoc = Omit<BroadcastRecord, 'id'> & { _id: string; materialize_lease_until: Date | null };

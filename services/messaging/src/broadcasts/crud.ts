@@ -12,7 +12,7 @@ interface Page {
 }
 
 /** Statuses in which a broadcast's configuration may change (#62) and in which it may be deleted (#63). */
-export const EDITABLE: readonly BroadcastStatus[] = ['draft', 'scheduled'];
+const EDITABLE: readonly BroadcastStatus[] = ['draft', 'scheduled'];
 const DELETABLE: readonly BroadcastStatus[] = ['draft', 'scheduled', 'completed', 'completed_with_errors', 'failed', 'cancelled'];
 
 export async function requireBroadcast(deps: MessagingDeps, orgId: string, id: string): Promise<BroadcastRecord> {

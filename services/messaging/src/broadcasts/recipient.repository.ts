@@ -170,5 +170,3 @@ export function createRecipientRepository(db: Connection) {
     },
   };
 }
-
-export type { RecipientDoc };
