@@ -14,8 +14,8 @@ async function main(): Promise<void> {
   const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? 'agents', logger });
   // Another service may be creating the topic at the same moment; a second try sees it.
   await bus
-    .ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS)
-    .catch(() => bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS));
+    .ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS, config.EVENTS_TOPIC_REPLICATION_FACTOR)
+    .catch(() => bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS, config.EVENTS_TOPIC_REPLICATION_FACTOR));
 
   let scheduler: RunScheduler | undefined;
   const deps = createDeps(db, config, logger, (at) => scheduler?.wake(at));

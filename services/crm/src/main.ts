@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const logger = createLogger('crm', config.LOG_LEVEL);
   const db = await connectMongo(config.MONGODB_URI, config.CRM_DB_NAME);
   const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? 'crm', logger });
-  await bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS);
+  await bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS, config.EVENTS_TOPIC_REPLICATION_FACTOR);
 
   let relay: OutboxRelay | undefined;
   const deps = createDeps(db, logger, (collection) => relay?.nudge(collection));

@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   // A message and its conversation change are stored in one transaction (a replica set; SecantusDB is one).
   const db = await connectMongo(config.MONGODB_URI, config.MESSAGING_DB_NAME, { requires: ['transactions'] });
   const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? 'messaging', logger });
-  await bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS);
+  await bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS, config.EVENTS_TOPIC_REPLICATION_FACTOR);
 
   let relay: OutboxRelay | undefined;
   let sender: BroadcastSender | undefined;

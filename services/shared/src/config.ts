@@ -28,4 +28,9 @@ export const commonEnv = {
   KAFKA_CLIENT_ID: z.string().optional(),
   EVENTS_TOPIC: z.string().min(1).default('crm.domain-events.v1'),
   EVENTS_TOPIC_PARTITIONS: z.coerce.number().int().min(1).max(256).default(6),
+  // Used only when a process creates the missing topic; min.insync.replicas follows (2 from a factor of 3).
+  EVENTS_TOPIC_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(16).default(1),
+  // Prometheus metrics (OpenTelemetry's Prometheus exporter) on METRICS_HOST:METRICS_PORT/metrics; 0 turns them off.
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  METRICS_PORT: envPort(9464),
 };

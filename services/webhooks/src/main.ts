@@ -14,8 +14,8 @@ async function main(): Promise<void> {
   const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? 'webhooks', logger });
   // The CRM may be creating the topic at the same moment; a second try sees it.
   await bus
-    .ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS)
-    .catch(() => bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS));
+    .ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS, config.EVENTS_TOPIC_REPLICATION_FACTOR)
+    .catch(() => bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS, config.EVENTS_TOPIC_REPLICATION_FACTOR));
 
   // The worker is woken by the consumer and the reactivation path through deps; it is created right below.
   const deps = createDeps(db, config, logger, (leased) => (leased ? worker.accept(leased) : worker.nudge()));

@@ -38,14 +38,23 @@ export class EventBus {
     });
   }
 
-  /** Creates the topic with its partition count if missing; auto-creation is off on our brokers. */
-  async ensureTopic(topic: string, partitions: number): Promise<void> {
+  /**
+   * Creates the topic if missing (auto-creation is off on our brokers). With replicas, an acknowledged write
+   * (acks=-1) must reach two of them, so losing one broker loses nothing.
+   */
+  async ensureTopic(topic: string, partitions: number, replicationFactor = 1): Promise<void> {
     const admin = this.kafka.admin();
     await admin.connect();
     try {
       const existing = await admin.listTopics();
       if (!existing.includes(topic)) {
-        await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor: 1 }], waitForLeaders: true });
+        const minInSync = String(Math.min(2, replicationFactor));
+        await admin.createTopics({
+          topics: [
+            { topic, numPartitions: partitions, replicationFactor, configEntries: [{ name: 'min.insync.replicas', value: minInSync }] },
+          ],
+          waitForLeaders: true,
+        });
       }
     } finally {
       await admin.disconnect();
