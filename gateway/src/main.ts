@@ -4,6 +4,7 @@ import { stopTelemetry } from '@crm/shared/telemetry';
 import { buildApp } from './app';
 import { closeClients, createClients } from './clients';
 import { loadGatewayConfig } from './config';
+import { drainingClose } from './http/drain';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 
 async function main(): Promise<void> {
@@ -29,11 +30,12 @@ async function main(): Promise<void> {
       return true;
     },
   });
+  const close = drainingClose(app);
   await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ port: config.PORT }, 'gateway listening');
 
   onShutdown(logger, [
-    { name: 'http', run: () => app.close() },
+    { name: 'http', run: close },
     { name: 'grpc clients', run: () => closeClients(clients) },
     { name: 'mongo', run: () => mongo.close() },
     { name: 'telemetry', run: () => stopTelemetry() },

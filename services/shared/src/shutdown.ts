@@ -19,6 +19,7 @@ export function onShutdown(logger: Logger, steps: Step[], timeoutMs = 20_000): v
     force.unref();
     for (const step of steps) {
       try {
+        logger.debug({ step: step.name }, 'shutdown step');
         await step.run();
       } catch (error) {
         logger.error({ err: error, step: step.name }, 'shutdown step failed');

@@ -37,7 +37,12 @@ export async function startCallbackServer(
     stop: () =>
       new Promise<void>((resolve) => {
         accepting = false;
-        server.close(() => resolve());
+        // Connections busy now turn idle once answered: close them as they do, not at the kill.
+        const sweep = setInterval(() => server.closeIdleConnections(), 100);
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
         server.closeIdleConnections();
       }),
   };

@@ -1,0 +1,78 @@
+import { Kafka, logLevel } from 'kafkajs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../deploy/lib/ports';
+import { startService, waitUntil } from '../../deploy/lib/processes';
+import { isolatedWebhooks } from '../support/isolated-webhooks';
+import { createTestOrg } from '../support/orgs';
+import { testSystem } from '../support/system';
+import { startReceiver } from '../support/webhook-receiver';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+// What Kubernetes does on a rolling update or a scale-in: SIGTERM, then SIGKILL after the grace period. A drained
+// process finishes what it accepted, refuses what comes after, and exits 0 well before the kill.
+describe('SIGTERM drains instead of dropping work', () => {
+  it('the gateway answers the request in flight, then exits 0 and takes no new connection', { timeout: 90_000 }, async () => {
+    const { env, logDir } = testSystem();
+    const org = await createTestOrg();
+    // The receiver answers after 1 s (within the tests' WEBHOOK_TIMEOUT_MS): POST /v1/webhooks/{id}/test makes its
+    // attempt within the call, so the request stays in flight across the signal.
+    const receiver = await startReceiver({ status: 200, delayMs: 1_000 });
+    cleanups.push(() => receiver.close());
+    const webhook = await org.client.post('/v1/webhooks', { name: 'drain', url: receiver.url, events: ['contact.created'] });
+    expect(webhook.status).toBe(201);
+
+    const port = await freePort();
+    const logFile = join(logDir, `gateway-drain-${port}.log`);
+    const gateway = startService('gateway-drain', 'gateway/src/main.ts', { ...env, PORT: String(port), METRICS_PORT: '0' }, logFile);
+    cleanups.push(() => gateway.stop('SIGKILL'));
+    const baseUrl = `http://127.0.0.1:${port}`;
+    await waitUntil('the draining gateway', async () => (await fetch(`${baseUrl}/readyz`)).ok, {
+      timeoutMs: 60_000,
+      process: gateway,
+      logFile,
+    });
+
+    const inFlight = fetch(`${baseUrl}/v1/webhooks/${webhook.body.data.id}/test`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    await receiver.waitFor((all) => all.length >= 1, 10_000);
+    const signalledAt = Date.now();
+    gateway.child.kill('SIGTERM');
+
+    const answer = await inFlight;
+    expect(answer.status).toBe(200);
+    expect(((await answer.json()) as { data: { status: string } }).data.status).toBe('succeeded');
+    const code = await gateway.exited;
+    expect(code).toBe(0);
+    expect(Date.now() - signalledAt).toBeLessThan(15_000);
+    await expect(fetch(`${baseUrl}/healthz`)).rejects.toThrow();
+  });
+
+  it('a webhook replica leaves its consumer group and exits 0, so its partitions move at once', { timeout: 120_000 }, async () => {
+    const { env } = testSystem();
+    const { replicas, consumerGroup, dropDatabase } = await isolatedWebhooks({ replicas: 1, name: 'drain' });
+    cleanups.push(() => dropDatabase());
+    const running = await replicas[0]!.start();
+    cleanups.push(() => running.stop('SIGKILL'));
+
+    const admin = new Kafka({ clientId: 'drain-test', brokers: (env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    cleanups.push(() => admin.disconnect());
+    const state = async () => (await admin.describeGroups([consumerGroup])).groups[0]?.state;
+    await waitUntil('the replica joined its group', async () => (await state()) === 'Stable', { timeoutMs: 60_000 });
+
+    const signalledAt = Date.now();
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
+    expect(Date.now() - signalledAt).toBeLessThan(15_000);
+    // A killed member would stay in the group until its session timed out; a drained one has left it.
+    expect(await state()).toBe('Empty');
+  });
+});
