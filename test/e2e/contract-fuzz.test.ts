@@ -28,7 +28,8 @@ const CHECKS = [
 /** Bounded for a 2-core machine: the run stops after this budget (the test's whole time stays under 4 minutes). */
 const MAX_TIME_SECONDS = 170;
 const MAX_EXAMPLES = 8;
-const REPORT_DIR = resolve(REPO_ROOT, '.local/schemathesis');
+const WORK_DIR = resolve(REPO_ROOT, '.local');
+const REPORT_DIR = resolve(WORK_DIR, 'schemathesis');
 const RESULTS_FILE = resolve(REPO_ROOT, 'bench-results/schemathesis.json');
 
 interface RunReport {
@@ -42,7 +43,9 @@ interface RunReport {
 
 function run(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((done, fail) => {
-    const child = spawn('bash', [resolve(REPO_ROOT, 'deploy/schemathesis.sh'), ...args], { cwd: REPO_ROOT });
+    // Run from the git-ignored .local/: schemathesis keeps its cache (.schemathesis/) in the working directory.
+    mkdirSync(WORK_DIR, { recursive: true });
+    const child = spawn('bash', [resolve(REPO_ROOT, 'deploy/schemathesis.sh'), ...args], { cwd: WORK_DIR });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
