@@ -1,5 +1,5 @@
 import { AppError, newId } from '@crm/shared';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Clients } from './clients';
 import type { GatewayConfig } from './config';
 import { UNPARSABLE_JSON, UNSUPPORTED_MEDIA } from './http/body-markers';
@@ -26,6 +26,27 @@ export interface AppDeps {
   logger?: boolean | object;
 }
 
+/** 405 with Allow when the path exists with other methods, else 404 ROUTE_NOT_FOUND. */
+function answerUnrouted(table: ReturnType<typeof createRouteTable>) {
+  return (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const allowed = table.allowedMethods(request.url);
+    if (allowed) {
+      void reply.header('Allow', allowed.join(', '));
+      return reply
+        .code(405)
+        .send(
+          errorBody(
+            new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; allowed: ${allowed.join(', ')}.`),
+            request.id,
+          ),
+        );
+    }
+    return reply
+      .code(404)
+      .send(errorBody(new AppError('ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`), request.id));
+  };
+}
+
 export function buildApp(deps: AppDeps): FastifyInstance {
   const routes = deps.routes ?? ALL_ROUTES;
   const app = Fastify({
@@ -37,8 +58,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
 
+  const table = createRouteTable(routes);
+  const unrouted = answerUnrouted(table);
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
+    // Answered before Fastify reads the body: a method it reads bodies for (QUERY, which must carry a
+    // Content-Type) would otherwise fail there, as a 500, instead of answering 405 or 404.
+    if (request.is404) return unrouted(request, reply);
   });
 
   // JSON bodies; an empty body is "no body". Failures are marked, not thrown: see body-markers.ts.
@@ -68,24 +94,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     app.route({ method: route.method, url: toFastifyPath(route.path), handler: createHandler(route, pipeline) });
   }
 
-  const table = createRouteTable(routes);
-  app.setNotFoundHandler((request, reply) => {
-    const allowed = table.allowedMethods(request.url);
-    if (allowed) {
-      void reply.header('Allow', allowed.join(', '));
-      return reply
-        .code(405)
-        .send(
-          errorBody(
-            new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed here; allowed: ${allowed.join(', ')}.`),
-            request.id,
-          ),
-        );
-    }
-    return reply
-      .code(404)
-      .send(errorBody(new AppError('ROUTE_NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}.`), request.id));
-  });
+  app.setNotFoundHandler(unrouted);
   app.setErrorHandler(handleError);
 
   const document = buildOpenApiDocument(routes, deps.config.PUBLIC_BASE_URL);

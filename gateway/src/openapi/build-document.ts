@@ -1,30 +1,21 @@
-import { ERROR_CATALOGUE, type ErrorCode } from '@crm/shared';
-import { z } from 'zod';
 import type { RouteDefinition } from '../http/route';
-import { components } from '../schemas/registry';
+import { COMMON_COMPONENTS } from './common-components';
+import { ExampleBuilder } from './examples';
+import { createSchemaWriter, type JsonSchema, type SchemaWriter } from './json-schema';
+import { linksOf } from './links';
+import { RESPONSE_HEADERS, responses } from './responses';
+import { webhookEntries } from './webhooks';
 
-type JsonSchema = Record<string, unknown>;
+type Example = (schema: JsonSchema) => unknown;
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const uri = (id: string) => `#/components/schemas/${id}`;
-const AUTH_ERRORS: ErrorCode[] = ['MISSING_API_KEY', 'INVALID_API_KEY_FORMAT', 'INVALID_API_KEY', 'RATE_LIMITED', 'INTERNAL_ERROR'];
-
-/** JSON Schema of one zod schema, with registered components referenced rather than inlined. */
-function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _s, $defs, ...rest } = z.toJSONSchema(schema, { io, metadata: components, unrepresentable: 'any' }) as JsonSchema;
-  if ($defs) Object.assign(extraComponents, $defs as Record<string, JsonSchema>);
-  return JSON.parse(JSON.stringify(rest).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
-}
-const extraComponents: Record<string, JsonSchema> = {};
-
-function parameters(route: RouteDefinition): JsonSchema[] {
+function parameters(route: RouteDefinition, writer: SchemaWriter): JsonSchema[] {
   const out: JsonSchema[] = [];
   for (const [where, schema] of [
     ['path', route.params],
     ['query', route.query],
   ] as const) {
     if (!schema) continue;
-    const json = toSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    const json = writer.toSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, property] of Object.entries(json.properties ?? {})) {
       const { description, ...propertySchema } = property;
       out.push({
@@ -36,45 +27,23 @@ function parameters(route: RouteDefinition): JsonSchema[] {
       });
     }
   }
+  if (route.idempotent)
+    out.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', maxLength: 255 },
+      description: 'A UUID v4; a repeat within 24 h returns the stored response',
+    });
   return out;
 }
 
-function responses(route: RouteDefinition): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const success = route.success;
-  if (success.kind === 'none') out['204'] = { description: 'No content' };
-  else {
-    const data =
-      success.kind === 'list' ? { type: 'array', items: toSchema(success.schema, 'output') } : toSchema(success.schema, 'output');
-    out[String(success.status)] = {
-      description: success.kind === 'list' ? 'A page of records' : 'The record',
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            required: ['data', 'meta'],
-            properties: { data, meta: ref(success.kind === 'list' ? 'ListMeta' : 'Meta') },
-          },
-        },
-      },
-    };
-  }
-  const codes = [...AUTH_ERRORS, ...(route.scope ? (['INSUFFICIENT_SCOPES'] as ErrorCode[]) : []), ...(route.errors ?? [])];
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of new Set(codes)) {
-    const status = ERROR_CATALOGUE[code].http;
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-    // MIXED_PROVIDERS and MISSING_CLOUD_TEMPLATE are sent as 422; 400 stays declared for compatibility.
-    if (code === 'MIXED_PROVIDERS' || code === 'MISSING_CLOUD_TEMPLATE') byStatus.set(400, [...(byStatus.get(400) ?? []), code]);
-  }
-  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-    out[String(status)] = { description: `Error: ${list.join(', ')}`, content: { 'application/json': { schema: ref('Error') } } };
-  }
-  return out;
-}
-
-function operation(route: RouteDefinition): JsonSchema {
+function operation(route: RouteDefinition, routes: RouteDefinition[], writer: SchemaWriter, example: Example): JsonSchema {
   const scopeText = route.scope ? `Scope: \`${route.scope}\`.` : 'Any valid API key.';
+  const answers = responses(route, writer, example) as Record<string, JsonSchema>;
+  const links = linksOf(route, routes);
+  const success = answers[String(route.success.status)];
+  if (success && Object.keys(links).length > 0) success.links = links;
   const op: JsonSchema = {
     operationId: route.operationId,
     summary: route.summary,
@@ -84,71 +53,43 @@ function operation(route: RouteDefinition): JsonSchema {
     tags: [route.tag],
     security: [{ bearerAuth: route.scope ? [route.scope] : [] }],
     'x-scope': route.scope,
-    parameters: [
-      ...parameters(route),
-      ...(route.idempotent
-        ? [
-            {
-              name: 'Idempotency-Key',
-              in: 'header',
-              required: false,
-              schema: { type: 'string', maxLength: 255 },
-              description: 'A UUID v4; a repeat within 24 h returns the stored response',
-            },
-          ]
-        : []),
-    ],
-    responses: responses(route),
+    parameters: parameters(route, writer),
+    responses: answers,
   };
-  if (route.body)
-    op.requestBody = { required: route.bodyOptional !== true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } };
+  if (route.body) {
+    const schema = writer.toSchema(route.body, 'input');
+    op.requestBody = { required: route.bodyOptional !== true, content: { 'application/json': { schema, example: example(schema) } } };
+  }
   if (route.deprecated) op.deprecated = true;
   return op;
 }
 
-const commonComponents: Record<string, JsonSchema> = {
-  Meta: { type: 'object', required: ['request_id'], properties: { request_id: { type: 'string' } } },
-  ListMeta: {
-    type: 'object',
-    required: ['total', 'has_more', 'request_id'],
-    properties: {
-      total: { type: 'integer', description: "Approximate count of the organization's records without filters" },
-      has_more: { type: 'boolean' },
-      next_cursor: { type: 'string', description: 'Omitted on the last page' },
-      request_id: { type: 'string' },
-    },
-  },
-  Error: {
-    type: 'object',
-    required: ['error', 'meta'],
-    properties: {
-      error: {
-        type: 'object',
-        required: ['type', 'code', 'message'],
-        properties: {
-          type: { type: 'string' },
-          code: { type: 'string', enum: Object.keys(ERROR_CATALOGUE) },
-          message: { type: 'string' },
-          details: { type: 'object', additionalProperties: true },
-          required_scopes: { type: 'array', items: { type: 'string' } },
-          missing_scopes: { type: 'array', items: { type: 'string' } },
-          your_scopes: { type: 'array', items: { type: 'string' } },
-        },
-      },
-      meta: { $ref: '#/components/schemas/Meta' },
-    },
-  },
-};
-
-/** The OpenAPI 3.1 document, built from the same route definitions and zod schemas that serve requests. */
+/**
+ * The OpenAPI 3.1 document, built from the same route definitions and zod schemas that serve requests: paths with
+ * examples, response headers and links, the component schemas with an example each, and the `webhooks` a
+ * subscription receives.
+ */
 export function buildOpenApiDocument(routes: RouteDefinition[], baseUrl?: string): JsonSchema {
-  const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const route of routes) {
-    paths[route.path] ??= {};
-    (paths[route.path] as Record<string, JsonSchema>)[route.method.toLowerCase()] = operation(route);
+  const writer = createSchemaWriter();
+  const registered = writer.registeredComponents();
+  const schemas: Record<string, JsonSchema> = { ...COMMON_COMPONENTS, ...registered };
+  const builder = new ExampleBuilder(schemas);
+  const example: Example = (schema) => builder.build(schema);
+  const buildPaths = () => {
+    const paths: Record<string, Record<string, JsonSchema>> = {};
+    for (const route of routes) {
+      paths[route.path] ??= {};
+      (paths[route.path] as Record<string, JsonSchema>)[route.method.toLowerCase()] = operation(route, routes, writer, example);
+    }
+    return paths;
+  };
+  // Twice: the first pass collects the components zod lifts out of the operations' schemas, which examples resolve.
+  buildPaths();
+  Object.assign(schemas, writer.extraComponents, registered);
+  const paths = buildPaths();
+  for (const [name, schema] of Object.entries(schemas)) {
+    if (name !== 'Error') schemas[name] = { ...schema, examples: [builder.build(schema, name)] };
   }
-  const registered = z.toJSONSchema(components, { uri, io: 'output', unrepresentable: 'any' }).schemas as Record<string, JsonSchema>;
-  const schemas = Object.fromEntries(Object.entries(registered).map(([name, { $schema: _s, $id: _i, ...schema }]) => [name, schema]));
   return {
     openapi: '3.1.0',
     info: {
@@ -156,13 +97,15 @@ export function buildOpenApiDocument(routes: RouteDefinition[], baseUrl?: string
       version: 'v1',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description:
-        'REST API v1 of the sales-and-messaging CRM. Authenticate with `Authorization: Bearer sk_live_…`. Single records answer `{data, meta: {request_id}}`; lists answer `{data, meta: {total, has_more, next_cursor, request_id}}`; errors answer `{error: {type, code, message, details?}, meta: {request_id}}`.',
+        'REST API v1 of the sales-and-messaging CRM. Authenticate with `Authorization: Bearer sk_live_…`. Single records answer `{data, meta: {request_id}}`; lists answer `{data, meta: {total, has_more, next_cursor, request_id}}`; errors answer `{error: {type, code, message, details?}, meta: {request_id}}`. Subscriptions receive the events under `webhooks`, signed with `X-Webhook-Signature`.',
     },
     servers: [{ url: baseUrl ?? '/' }],
     paths,
+    webhooks: webhookEntries(example),
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: sk_live_ followed by an opaque string' } },
-      schemas: { ...commonComponents, ...extraComponents, ...schemas },
+      schemas,
+      headers: RESPONSE_HEADERS,
     },
   };
 }

@@ -48,12 +48,15 @@ export function newId(kind: IdKind): string {
   return `${ID_PREFIXES[kind]}_${randomToken()}`;
 }
 
+/** The pattern of a well-formed id of one kind, e.g. ^ct_[0-9A-Za-z]{22}$. */
+export const idPattern = (kind: IdKind): string => `^${ID_PREFIXES[kind]}_${BODY_PATTERN}$`;
+
 const patterns = new Map<IdKind, RegExp>();
 
 export function isId(kind: IdKind, value: unknown): value is string {
   let pattern = patterns.get(kind);
   if (!pattern) {
-    pattern = new RegExp(`^${ID_PREFIXES[kind]}_${BODY_PATTERN}$`);
+    pattern = new RegExp(idPattern(kind));
     patterns.set(kind, pattern);
   }
   return typeof value === 'string' && pattern.test(value);

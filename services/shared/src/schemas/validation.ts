@@ -5,9 +5,17 @@ import { isId, type IdKind } from '../ids';
 /** Marks a zod issue that must answer INVALID_ID instead of VALIDATION_ERROR. */
 const INVALID_ID_MARK = 'INVALID_ID';
 
+/** The kind of every id schema made by idOf, so the OpenAPI document can state its pattern (a refine has none). */
+export const idSchemaKinds = new WeakMap<z.ZodType, IdKind>();
+
 /** A string id of one record kind; a malformed one answers INVALID_ID (catalogue §1). */
-export const idOf = (kind: IdKind) =>
-  z.string().refine((value) => isId(kind, value), { message: `must be a ${kind} id`, params: { app_code: INVALID_ID_MARK } });
+export const idOf = (kind: IdKind) => {
+  const schema = z
+    .string()
+    .refine((value) => isId(kind, value), { message: `must be a ${kind} id`, params: { app_code: INVALID_ID_MARK } });
+  idSchemaKinds.set(schema, kind);
+  return schema;
+};
 
 const fieldPath = (path: PropertyKey[]): string => path.map(String).join('.') || '(body)';
 

@@ -1,0 +1,50 @@
+import { idPattern } from '@crm/shared';
+import { idSchemaKinds } from '@crm/shared/schemas';
+import { z } from 'zod';
+import { components } from '../schemas/registry';
+
+export type JsonSchema = Record<string, unknown>;
+
+export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const uri = (id: string) => `#/components/schemas/${id}`;
+
+/** Ids are checked by a refine, which JSON Schema cannot see: state the prefix pattern, so clients and fuzzers see it. */
+function override(context: { zodSchema: unknown; jsonSchema: JsonSchema }): void {
+  const kind = idSchemaKinds.get(context.zodSchema as z.ZodType);
+  if (kind) context.jsonSchema.pattern = idPattern(kind);
+}
+
+/**
+ * Turns zod schemas into JSON Schema, with registered components referenced rather than inlined. Schemas that zod
+ * lifts into `$defs` (recursive or reused ones) are collected as extra components of the document.
+ */
+export function createSchemaWriter() {
+  const extraComponents: Record<string, JsonSchema> = {};
+  return {
+    extraComponents,
+    toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+      const {
+        $schema: _s,
+        $defs,
+        ...rest
+      } = z.toJSONSchema(schema, {
+        io,
+        metadata: components,
+        unrepresentable: 'any',
+        override,
+      }) as JsonSchema;
+      if ($defs) Object.assign(extraComponents, $defs as Record<string, JsonSchema>);
+      return JSON.parse(JSON.stringify(rest).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+    },
+    /** Every registered component, as output (what responses carry). */
+    registeredComponents(): Record<string, JsonSchema> {
+      const registered = z.toJSONSchema(components, { uri, io: 'output', unrepresentable: 'any', override }).schemas as Record<
+        string,
+        JsonSchema
+      >;
+      return Object.fromEntries(Object.entries(registered).map(([name, { $schema: _s, $id: _i, ...schema }]) => [name, schema]));
+    },
+  };
+}
+
+export type SchemaWriter = ReturnType<typeof createSchemaWriter>;

@@ -1,0 +1,89 @@
+import { ERROR_CATALOGUE, errorType, type ErrorCode } from '@crm/shared';
+import type { RouteDefinition } from '../http/route';
+import { ref, type JsonSchema, type SchemaWriter } from './json-schema';
+
+const AUTH_ERRORS: ErrorCode[] = ['MISSING_API_KEY', 'INVALID_API_KEY_FORMAT', 'INVALID_API_KEY', 'RATE_LIMITED', 'INTERNAL_ERROR'];
+export const EXAMPLE_REQUEST_ID = 'req_9Xc2LmQ7wRt4KpZ8vNb3Yd';
+
+/** Headers the gateway sends (app.ts, pipeline.ts, error-handler.ts), as reusable components. */
+export const RESPONSE_HEADERS: Record<string, JsonSchema> = {
+  RequestId: {
+    description: 'The id of this request, also in meta.request_id; quote it to support.',
+    required: true,
+    schema: { type: 'string', pattern: '^req_[0-9A-Za-z]{22}$' },
+    example: EXAMPLE_REQUEST_ID,
+  },
+  IdempotentReplayed: {
+    description: 'Present (true) when the answer is the stored response of an earlier request with the same Idempotency-Key.',
+    required: false,
+    schema: { type: 'string', enum: ['true'] },
+    example: 'true',
+  },
+  RetryAfter: {
+    description: 'Seconds to wait before retrying.',
+    required: true,
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+    example: '1',
+  },
+};
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** The error codes an operation can answer, grouped by HTTP status. */
+export function errorCodesByStatus(route: RouteDefinition): Map<number, ErrorCode[]> {
+  const codes = [...AUTH_ERRORS, ...(route.scope ? (['INSUFFICIENT_SCOPES'] as ErrorCode[]) : []), ...(route.errors ?? [])];
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set(codes)) {
+    const status = ERROR_CATALOGUE[code].http;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+    // MIXED_PROVIDERS and MISSING_CLOUD_TEMPLATE are sent as 422; 400 stays declared for compatibility.
+    if (code === 'MIXED_PROVIDERS' || code === 'MISSING_CLOUD_TEMPLATE') byStatus.set(400, [...(byStatus.get(400) ?? []), code]);
+  }
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
+}
+
+/** One example body per code: what the error handler builds from the catalogue's default message. */
+function errorExamples(status: number, codes: ErrorCode[]): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    codes.map((code) => {
+      const { message } = ERROR_CATALOGUE[code];
+      return [
+        code,
+        { summary: code, value: { error: { type: errorType(status), code, message }, meta: { request_id: EXAMPLE_REQUEST_ID } } },
+      ];
+    }),
+  );
+}
+
+export function responses(route: RouteDefinition, writer: SchemaWriter, example: (schema: JsonSchema) => unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const success = route.success;
+  const successHeaders = {
+    'X-Request-Id': header('RequestId'),
+    ...(route.idempotent ? { 'Idempotent-Replayed': header('IdempotentReplayed') } : {}),
+  };
+  if (success.kind === 'none') out['204'] = { description: 'No content', headers: successHeaders };
+  else {
+    const data =
+      success.kind === 'list'
+        ? { type: 'array', items: writer.toSchema(success.schema, 'output') }
+        : writer.toSchema(success.schema, 'output');
+    const schema = {
+      type: 'object',
+      required: ['data', 'meta'],
+      properties: { data, meta: ref(success.kind === 'list' ? 'ListMeta' : 'Meta') },
+    };
+    out[String(success.status)] = {
+      description: success.kind === 'list' ? 'A page of records' : 'The record',
+      headers: successHeaders,
+      content: { 'application/json': { schema, example: example(schema) } },
+    };
+  }
+  for (const [status, codes] of errorCodesByStatus(route)) {
+    out[String(status)] = {
+      description: `Error: ${codes.join(', ')}`,
+      headers: { 'X-Request-Id': header('RequestId'), ...(status === 429 ? { 'Retry-After': header('RetryAfter') } : {}) },
+      content: { 'application/json': { schema: ref('Error'), examples: errorExamples(status, codes) } },
+    };
+  }
+  return out;
+}
