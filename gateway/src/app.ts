@@ -8,6 +8,7 @@ import { errorBody } from './http/envelope';
 import { handleError } from './http/error-handler';
 import { createHandler } from './http/pipeline';
 import type { RouteDefinition } from './http/route';
+import { measureRequests } from './http/request-metrics';
 import { createRouteTable, toFastifyPath } from './http/route-table';
 import type { IdempotencyStore } from './idempotency/idempotency.store';
 import { buildOpenApiDocument } from './openapi/build-document';
@@ -40,6 +41,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
   });
+  measureRequests(app);
 
   // JSON bodies; an empty body is "no body". Failures are marked, not thrown: see body-markers.ts.
   app.removeAllContentTypeParsers();
