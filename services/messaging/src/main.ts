@@ -1,6 +1,7 @@
 import './instrumentation';
 import { connectMongo, createLogger, EventBus, onShutdown, OutboxRelay } from '@crm/shared';
 import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
+import { observeLanes } from './broadcasts/broadcast-metrics';
 import { BroadcastSender } from './broadcasts/sender';
 import { loadMessagingConfig } from './config';
 import { startCallbackServer } from './http/callback-server';
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
     });
     relay.start();
   }
+  observeLanes(deps.broadcasts.lanes.collection);
   if (config.BROADCAST_SENDER_ENABLED) {
     sender = new BroadcastSender(deps);
     sender.start();
