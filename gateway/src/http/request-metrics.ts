@@ -1,12 +1,12 @@
-import { ERROR_CATALOGUE, instruments, SECONDS_BUCKETS } from '@crm/shared';
+import { ERROR_CATALOGUE, instruments, secondsHistogram } from '@crm/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 const http = instruments((meter) => ({
-  duration: meter.createHistogram('http_server_request_duration_seconds', {
-    description: 'Time to answer an API request, by route template, method, status and (4xx/5xx) public error code.',
-    unit: 's',
-    advice: { explicitBucketBoundaries: SECONDS_BUCKETS },
-  }),
+  duration: secondsHistogram(
+    meter,
+    'http_server_request_duration_seconds',
+    'Time to answer an API request, by route template, method, status and (4xx/5xx) public error code.',
+  ),
   rateLimited: meter.createCounter('crm_gateway_rate_limited_requests_total', {
     description: 'Requests answered 429 RATE_LIMITED (per key and replica token bucket).',
   }),

@@ -1,12 +1,12 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { instruments, SECONDS_BUCKETS } from '../telemetry/metrics';
+import { instruments, secondsHistogram } from '../telemetry/metrics';
 
 const rpc = instruments((meter) => ({
-  duration: meter.createHistogram('rpc_server_duration_seconds', {
-    description: 'Time to answer a gRPC call, by service, method and status (streams: until the last message or the failure).',
-    unit: 's',
-    advice: { explicitBucketBoundaries: SECONDS_BUCKETS },
-  }),
+  duration: secondsHistogram(
+    meter,
+    'rpc_server_duration_seconds',
+    'Time to answer a gRPC call, by service, method and status (streams: until the last message or the failure).',
+  ),
 }));
 
 /**

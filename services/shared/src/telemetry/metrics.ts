@@ -1,4 +1,4 @@
-import { metrics, type Meter, type MeterProvider } from '@opentelemetry/api';
+import { metrics, type Histogram, type Meter, type MeterProvider } from '@opentelemetry/api';
 
 /** The meter every instrument of the project is created on (the Prometheus exporter drops the instrumentations' own). */
 export const METER_NAME = 'crm';
@@ -8,6 +8,10 @@ export const METER_NAME = 'crm';
  * buckets (0–10,000) suit milliseconds, and the exposed names end in `_seconds`.
  */
 export const SECONDS_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** A duration histogram in seconds with SECONDS_BUCKETS: `name` should end in `_seconds`. */
+export const secondsHistogram = (meter: Meter, name: string, description: string): Histogram =>
+  meter.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: SECONDS_BUCKETS } });
 
 /**
  * Instruments created on first use from the global meter provider, and again if it changes: startTelemetry sets

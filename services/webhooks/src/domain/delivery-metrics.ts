@@ -1,4 +1,4 @@
-import { instruments, SECONDS_BUCKETS } from '@crm/shared';
+import { instruments, secondsHistogram } from '@crm/shared';
 import type { DeliveryStatus } from '../repository/delivery.repository';
 
 const webhooks = instruments((meter) => ({
@@ -6,11 +6,11 @@ const webhooks = instruments((meter) => ({
     description:
       'Delivery attempts by outcome (succeeded, retrying: failed with a retry scheduled, failed: no retry left, held: the subscription is paused) and trigger (event, redeliver, test).',
   }),
-  duration: meter.createHistogram('crm_webhook_attempt_duration_seconds', {
-    description: "Time from sending a webhook to the receiver's answer (or the timeout), by outcome.",
-    unit: 's',
-    advice: { explicitBucketBoundaries: SECONDS_BUCKETS },
-  }),
+  duration: secondsHistogram(
+    meter,
+    'crm_webhook_attempt_duration_seconds',
+    "Time from sending a webhook to the receiver's answer (or the timeout), by outcome.",
+  ),
   paused: meter.createCounter('crm_webhook_subscriptions_paused_total', {
     description: 'Subscriptions paused by the delivery worker, by reason (gone: the receiver answered 410; failures: too many in a row).',
   }),
