@@ -10,6 +10,14 @@ import { startSystem } from './lib/system';
 
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const replicaPorts = (first: number, replicas: number) => Array.from({ length: Math.max(1, replicas) }, (_, index) => first + index * 10);
+const METRICS_OFFSET = { gateway: 0, crm: 1, webhooks: 2, messaging: 3, agents: 4 } as const;
+const metricsBase = port('METRICS_PORT', 9464);
+
+/** `gateway :9464, crm :9465, …` (Prometheus text at http://127.0.0.1:<port>/metrics), or how to turn them on. */
+function metricsLine(metrics: Record<string, string>): string {
+  const ports = Object.entries(metrics).map(([name, url]) => `${name} :${new URL(url).port}`);
+  return ports.length > 0 ? `${ports.join(', ')} (http://127.0.0.1:<port>/metrics)` : 'off (METRICS_PORT=0)';
+}
 
 async function main(): Promise<void> {
   const startedAt = Date.now();
@@ -37,6 +45,8 @@ async function main(): Promise<void> {
     agentsPorts: replicaPorts(port('AGENTS_GRPC_PORT', 50053), port('AGENTS_REPLICAS', 1)),
     simulatorPort: port('SIM_PORT', 8090),
     logDir,
+    // Prometheus endpoints: 9464 the gateway, then crm, webhooks, messaging, agents; replicas 10 apart. METRICS_PORT=0 turns them off.
+    metricsPort: (service, replica) => (metricsBase === 0 ? 0 : metricsBase + METRICS_OFFSET[service] + replica * 10),
     env: { WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost,::1' },
   });
   const demo = await ensureDemoKey(system.baseUrl, system.env);
@@ -49,6 +59,7 @@ async function main(): Promise<void> {
     Docs       ${system.baseUrl}/api/docs
     Logs       ${logDir}
     Providers  ${system.env.SIM_URL} (simulator: npm run sim -- inbound --from +15550001111 --text "hi")
+    Metrics    ${metricsLine(system.metrics)}
 
     curl -H "Authorization: Bearer ${demo.api_key}" ${system.baseUrl}/v1/contacts
     curl -H "Authorization: Bearer ${demo.api_key}" ${system.baseUrl}/v1/conversations

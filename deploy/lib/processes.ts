@@ -63,7 +63,8 @@ function warnIfStale(): void {
 
 /**
  * Starts a service from its entry's .ts path, compiled or from source (see RunMode), as one node process (so
- * signals reach the service itself), its output appended to a log file.
+ * signals reach the service itself), its output appended to a log file. Its Prometheus endpoint is off unless
+ * `env` names a METRICS_PORT: processes started side by side must not all claim the default 9464.
  */
 export function startService(
   name: string,
@@ -75,7 +76,11 @@ export function startService(
   const args = nodeArguments(entry, mode);
   mkdirSync(dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile, { flags: 'a' });
-  const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    env: { ...process.env, METRICS_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));

@@ -26,6 +26,11 @@ export interface SystemOptions {
   env?: NodeJS.ProcessEnv;
   /** Extra environment per service (every replica of it). */
   envFor?: Partial<Record<ServiceName, NodeJS.ProcessEnv>>;
+  /**
+   * The Prometheus port of each process (its METRICS_PORT), by service and 0-based replica; 0 or no function
+   * turns its metrics off. The simulator has none.
+   */
+  metricsPort?: (service: Exclude<ServiceName, 'simulator'>, replica: number) => number | Promise<number>;
 }
 
 export interface RunningSystem {
@@ -33,6 +38,8 @@ export interface RunningSystem {
   env: NodeJS.ProcessEnv;
   /** Every process, replicas named `crm-1`, `crm-2`, … when a service has several. */
   processes: ServiceProcess[];
+  /** The scrape URL of each process that serves metrics, by process name (`gateway`, `crm-1`, …). */
+  metrics: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -87,6 +94,8 @@ export function systemEnv(
 interface ProcessPlan {
   name: string;
   service: ServiceName;
+  /** 0-based replica of its service. */
+  replica: number;
   env: NodeJS.ProcessEnv;
 }
 
@@ -95,19 +104,21 @@ function plan(options: SystemOptions): ProcessPlan[] {
     ports.map((port, index) => ({
       name: ports.length > 1 ? `${service}-${index + 1}` : service,
       service,
+      replica: index,
       env: { [portVariable]: String(port) },
     }));
   return [
     ...replicas('crm', options.crmPorts, 'CRM_GRPC_PORT'),
     ...replicas('webhooks', options.webhooksPorts, 'WEBHOOKS_GRPC_PORT'),
-    { name: 'simulator', service: 'simulator', env: {} },
+    { name: 'simulator', service: 'simulator', replica: 0, env: {} },
     ...options.messagingPorts.map(({ grpc, http }, index, all) => ({
       name: all.length > 1 ? `messaging-${index + 1}` : 'messaging',
       service: 'messaging' as const,
+      replica: index,
       env: { MESSAGING_GRPC_PORT: String(grpc), MESSAGING_HTTP_PORT: String(http) },
     })),
     ...replicas('agents', options.agentsPorts, 'AGENTS_GRPC_PORT'),
-    { name: 'gateway', service: 'gateway', env: {} },
+    { name: 'gateway', service: 'gateway', replica: 0, env: {} },
   ];
 }
 
@@ -118,14 +129,17 @@ function plan(options: SystemOptions): ProcessPlan[] {
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
   const env = systemEnv(options);
   const processes: ServiceProcess[] = [];
+  const metrics: Record<string, string> = {};
   const stop = async () => {
     // Reverse order: the gateway stops taking requests before the services it calls go away.
     for (const process of [...processes].reverse()) await process.stop();
   };
   try {
-    for (const { name, service, env: own } of plan(options)) {
+    for (const { name, service, replica, env: own } of plan(options)) {
       const traces = options.tracesDir ? { OTEL_TRACES_FILE: join(options.tracesDir, `${name}.jsonl`) } : {};
-      const processEnv = { ...env, ...options.envFor?.[service], ...own, ...traces };
+      const metricsPort = service === 'simulator' ? 0 : ((await options.metricsPort?.(service, replica)) ?? 0);
+      if (metricsPort > 0) metrics[name] = `http://127.0.0.1:${metricsPort}/metrics`;
+      const processEnv = { ...env, ...options.envFor?.[service], ...own, METRICS_PORT: String(metricsPort), ...traces };
       processes.push(startService(name, resolve(REPO_ROOT, ENTRIES[service]), processEnv, resolve(options.logDir, `${name}.log`)));
     }
     const baseUrl = `http://127.0.0.1:${options.gatewayPort}`;
@@ -135,7 +149,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       process: gateway,
       logFile: resolve(options.logDir, 'gateway.log'),
     });
-    return { baseUrl, env, processes, stop };
+    return { baseUrl, env, processes, metrics, stop };
   } catch (error) {
     await stop();
     throw error;

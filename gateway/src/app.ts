@@ -8,6 +8,7 @@ import { errorBody } from './http/envelope';
 import { handleError } from './http/error-handler';
 import { createHandler } from './http/pipeline';
 import type { RouteDefinition } from './http/route';
+import { measureRequests } from './http/request-metrics';
 import { createRouteTable, toFastifyPath } from './http/route-table';
 import type { IdempotencyStore } from './idempotency/idempotency.store';
 import { buildOpenApiDocument } from './openapi/build-document';
@@ -66,6 +67,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // Content-Type) would otherwise fail there, as a 500, instead of answering 405 or 404.
     if (request.is404) return unrouted(request, reply);
   });
+  measureRequests(app);
 
   // JSON bodies; an empty body is "no body". Failures are marked, not thrown: see body-markers.ts.
   app.removeAllContentTypeParsers();

@@ -4,6 +4,8 @@ import { z } from 'zod';
 const schema = z.object({
   LOG_LEVEL: commonEnv.LOG_LEVEL,
   MONGODB_URI: commonEnv.MONGODB_URI,
+  METRICS_HOST: commonEnv.METRICS_HOST,
+  METRICS_PORT: commonEnv.METRICS_PORT,
   GATEWAY_DB_NAME: z.string().min(1).default('gateway'),
   HOST: z.string().default('127.0.0.1'),
   PORT: envPort(8080),

@@ -1,6 +1,6 @@
 import './instrumentation';
 import { connectMongoClient, createLogger, onShutdown } from '@crm/shared';
-import { stopTelemetry } from '@crm/shared/telemetry';
+import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { buildApp } from './app';
 import { closeClients, createClients } from './clients';
 import { loadGatewayConfig } from './config';
@@ -10,6 +10,7 @@ import { IdempotencyStore } from './idempotency/idempotency.store';
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
+  const metrics = await startMetricsEndpoint({ host: config.METRICS_HOST, port: config.METRICS_PORT });
   const mongo = await connectMongoClient(config.MONGODB_URI);
   const idempotency = new IdempotencyStore(mongo.db(config.GATEWAY_DB_NAME), config.IDEMPOTENCY_TTL_HOURS * 3_600_000);
   await idempotency.init();
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
   });
   const close = drainingClose(app);
   await app.listen({ host: config.HOST, port: config.PORT });
-  logger.info({ port: config.PORT }, 'gateway listening');
+  logger.info({ port: config.PORT, metrics: metrics?.port }, 'gateway listening');
 
   onShutdown(logger, [
     { name: 'http', run: close },

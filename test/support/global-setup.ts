@@ -41,6 +41,8 @@ export default async function setup(project: TestProject) {
     ],
     agentsPorts: await ports(2),
     simulatorPort: await freePort(),
+    // Every process serves Prometheus metrics on its own free port; metrics.test.ts scrapes them.
+    metricsPort: () => freePort(),
     logDir,
     tracesDir: runDir,
     env: {
@@ -76,6 +78,7 @@ export default async function setup(project: TestProject) {
     env: system.env as Record<string, string>,
     tracesDir: runDir,
     logDir,
+    metrics: system.metrics,
   });
 
   return async () => {

@@ -7,6 +7,8 @@ export interface TestSystem {
   /** Where each process writes its spans (gateway.jsonl, crm-1.jsonl, crm-2.jsonl, webhooks-1.jsonl, …). */
   tracesDir: string;
   logDir: string;
+  /** Each process's Prometheus scrape URL, by process name (gateway, crm-1, crm-2, webhooks-1, …). */
+  metrics: Record<string, string>;
 }
 
 export const testSystem = (): TestSystem => inject('system');

@@ -1,6 +1,6 @@
 import './instrumentation';
 import { connectMongo, createLogger, EventBus, onShutdown } from '@crm/shared';
-import { stopTelemetry } from '@crm/shared/telemetry';
+import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { loadAgentsConfig } from './config';
 import { startEventConsumer } from './runner/event-consumer';
 import { RunScheduler } from './runner/scheduler';
@@ -10,6 +10,7 @@ import { createDeps } from './wiring';
 async function main(): Promise<void> {
   const config = loadAgentsConfig();
   const logger = createLogger('agents', config.LOG_LEVEL);
+  const metrics = await startMetricsEndpoint({ host: config.METRICS_HOST, port: config.METRICS_PORT });
   const db = await connectMongo(config.MONGODB_URI, config.AGENTS_DB_NAME);
   const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? 'agents', logger });
   // Another service may be creating the topic at the same moment; a second try sees it.
@@ -26,7 +27,10 @@ async function main(): Promise<void> {
     scheduler.start();
     await startEventConsumer(deps, bus, { groupId: config.AGENTS_CONSUMER_GROUP, topic: config.EVENTS_TOPIC });
   }
-  logger.info({ port: server.port, runner: config.AGENTS_RUNNER_ENABLED, model: deps.model.name }, 'agents service listening');
+  logger.info(
+    { port: server.port, metrics: metrics?.port, runner: config.AGENTS_RUNNER_ENABLED, model: deps.model.name },
+    'agents service listening',
+  );
 
   onShutdown(logger, [
     { name: 'grpc', run: () => server.stop() },

@@ -1,6 +1,6 @@
 import './instrumentation';
 import { connectMongo, createLogger, EventBus, onShutdown, OutboxRelay } from '@crm/shared';
-import { stopTelemetry } from '@crm/shared/telemetry';
+import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { loadCrmConfig } from './config';
 import { startMessageConsumer } from './events/message-consumer';
 import { startCrmServer } from './server';
@@ -9,6 +9,7 @@ import { createDeps, outboxCollections } from './wiring';
 async function main(): Promise<void> {
   const config = loadCrmConfig();
   const logger = createLogger('crm', config.LOG_LEVEL);
+  const metrics = await startMetricsEndpoint({ host: config.METRICS_HOST, port: config.METRICS_PORT });
   const db = await connectMongo(config.MONGODB_URI, config.CRM_DB_NAME);
   const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? 'crm', logger });
   await bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS, config.EVENTS_TOPIC_REPLICATION_FACTOR);
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
   if (config.CRM_MESSAGE_CONSUMER_ENABLED)
     await startMessageConsumer(deps, bus, { groupId: config.CRM_CONSUMER_GROUP, topic: config.EVENTS_TOPIC, logger });
   const server = await startCrmServer(deps, { host: config.CRM_GRPC_HOST, port: config.CRM_GRPC_PORT, logger });
-  logger.info({ port: server.port, relay: config.OUTBOX_RELAY_ENABLED }, 'crm service listening');
+  logger.info({ port: server.port, metrics: metrics?.port, relay: config.OUTBOX_RELAY_ENABLED }, 'crm service listening');
 
   onShutdown(logger, [
     { name: 'grpc', run: () => server.stop() },

@@ -1,6 +1,7 @@
 import './instrumentation';
 import { connectMongo, createLogger, EventBus, onShutdown, OutboxRelay } from '@crm/shared';
-import { stopTelemetry } from '@crm/shared/telemetry';
+import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
+import { observeLanes } from './broadcasts/broadcast-metrics';
 import { BroadcastSender } from './broadcasts/sender';
 import { loadMessagingConfig } from './config';
 import { startCallbackServer } from './http/callback-server';
@@ -10,6 +11,7 @@ import { createDeps, outboxCollections } from './wiring';
 async function main(): Promise<void> {
   const config = loadMessagingConfig();
   const logger = createLogger('messaging', config.LOG_LEVEL);
+  const metrics = await startMetricsEndpoint({ host: config.METRICS_HOST, port: config.METRICS_PORT });
   // A message and its conversation change are stored in one transaction (a replica set; SecantusDB is one).
   const db = await connectMongo(config.MONGODB_URI, config.MESSAGING_DB_NAME, { requires: ['transactions'] });
   const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? 'messaging', logger });
@@ -35,6 +37,7 @@ async function main(): Promise<void> {
     });
     relay.start();
   }
+  observeLanes(deps.broadcasts.lanes.collection);
   if (config.BROADCAST_SENDER_ENABLED) {
     sender = new BroadcastSender(deps);
     sender.start();
@@ -46,7 +49,13 @@ async function main(): Promise<void> {
     secret: config.PROVIDER_CALLBACK_SECRET,
   });
   logger.info(
-    { port: server.port, callbacks: callbacks.port, relay: config.OUTBOX_RELAY_ENABLED, broadcasts: config.BROADCAST_SENDER_ENABLED },
+    {
+      port: server.port,
+      metrics: metrics?.port,
+      callbacks: callbacks.port,
+      relay: config.OUTBOX_RELAY_ENABLED,
+      broadcasts: config.BROADCAST_SENDER_ENABLED,
+    },
     'messaging service listening',
   );
 

@@ -21,3 +21,4 @@ export * from './concurrency/ttl-cache';
 export * from './mongo/keyset';
 export * from './grpc/paging';
 export * from './scopes';
+export * from './telemetry/metrics';

@@ -1,6 +1,6 @@
 import './instrumentation';
 import { connectMongo, createLogger, EventBus, onShutdown } from '@crm/shared';
-import { stopTelemetry } from '@crm/shared/telemetry';
+import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { loadWebhooksConfig } from './config';
 import { startEventConsumer } from './events/event-consumer';
 import { startWebhooksServer } from './server';
@@ -10,6 +10,7 @@ import { DeliveryWorker } from './worker/delivery-worker';
 async function main(): Promise<void> {
   const config = loadWebhooksConfig();
   const logger = createLogger('webhooks', config.LOG_LEVEL);
+  const metrics = await startMetricsEndpoint({ host: config.METRICS_HOST, port: config.METRICS_PORT });
   const db = await connectMongo(config.MONGODB_URI, config.WEBHOOKS_DB_NAME);
   const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? 'webhooks', logger });
   // The CRM may be creating the topic at the same moment; a second try sees it.
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
   worker.start();
   const server = await startWebhooksServer(deps, { host: config.WEBHOOKS_GRPC_HOST, port: config.WEBHOOKS_GRPC_PORT, logger });
   await startEventConsumer(deps, bus, { groupId: config.WEBHOOK_CONSUMER_GROUP, topic: config.EVENTS_TOPIC });
-  logger.info({ port: server.port, group: config.WEBHOOK_CONSUMER_GROUP }, 'webhooks service listening');
+  logger.info({ port: server.port, metrics: metrics?.port, group: config.WEBHOOK_CONSUMER_GROUP }, 'webhooks service listening');
 
   onShutdown(logger, [
     { name: 'grpc', run: () => server.stop() },

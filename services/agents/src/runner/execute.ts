@@ -9,6 +9,7 @@ import { handOff, type HandoffOutcome } from './handoff';
 import { conversationHistory, summaryOf, unansweredText } from './history';
 import { clearPending, isSuperseded } from './pending';
 import { failureThreshold, handoffKeyword, handsOffOnModelRequest } from './rules';
+import { countRun } from './run-metrics';
 
 type Outcome =
   | { status: 'skipped'; skip_reason: SkipReason }
@@ -26,7 +27,7 @@ export async function executeRun(deps: AgentsDeps, run: RunRecord): Promise<void
   const now = deps.now();
   const common = { completed_at: now, duration_ms: now.getTime() - run.started_at.getTime() };
   if (outcome.status === 'skipped') {
-    await deps.runs.finish(run.id, { ...common, status: 'skipped', skip_reason: outcome.skip_reason });
+    if (await deps.runs.finish(run.id, { ...common, status: 'skipped', skip_reason: outcome.skip_reason })) countRun('skipped');
   } else {
     const reply = outcome.reply;
     const usage = reply
@@ -35,7 +36,7 @@ export async function executeRun(deps: AgentsDeps, run: RunRecord): Promise<void
           cost_cents: Math.ceil((reply.usage.total_tokens * deps.settings.costCentsPerMillionTokens) / 1e6),
         }
       : null;
-    await deps.runs.finish(run.id, {
+    const finished = await deps.runs.finish(run.id, {
       ...common,
       status: outcome.status,
       model: reply?.model ?? null,
@@ -43,6 +44,7 @@ export async function executeRun(deps: AgentsDeps, run: RunRecord): Promise<void
       handoff: outcome.handoff,
       ...(outcome.status === 'completed' ? { messages_sent: outcome.sent } : { error_message: outcome.error_message }),
     });
+    if (finished) countRun(outcome.status, outcome.handoff !== null);
   }
   await clearPending(deps, run);
 }

@@ -8,6 +8,7 @@ import { withinBusinessHours } from './business-hours';
 import { organizationTimezone } from './organization';
 import { makePending } from './pending';
 import { channelInScope, factsOf, tagsInScope } from './rules';
+import { countRun } from './run-metrics';
 
 export const TRIGGER_EVENT = 'message.received.from_contact';
 
@@ -102,7 +103,7 @@ async function recordRun(deps: AgentsDeps, agent: AgentRecord, eventId: string, 
   };
   const reason = await skipReasonFor(deps, agent, context);
   if (reason) {
-    await deps.runs.insert({ ...base, status: 'skipped', skip_reason: reason, completed_at: now, duration_ms: 0 });
+    if (await deps.runs.insert({ ...base, status: 'skipped', skip_reason: reason, completed_at: now, duration_ms: 0 })) countRun('skipped');
     return;
   }
   const dueAt = new Date(Math.max(now.getTime(), base.inbound_at.getTime() + agent.behavior.reply_delay_ms));

@@ -2,6 +2,7 @@ import { AppError } from '@crm/shared';
 import type { SendMessageBody } from '@crm/shared/schemas';
 import type { MessagingDeps } from '../domain/deps';
 import { deliver } from '../domain/send';
+import { countRecipient } from './broadcast-metrics';
 import type { BroadcastRecord, BroadcastTemplate } from './broadcast.repository';
 import type { LaneRecord } from './lane.repository';
 import { sendInterval } from './pacing';
@@ -171,7 +172,10 @@ export class LaneSender {
           marked = await this.deps.broadcasts.recipients.markSent(recipient.id, this.deps.now(), session);
         },
       });
-      if (stored && marked) this.changedAt = this.deps.now();
+      if (stored && marked) {
+        this.changedAt = this.deps.now();
+        countRecipient('sent');
+      }
       this.sends++;
       return 'done';
     } catch (error) {
@@ -201,7 +205,10 @@ export class LaneSender {
       return 'retry';
     }
     const reason = { code: String(details?.provider_code ?? code), message: error instanceof Error ? error.message : String(error) };
-    if (await this.deps.broadcasts.recipients.markFailed(recipient.id, reason, this.deps.now())) this.changedAt = this.deps.now();
+    if (await this.deps.broadcasts.recipients.markFailed(recipient.id, reason, this.deps.now())) {
+      this.changedAt = this.deps.now();
+      countRecipient('failed');
+    }
     return 'done';
   }
 

@@ -2,6 +2,7 @@ import type { ServerWritableStream } from '@grpc/grpc-js';
 import { AppError } from '../errors/app-error';
 import { toGrpcError } from '../errors/grpc-errors';
 import type { Logger } from '../logger';
+import { RPC_CANCELLED, RPC_OK, RPC_UNKNOWN } from './server-metrics';
 import { dropNulls, type Nullable } from './wire';
 
 /** The async form of a server-streaming RPC: an async generator of messages (nulls allowed, as for unary replies). */
@@ -18,7 +19,7 @@ export async function replyWithStream<Req, Res>(
   items: AsyncIterable<Nullable<Res>>,
   logger: Logger,
   rpc: string,
-): Promise<void> {
+): Promise<number> {
   try {
     for await (const item of items) {
       if (call.cancelled) break;
@@ -27,11 +28,15 @@ export async function replyWithStream<Req, Res>(
     }
   } catch (error) {
     if (!(error instanceof AppError)) logger.error({ err: error, rpc }, 'unhandled error in rpc');
+    if (call.cancelled) return RPC_CANCELLED;
     // grpc-js turns an 'error' event on a server stream into the call's status, trailers included (the AppError).
-    if (!call.cancelled) call.emit('error', toGrpcError(error));
-    return;
+    const grpcError = toGrpcError(error);
+    call.emit('error', grpcError);
+    return grpcError.code ?? RPC_UNKNOWN;
   }
-  if (!call.cancelled) call.end();
+  if (call.cancelled) return RPC_CANCELLED;
+  call.end();
+  return RPC_OK;
 }
 
 const WAKE_EVENTS = ['drain', 'cancelled', 'close', 'error'] as const;

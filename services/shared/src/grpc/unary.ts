@@ -11,6 +11,7 @@ import { AppError } from '../errors/app-error';
 import { toGrpcError } from '../errors/grpc-errors';
 import type { Logger } from '../logger';
 import { DB_COMMANDS_METADATA, withCommandCount } from '../mongo/command-count';
+import { RPC_OK, RPC_UNKNOWN, timeRpc } from './server-metrics';
 import { replyWithStream, type StreamHandler } from './server-stream';
 import { dropNulls, type Nullable } from './wire';
 
@@ -40,8 +41,9 @@ export function bindService<S extends UntypedServiceImplementation>(handlers: As
     // grpc-js calls a method by the kind its definition gives it: a unary one with a reply callback, a
     // server-streaming one (`responseStream: true`) with none, its replies written to the call.
     bound[name] = (call: ServerWritableStream<unknown, unknown>, callback?: sendUnaryData<unknown>) => {
-      if (callback) replyOnce(call, callback, handler, logger, name);
-      else void replyWithStream(call, startStream(handler, call), logger, name);
+      const done = timeRpc(call);
+      if (callback) replyOnce(call, callback, handler, logger, name, done);
+      else void replyWithStream(call, startStream(handler, call), logger, name).then(done);
     };
   }
   return bound as unknown as S;
@@ -58,6 +60,7 @@ function replyOnce(
   handler: AnyHandler,
   logger: Logger,
   name: string,
+  done: (statusCode: number) => void,
 ): void {
   const { commands, result } = withCommandCount(async () => handler(call.request, call));
   result.then(
@@ -68,10 +71,13 @@ function replyOnce(
       metadata.set(DB_COMMANDS_METADATA, commands.join(','));
       call.sendMetadata(metadata);
       callback(null, dropNulls(response));
+      done(RPC_OK);
     },
     (error: unknown) => {
       if (!(error instanceof AppError)) logger.error({ err: error, rpc: name }, 'unhandled error in rpc');
-      callback(toGrpcError(error));
+      const grpcError = toGrpcError(error);
+      callback(grpcError);
+      done(grpcError.code ?? RPC_UNKNOWN);
     },
   );
 }

@@ -1,5 +1,6 @@
 import { Kafka, logLevel, type Consumer, type EachBatchPayload, type IHeaders, type Producer } from 'kafkajs';
 import type { Logger } from '../logger';
+import { ConsumerLag, countProcessed } from './consumer-metrics';
 import { quietIdleRequestQueues } from './idle-request-queue';
 
 quietIdleRequestQueues();
@@ -24,6 +25,7 @@ export class EventBus {
   private readonly kafka: Kafka;
   private producer: Producer | undefined;
   private readonly consumers: Consumer[] = [];
+  private lag: ConsumerLag | undefined;
 
   constructor(private readonly options: EventBusOptions) {
     this.kafka = new Kafka({
@@ -98,16 +100,20 @@ export class EventBus {
         if (!last) return;
         resolveOffset(last.offset);
         await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
+        countProcessed(options.groupId, batch.topic, batch.messages.length);
         await commitOffsetsIfNecessary();
         await heartbeat();
       },
     });
     this.consumers.push(consumer);
+    (this.lag ??= new ConsumerLag(() => this.kafka.admin())).track(options.groupId, options.topic);
     return consumer;
   }
 
   async close(): Promise<void> {
     await Promise.allSettled(this.consumers.map((consumer) => consumer.disconnect()));
+    await this.lag?.close().catch(() => undefined);
+    this.lag = undefined;
     await this.producer?.disconnect();
     this.producer = undefined;
   }

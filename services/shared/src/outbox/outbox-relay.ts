@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import type { EventBus } from '../kafka/event-bus';
 import type { Logger } from '../logger';
 import { toDomainEvent, type OutboxEntry } from './domain-event';
+import { countPublished, observePendingEvents } from './outbox-metrics';
 
 export interface OutboxRelayOptions {
   collections: Collection<Document>[];
@@ -57,12 +58,14 @@ export class OutboxRelay {
   private earliestLease = Infinity;
   private leasesReadAt = 0;
   private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private stopObserving: (() => void) | undefined;
 
   constructor(private readonly options: OutboxRelayOptions) {}
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.stopObserving = observePendingEvents(this.options.collections);
     this.loop = this.run();
   }
 
@@ -74,6 +77,7 @@ export class OutboxRelay {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopObserving?.();
     this.wake?.();
     await this.loop;
   }
@@ -120,6 +124,7 @@ export class OutboxRelay {
       );
     }
     await Promise.all(claimed.map(({ collection, records }) => this.acknowledge(collection, records)));
+    countPublished(entries.length);
     return claimed.filter(({ records }) => records.length >= batchSize).map(({ collection }) => collection.collectionName);
   }
 

@@ -1,18 +1,33 @@
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { resourceFromAttributes } from '@opentelemetry/resources';
+import { AggregationType } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { FileSpanExporter } from './file-span-exporter';
+import { serveMetrics, type MetricsEndpoint } from './metrics-endpoint';
+
+export type { MetricsEndpoint } from './metrics-endpoint';
 
 let sdk: NodeSDK | undefined;
+let prometheus: PrometheusExporter | undefined;
+let endpoint: MetricsEndpoint | undefined;
+
+/** Probes and scrapes are not requests worth a span. */
+const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
  * Starts OpenTelemetry. Must run before grpc, mongodb and kafkajs are first required, so each main.ts imports
  * its instrumentation file first. Spans go to OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set, to a JSON-lines
  * file when OTEL_TRACES_FILE is set, and nowhere otherwise (context still propagates across hops).
+ *
+ * Metrics are collected from here on (the meter provider is global before any instrument is created) and read
+ * only when Prometheus scrapes the endpoint that startMetricsEndpoint opens once the configuration is loaded;
+ * nothing is pushed. Every series carries `service_name`. The instrumentations' own metrics are dropped: the
+ * project records its own, with predictable names (docs/operations.md).
  */
 export function startTelemetry(serviceName: string): void {
   if (sdk || process.env.OTEL_SDK_DISABLED === 'true') return;
@@ -21,19 +36,40 @@ export function startTelemetry(serviceName: string): void {
   if (process.env.OTEL_TRACES_FILE) {
     processors.push(new BatchSpanProcessor(new FileSpanExporter(process.env.OTEL_TRACES_FILE), { scheduledDelayMillis: 200 }));
   }
+  prometheus = new PrometheusExporter({ preventServerStart: true, withoutScopeInfo: true, withResourceConstantLabels: /^service\.name$/ });
+  const instrumentations = [
+    new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has(req.url?.split('?')[0] ?? '') }),
+    new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
+    new MongoDBInstrumentation(),
+  ];
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME ?? serviceName }),
     spanProcessors: processors,
-    instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => req.url === '/healthz' || req.url === '/readyz' }),
-      new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
-      new MongoDBInstrumentation(),
-    ],
+    metricReaders: [prometheus],
+    views: instrumentations.map((instrumentation) => ({
+      meterName: instrumentation.instrumentationName,
+      aggregation: { type: AggregationType.DROP },
+    })),
+    instrumentations,
   });
   sdk.start();
 }
 
+/**
+ * Serves the collected metrics on `host:port/metrics` for Prometheus; port 0 (METRICS_PORT=0) serves nothing.
+ * stopTelemetry closes it.
+ */
+export async function startMetricsEndpoint(options: { host: string; port: number }): Promise<MetricsEndpoint | undefined> {
+  const exporter = prometheus;
+  if (!exporter || options.port === 0 || endpoint) return endpoint;
+  endpoint = await serveMetrics(options, (request, response) => exporter.getMetricsRequestHandler(request, response));
+  return endpoint;
+}
+
 export async function stopTelemetry(): Promise<void> {
+  await endpoint?.close();
+  endpoint = undefined;
   await sdk?.shutdown();
   sdk = undefined;
+  prometheus = undefined;
 }

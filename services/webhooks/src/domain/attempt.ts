@@ -3,6 +3,7 @@ import { signPayload } from '../delivery/signing';
 import type { DeliveryRecord } from '../repository/delivery.repository';
 import type { WebhookRecord } from '../repository/webhook.repository';
 import { planAttemptOutcome, type AttemptOutcome } from './attempt-outcome';
+import { countAttempt, countHeld, countPaused } from './delivery-metrics';
 import type { WebhookDeps } from './deps';
 import { signingSecrets } from './webhook.view';
 
@@ -20,6 +21,7 @@ export async function attemptDelivery(
   if (!webhook) return delivery;
   if (webhook.status === 'paused' && !options.inline) {
     await deps.deliveries.hold(delivery.org_id, delivery.id, deps.owner);
+    countHeld();
     return delivery;
   }
 
@@ -65,6 +67,7 @@ export async function attemptDelivery(
     deps.logger.warn({ delivery: delivery.id }, 'lease lost before the attempt was recorded; the other replica records it');
     return delivery;
   }
+  countAttempt(outcome.status, result.durationMs, delivery.is_test ? 'test' : options.inline ? 'redeliver' : 'event');
   // Test deliveries report on the endpoint without touching its monitoring fields or pausing it.
   if (!delivery.is_test) await updateHealth(deps, webhook, outcome, now);
   return recorded;
@@ -79,6 +82,7 @@ async function updateHealth(deps: WebhookDeps, webhook: WebhookRecord, outcome: 
   if (!after) return;
   const tooMany = after.consecutive_failures >= deps.settings.pauseAfterFailures;
   if ((tooMany || outcome.pauseSubscription) && (await deps.webhooks.pauseIfActive(webhook.org_id, webhook.id, now))) {
+    countPaused(outcome.pauseSubscription ? 'gone' : 'failures');
     deps.logger.warn(
       { webhook: webhook.id, org_id: webhook.org_id, failures: after.consecutive_failures, gone: outcome.pauseSubscription },
       'webhook subscription paused',

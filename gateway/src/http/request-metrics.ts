@@ -1,0 +1,45 @@
+import { ERROR_CATALOGUE, instruments, secondsHistogram } from '@crm/shared';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+const http = instruments((meter) => ({
+  duration: secondsHistogram(
+    meter,
+    'http_server_request_duration_seconds',
+    'Time to answer an API request, by route template, method, status and (4xx/5xx) public error code.',
+  ),
+  rateLimited: meter.createCounter('crm_gateway_rate_limited_requests_total', {
+    description: 'Requests answered 429 RATE_LIMITED (per key and replica token bucket).',
+  }),
+}));
+
+/** Probes are not API traffic. */
+const UNMEASURED = new Set(['/healthz', '/readyz']);
+/** The envelope's code comes first in `error` ({"error":{"type":…,"code":"…"): no JSON parse needed. */
+const ERROR_CODE = /"code":"([A-Z_]+)"/;
+
+/**
+ * Records every answered request. Labels stay bounded: the route's template (`/v1/contacts/{id}`, `unmatched`
+ * when no route matched), never the URL; the error code only when it is one of the catalogue's.
+ */
+export function measureRequests(app: FastifyInstance): void {
+  const errorCodes = new WeakMap<FastifyRequest, string>();
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode >= 400 && typeof payload === 'string') {
+      const code = ERROR_CODE.exec(payload.slice(0, 200))?.[1];
+      if (code && code in ERROR_CATALOGUE) errorCodes.set(request, code);
+    }
+    return payload;
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const template = request.routeOptions.url;
+    if (template && UNMEASURED.has(template)) return;
+    const errorCode = errorCodes.get(request);
+    http().duration.record(reply.elapsedTime / 1000, {
+      http_route: template ? template.replace(/:(\w+)/g, '{$1}') : 'unmatched',
+      http_request_method: request.method,
+      http_response_status_code: reply.statusCode,
+      ...(errorCode ? { error_code: errorCode } : {}),
+    });
+    if (errorCode === 'RATE_LIMITED') http().rateLimited.add(1);
+  });
+}
