@@ -18,7 +18,10 @@ const BUILT_IN = /^(v1|apps\/v1|batch\/v1|policy\/v1|autoscaling\/v2|networking\
 const errors = [];
 let mode = '--any';
 const files = [];
-for (const arg of process.argv.slice(2)) arg.startsWith('--') ? (mode = arg) : files.push({ file: arg, ha: mode === '--ha' });
+for (const arg of process.argv.slice(2)) {
+  if (arg.startsWith('--')) mode = arg;
+  else files.push({ file: arg, ha: mode === '--ha' });
+}
 
 const matches = (selector = {}, labels = {}) => Object.entries(selector).every(([k, v]) => labels[k] === v);
 

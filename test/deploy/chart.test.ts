@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(__dirname, '../..');
 const rendered = mkdtempSync(join(tmpdir(), 'crm-rendered-'));
 afterAll(() => rmSync(rendered, { recursive: true, force: true }));
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { servingStatus } from '../../services/shared/src/bin/healthcheck';
 
 const run = promisify(execFile);
-const SCRIPT = resolve(import.meta.dirname, '../../services/shared/src/bin/healthcheck.ts');
+const SCRIPT = resolve(__dirname, '../../services/shared/src/bin/healthcheck.ts');
 
 /** The images' HEALTHCHECK script as a process, as Docker runs it (here through tsx on the source). */
 async function healthcheck(service: string, env: Record<string, string>): Promise<number> {
