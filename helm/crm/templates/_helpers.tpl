@@ -53,11 +53,12 @@ app.kubernetes.io/instance: {{ .root.Release.Name }}
 app.kubernetes.io/component: {{ .service }}
 {{- end }}
 
+{{/* The ServiceAccount of one service: (dict "root" $ "service" "crm"). One per service, token not mounted. */}}
 {{- define "crm.serviceAccountName" -}}
-{{- if .Values.serviceAccount.create }}
-{{- default (include "crm.fullname" .) .Values.serviceAccount.name }}
+{{- if .root.Values.serviceAccount.create }}
+{{- include "crm.serviceName" . }}
 {{- else }}
-{{- default "default" .Values.serviceAccount.name }}
+{{- default "default" .root.Values.serviceAccount.name }}
 {{- end }}
 {{- end }}
 
@@ -125,12 +126,93 @@ What every service's pod shares: env from the ConfigMap and the Secret, /tmp as 
     name: {{ include "crm.configMapName" . }}
 {{- end }}
 
+{{/* MongoDB's in-cluster replica set (mongodb.mode=operator): the MongoDBCommunity resource's name. */}}
+{{- define "crm.mongodbName" -}}
+{{- printf "%s-mongodb" (include "crm.fullname" . | trunc 50 | trimSuffix "-") }}
+{{- end }}
+
+{{/* Strimzi's Kafka cluster (kafka.mode=operator). */}}
+{{- define "crm.kafkaName" -}}
+{{- printf "%s-kafka" (include "crm.fullname" . | trunc 40 | trimSuffix "-") }}
+{{- end }}
+
+{{/* KAFKA_BROKERS: Strimzi's bootstrap Service, or the external list. */}}
+{{- define "crm.kafkaBrokers" -}}
+{{- if eq .Values.kafka.mode "operator" }}
+{{- printf "%s-kafka-bootstrap:9092" (include "crm.kafkaName" .) }}
+{{- else }}
+{{- required "kafka.external.brokers is required with kafka.mode=external" .Values.kafka.external.brokers }}
+{{- end }}
+{{- end }}
+
+{{/*
+MONGODB_URI of one service: (dict "root" $ "service" "crm"). Each service has its own credentials, limited to its
+own database. operator: the connection-string Secret the MongoDB Community Operator writes for the service's
+user (<resource>-<auth db>-<user>); external: the key MONGODB_URI_<SERVICE> of the chart's (or the existing) Secret.
+*/}}
 {{- define "crm.secretEnv" -}}
 - name: MONGODB_URI
   valueFrom:
     secretKeyRef:
-      name: {{ include "crm.secretName" . }}
-      key: MONGODB_URI
+      {{- if eq .root.Values.mongodb.mode "operator" }}
+      name: {{ printf "%s-admin-%s" (include "crm.mongodbName" .root) .service }}
+      key: connectionString.standard
+      {{- else }}
+      name: {{ include "crm.secretName" .root }}
+      key: {{ printf "MONGODB_URI_%s" (upper .service) }}
+      {{- end }}
+{{- end }}
+
+{{/* METRICS_HOST/METRICS_PORT: the Prometheus exporter of every process (METRICS_PORT=0 turns it off). */}}
+{{- define "crm.metricsEnv" -}}
+- name: METRICS_HOST
+  value: "0.0.0.0"
+- name: METRICS_PORT
+  value: {{ ternary .Values.metrics.port 0 .Values.metrics.enabled | quote }}
+{{- end }}
+
+{{- define "crm.metricsContainerPort" -}}
+{{- if .Values.metrics.enabled }}
+- name: metrics
+  containerPort: {{ .Values.metrics.port }}
+  protocol: TCP
+{{- end }}
+{{- end }}
+
+{{- define "crm.metricsServicePort" -}}
+{{- if .Values.metrics.enabled }}
+- name: metrics
+  port: {{ .Values.metrics.port }}
+  targetPort: metrics
+  protocol: TCP
+  appProtocol: http
+{{- end }}
+{{- end }}
+
+{{/* Pod annotations of one service: the config checksum, Prometheus' scrape hints, the block's own. */}}
+{{- define "crm.podAnnotations" -}}
+checksum/config: {{ include (print .root.Template.BasePath "/configmap.yaml") .root | sha256sum }}
+{{- if and .root.Values.metrics.enabled .root.Values.metrics.podAnnotations }}
+prometheus.io/scrape: "true"
+prometheus.io/port: {{ .root.Values.metrics.port | quote }}
+prometheus.io/path: /metrics
+{{- end }}
+{{- with .values.podAnnotations }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/*
+preStop: keep serving while the endpoint's removal reaches kube-proxy, Ingress controllers and the gRPC clients'
+DNS; SIGTERM (the process's drain) follows. terminationGracePeriodSeconds must cover it plus the drain (20 s).
+*/}}
+{{- define "crm.lifecycle" -}}
+{{- if gt (int .Values.preStopSleepSeconds) 0 }}
+lifecycle:
+  preStop:
+    exec:
+      command: ["sleep", {{ .Values.preStopSleepSeconds | quote }}]
+{{- end }}
 {{- end }}
 
 {{- define "crm.tmpVolumeMount" -}}
@@ -144,17 +226,45 @@ What every service's pod shares: env from the ConfigMap and the Secret, /tmp as 
     sizeLimit: {{ .Values.tmpSizeLimit }}
 {{- end }}
 
-{{/* Pod scheduling knobs of one service block. */}}
+{{/*
+Pod scheduling of one service: (dict "root" $ "service" "crm" "values" .Values.crm). With podSpread.enabled, replicas
+spread over nodes (hard) and zones (soft), and prefer nodes without a replica of the same service.
+*/}}
 {{- define "crm.scheduling" -}}
-{{- with .nodeSelector }}
+{{- with .values.nodeSelector }}
 nodeSelector:
   {{- toYaml . | nindent 2 }}
 {{- end }}
-{{- with .affinity }}
+{{- if .values.affinity }}
 affinity:
-  {{- toYaml . | nindent 2 }}
+  {{- toYaml .values.affinity | nindent 2 }}
+{{- else if .root.Values.podSpread.enabled }}
+affinity:
+  podAntiAffinity:
+    preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 100
+        podAffinityTerm:
+          topologyKey: kubernetes.io/hostname
+          labelSelector:
+            matchLabels:
+              {{- include "crm.selectorLabels" . | nindent 14 }}
 {{- end }}
-{{- with .tolerations }}
+{{- if .root.Values.podSpread.enabled }}
+topologySpreadConstraints:
+  - maxSkew: 1
+    topologyKey: kubernetes.io/hostname
+    whenUnsatisfiable: {{ .root.Values.podSpread.nodes }}
+    labelSelector:
+      matchLabels:
+        {{- include "crm.selectorLabels" . | nindent 8 }}
+  - maxSkew: 1
+    topologyKey: topology.kubernetes.io/zone
+    whenUnsatisfiable: {{ .root.Values.podSpread.zones }}
+    labelSelector:
+      matchLabels:
+        {{- include "crm.selectorLabels" . | nindent 8 }}
+{{- end }}
+{{- with .values.tolerations }}
 tolerations:
   {{- toYaml . | nindent 2 }}
 {{- end }}
@@ -206,5 +316,176 @@ spec:
         target:
           type: Utilization
           averageUtilization: {{ .values.autoscaling.targetCPUUtilizationPercentage }}
+    {{- with .values.autoscaling.kafkaLag }}
+    {{- if .enabled }}
+    # Consumer lag per pod, from the services' own exporter through prometheus-adapter (custom.metrics.k8s.io).
+    - type: Pods
+      pods:
+        metric:
+          name: {{ .metricName }}
+          {{- with .selector }}
+          selector:
+            {{- toYaml . | nindent 12 }}
+          {{- end }}
+        target:
+          type: AverageValue
+          averageValue: {{ .targetAverageValue | quote }}
+    {{- end }}
+    {{- end }}
+  {{- with .values.autoscaling.behavior }}
+  behavior:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Who calls whom over gRPC (the *_GRPC_URL each process reads), and who reaches the internet on 443. */}}
+{{- define "crm.grpcCalls" -}}
+gateway: [crm, webhooks, messaging, agents]
+messaging: [crm]
+agents: [crm, messaging]
+crm: []
+webhooks: []
+{{- end }}
+
+{{- define "crm.internetEgress" -}}
+[webhooks, messaging, agents]
+{{- end }}
+
+{{/* Egress every pod of the release needs: DNS, and the OTel collector when traces are exported. */}}
+{{- define "crm.egressBase" -}}
+- to:
+    {{- toYaml .Values.networkPolicy.dns.to | nindent 4 }}
+  ports:
+    - { protocol: UDP, port: 53 }
+    - { protocol: TCP, port: 53 }
+{{- if .Values.otel.endpoint }}
+- to:
+    {{- toYaml .Values.networkPolicy.otelCollector.to | nindent 4 }}
+  ports:
+    {{- range .Values.networkPolicy.otelCollector.ports }}
+    - { protocol: TCP, port: {{ . }} }
+    {{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "crm.egressKafka" -}}
+- to:
+    {{- if eq .Values.kafka.mode "operator" }}
+    - podSelector:
+        matchLabels:
+          strimzi.io/cluster: {{ include "crm.kafkaName" . }}
+    {{- else }}
+    {{- toYaml .Values.networkPolicy.kafka.to | nindent 4 }}
+    {{- end }}
+  ports:
+    {{- range .Values.networkPolicy.kafka.ports }}
+    - { protocol: TCP, port: {{ . }} }
+    {{- end }}
+{{- end }}
+
+{{/*
+NetworkPolicy of one service: (dict "root" $ "service" "crm" "values" .Values.crm). The release's default-deny policy
+(networkpolicy.yaml) blocks everything else.
+*/}}
+{{- define "crm.networkPolicy" -}}
+{{- $root := .root }}
+{{- if $root.Values.networkPolicy.enabled }}
+{{- $calls := include "crm.grpcCalls" . | fromYaml }}
+{{- $service := .service }}
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata:
+  name: {{ include "crm.serviceName" . }}
+  labels:
+    {{- include "crm.serviceLabels" . | nindent 4 }}
+spec:
+  podSelector:
+    matchLabels:
+      {{- include "crm.selectorLabels" . | nindent 6 }}
+  policyTypes: [Ingress, Egress]
+  ingress:
+    {{- if eq $service "gateway" }}
+    # The public API: from the Ingress controller / load balancer (networkPolicy.publicFrom; empty: any source).
+    - ports:
+        - { protocol: TCP, port: http }
+      {{- with $root.Values.networkPolicy.publicFrom }}
+      from:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+    {{- end }}
+    {{- if eq $service "messaging" }}
+    # The providers' signed callbacks, from the internet through the Ingress or a load balancer.
+    - ports:
+        - { protocol: TCP, port: http }
+      {{- with $root.Values.networkPolicy.publicFrom }}
+      from:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+    {{- end }}
+    {{- $callers := list }}
+    {{- range $caller, $callees := $calls }}
+    {{- if has $service $callees }}{{ $callers = append $callers $caller }}{{ end }}
+    {{- end }}
+    {{- if $callers }}
+    # gRPC from the services that call this one.
+    - ports:
+        - { protocol: TCP, port: grpc }
+      from:
+        {{- range $callers | sortAlpha }}
+        - podSelector:
+            matchLabels:
+              {{- include "crm.selectorLabels" (dict "root" $root "service" .) | nindent 14 }}
+        {{- end }}
+    {{- end }}
+    {{- if $root.Values.metrics.enabled }}
+    # Prometheus scrapes the exporter.
+    - ports:
+        - { protocol: TCP, port: metrics }
+      from:
+        {{- toYaml $root.Values.networkPolicy.prometheus.from | nindent 8 }}
+    {{- end }}
+  egress:
+    {{- include "crm.egressBase" $root | nindent 4 }}
+    # MongoDB: the service's own credentials reach only its own database.
+    - to:
+        {{- if eq $root.Values.mongodb.mode "operator" }}
+        - podSelector:
+            matchLabels:
+              app: {{ include "crm.mongodbName" $root }}-svc
+        {{- else }}
+        {{- toYaml $root.Values.networkPolicy.mongodb.to | nindent 8 }}
+        {{- end }}
+      ports:
+        {{- range $root.Values.networkPolicy.mongodb.ports }}
+        - { protocol: TCP, port: {{ . }} }
+        {{- end }}
+    {{- if ne $service "gateway" }}
+    {{- include "crm.egressKafka" $root | nindent 4 }}
+    {{- end }}
+    {{- range index $calls $service }}
+    # gRPC to {{ . }}.
+    - to:
+        - podSelector:
+            matchLabels:
+              {{- include "crm.selectorLabels" (dict "root" $root "service" .) | nindent 14 }}
+      ports:
+        - { protocol: TCP, port: {{ (index $root.Values .).port }} }
+    {{- end }}
+    {{- if has $service (include "crm.internetEgress" . | fromYamlArray) }}
+    # HTTPS to the internet ({{ if eq $service "webhooks" }}customer webhook endpoints{{ else if eq $service "messaging" }}the messaging providers{{ else }}the model API{{ end }}), private ranges excluded.
+    - to:
+        - ipBlock:
+            cidr: {{ $root.Values.networkPolicy.internet.cidr }}
+            {{- with $root.Values.networkPolicy.internet.except }}
+            except:
+              {{- toYaml . | nindent 14 }}
+            {{- end }}
+      ports:
+        {{- range $root.Values.networkPolicy.internet.ports }}
+        - { protocol: TCP, port: {{ . }} }
+        {{- end }}
+    {{- end }}
 {{- end }}
 {{- end }}
