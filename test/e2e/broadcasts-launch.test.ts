@@ -106,7 +106,7 @@ describe('launching a broadcast: checks, schedule, pause, resume, cancel (#64–
           await org.client.GET('/v1/chatapp-instances/{id}/templates', {
             params: { path: { id: official.id }, query: { name: 'seasonal' } },
           })
-        ).data!.data[0]!?.status === 'PAUSED',
+        ).data!.data[0]?.status === 'PAUSED',
     );
     const notApproved = await action(paused.id, 'launch');
     expect(notApproved.status).toBe(422);
