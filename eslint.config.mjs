@@ -3,7 +3,18 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'proto/gen/**', '**/dist/**', '.local/**', 'helm/**', 'deploy/kafka/**', 'eslint.config.mjs'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      'proto/gen/**',
+      'client/src/generated/**',
+      '**/dist/**',
+      '.local/**',
+      'helm/**',
+      'deploy/kafka/**',
+      'eslint.config.mjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -27,7 +38,7 @@ export default tseslint.config(
     languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
   },
   {
-    files: ['**/cli/**/*.ts', 'deploy/**/*.ts', 'test/**/*.ts', '**/*.test.ts'],
+    files: ['**/cli/**/*.ts', 'deploy/**/*.ts', 'client/scripts/**/*.ts', 'test/**/*.ts', '**/*.test.ts'],
     rules: { 'no-console': 'off' },
   },
   {

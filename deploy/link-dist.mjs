@@ -12,7 +12,7 @@ import { dirname, join, relative } from 'node:path';
 const root = join(import.meta.dirname, '..');
 const dist = join(root, 'dist');
 // The packages other packages import; the services and the gateway are only ever started, never imported.
-const packages = ['proto', 'services/shared'];
+const packages = ['proto', 'services/shared', 'client'];
 
 for (const dir of packages) {
   const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));

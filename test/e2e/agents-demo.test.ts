@@ -9,7 +9,7 @@ describe("npm start's demo agent", () => {
     const org = await createTestOrg({ plan: 'pro' });
     const number = await addNumber(org.orgId, 'qrcode', { isDefault: true });
     const agentId = await seedDemoAgent(testSystem().baseUrl, org.key);
-    expect((await org.client.get(`/v1/ai-agents/${agentId}`)).body.data.is_active).toBe(true);
+    expect((await org.client.GET('/v1/ai-agents/{id}', { params: { path: { id: agentId } } })).data!.data.is_active).toBe(true);
     const phone = uniquePhone();
     await inbound(number, { from: phone, name: 'Demo Person', text: 'what are your prices?' });
     const reply = await eventually('the demo agent reply', async () => {

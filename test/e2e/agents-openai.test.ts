@@ -74,7 +74,8 @@ describe('the runner through the OpenAI-compatible adapter, against the fake cha
       return found.items.find((run) => run.handoff?.triggered);
     });
     expect(handoff.status).toBe('completed');
-    const conversation = (await org.client.get(`/v1/conversations?assigned_to=${org.memberIds[0]}`)).body.data[0];
+    const conversation = (await org.client.GET('/v1/conversations', { params: { query: { assigned_to: org.memberIds[0] } } })).data!
+      .data[0]!;
     expect(conversation?.assigned_to?.id).toBe(org.memberIds[0]);
   });
 });

@@ -13,8 +13,8 @@ describe('AI agents: configuration routes (#70, #71, #74–#79)', () => {
     org = await createTestOrg({ plan: 'pro' });
     other = await createTestOrg({ plan: 'pro' });
     qr = await addNumber(org.orgId, 'qrcode', { name: 'Sales QR' });
-    const contact = await org.client.post('/v1/contacts', { name: 'Tagged One', phone: '+15550009999', tags: ['vip'] });
-    expect(contact.status).toBe(201);
+    const contact = await org.client.POST('/v1/contacts', { body: { name: 'Tagged One', phone: '+15550009999', tags: ['vip'] } });
+    expect(contact.response.status).toBe(201);
   });
 
   it('creates an inactive agent and answers it in snake_case', async () => {
@@ -36,7 +36,7 @@ describe('AI agents: configuration routes (#70, #71, #74–#79)', () => {
       },
       aiConfig: { instructions: 'Be nice.', model: 'gpt-4o-mini', temperature: 0.5 },
     });
-    const created = await org.client.post('/v1/ai-agents', body);
+    const created = await org.raw.post('/v1/ai-agents', body);
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({
       name: 'Sales helper',
@@ -61,13 +61,13 @@ describe('AI agents: configuration routes (#70, #71, #74–#79)', () => {
       is_active: false,
     });
     expect(created.body.data.id).toMatch(/^ag_/);
-    const read = await org.client.get(`/v1/ai-agents/${created.body.data.id}`);
+    const read = await org.raw.get(`/v1/ai-agents/${created.body.data.id}`);
     expect(read.body.data).toEqual(created.body.data);
   });
 
   it('fills defaults: delay 3000 ms, no cap, handoff off, business hours null, model null', async () => {
     const { behavior: _b, ...rest } = agentBody();
-    const created = await org.client.post('/v1/ai-agents', { ...rest, behavior: { strategy: 'always' }, aiConfig: { instructions: 'Hi' } });
+    const created = await org.raw.post('/v1/ai-agents', { ...rest, behavior: { strategy: 'always' }, aiConfig: { instructions: 'Hi' } });
     expect(created.status).toBe(201);
     expect(created.body.data.behavior).toEqual({
       strategy: 'always',
@@ -127,16 +127,16 @@ describe('AI agents: configuration routes (#70, #71, #74–#79)', () => {
       'INVALID_ID',
     ],
   ])('refuses %s', async (_what, override, status, code) => {
-    const body = agentBody(override as Record<string, unknown>);
+    const body: Record<string, unknown> = agentBody(override as Record<string, unknown>);
     for (const [key, value] of Object.entries(override as Record<string, unknown>)) if (value === undefined) delete body[key];
-    const response = await org.client.post('/v1/ai-agents', body);
+    const response = await org.raw.post('/v1/ai-agents', body);
     expect(response.status).toBe(status);
     expect(response.body.error.code).toBe(code);
     if (code === 'UNKNOWN_FIELDS' && _what === 'scope.channels') expect(response.body.error.details.fields).toEqual(['scope.channels']);
   });
 
   it('refuses invalid JSON', async () => {
-    const response = await org.client.request('POST', '/v1/ai-agents', {
+    const response = await org.raw.request('POST', '/v1/ai-agents', {
       rawBody: '{nope',
       headers: { 'content-type': 'application/json' },
     });
@@ -164,134 +164,142 @@ describe('AI agents: configuration routes (#70, #71, #74–#79)', () => {
       'behavior.handoff.assignTo',
     ],
   ])('answers INVALID_REFERENCE for %s', async (_what, override, field) => {
-    const response = await other.client.post('/v1/ai-agents', agentBody(override()));
+    const response = await other.raw.post('/v1/ai-agents', agentBody(override()));
     expect(response.status).toBe(422);
     expect(response.body.error.code).toBe('INVALID_REFERENCE');
     expect(response.body.error.details.field).toBe(field);
   });
 
   it('PUT and PATCH replace the whole agent (no merge) and keep is_active', async () => {
-    const created = (await org.client.post('/v1/ai-agents', agentBody({ description: 'first' }))).body.data;
-    await org.client.post(`/v1/ai-agents/${created.id}/activate`);
-    const replaced = await org.client.put(
+    const created = (await org.raw.post('/v1/ai-agents', agentBody({ description: 'first' }))).body.data;
+    await org.client.POST('/v1/ai-agents/{id}/activate', { params: { path: { id: created.id } } });
+    const replaced = await org.raw.put(
       `/v1/ai-agents/${created.id}`,
       agentBody({ name: 'Renamed', description: undefined, type: 'support' }),
     );
     expect(replaced.status).toBe(200);
     expect(replaced.body.data).toMatchObject({ id: created.id, name: 'Renamed', type: 'support', description: null, is_active: true });
-    const patched = await org.client.patch(
+    const patched = await org.raw.patch(
       `/v1/ai-agents/${created.id}`,
       agentBody({ name: 'Patched', behavior: { strategy: 'when_unassigned' } }),
     );
     expect(patched.status).toBe(200);
     expect(patched.body.data).toMatchObject({ name: 'Patched', behavior: { strategy: 'when_unassigned', reply_delay_ms: 3000 } });
-    const partial = await org.client.patch(`/v1/ai-agents/${created.id}`, { name: 'Only a name' });
+    const partial = await org.raw.patch(`/v1/ai-agents/${created.id}`, { name: 'Only a name' });
     expect(partial.status).toBe(422);
     expect(partial.body.error.code).toBe('VALIDATION_ERROR');
-    const unknown = await org.client.put(`/v1/ai-agents/${created.id}`, agentBody({ scope: { sources: ['chatapp'], channels: [] } }));
+    const unknown = await org.raw.put(`/v1/ai-agents/${created.id}`, agentBody({ scope: { sources: ['chatapp'], channels: [] } }));
     expect(unknown.body.error.code).toBe('UNKNOWN_FIELDS');
-    await org.client.post(`/v1/ai-agents/${created.id}/deactivate`);
+    await org.client.POST('/v1/ai-agents/{id}/deactivate', { params: { path: { id: created.id } } });
   });
 
   it('activate and deactivate are idempotent', async () => {
-    const created = (await org.client.post('/v1/ai-agents', agentBody())).body.data;
+    const created = (await org.raw.post('/v1/ai-agents', agentBody())).body.data;
     for (let i = 0; i < 2; i++) {
-      const activated = await org.client.post(`/v1/ai-agents/${created.id}/activate`);
-      expect(activated.status).toBe(200);
-      expect(activated.body.data.is_active).toBe(true);
+      const activated = await org.client.POST('/v1/ai-agents/{id}/activate', { params: { path: { id: created.id } } });
+      expect(activated.response.status).toBe(200);
+      expect(activated.data!.data.is_active).toBe(true);
     }
     for (let i = 0; i < 2; i++) {
-      const deactivated = await org.client.post(`/v1/ai-agents/${created.id}/deactivate`);
-      expect(deactivated.status).toBe(200);
-      expect(deactivated.body.data.is_active).toBe(false);
+      const deactivated = await org.client.POST('/v1/ai-agents/{id}/deactivate', { params: { path: { id: created.id } } });
+      expect(deactivated.response.status).toBe(200);
+      expect(deactivated.data!.data.is_active).toBe(false);
     }
   });
 
   it('plans: free has no agents; starter activates one agent at a time, also when two race', async () => {
     const free = await createTestOrg({ plan: 'free' });
-    const refused = await free.client.post('/v1/ai-agents', agentBody());
+    const refused = await free.raw.post('/v1/ai-agents', agentBody());
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatchObject({ code: 'PLAN_RESTRICTION', type: 'forbidden' });
 
     const starter = await createTestOrg({ plan: 'starter' });
-    const a = (await starter.client.post('/v1/ai-agents', agentBody({ name: 'A' }))).body.data;
-    const b = (await starter.client.post('/v1/ai-agents', agentBody({ name: 'B' }))).body.data;
+    const a = (await starter.raw.post('/v1/ai-agents', agentBody({ name: 'A' }))).body.data;
+    const b = (await starter.raw.post('/v1/ai-agents', agentBody({ name: 'B' }))).body.data;
     const both = await Promise.all([
-      starter.client.post(`/v1/ai-agents/${a.id}/activate`),
-      starter.client.post(`/v1/ai-agents/${b.id}/activate`),
+      starter.raw.post(`/v1/ai-agents/${a.id}/activate`),
+      starter.raw.post(`/v1/ai-agents/${b.id}/activate`),
     ]);
     expect(both.map((r) => r.status).sort()).toEqual([200, 403]);
     const loser = both.find((r) => r.status === 403);
     expect(loser?.body.error.code).toBe('PLAN_RESTRICTION');
     const winner = both[0]?.status === 200 ? a : b;
     const otherOne = winner === a ? b : a;
-    expect((await starter.client.post(`/v1/ai-agents/${winner.id}/activate`)).status).toBe(200);
-    await starter.client.post(`/v1/ai-agents/${winner.id}/deactivate`);
-    expect((await starter.client.post(`/v1/ai-agents/${otherOne.id}/activate`)).status).toBe(200);
+    expect((await starter.client.POST('/v1/ai-agents/{id}/activate', { params: { path: { id: winner.id } } })).response.status).toBe(200);
+    await starter.client.POST('/v1/ai-agents/{id}/deactivate', { params: { path: { id: winner.id } } });
+    expect((await starter.client.POST('/v1/ai-agents/{id}/activate', { params: { path: { id: otherOne.id } } })).response.status).toBe(200);
     // Deleting the active agent frees its slot.
-    expect((await starter.client.delete(`/v1/ai-agents/${otherOne.id}`)).status).toBe(204);
-    expect((await starter.client.post(`/v1/ai-agents/${winner.id}/activate`)).status).toBe(200);
+    expect((await starter.client.DELETE('/v1/ai-agents/{id}', { params: { path: { id: otherOne.id } } })).response.status).toBe(204);
+    expect((await starter.client.POST('/v1/ai-agents/{id}/activate', { params: { path: { id: winner.id } } })).response.status).toBe(200);
   });
 
   it('lists newest first with type and is_active filters; meta.total counts without filters', async () => {
     const fresh = await createTestOrg({ plan: 'enterprise' });
     const made = [];
     for (const type of ['sales', 'support', 'custom'])
-      made.push((await fresh.client.post('/v1/ai-agents', agentBody({ name: type, type }))).body.data);
-    await fresh.client.post(`/v1/ai-agents/${made[1].id}/activate`);
-    const all = await fresh.client.get('/v1/ai-agents');
+      made.push((await fresh.raw.post('/v1/ai-agents', agentBody({ name: type, type }))).body.data);
+    await fresh.raw.post(`/v1/ai-agents/${made[1].id}/activate`);
+    const all = await fresh.raw.get('/v1/ai-agents');
     expect(all.body.data.map((a: any) => a.name)).toEqual(['custom', 'support', 'sales']);
     expect(all.body.meta).toMatchObject({ total: 3, has_more: false });
-    const support = await fresh.client.get('/v1/ai-agents?type=support');
-    expect(support.body.data.map((a: any) => a.id)).toEqual([made[1].id]);
+    const support = await fresh.raw.get('/v1/ai-agents?type=support');
+    expect(support.body.data.map((a: any) => a.id)).toEqual([made[1]!.id]);
     expect(support.body.meta.total).toBe(3);
-    const active = await fresh.client.get('/v1/ai-agents?is_active=true');
-    expect(active.body.data.map((a: any) => a.id)).toEqual([made[1].id]);
-    const inactive = await fresh.client.get('/v1/ai-agents?is_active=false&limit=1');
-    expect(inactive.body.data).toHaveLength(1);
-    expect(inactive.body.meta.has_more).toBe(true);
-    const next = await fresh.client.get(`/v1/ai-agents?is_active=false&limit=1&cursor=${inactive.body.meta.next_cursor}`);
-    expect(next.body.data[0].id).not.toBe(inactive.body.data[0].id);
-    expect((await fresh.client.get('/v1/ai-agents?type=robot')).body.error.code).toBe('VALIDATION_ERROR');
-    expect((await fresh.client.get('/v1/ai-agents?is_active=yes')).body.error.code).toBe('VALIDATION_ERROR');
-    expect((await fresh.client.get('/v1/ai-agents?cursor=garbage')).body.error.code).toBe('INVALID_CURSOR');
+    const active = await fresh.client.GET('/v1/ai-agents', { params: { query: { is_active: 'true' } } });
+    expect(active.data!.data.map((a: any) => a.id)).toEqual([made[1].id]);
+    const inactive = await fresh.client.GET('/v1/ai-agents', { params: { query: { is_active: 'false', limit: 1 } } });
+    expect(inactive.data!.data).toHaveLength(1);
+    expect(inactive.data!.meta.has_more).toBe(true);
+    const next = await fresh.raw.get(`/v1/ai-agents?is_active=false&limit=1&cursor=${inactive.data!.meta.next_cursor}`);
+    expect(next.body.data[0].id).not.toBe(inactive.data!.data[0]!.id);
+    expect((await fresh.raw.get('/v1/ai-agents?type=robot')).body.error.code).toBe('VALIDATION_ERROR');
+    expect((await fresh.raw.get('/v1/ai-agents?is_active=yes')).body.error.code).toBe('VALIDATION_ERROR');
+    expect((await fresh.client.GET('/v1/ai-agents', { params: { query: { cursor: 'garbage' } } })).error!.error.code).toBe(
+      'INVALID_CURSOR',
+    );
   });
 
   it('delete answers 204, then 404; ids are checked', async () => {
-    const created = (await org.client.post('/v1/ai-agents', agentBody())).body.data;
-    expect((await org.client.delete(`/v1/ai-agents/${created.id}`)).status).toBe(204);
+    const created = (await org.client.POST('/v1/ai-agents', { body: agentBody() })).data!.data;
+    expect((await org.client.DELETE('/v1/ai-agents/{id}', { params: { path: { id: created.id } } })).response.status).toBe(204);
     for (const response of [
-      await org.client.get(`/v1/ai-agents/${created.id}`),
-      await org.client.delete(`/v1/ai-agents/${created.id}`),
-      await org.client.post(`/v1/ai-agents/${created.id}/activate`),
-      await org.client.put(`/v1/ai-agents/${created.id}`, agentBody()),
+      await org.raw.get(`/v1/ai-agents/${created.id}`),
+      await org.raw.delete(`/v1/ai-agents/${created.id}`),
+      await org.raw.post(`/v1/ai-agents/${created.id}/activate`),
+      await org.raw.put(`/v1/ai-agents/${created.id}`, agentBody()),
     ])
       expect(response.body.error.code).toBe('NOT_FOUND');
-    expect((await org.client.get('/v1/ai-agents')).body.data.some((a: any) => a.id === created.id)).toBe(false);
-    expect((await org.client.get('/v1/ai-agents/nope')).body.error.code).toBe('INVALID_ID');
-    expect((await org.client.get(`/v1/ai-agents/${newId('contact')}`)).body.error.code).toBe('INVALID_ID');
-    expect((await org.client.post(`/v1/ai-agents/${newId('aiAgent')}/deactivate`)).status).toBe(404);
+    expect((await org.client.GET('/v1/ai-agents')).data!.data.some((a: any) => a.id === created.id)).toBe(false);
+    expect((await org.client.GET('/v1/ai-agents/{id}', { params: { path: { id: 'nope' } } })).error!.error.code).toBe('INVALID_ID');
+    expect((await org.client.GET('/v1/ai-agents/{id}', { params: { path: { id: newId('contact') } } })).error!.error.code).toBe(
+      'INVALID_ID',
+    );
+    expect((await org.client.POST('/v1/ai-agents/{id}/deactivate', { params: { path: { id: newId('aiAgent') } } })).response.status).toBe(
+      404,
+    );
   });
 
   it('isolates organizations', async () => {
-    const created = (await org.client.post('/v1/ai-agents', agentBody())).body.data;
-    expect((await other.client.get(`/v1/ai-agents/${created.id}`)).status).toBe(404);
-    expect((await other.client.put(`/v1/ai-agents/${created.id}`, agentBody())).status).toBe(404);
-    expect((await other.client.post(`/v1/ai-agents/${created.id}/activate`)).status).toBe(404);
-    expect((await other.client.delete(`/v1/ai-agents/${created.id}`)).status).toBe(404);
-    expect((await other.client.get('/v1/ai-agents')).body.data.some((a: any) => a.id === created.id)).toBe(false);
+    const created = (await org.client.POST('/v1/ai-agents', { body: agentBody() })).data!.data;
+    expect((await other.client.GET('/v1/ai-agents/{id}', { params: { path: { id: created.id } } })).response.status).toBe(404);
+    expect(
+      (await other.client.PUT('/v1/ai-agents/{id}', { params: { path: { id: created.id } }, body: agentBody() })).response.status,
+    ).toBe(404);
+    expect((await other.client.POST('/v1/ai-agents/{id}/activate', { params: { path: { id: created.id } } })).response.status).toBe(404);
+    expect((await other.client.DELETE('/v1/ai-agents/{id}', { params: { path: { id: created.id } } })).response.status).toBe(404);
+    expect((await other.client.GET('/v1/ai-agents')).data!.data.some((a: any) => a.id === created.id)).toBe(false);
   });
 
   it('needs read:ai_agents to read and write:ai_agents to write', async () => {
     const reader = await org.keyWith(['read:ai_agents']);
     const writer = await org.keyWith(['write:ai_agents']);
-    expect((await reader.get('/v1/ai-agents')).status).toBe(200);
-    expect((await reader.get('/v1/ai-agents/runs')).status).toBe(200);
-    const denied = await reader.post('/v1/ai-agents', agentBody());
-    expect(denied.status).toBe(403);
-    expect(denied.body.error.code).toBe('INSUFFICIENT_SCOPES');
-    expect((await writer.get('/v1/ai-agents')).body.error.code).toBe('INSUFFICIENT_SCOPES');
-    expect((await writer.get('/v1/ai-agents/runs')).body.error.code).toBe('INSUFFICIENT_SCOPES');
-    expect((await writer.post('/v1/ai-agents', agentBody())).status).toBe(201);
+    expect((await reader.client.GET('/v1/ai-agents')).response.status).toBe(200);
+    expect((await reader.client.GET('/v1/ai-agents/runs')).response.status).toBe(200);
+    const denied = await reader.client.POST('/v1/ai-agents', { body: agentBody() });
+    expect(denied.response.status).toBe(403);
+    expect(denied.error!.error.code).toBe('INSUFFICIENT_SCOPES');
+    expect((await writer.client.GET('/v1/ai-agents')).error!.error.code).toBe('INSUFFICIENT_SCOPES');
+    expect((await writer.client.GET('/v1/ai-agents/runs')).error!.error.code).toBe('INSUFFICIENT_SCOPES');
+    expect((await writer.client.POST('/v1/ai-agents', { body: agentBody() })).response.status).toBe(201);
   });
 });

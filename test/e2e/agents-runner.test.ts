@@ -12,10 +12,10 @@ async function sentTo(number: TestNumber, to?: string): Promise<Array<{ id: stri
 
 async function conversationOf(org: TestOrg, phone: string): Promise<any> {
   return eventually(`the conversation of ${phone}`, async () => {
-    const contacts = await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`);
-    const contact = contacts.body.data[0];
+    const contacts = await org.client.GET('/v1/contacts', { params: { query: { search: phone } } });
+    const contact = contacts.data!.data[0]!;
     if (!contact) return undefined;
-    return (await org.client.get(`/v1/conversations?contact_id=${contact.id}`)).body.data[0];
+    return (await org.client.GET('/v1/conversations', { params: { query: { contact_id: contact.id } } })).data!.data[0]!;
   });
 }
 
@@ -51,17 +51,22 @@ describe('the AI agent runner answers conversations and records every run', () =
       const reply = await eventually('the agent reply at the simulator', async () => (await sentTo(qr, phone))[0], 15_000);
       expect(reply.body.text).toBe('Our plans start at 10 dollars.');
       const conversation = await conversationOf(org, phone);
-      const messages = (await org.client.get(`/v1/conversations/${conversation.id}/messages?order=asc`)).body.data;
+      const messages = (
+        await org.client.GET('/v1/conversations/{id}/messages', { params: { path: { id: conversation.id }, query: { order: 'asc' } } })
+      ).data!.data;
       expect(messages.map((m: any) => [m.direction, m.sender.type])).toEqual([
         ['inbound', 'contact'],
         ['outbound', 'ai_agent'],
       ]);
-      latencies.push(Date.parse(messages[1].created_at) - Date.parse(messages[0].created_at));
+      latencies.push(Date.parse(messages[1]!.created_at) - Date.parse(messages[0]!.created_at));
       if (i > 0) continue;
-      expect(messages[1].sender).toEqual({ type: 'ai_agent', id: agent.id, name: 'Greeter' });
-      expect((await org.client.get(`/v1/conversations/${conversation.id}`)).body.data.ai_agent).toEqual({ id: agent.id, name: 'Greeter' });
+      expect(messages[1]!.sender).toEqual({ type: 'ai_agent', id: agent.id, name: 'Greeter' });
+      expect((await org.client.GET('/v1/conversations/{id}', { params: { path: { id: conversation.id } } })).data!.data.ai_agent).toEqual({
+        id: agent.id,
+        name: 'Greeter',
+      });
       const run = await eventually('the completed run', async () => {
-        const [found] = await runsOf(org.client, `conversation_id=${conversation.id}`);
+        const [found] = await runsOf(org.client, { conversation_id: conversation.id });
         return found?.status === 'completed' ? found : undefined;
       });
       expect(run).toMatchObject({
@@ -71,46 +76,52 @@ describe('the AI agent runner answers conversations and records every run', () =
         status: 'completed',
         skip_reason: null,
         error_message: null,
-        messages_sent: [{ message_id: messages[1].id, content: 'Our plans start at 10 dollars.' }],
+        messages_sent: [{ message_id: messages[1]!.id, content: 'Our plans start at 10 dollars.' }],
         handoff: null,
         model: 'local-rules-v1',
       });
       expect(run.usage.tokens).toBeGreaterThan(0);
       expect(run.duration_ms).toBeGreaterThanOrEqual(0);
-      expect((await org.client.get(`/v1/ai-agents/runs/${run.id}`)).body.data).toEqual(run);
-      await events.waitFor((all) => all.some((e) => e.type === 'message.sent' && e.data.object.id === messages[1].id));
+      expect((await org.client.GET('/v1/ai-agents/runs/{runId}', { params: { path: { runId: run.id } } })).data!.data).toEqual(run);
+      await events.waitFor((all) => all.some((e) => e.type === 'message.sent' && e.data.object.id === messages[1]!.id));
     }
     console.log(
       `inbound → agent reply (replyDelayMs 0, ${latencies.length} conversations): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`,
     );
-    await org.client.post(`/v1/ai-agents/${agent.id}/deactivate`);
+    await org.client.POST('/v1/ai-agents/{id}/deactivate', { params: { path: { id: agent.id } } });
   });
 
   it('runs list filters apply to meta.total; runs are isolated between organizations', async () => {
-    const all = await org.client.get('/v1/ai-agents/runs?limit=2');
-    expect(all.status).toBe(200);
-    expect(all.body.meta.total).toBeGreaterThanOrEqual(12);
-    expect(all.body.meta.has_more).toBe(true);
-    const completed = await org.client.get('/v1/ai-agents/runs?status=completed&limit=1');
-    expect(completed.body.meta.total).toBe(all.body.meta.total);
-    expect((await org.client.get('/v1/ai-agents/runs?status=skipped')).body.meta.total).toBe(0);
+    const all = await org.client.GET('/v1/ai-agents/runs', { params: { query: { limit: 2 } } });
+    expect(all.response.status).toBe(200);
+    expect(all.data!.meta.total).toBeGreaterThanOrEqual(12);
+    expect(all.data!.meta.has_more).toBe(true);
+    const completed = await org.client.GET('/v1/ai-agents/runs', { params: { query: { status: 'completed', limit: 1 } } });
+    expect(completed.data!.meta.total).toBe(all.data!.meta.total);
+    expect((await org.client.GET('/v1/ai-agents/runs', { params: { query: { status: 'skipped' } } })).data!.meta.total).toBe(0);
     const future = new Date(Date.now() + 3_600_000).toISOString();
-    expect((await org.client.get(`/v1/ai-agents/runs?started_after=${encodeURIComponent(future)}`)).body.meta.total).toBe(0);
-    const one = all.body.data[0];
-    const byConversation = await org.client.get(`/v1/ai-agents/runs?conversation_id=${one.conversation_id}`);
-    expect(byConversation.body.meta.total).toBe(1);
-    expect((await org.client.get(`/v1/ai-agents/runs?agent_id=${one.agent.id}`)).body.meta.total).toBe(all.body.meta.total);
-    const next = await org.client.get(`/v1/ai-agents/runs?limit=2&cursor=${all.body.meta.next_cursor}`);
+    expect((await org.client.GET('/v1/ai-agents/runs', { params: { query: { started_after: future } } })).data!.meta.total).toBe(0);
+    const one = all.data!.data[0]!;
+    const byConversation = await org.client.GET('/v1/ai-agents/runs', { params: { query: { conversation_id: one.conversation_id! } } });
+    expect(byConversation.data!.meta.total).toBe(1);
+    expect((await org.client.GET('/v1/ai-agents/runs', { params: { query: { agent_id: one.agent.id } } })).data!.meta.total).toBe(
+      all.data!.meta.total,
+    );
+    const next = await org.raw.get(`/v1/ai-agents/runs?limit=2&cursor=${all.data!.meta.next_cursor}`);
     expect(next.body.data.map((r: any) => r.id)).not.toContain(one.id);
     for (const bad of ['status=done', 'started_after=yesterday', 'limit=0'])
-      expect((await org.client.get(`/v1/ai-agents/runs?${bad}`)).body.error.code).toBe('VALIDATION_ERROR');
-    expect((await org.client.get('/v1/ai-agents/runs?agent_id=nope')).body.error.code).toBe('INVALID_ID');
-    expect((await org.client.get('/v1/ai-agents/runs/nope')).body.error.code).toBe('INVALID_ID');
-    expect((await org.client.get('/v1/ai-agents/runs/run_0000000000000000000000')).status).toBe(404);
+      expect((await org.raw.get(`/v1/ai-agents/runs?${bad}`)).body.error.code).toBe('VALIDATION_ERROR');
+    expect((await org.client.GET('/v1/ai-agents/runs', { params: { query: { agent_id: 'nope' } } })).error!.error.code).toBe('INVALID_ID');
+    expect((await org.client.GET('/v1/ai-agents/runs/{runId}', { params: { path: { runId: 'nope' } } })).error!.error.code).toBe(
+      'INVALID_ID',
+    );
+    expect(
+      (await org.client.GET('/v1/ai-agents/runs/{runId}', { params: { path: { runId: 'run_0000000000000000000000' } } })).response.status,
+    ).toBe(404);
 
     const other = await createTestOrg();
-    expect((await other.client.get(`/v1/ai-agents/runs/${one.id}`)).status).toBe(404);
-    expect((await other.client.get('/v1/ai-agents/runs')).body.meta.total).toBe(0);
+    expect((await other.client.GET('/v1/ai-agents/runs/{runId}', { params: { path: { runId: one.id } } })).response.status).toBe(404);
+    expect((await other.client.GET('/v1/ai-agents/runs')).data!.meta.total).toBe(0);
   });
 
   it('a capped conversation gets skipped runs; a deleted agent keeps its runs readable', async () => {
@@ -120,20 +131,20 @@ describe('the AI agent runner answers conversations and records every run', () =
     const phone = uniquePhone();
     await inbound(number, { from: phone, text: 'hello there' });
     await eventually('the first reply', async () => (await sentTo(number, phone)).length === 1);
-    await eventually('the first run completed', async () => (await runsOf(capped.client, 'status=completed')).length === 1);
+    await eventually('the first run completed', async () => (await runsOf(capped.client, { status: 'completed' })).length === 1);
     for (const text of ['second', 'third']) await inbound(number, { from: phone, text });
     const skipped = await eventually('two skipped runs', async () => {
-      const runs = await runsOf(capped.client, 'status=skipped');
+      const runs = await runsOf(capped.client, { status: 'skipped' });
       return runs.length === 2 ? runs : undefined;
     });
     expect(skipped.map((r) => r.skip_reason)).toEqual(['reply_cap_reached', 'reply_cap_reached']);
     expect(skipped[0]).toMatchObject({ messages_sent: [], usage: null, error_message: null });
     expect(await sentTo(number, phone)).toHaveLength(1);
 
-    expect((await capped.client.delete(`/v1/ai-agents/${agent.id}`)).status).toBe(204);
-    const after = await capped.client.get(`/v1/ai-agents/runs?agent_id=${agent.id}`);
-    expect(after.body.meta.total).toBe(3);
-    expect(after.body.data[0].agent).toEqual({ id: agent.id, name: 'Sales helper', type: 'sales' });
+    expect((await capped.client.DELETE('/v1/ai-agents/{id}', { params: { path: { id: agent.id } } })).response.status).toBe(204);
+    const after = await capped.client.GET('/v1/ai-agents/runs', { params: { query: { agent_id: agent.id } } });
+    expect(after.data!.meta.total).toBe(3);
+    expect(after.data!.data[0]!.agent).toEqual({ id: agent.id, name: 'Sales helper', type: 'sales' });
   });
 
   it('two quick messages within replyDelayMs get one reply (debounce); the earlier run is superseded', async () => {
@@ -144,7 +155,7 @@ describe('the AI agent runner answers conversations and records every run', () =
     await inbound(number, { from: phone, text: 'hi' });
     await inbound(number, { from: phone, text: 'what is the price?' });
     const runs = await eventually('a completed and a superseded run', async () => {
-      const found = await runsOf(quick.client, '');
+      const found = await runsOf(quick.client, {});
       return found.length === 2 && found.every((r) => r.status !== 'running') ? found : undefined;
     });
     expect(runs.map((r) => [r.status, r.skip_reason]).sort()).toEqual([
@@ -173,7 +184,7 @@ describe('the AI agent runner answers conversations and records every run', () =
     const phone = uniquePhone();
     await inbound(number, { from: phone, text: 'hello' });
     const runs = await eventually('three runs', async () => {
-      const found = await runsOf(busy.client, '');
+      const found = await runsOf(busy.client, {});
       return found.length === 3 && found.every((r) => r.status !== 'running') ? found : undefined;
     });
     const byAgent = (id: string) => runs.find((r) => r.agent.id === id);
@@ -182,10 +193,13 @@ describe('the AI agent runner answers conversations and records every run', () =
     expect(byAgent(photoOnly.id)).toMatchObject({ status: 'skipped', skip_reason: 'outside_scope' });
 
     const conversation = await conversationOf(busy, phone);
-    await busy.client.post(`/v1/conversations/${conversation.id}/assign`, { assigned_to: busy.memberIds[0] });
+    await busy.client.POST('/v1/conversations/{id}/assign', {
+      params: { path: { id: conversation.id } },
+      body: { assigned_to: busy.memberIds[0]! },
+    });
     await inbound(number, { from: phone, text: 'still there?' });
     const later = await eventually('the runs of the second message', async () => {
-      const found = await runsOf(busy.client, '');
+      const found = await runsOf(busy.client, {});
       return found.length === 6 && found.every((r) => r.status !== 'running') ? found.slice(0, 3) : undefined;
     });
     expect(later.find((r) => r.agent.id === first.id)).toMatchObject({ status: 'skipped', skip_reason: 'conversation_assigned' });
@@ -210,12 +224,12 @@ describe('the AI agent runner answers conversations and records every run', () =
     const conversation = await conversationOf(org, phone);
     await inbound(qr, { from: phone, text: 'I want to talk to a human please' });
     const handedOff = await eventually('the handoff run', async () => {
-      const found = (await runsOf(org.client, `conversation_id=${conversation.id}`)).find((r) => r.handoff);
+      const found = (await runsOf(org.client, { conversation_id: conversation.id })).find((r) => r.handoff);
       return found?.status === 'completed' ? found : undefined;
     });
     expect(handedOff.handoff).toMatchObject({ triggered: true, reason: expect.stringContaining('human') });
     expect(handedOff.handoff.summary).toContain('I want to talk to a human please');
-    const view = (await org.client.get(`/v1/conversations/${conversation.id}`)).body.data;
+    const view = (await org.client.GET('/v1/conversations/{id}', { params: { path: { id: conversation.id } } })).data!.data;
     expect(view.assigned_to).toEqual({ id: org.memberIds[1], name: 'Seller Person' });
     expect(view.ai_agent).toBeNull();
     await events.waitFor((all) =>
@@ -226,7 +240,7 @@ describe('the AI agent runner answers conversations and records every run', () =
     );
     await inbound(qr, { from: phone, text: 'hello?' });
     const skipped = await eventually('the run after the handoff', async () => {
-      const found = (await runsOf(org.client, `conversation_id=${conversation.id}&agent_id=${agent.id}`))[0];
+      const found = (await runsOf(org.client, { conversation_id: conversation.id, agent_id: agent.id }))[0];
       return found?.skip_reason ? found : undefined;
     });
     expect(skipped.skip_reason).toBe('handed_off');
@@ -246,16 +260,16 @@ describe('the AI agent runner answers conversations and records every run', () =
     const phone = uniquePhone();
     const old = Date.now() - 30 * 3_600_000;
     await inbound(official, { from: phone, text: 'old message', timestamp: new Date(old).toISOString() });
-    const failed = await eventually('the failed run', async () => (await runsOf(windowed.client, 'status=failed'))[0]);
+    const failed = await eventually('the failed run', async () => (await runsOf(windowed.client, { status: 'failed' }))[0]);
     expect(failed.error_message).toContain('OUTSIDE_MESSAGING_WINDOW');
     expect(failed.handoff).toBeNull();
     await inbound(official, { from: phone, text: 'another old one', timestamp: new Date(old + 1_000).toISOString() });
     const second = await eventually('two failed runs', async () => {
-      const found = await runsOf(windowed.client, 'status=failed');
+      const found = await runsOf(windowed.client, { status: 'failed' });
       return found.length === 2 ? found[0] : undefined;
     });
     expect(second.handoff).toMatchObject({ triggered: true, reason: '2 failed runs in a row.' });
-    const conversation = (await windowed.client.get('/v1/conversations')).body.data[0];
-    expect(conversation.assigned_to?.id).toBe(windowed.memberIds[0]);
+    const conversation = (await windowed.client.GET('/v1/conversations')).data!.data[0]!;
+    expect(conversation!.assigned_to?.id).toBe(windowed.memberIds[0]);
   });
 });

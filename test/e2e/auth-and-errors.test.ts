@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../services/crm/src/domain/admin';
-import { api } from '../support/api';
+import { rawApi } from '../support/api';
 import { createTestOrg, crmAdmin, type TestOrg } from '../support/orgs';
 import { testSystem } from '../support/system';
 
@@ -12,7 +12,7 @@ beforeAll(async () => {
 
 describe('authentication', () => {
   it('answers MISSING_API_KEY without an Authorization header', async () => {
-    const response = await api().get('/v1/contacts');
+    const response = await rawApi().get('/v1/contacts');
     expect(response.status).toBe(401);
     expect(response.body.error).toMatchObject({ type: 'unauthorized', code: 'MISSING_API_KEY' });
     expect(response.body.meta.request_id).toBe(response.headers.get('x-request-id'));
@@ -20,22 +20,22 @@ describe('authentication', () => {
 
   it('answers INVALID_API_KEY_FORMAT for a key without the sk_live_ prefix or another scheme', async () => {
     for (const authorization of ['Bearer abc', 'Bearer sk_test_123', 'Basic dXNlcjpwYXNz', 'sk_live_without_scheme']) {
-      const response = await api().get('/v1/contacts', { headers: { authorization } });
+      const response = await rawApi().get('/v1/contacts', { headers: { authorization } });
       expect(response.status, authorization).toBe(401);
       expect(response.body.error.code, authorization).toBe('INVALID_API_KEY_FORMAT');
     }
   });
 
   it('answers INVALID_API_KEY for an unknown key and for a revoked key', async () => {
-    expect((await api('sk_live_' + 'x'.repeat(40)).get('/v1/contacts')).body.error.code).toBe('INVALID_API_KEY');
+    expect((await rawApi('sk_live_' + 'x'.repeat(40)).get('/v1/contacts')).body.error.code).toBe('INVALID_API_KEY');
     const victim = await createTestOrg();
-    expect((await victim.client.get('/v1/contacts')).status).toBe(200);
+    expect((await victim.client.GET('/v1/contacts')).response.status).toBe(200);
     await revokeApiKey(await crmAdmin(), victim.orgId, victim.keyId);
     // The gateway trusts a verified key for AUTH_CACHE_TTL_MS (200 ms in tests).
     await new Promise((resolve) => setTimeout(resolve, 400));
-    const response = await victim.client.get('/v1/contacts');
-    expect(response.status).toBe(401);
-    expect(response.body.error.code).toBe('INVALID_API_KEY');
+    const response = await victim.client.GET('/v1/contacts');
+    expect(response.response.status).toBe(401);
+    expect(response.error!.error.code).toBe('INVALID_API_KEY');
   });
 
   it('never stores the key itself, only its hash', async () => {
@@ -50,10 +50,10 @@ describe('authentication', () => {
 describe('scopes', () => {
   it('answers INSUFFICIENT_SCOPES with the required, missing and held scopes', async () => {
     const readOnly = await org.keyWith(['read:contacts']);
-    expect((await readOnly.get('/v1/contacts')).status).toBe(200);
-    const response = await readOnly.post('/v1/contacts', { name: 'Nope' });
-    expect(response.status).toBe(403);
-    expect(response.body.error).toMatchObject({
+    expect((await readOnly.client.GET('/v1/contacts')).response.status).toBe(200);
+    const response = await readOnly.client.POST('/v1/contacts', { body: { name: 'Nope' } });
+    expect(response.response.status).toBe(403);
+    expect(response.error!.error).toMatchObject({
       type: 'forbidden',
       code: 'INSUFFICIENT_SCOPES',
       required_scopes: ['write:contacts'],
@@ -64,37 +64,37 @@ describe('scopes', () => {
 
   it('does not let write:contacts imply read:contacts', async () => {
     const writeOnly = await org.keyWith(['write:contacts']);
-    expect((await writeOnly.post('/v1/contacts', { name: 'Writer' })).status).toBe(201);
-    expect((await writeOnly.get('/v1/contacts')).body.error.code).toBe('INSUFFICIENT_SCOPES');
+    expect((await writeOnly.client.POST('/v1/contacts', { body: { name: 'Writer' } })).response.status).toBe(201);
+    expect((await writeOnly.client.GET('/v1/contacts')).error!.error.code).toBe('INSUFFICIENT_SCOPES');
   });
 
   it('lets any valid key read /v1/me, with its organization and scopes but never the key', async () => {
     const scoped = await org.keyWith(['read:tags']);
-    const response = await scoped.get('/v1/me');
-    expect(response.status).toBe(200);
-    expect(response.body.data.organization.id).toBe(org.orgId);
-    expect(response.body.data.api_key.scopes).toEqual(['read:tags']);
-    expect(response.body.data.api_key.prefix).toMatch(/^sk_live_.{4}$/);
+    const response = await scoped.client.GET('/v1/me');
+    expect(response.response.status).toBe(200);
+    expect(response.data!.data.organization.id).toBe(org.orgId);
+    expect(response.data!.data.api_key.scopes).toEqual(['read:tags']);
+    expect(response.data!.data.api_key.prefix).toMatch(/^sk_live_.{4}$/);
   });
 });
 
 describe('request validation', () => {
   it('answers INVALID_JSON for a body that is not JSON or not an object', async () => {
     for (const rawBody of ['{"name":', '[1,2]', '"text"', '42']) {
-      const response = await org.client.request('POST', '/v1/contacts', { rawBody, headers: { 'content-type': 'application/json' } });
+      const response = await org.raw.request('POST', '/v1/contacts', { rawBody, headers: { 'content-type': 'application/json' } });
       expect(response.status, rawBody).toBe(400);
       expect(response.body.error).toMatchObject({ code: 'INVALID_JSON', type: 'invalid_request' });
     }
   });
 
   it('answers 413 PAYLOAD_TOO_LARGE above the body limit', async () => {
-    const response = await org.client.post('/v1/contacts', { name: 'Big', custom_fields: { blob: 'x'.repeat(2 * 1024 * 1024) } });
-    expect(response.status).toBe(413);
-    expect(response.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+    const response = await org.client.POST('/v1/contacts', { body: { name: 'Big', custom_fields: { blob: 'x'.repeat(2 * 1024 * 1024) } } });
+    expect(response.response.status).toBe(413);
+    expect(response.error!.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('answers 415 for a body that is not JSON', async () => {
-    const response = await org.client.request('POST', '/v1/contacts', {
+    const response = await org.raw.request('POST', '/v1/contacts', {
       rawBody: 'name=x',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
@@ -103,10 +103,10 @@ describe('request validation', () => {
   });
 
   it('answers ROUTE_NOT_FOUND for an unknown path and METHOD_NOT_ALLOWED with Allow for a wrong method', async () => {
-    const missing = await org.client.get('/v1/unknown-things');
+    const missing = await org.raw.get('/v1/unknown-things');
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('ROUTE_NOT_FOUND');
-    const wrong = await org.client.request('PUT', '/v1/contacts');
+    const wrong = await org.raw.request('PUT', '/v1/contacts');
     expect(wrong.status).toBe(405);
     expect(wrong.body.error.code).toBe('METHOD_NOT_ALLOWED');
     expect(wrong.headers.get('allow')).toBe('GET, POST');
@@ -120,7 +120,7 @@ describe('discontinued message credits', () => {
     ['POST', '/v1/message-credits/purchase'],
   ])('%s %s answers 410 FEATURE_DISCONTINUED to any valid key, whatever its scopes', async (method, path) => {
     const noScopes = await org.keyWith([]);
-    const response = await noScopes.request(
+    const response = await noScopes.raw.request(
       method,
       path,
       method === 'POST' ? { rawBody: 'not even json', headers: { 'content-type': 'application/json' } } : {},
@@ -132,7 +132,7 @@ describe('discontinued message credits', () => {
       details: { feature: 'message_credits', billed_by: 'cloud_provider' },
     });
     expect(response.body.error.message).toContain('billed by the cloud provider');
-    expect((await api().request(method, path)).status).toBe(401);
+    expect((await rawApi().request(method, path)).status).toBe(401);
   });
 });
 

@@ -21,7 +21,7 @@ describe('broadcast sending survives SIGKILL of its replicas', () => {
     for (let i = 0; i < RECIPIENTS; i += 25) {
       await Promise.all(
         Array.from({ length: Math.min(25, RECIPIENTS - i) }, async (_, j) => {
-          const response = await org.client.post('/v1/contacts', { name: `Crash ${i + j}`, phone: uniquePhone(), tags: ['crash'] });
+          const response = await org.raw.post('/v1/contacts', { name: `Crash ${i + j}`, phone: uniquePhone(), tags: ['crash'] });
           if (response.status !== 201) throw new Error(JSON.stringify(response.body));
         }),
       );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { newId } from '@crm/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listAll } from '../support/api';
+import { listAll } from '@crm/client';
 import {
   createBroadcast,
   createContactsInOrder,
@@ -86,7 +86,7 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
   });
 
   it('creates a draft from a camelCase body and answers it in snake_case, the same on GET', async () => {
-    const response = await org.client.post('/v1/broadcasts', {
+    const response = await org.raw.post('/v1/broadcasts', {
       name: 'Spring sale',
       description: 'For VIP leads',
       chatappInstanceIds: [official.id, official2.id],
@@ -151,9 +151,9 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
     });
     expect(keysOf(created).filter((key) => /[A-Z]/.test(key))).toEqual([]);
 
-    const read = await org.client.get(`/v1/broadcasts/${created.id}`);
-    expect(read.status).toBe(200);
-    expect(read.body.data).toEqual(created);
+    const read = await org.client.GET('/v1/broadcasts/{id}', { params: { path: { id: created.id } } });
+    expect(read.response.status).toBe(200);
+    expect(read.data!.data).toEqual(created);
 
     // A QR-code broadcast: a message, no template, the conservative profile by default.
     const plain = await createBroadcast(
@@ -171,7 +171,7 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
 
   it('refuses invalid bodies with the catalogue codes and creates nothing', async () => {
     const refused = async (body: Record<string, unknown>, status: number, code: string) => {
-      const response = await org.client.post('/v1/broadcasts', body);
+      const response = await org.raw.post('/v1/broadcasts', body);
       expect(response.status, response.text).toBe(status);
       expect(response.body.error.code, response.text).toBe(code);
       return response.body.error;
@@ -291,7 +291,7 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
     );
     expect(pending.type).toBe('unprocessable');
 
-    const notJson = await org.client.request('POST', '/v1/broadcasts', {
+    const notJson = await org.raw.request('POST', '/v1/broadcasts', {
       rawBody: '{"name":',
       headers: { 'content-type': 'application/json' },
     });
@@ -305,10 +305,10 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
   it('limits broadcasts by plan: none on free, the aggressive profile only from pro', async () => {
     const free = await createTestOrg({ plan: 'free' });
     const freeQr = await addNumber(free.orgId, 'qrcode');
-    const onFree = await free.client.post('/v1/broadcasts', { ...qrBody('Free'), chatappInstanceIds: [freeQr.id] });
+    const onFree = await free.raw.post('/v1/broadcasts', { ...qrBody('Free'), chatappInstanceIds: [freeQr.id] });
     expect(onFree.status).toBe(403);
     expect(onFree.body.error).toMatchObject({ code: 'PLAN_RESTRICTION', type: 'forbidden' });
-    expect((await free.client.get('/v1/broadcasts')).body.data).toEqual([]);
+    expect((await free.client.GET('/v1/broadcasts')).data!.data).toEqual([]);
 
     const starter = await createTestOrg({ plan: 'starter' });
     const starterQr = await addNumber(starter.orgId, 'qrcode');
@@ -317,14 +317,19 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
       chatappInstanceIds: [starterQr.id],
       settings: { sendProfile: profile },
     });
-    const aggressive = await starter.client.post('/v1/broadcasts', starterBody('aggressive'));
+    const aggressive = await starter.raw.post('/v1/broadcasts', starterBody('aggressive'));
     expect(aggressive.status).toBe(403);
     expect(aggressive.body.error.code).toBe('PLAN_RESTRICTION');
     const moderate = await createBroadcast(starter.client, starterBody('moderate'));
-    const upgraded = await starter.client.patch(`/v1/broadcasts/${moderate.id}`, { settings: { sendProfile: 'aggressive' } });
-    expect(upgraded.status).toBe(403);
-    expect(upgraded.body.error.code).toBe('PLAN_RESTRICTION');
-    expect((await starter.client.get(`/v1/broadcasts/${moderate.id}`)).body.data.settings).toEqual({ send_profile: 'moderate' });
+    const upgraded = await starter.client.PATCH('/v1/broadcasts/{id}', {
+      params: { path: { id: moderate.id } },
+      body: { settings: { sendProfile: 'aggressive' } },
+    });
+    expect(upgraded.response.status).toBe(403);
+    expect(upgraded.error!.error.code).toBe('PLAN_RESTRICTION');
+    expect((await starter.client.GET('/v1/broadcasts/{id}', { params: { path: { id: moderate.id } } })).data!.data.settings).toEqual({
+      send_profile: 'moderate',
+    });
 
     const onPro = await createBroadcast(org.client, qrBody('Pro aggressive', { settings: { sendProfile: 'aggressive' } }));
     expect(onPro.settings).toEqual({ send_profile: 'aggressive' });
@@ -333,8 +338,8 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
   it('replays a create with the same Idempotency-Key: one broadcast; another body with the key is refused', async () => {
     const key = randomUUID();
     const body = qrBody(`Idempotent ${key}`);
-    const first = await org.client.post('/v1/broadcasts', body, { headers: { 'idempotency-key': key } });
-    const second = await org.client.post('/v1/broadcasts', body, { headers: { 'idempotency-key': key } });
+    const first = await org.raw.post('/v1/broadcasts', body, { headers: { 'idempotency-key': key } });
+    const second = await org.raw.post('/v1/broadcasts', body, { headers: { 'idempotency-key': key } });
     expect(first.status).toBe(201);
     expect(second.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
@@ -343,7 +348,7 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
     const named = (await listAll(org.client, '/v1/broadcasts')).filter((b: { name: string }) => b.name === body.name);
     expect(named).toHaveLength(1);
 
-    const reused = await org.client.post('/v1/broadcasts', { ...body, name: 'Other' }, { headers: { 'idempotency-key': key } });
+    const reused = await org.raw.post('/v1/broadcasts', { ...body, name: 'Other' }, { headers: { 'idempotency-key': key } });
     expect(reused.status).toBe(422);
     expect(reused.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
 
@@ -351,7 +356,7 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
     const raced = randomUUID();
     const racedBody = qrBody(`Raced ${raced}`);
     const answers = await Promise.all(
-      [0, 1].map(() => org.client.post('/v1/broadcasts', racedBody, { headers: { 'idempotency-key': raced } })),
+      [0, 1].map(() => org.raw.post('/v1/broadcasts', racedBody, { headers: { 'idempotency-key': raced } })),
     );
     expect(answers.some((a) => a.status === 201)).toBe(true);
     for (const answer of answers.filter((a) => a.status !== 201)) {
@@ -372,45 +377,47 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
     }
     const [first, second, third] = made;
     const scheduledAt = inAMonth();
-    const scheduled = await lister.client.post(`/v1/broadcasts/${second.id}/schedule`, { scheduledAt });
-    expect(scheduled.status, scheduled.text).toBe(200);
+    const scheduled = await lister.client.POST('/v1/broadcasts/{id}/schedule', {
+      params: { path: { id: second.id } },
+      body: { scheduledAt },
+    });
+    expect(scheduled.response.status, JSON.stringify(scheduled.error)).toBe(200);
 
-    const all = await lister.client.get('/v1/broadcasts');
-    expect(all.status).toBe(200);
-    expect(all.body.data.map((b: { id: string }) => b.id)).toEqual([third.id, second.id, first.id]);
-    expect(all.body.meta).toMatchObject({ total: 3, has_more: false });
-    expect(all.body.meta.next_cursor).toBeUndefined();
+    const all = await lister.client.GET('/v1/broadcasts');
+    expect(all.response.status).toBe(200);
+    expect(all.data!.data.map((b: { id: string }) => b.id)).toEqual([third.id, second.id, first.id]);
+    expect(all.data!.meta).toMatchObject({ total: 3, has_more: false });
+    expect(all.data!.meta.next_cursor).toBeUndefined();
 
-    const page1 = await lister.client.get('/v1/broadcasts?limit=2');
+    const page1 = await lister.raw.get('/v1/broadcasts?limit=2');
     expect(page1.body.data.map((b: { id: string }) => b.id)).toEqual([third.id, second.id]);
     expect(page1.body.meta).toMatchObject({ total: 3, has_more: true, next_cursor: expect.any(String) });
-    const page2 = await lister.client.get(`/v1/broadcasts?limit=2&cursor=${encodeURIComponent(page1.body.meta.next_cursor)}`);
+    const page2 = await lister.raw.get(`/v1/broadcasts?limit=2&cursor=${encodeURIComponent(page1.body.meta.next_cursor)}`);
     expect(page2.body.data.map((b: { id: string }) => b.id)).toEqual([first.id]);
     expect(page2.body.meta).toMatchObject({ total: 3, has_more: false });
 
-    const byStatus = await lister.client.get('/v1/broadcasts?status=scheduled');
+    const byStatus = await lister.raw.get('/v1/broadcasts?status=scheduled');
     expect(byStatus.body.data.map((b: { id: string; status: string; scheduled_at: string }) => [b.id, b.status, b.scheduled_at])).toEqual([
       [second.id, 'scheduled', scheduledAt],
     ]);
     expect(byStatus.body.meta.total).toBe(3);
-    expect((await lister.client.get('/v1/broadcasts?status=draft')).body.data.map((b: { id: string }) => b.id)).toEqual([
-      third.id,
-      first.id,
-    ]);
+    expect(
+      (await lister.client.GET('/v1/broadcasts', { params: { query: { status: 'draft' } } })).data!.data.map((b: { id: string }) => b.id),
+    ).toEqual([third.id, first.id]);
 
-    const after = await lister.client.get(`/v1/broadcasts?created_after=${encodeURIComponent(second.created_at)}`);
-    expect(after.body.data.map((b: { id: string }) => b.id)).toEqual([third.id, second.id]);
-    const before = await lister.client.get(`/v1/broadcasts?created_before=${encodeURIComponent(second.created_at)}`);
-    expect(before.body.data.map((b: { id: string }) => b.id)).toEqual([first.id]);
+    const after = await lister.client.GET('/v1/broadcasts', { params: { query: { created_after: second.created_at } } });
+    expect(after.data!.data.map((b: { id: string }) => b.id)).toEqual([third.id, second.id]);
+    const before = await lister.client.GET('/v1/broadcasts', { params: { query: { created_before: second.created_at } } });
+    expect(before.data!.data.map((b: { id: string }) => b.id)).toEqual([first.id]);
 
-    expect((await lister.client.get('/v1/broadcasts?limit=0')).body.error.code).toBe('VALIDATION_ERROR');
-    const badStatus = await lister.client.get('/v1/broadcasts?status=running');
+    expect((await lister.client.GET('/v1/broadcasts', { params: { query: { limit: 0 } } })).error!.error.code).toBe('VALIDATION_ERROR');
+    const badStatus = await lister.raw.get('/v1/broadcasts?status=running');
     expect(badStatus.status).toBe(422);
     expect(badStatus.body.error.details.fields[0]).toMatchObject({ field: 'status', allowed: expect.arrayContaining(['sending']) });
-    const badCursor = await lister.client.get('/v1/broadcasts?cursor=garbage');
-    expect(badCursor.status).toBe(400);
-    expect(badCursor.body.error.code).toBe('INVALID_CURSOR');
-    expect((await lister.client.get('/v1/broadcasts?limit=500')).status).toBe(200);
+    const badCursor = await lister.client.GET('/v1/broadcasts', { params: { query: { cursor: 'garbage' } } });
+    expect(badCursor.response.status).toBe(400);
+    expect(badCursor.error!.error.code).toBe('INVALID_CURSOR');
+    expect((await lister.client.GET('/v1/broadcasts', { params: { query: { limit: 500 } } })).response.status).toBe(200);
   });
 
   it('PATCH changes a draft or scheduled broadcast, checks the references it touches again, and keeps the rest', async () => {
@@ -421,7 +428,7 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
       audience: { type: 'tags', tags: ['vip'], filters: { source: 'api' } },
       cloudTemplate: promoTemplate(),
     });
-    const patch = (body: Record<string, unknown>) => org.client.patch(`/v1/broadcasts/${draft.id}`, body);
+    const patch = (body: Record<string, unknown>) => org.raw.patch(`/v1/broadcasts/${draft.id}`, body);
 
     const renamed = await patch({ name: 'Edited', description: null, settings: { sendProfile: 'moderate' } });
     expect(renamed.status, renamed.text).toBe(200);
@@ -477,7 +484,7 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
     expect((await patch({ status: 'completed' })).body.error).toMatchObject({ code: 'UNKNOWN_FIELDS', details: { fields: ['status'] } });
     expect((await patch({ audience: { type: 'all', excludeTags: ['x'] } })).body.error.code).toBe('UNKNOWN_FIELDS');
 
-    const unchanged = (await org.client.get(`/v1/broadcasts/${draft.id}`)).body.data;
+    const unchanged = (await org.client.GET('/v1/broadcasts/{id}', { params: { path: { id: draft.id } } })).data!.data;
     expect(unchanged).toEqual(twoNumbers.body.data);
 
     const cleared = await patch({ cloudTemplate: null });
@@ -486,10 +493,16 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
     // A scheduled broadcast stays scheduled at its time.
     const scheduledAt = inAMonth();
     const later = await createBroadcast(org.client, qrBody('Scheduled edit'));
-    expect((await org.client.post(`/v1/broadcasts/${later.id}/schedule`, { scheduledAt })).status).toBe(200);
-    const edited = await org.client.patch(`/v1/broadcasts/${later.id}`, { name: 'Scheduled, edited', message: { content: 'New text' } });
-    expect(edited.status, edited.text).toBe(200);
-    expect(edited.body.data).toMatchObject({
+    expect(
+      (await org.client.POST('/v1/broadcasts/{id}/schedule', { params: { path: { id: later.id } }, body: { scheduledAt } })).response
+        .status,
+    ).toBe(200);
+    const edited = await org.client.PATCH('/v1/broadcasts/{id}', {
+      params: { path: { id: later.id } },
+      body: { name: 'Scheduled, edited', message: { content: 'New text' } },
+    });
+    expect(edited.response.status, JSON.stringify(edited.error)).toBe(200);
+    expect(edited.data!.data).toMatchObject({
       name: 'Scheduled, edited',
       status: 'scheduled',
       scheduled_at: scheduledAt,
@@ -500,31 +513,43 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
   it('PATCH answers INVALID_STATUS once a broadcast was launched or cancelled', async () => {
     const launched = await createBroadcast(org.client, qrBody('Launched', { audience: { type: 'contacts', contactIds: [people[0]!.id] } }));
     await launch(org.client, launched.id);
-    const whileRunning = await org.client.patch(`/v1/broadcasts/${launched.id}`, { name: 'Too late' });
-    expect(whileRunning.status).toBe(422);
-    expect(whileRunning.body.error).toMatchObject({ code: 'INVALID_STATUS', type: 'unprocessable' });
+    const whileRunning = await org.client.PATCH('/v1/broadcasts/{id}', {
+      params: { path: { id: launched.id } },
+      body: { name: 'Too late' },
+    });
+    expect(whileRunning.response.status).toBe(422);
+    expect(whileRunning.error!.error).toMatchObject({ code: 'INVALID_STATUS', type: 'unprocessable' });
     const done = await waitForFinished(org.client, launched.id);
     expect(done.status).toBe('completed');
-    expect((await org.client.patch(`/v1/broadcasts/${launched.id}`, { name: 'Too late' })).body.error.code).toBe('INVALID_STATUS');
+    expect(
+      (await org.client.PATCH('/v1/broadcasts/{id}', { params: { path: { id: launched.id } }, body: { name: 'Too late' } })).error!.error
+        .code,
+    ).toBe('INVALID_STATUS');
 
     const cancelled = await createBroadcast(org.client, qrBody('Cancelled'));
-    expect((await org.client.post(`/v1/broadcasts/${cancelled.id}/schedule`, { scheduledAt: inAMonth() })).status).toBe(200);
-    expect((await org.client.post(`/v1/broadcasts/${cancelled.id}/cancel`)).status).toBe(200);
-    expect((await org.client.patch(`/v1/broadcasts/${cancelled.id}`, { description: 'x' })).body.error.code).toBe('INVALID_STATUS');
-    expect((await org.client.get(`/v1/broadcasts/${launched.id}`)).body.data.name).toBe('Launched');
+    expect(
+      (await org.client.POST('/v1/broadcasts/{id}/schedule', { params: { path: { id: cancelled.id } }, body: { scheduledAt: inAMonth() } }))
+        .response.status,
+    ).toBe(200);
+    expect((await org.client.POST('/v1/broadcasts/{id}/cancel', { params: { path: { id: cancelled.id } } })).response.status).toBe(200);
+    expect(
+      (await org.client.PATCH('/v1/broadcasts/{id}', { params: { path: { id: cancelled.id } }, body: { description: 'x' } })).error!.error
+        .code,
+    ).toBe('INVALID_STATUS');
+    expect((await org.client.GET('/v1/broadcasts/{id}', { params: { path: { id: launched.id } } })).data!.data.name).toBe('Launched');
   });
 
   it('DELETE removes drafts and finished broadcasts, and refuses one that sends or is paused until it is cancelled', async () => {
     const draft = await createBroadcast(org.client, qrBody('Delete me'));
-    const deleted = await org.client.delete(`/v1/broadcasts/${draft.id}`);
-    expect(deleted.status).toBe(204);
-    expect(deleted.text).toBe('');
-    expect((await org.client.get(`/v1/broadcasts/${draft.id}`)).body.error.code).toBe('NOT_FOUND');
-    expect((await org.client.delete(`/v1/broadcasts/${draft.id}`)).status).toBe(404);
+    const deleted = await org.client.DELETE('/v1/broadcasts/{id}', { params: { path: { id: draft.id } } });
+    expect(deleted.response.status).toBe(204);
+    expect(await deleted.response.text()).toBe('');
+    expect((await org.client.GET('/v1/broadcasts/{id}', { params: { path: { id: draft.id } } })).error!.error.code).toBe('NOT_FOUND');
+    expect((await org.client.DELETE('/v1/broadcasts/{id}', { params: { path: { id: draft.id } } })).response.status).toBe(404);
 
     const scheduled = await createBroadcast(org.client, qrBody('Scheduled delete'));
-    await org.client.post(`/v1/broadcasts/${scheduled.id}/schedule`, { scheduledAt: inAMonth() });
-    expect((await org.client.delete(`/v1/broadcasts/${scheduled.id}`)).status).toBe(204);
+    await org.client.POST('/v1/broadcasts/{id}/schedule', { params: { path: { id: scheduled.id } }, body: { scheduledAt: inAMonth() } });
+    expect((await org.client.DELETE('/v1/broadcasts/{id}', { params: { path: { id: scheduled.id } } })).response.status).toBe(204);
 
     // Twelve recipients at 4 messages/s: about three seconds of sending.
     const crowd = await createContactsInOrder(
@@ -536,29 +561,31 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
       qrBody('Running', { audience: { type: 'contacts', contactIds: crowd.map((c) => c.id) } }),
     );
     await launch(org.client, running.id);
-    const whileSending = await org.client.delete(`/v1/broadcasts/${running.id}`);
-    expect(whileSending.status).toBe(422);
-    expect(whileSending.body.error.code).toBe('INVALID_STATUS');
-    expect((await org.client.post(`/v1/broadcasts/${running.id}/pause`)).status).toBe(200);
-    expect((await org.client.delete(`/v1/broadcasts/${running.id}`)).body.error.code).toBe('INVALID_STATUS');
-    expect((await org.client.post(`/v1/broadcasts/${running.id}/cancel`)).status).toBe(200);
-    expect((await org.client.delete(`/v1/broadcasts/${running.id}`)).status).toBe(204);
-    expect((await org.client.get(`/v1/broadcasts/${running.id}/recipients`)).status).toBe(404);
+    const whileSending = await org.client.DELETE('/v1/broadcasts/{id}', { params: { path: { id: running.id } } });
+    expect(whileSending.response.status).toBe(422);
+    expect(whileSending.error!.error.code).toBe('INVALID_STATUS');
+    expect((await org.client.POST('/v1/broadcasts/{id}/pause', { params: { path: { id: running.id } } })).response.status).toBe(200);
+    expect((await org.client.DELETE('/v1/broadcasts/{id}', { params: { path: { id: running.id } } })).error!.error.code).toBe(
+      'INVALID_STATUS',
+    );
+    expect((await org.client.POST('/v1/broadcasts/{id}/cancel', { params: { path: { id: running.id } } })).response.status).toBe(200);
+    expect((await org.client.DELETE('/v1/broadcasts/{id}', { params: { path: { id: running.id } } })).response.status).toBe(204);
+    expect((await org.client.GET('/v1/broadcasts/{id}/recipients', { params: { path: { id: running.id } } })).response.status).toBe(404);
 
     const finished = await createBroadcast(org.client, qrBody('Finished', { audience: { type: 'contacts', contactIds: [people[2]!.id] } }));
     await launch(org.client, finished.id);
     await waitForFinished(org.client, finished.id);
-    expect((await org.client.delete(`/v1/broadcasts/${finished.id}`)).status).toBe(204);
+    expect((await org.client.DELETE('/v1/broadcasts/{id}', { params: { path: { id: finished.id } } })).response.status).toBe(204);
   });
 
   it('lists the recipients in send order (oldest contact first) with their message, by status and by page', async () => {
     // Given newest first: the send order is still the contacts' creation order.
     const ids = [...people].reverse().map((c) => c.id);
     const broadcast = await createBroadcast(org.client, qrBody('Recipients', { audience: { type: 'contacts', contactIds: ids } }));
-    const before = await org.client.get(`/v1/broadcasts/${broadcast.id}/recipients`);
-    expect(before.status).toBe(200);
-    expect(before.body.data).toEqual([]);
-    expect(before.body.meta.total).toBe(0);
+    const before = await org.client.GET('/v1/broadcasts/{id}/recipients', { params: { path: { id: broadcast.id } } });
+    expect(before.response.status).toBe(200);
+    expect(before.data!.data).toEqual([]);
+    expect(before.data!.meta.total).toBe(0);
 
     const sendsBefore = (await sendsOf(qr)).length;
     await launch(org.client, broadcast.id);
@@ -586,7 +613,7 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
     const sent = recipients.filter((r) => r.status === 'read');
     for (const recipient of sent) {
       expect(recipient).toMatchObject({ message_id: expect.stringMatching(/^msg_/), error: null, sent_at: expect.stringMatching(/Z$/) });
-      const message = (await org.client.get(`/v1/messages/${recipient.message_id}`)).body.data;
+      const message = (await org.client.GET('/v1/messages/{id}', { params: { path: { id: recipient.message_id } } })).data!.data;
       expect(message).toMatchObject({
         contact_id: recipient.contact.id,
         content: 'Hello!',
@@ -603,20 +630,25 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
         .sort(),
     ).toEqual(withPhone.map((c) => `${digitsOf(c.phone!)}@c.chatapp`).sort());
 
-    const page1 = await org.client.get(`/v1/broadcasts/${broadcast.id}/recipients?limit=3`);
+    const page1 = await org.raw.get(`/v1/broadcasts/${broadcast.id}/recipients?limit=3`);
     expect(page1.body.data.map((r: { contact: { id: string } }) => r.contact.id)).toEqual(people.slice(0, 3).map((c) => c.id));
     expect(page1.body.meta).toMatchObject({ total: 4, has_more: true, next_cursor: expect.any(String) });
-    const page2 = await org.client.get(
+    const page2 = await org.raw.get(
       `/v1/broadcasts/${broadcast.id}/recipients?limit=3&cursor=${encodeURIComponent(page1.body.meta.next_cursor)}`,
     );
     expect(page2.body.data.map((r: { contact: { id: string } }) => r.contact.id)).toEqual([people[3]!.id]);
     expect(page2.body.meta.has_more).toBe(false);
 
-    const onlyExcluded = await org.client.get(`/v1/broadcasts/${broadcast.id}/recipients?status=excluded`);
-    expect(onlyExcluded.body.data.map((r: { contact: { id: string } }) => r.contact.id)).toEqual([people[1]!.id]);
-    expect(onlyExcluded.body.meta.total).toBe(4);
-    expect((await org.client.get(`/v1/broadcasts/${broadcast.id}/recipients?status=failed`)).body.data).toEqual([]);
-    expect((await org.client.get(`/v1/broadcasts/${broadcast.id}/recipients?status=done`)).body.error.code).toBe('VALIDATION_ERROR');
+    const onlyExcluded = await org.client.GET('/v1/broadcasts/{id}/recipients', {
+      params: { path: { id: broadcast.id }, query: { status: 'excluded' } },
+    });
+    expect(onlyExcluded.data!.data.map((r: { contact: { id: string } }) => r.contact.id)).toEqual([people[1]!.id]);
+    expect(onlyExcluded.data!.meta.total).toBe(4);
+    expect(
+      (await org.client.GET('/v1/broadcasts/{id}/recipients', { params: { path: { id: broadcast.id }, query: { status: 'failed' } } }))
+        .data!.data,
+    ).toEqual([]);
+    expect((await org.raw.get(`/v1/broadcasts/${broadcast.id}/recipients?status=done`)).body.error.code).toBe('VALIDATION_ERROR');
   });
 
   it('answers INVALID_ID for malformed path ids and NOT_FOUND for unknown ones', async () => {
@@ -627,18 +659,18 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
       ['post', '/v1/broadcasts/nope/launch'],
       ['get', '/v1/broadcasts/nope/recipients'],
     ] as const) {
-      const response = await org.client.request(method.toUpperCase(), path, method === 'patch' ? { body: { name: 'x' } } : {});
+      const response = await org.raw.request(method.toUpperCase(), path, method === 'patch' ? { body: { name: 'x' } } : {});
       expect(response.status, `${method} ${path}`).toBe(400);
       expect(response.body.error.code).toBe('INVALID_ID');
     }
     // The literal path is never read as an id.
-    const wrongMethod = await org.client.get('/v1/broadcasts/audience/estimate');
+    const wrongMethod = await org.raw.get('/v1/broadcasts/audience/estimate');
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.body.error.code).toBe('METHOD_NOT_ALLOWED');
     const unknown = newId('broadcast');
-    const missing = await org.client.get(`/v1/broadcasts/${unknown}`);
-    expect(missing.status).toBe(404);
-    expect(missing.body.error).toMatchObject({ code: 'NOT_FOUND', type: 'not_found' });
+    const missing = await org.client.GET('/v1/broadcasts/{id}', { params: { path: { id: unknown } } });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error!.error).toMatchObject({ code: 'NOT_FOUND', type: 'not_found' });
   });
 
   it('keeps broadcasts to their organization: another one gets NOT_FOUND on every id route and does not see them', async () => {
@@ -655,12 +687,12 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
       ['GET', `/v1/broadcasts/${mine.id}/recipients`],
     ];
     for (const [method, path, body] of routes) {
-      const response = await other.client.request(method, path, body === undefined ? {} : { body });
+      const response = await other.raw.request(method, path, body === undefined ? {} : { body });
       expect(response.status, `${method} ${path}: ${response.text}`).toBe(404);
       expect(response.body.error.code).toBe('NOT_FOUND');
     }
     expect((await listAll(other.client, '/v1/broadcasts')).map((b: { id: string }) => b.id)).not.toContain(mine.id);
-    const still = (await org.client.get(`/v1/broadcasts/${mine.id}`)).body.data;
+    const still = (await org.client.GET('/v1/broadcasts/{id}', { params: { path: { id: mine.id } } })).data!.data;
     expect(still).toEqual(mine);
   });
 
@@ -669,7 +701,7 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
     const writer = await org.keyWith(['write:broadcasts']);
     const mine = await createBroadcast(org.client, qrBody('Scoped'));
 
-    const denied = await reader.post('/v1/broadcasts', qrBody('By reader'));
+    const denied = await reader.raw.post('/v1/broadcasts', qrBody('By reader'));
     expect(denied.status).toBe(403);
     expect(denied.body.error).toMatchObject({
       code: 'INSUFFICIENT_SCOPES',
@@ -682,15 +714,17 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
       ['POST', `/v1/broadcasts/${mine.id}/launch`],
       ['POST', `/v1/broadcasts/${mine.id}/cancel`],
     ]) {
-      const response = await reader.request(method!, path!, method === 'PATCH' ? { body: { name: 'x' } } : {});
+      const response = await reader.raw.request(method!, path!, method === 'PATCH' ? { body: { name: 'x' } } : {});
       expect(response.body.error?.code, `${method} ${path}`).toBe('INSUFFICIENT_SCOPES');
     }
-    expect((await reader.get(`/v1/broadcasts/${mine.id}`)).status).toBe(200);
-    expect((await reader.get('/v1/broadcasts')).status).toBe(200);
-    expect((await reader.get(`/v1/broadcasts/${mine.id}/recipients`)).status).toBe(200);
-    expect((await reader.post('/v1/broadcasts/audience/estimate', { audience: { type: 'all' } })).status).toBe(200);
+    expect((await reader.client.GET('/v1/broadcasts/{id}', { params: { path: { id: mine.id } } })).response.status).toBe(200);
+    expect((await reader.client.GET('/v1/broadcasts')).response.status).toBe(200);
+    expect((await reader.client.GET('/v1/broadcasts/{id}/recipients', { params: { path: { id: mine.id } } })).response.status).toBe(200);
+    expect((await reader.client.POST('/v1/broadcasts/audience/estimate', { body: { audience: { type: 'all' } } })).response.status).toBe(
+      200,
+    );
 
-    const created = await writer.post('/v1/broadcasts', qrBody('By writer'));
+    const created = await writer.raw.post('/v1/broadcasts', qrBody('By writer'));
     expect(created.status).toBe(201);
     for (const [method, path] of [
       ['GET', `/v1/broadcasts/${created.body.data.id}`],
@@ -698,10 +732,10 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
       ['GET', `/v1/broadcasts/${created.body.data.id}/recipients`],
       ['POST', '/v1/broadcasts/audience/estimate'],
     ]) {
-      const response = await writer.request(method!, path!, method === 'POST' ? { body: { audience: { type: 'all' } } } : {});
+      const response = await writer.raw.request(method!, path!, method === 'POST' ? { body: { audience: { type: 'all' } } } : {});
       expect(response.status, `${method} ${path}`).toBe(403);
       expect(response.body.error).toMatchObject({ code: 'INSUFFICIENT_SCOPES', missing_scopes: ['read:broadcasts'] });
     }
-    expect((await writer.patch(`/v1/broadcasts/${created.body.data.id}`, { name: 'Renamed by writer' })).status).toBe(200);
+    expect((await writer.raw.patch(`/v1/broadcasts/${created.body.data.id}`, { name: 'Renamed by writer' })).status).toBe(200);
   });
 });

@@ -34,10 +34,11 @@ describe('launching a broadcast: checks, schedule, pause, resume, cancel (#64–
       message: { type: 'text', content: `${name}: hello` },
       ...extra,
     });
-  const action = (id: string, verb: string, body?: unknown) => org.client.post(`/v1/broadcasts/${id}/${verb}`, body);
-  const statusOf = async (id: string) => (await org.client.get(`/v1/broadcasts/${id}`)).body.data.status as string;
+  const action = (id: string, verb: string, body?: unknown) => org.raw.post(`/v1/broadcasts/${id}/${verb}`, body);
+  const statusOf = async (id: string) =>
+    (await org.client.GET('/v1/broadcasts/{id}', { params: { path: { id: id } } })).data!.data.status as string;
   const instanceStatus = async (number: TestNumber) =>
-    (await org.client.get(`/v1/chatapp-instances/${number.id}`)).body.data.status as string;
+    (await org.client.GET('/v1/chatapp-instances/{id}', { params: { path: { id: number.id } } })).data!.data.status as string;
   async function setConnected(number: TestNumber, connected: boolean) {
     await configureNumber(number, { connected });
     await eventually(
@@ -85,7 +86,9 @@ describe('launching a broadcast: checks, schedule, pause, resume, cancel (#64–
     expect(await statusOf(noTemplate.id)).toBe('draft');
 
     // Approved when the broadcast was made, paused by the provider since.
-    const seasonal = (await org.client.get(`/v1/chatapp-instances/${official.id}/templates?name=seasonal`)).body.data[0];
+    const seasonal = (
+      await org.client.GET('/v1/chatapp-instances/{id}/templates', { params: { path: { id: official.id }, query: { name: 'seasonal' } } })
+    ).data!.data[0]!;
     const paused = await createBroadcast(org.client, {
       name: 'Paused template',
       chatappInstanceIds: [official.id],
@@ -98,7 +101,12 @@ describe('launching a broadcast: checks, schedule, pause, resume, cancel (#64–
     ).toBe(200);
     await eventually(
       'template paused',
-      async () => (await org.client.get(`/v1/chatapp-instances/${official.id}/templates?name=seasonal`)).body.data[0]?.status === 'PAUSED',
+      async () =>
+        (
+          await org.client.GET('/v1/chatapp-instances/{id}/templates', {
+            params: { path: { id: official.id }, query: { name: 'seasonal' } },
+          })
+        ).data!.data[0]?.status === 'PAUSED',
     );
     const notApproved = await action(paused.id, 'launch');
     expect(notApproved.status).toBe(422);
@@ -176,13 +184,15 @@ describe('launching a broadcast: checks, schedule, pause, resume, cancel (#64–
 
     // Two messages sent from it today: 3 + 2 > 4.
     for (const contact of five.slice(0, 2)) {
-      const sent = await org.client.post('/v1/messages/send', {
-        contact_id: contact.id,
-        channel: 'chatapp',
-        instance_id: warm.id,
-        content: 'direct',
+      const sent = await org.client.POST('/v1/messages/send', {
+        body: {
+          contact_id: contact.id,
+          channel: 'chatapp',
+          instance_id: warm.id,
+          content: 'direct',
+        },
       });
-      expect(sent.status, sent.text).toBe(201);
+      expect(sent.response.status, JSON.stringify(sent.error)).toBe(201);
     }
     const over = await createBroadcast(org.client, config('Over'));
     for (const [verb, body] of [
@@ -218,13 +228,15 @@ describe('launching a broadcast: checks, schedule, pause, resume, cancel (#64–
     for (const contact of crowd.slice(0, 2)) {
       expect(
         (
-          await org.client.post('/v1/messages/send', {
-            contact_id: contact.id,
-            channel: 'chatapp',
-            instance_id: warm.id,
-            content: 'direct',
+          await org.client.POST('/v1/messages/send', {
+            body: {
+              contact_id: contact.id,
+              channel: 'chatapp',
+              instance_id: warm.id,
+              content: 'direct',
+            },
           })
-        ).status,
+        ).response.status,
       ).toBe(201);
     }
     const refused = await action(broadcast.id, 'resume', {});
@@ -309,13 +321,15 @@ describe('launching a broadcast: checks, schedule, pause, resume, cancel (#64–
     expect((await action(broadcast.id, 'schedule', { scheduledAt: at })).status).toBe(200);
     // Two direct messages before the time: 2 + 2 > 3.
     for (const contact of two) {
-      const sent = await org.client.post('/v1/messages/send', {
-        contact_id: contact.id,
-        channel: 'chatapp',
-        instance_id: warm.id,
-        content: 'direct',
+      const sent = await org.client.POST('/v1/messages/send', {
+        body: {
+          contact_id: contact.id,
+          channel: 'chatapp',
+          instance_id: warm.id,
+          content: 'direct',
+        },
       });
-      expect(sent.status, sent.text).toBe(201);
+      expect(sent.response.status, JSON.stringify(sent.error)).toBe(201);
     }
     const failed = await waitForBroadcast(org.client, broadcast.id, 'failed', (b) => b.status !== 'scheduled', 20_000);
     expect(failed).toMatchObject({ status: 'failed', error: { code: 'WARMUP_LIMIT_EXCEEDED' } });
@@ -351,7 +365,7 @@ describe('launching a broadcast: checks, schedule, pause, resume, cancel (#64–
     await sleep(1_500);
     expect((await sendsOf(number)).length).toBe(afterASecond);
     expect(afterASecond).toBeLessThan(CROWD);
-    const pending = await recipientsOf(org.client, broadcast.id, 'status=pending');
+    const pending = await recipientsOf(org.client, broadcast.id, { status: 'pending' });
     expect(pending).toHaveLength(CROWD - afterASecond);
     expect(await statusOf(broadcast.id)).toBe('paused');
 
@@ -400,7 +414,7 @@ describe('launching a broadcast: checks, schedule, pause, resume, cancel (#64–
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('CHANNEL_DISCONNECTED');
     // Nobody failed: the recipient the number could not take waits with the others.
-    expect(await recipientsOf(org.client, broadcast.id, 'status=failed')).toEqual([]);
+    expect(await recipientsOf(org.client, broadcast.id, { status: 'failed' })).toEqual([]);
 
     await setConnected(number, true);
     expect((await action(broadcast.id, 'resume', {})).status).toBe(202);

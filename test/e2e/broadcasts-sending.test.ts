@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listAll } from '../support/api';
+import { listAll } from '@crm/client';
 import {
   addHeaderTemplate,
   createBroadcast,
@@ -122,7 +122,7 @@ describe('sending a broadcast: per-recipient templates, provider errors, pacing 
     const recipients = await recipientsOf(org.client, broadcast.id);
     const messageIds = recipients.map((r) => r.message_id as string);
     for (const [index, id] of messageIds.entries()) {
-      const message = (await org.client.get(`/v1/messages/${id}`)).body.data;
+      const message = (await org.client.GET('/v1/messages/{id}', { params: { path: { id: id } } })).data!.data;
       expect(message).toMatchObject({
         contact_id: [ana, bruno][index]!.id,
         direction: 'outbound',
@@ -207,7 +207,7 @@ describe('sending a broadcast: per-recipient templates, provider errors, pacing 
         message_id: expect.stringMatching(/^msg_/),
         sent_at: expect.stringMatching(/Z$/),
       });
-      expect((await org.client.get(`/v1/messages/${recipient.message_id}`)).body.data).toMatchObject({
+      expect((await org.client.GET('/v1/messages/{id}', { params: { path: { id: recipient.message_id } } })).data!.data).toMatchObject({
         status: 'failed',
         error: { code: '131042' },
       });
@@ -215,7 +215,7 @@ describe('sending a broadcast: per-recipient templates, provider errors, pacing 
     expect(await sendsOf(number)).toHaveLength(3);
     await expectStats(org.client, broadcast.id, { total: 3, sent: 3, delivered: 0, read: 0, failed: 3, excluded: 0 });
     // Every send failed (catalogue §4.1: failed when every send failed).
-    expect((await org.client.get(`/v1/broadcasts/${broadcast.id}`)).body.data.status).toBe('failed');
+    expect((await org.client.GET('/v1/broadcasts/{id}', { params: { path: { id: broadcast.id } } })).data!.data.status).toBe('failed');
   });
 
   it('waits out the provider’s rate limit and still sends every recipient exactly once', async () => {
@@ -236,7 +236,7 @@ describe('sending a broadcast: per-recipient templates, provider errors, pacing 
     expect(sends.map((s) => s.to).sort()).toEqual(six.map((c) => `${digitsOf(c.phone!)}@c.chatapp`).sort());
     // The limit was really hit: at two per second, the sixth send is two windows after the first.
     expect(Date.parse(sends[5]!.at) - Date.parse(sends[0]!.at)).toBeGreaterThanOrEqual(2_000);
-    expect(await recipientsOf(org.client, broadcast.id, 'status=failed')).toEqual([]);
+    expect(await recipientsOf(org.client, broadcast.id, { status: 'failed' })).toEqual([]);
   });
 
   it('completes at once when nobody is left to send to: an empty audience, or one whose contacts are all excluded', async () => {
@@ -358,11 +358,13 @@ describe('a 2,000-recipient official broadcast', () => {
       expect(sends.map((s) => s.to).sort()).toEqual(phones.map(digitsOf).sort());
       expect(sends[0]!.body.template.components).toEqual([{ type: 'body', parameters: [text('Bulk')] }]);
 
-      const excluded = await recipientsOf(org.client, broadcast.id, 'status=excluded');
+      const excluded = await recipientsOf(org.client, broadcast.id, { status: 'excluded' });
       expect(excluded.filter((r) => r.exclusion_reason === 'no_chatapp')).toHaveLength(WITHOUT_NUMBER);
       expect(excluded.filter((r) => r.exclusion_reason === 'duplicate')).toHaveLength(DUPLICATES);
-      const page = await org.client.get(`/v1/broadcasts/${broadcast.id}/recipients?status=read&limit=1`);
-      expect(page.body.meta.total).toBe(RECIPIENTS + WITHOUT_NUMBER + DUPLICATES);
+      const page = await org.client.GET('/v1/broadcasts/{id}/recipients', {
+        params: { path: { id: broadcast.id }, query: { status: 'read', limit: 1 } },
+      });
+      expect(page.data!.meta.total).toBe(RECIPIENTS + WITHOUT_NUMBER + DUPLICATES);
 
       const fromBroadcast = () => events.ofType('message.sent').filter((e) => e.data.object.sender.id === broadcast.id);
       await events.waitFor(() => fromBroadcast().length >= RECIPIENTS, 60_000);

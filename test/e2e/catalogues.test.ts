@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { listAll } from '../support/api';
+import { listAll } from '@crm/client';
 import { createDeal, createFunnel, deactivateMember } from '../support/pipelines';
 import { addCustomField, createTestOrg } from '../support/orgs';
 
 describe('GET /v1/members', () => {
   it('lists the active members only, with their public fields', async () => {
     const org = await createTestOrg();
-    const before = await org.client.get('/v1/members');
+    const before = await org.raw.get('/v1/members');
     expect(before.status).toBe(200);
     expect(before.body.meta.total).toBe(2);
     expect(before.body.data.map((member: { id: string }) => member.id).sort()).toEqual([...org.memberIds].sort());
@@ -22,10 +22,10 @@ describe('GET /v1/members', () => {
     ]);
 
     await deactivateMember(org.memberIds[1]!);
-    const after = await org.client.get('/v1/members');
-    expect(after.body.data.map((member: { id: string }) => member.id)).toEqual([org.memberIds[0]]);
-    expect(after.body.meta.total).toBe(1);
-    expect((await (await org.keyWith(['read:contacts'])).get('/v1/members')).body.error.code).toBe('INSUFFICIENT_SCOPES');
+    const after = await org.client.GET('/v1/members');
+    expect(after.data!.data.map((member: { id: string }) => member.id)).toEqual([org.memberIds[0]]);
+    expect(after.data!.meta.total).toBe(1);
+    expect((await (await org.keyWith(['read:contacts'])).client.GET('/v1/members')).error!.error.code).toBe('INSUFFICIENT_SCOPES');
   });
 });
 
@@ -37,13 +37,16 @@ describe('GET /v1/custom-fields', () => {
     await addCustomField(org.orgId, { entity: 'company', key: 'employees', type: 'number', required: true });
     await addCustomField(org.orgId, { entity: 'deal', key: 'source', type: 'text', is_active: false });
 
-    const all = await listAll(org.client, '/v1/custom-fields', 2);
+    const all = await listAll(org.client, '/v1/custom-fields', { query: { limit: 2 } });
     expect(all).toHaveLength(4);
-    const contactFields = (await org.client.get('/v1/custom-fields?entity=contact')).body.data as Array<{ key: string; options: unknown }>;
+    const contactFields = (await org.client.GET('/v1/custom-fields', { params: { query: { entity: 'contact' } } })).data!.data as Array<{
+      key: string;
+      options: unknown;
+    }>;
     expect(contactFields.map((field) => field.key).sort()).toEqual(['empty_options', 'tier']);
     expect(contactFields.find((field) => field.key === 'tier')?.options).toEqual(['gold', 'silver']);
     expect(contactFields.find((field) => field.key === 'empty_options')?.options).toBeNull();
-    const company = (await org.client.get('/v1/custom-fields?entity=company')).body.data[0];
+    const company = (await org.client.GET('/v1/custom-fields', { params: { query: { entity: 'company' } } })).data!.data[0]!;
     expect(company).toMatchObject({
       key: 'employees',
       type: 'number',
@@ -53,7 +56,7 @@ describe('GET /v1/custom-fields', () => {
       is_active: true,
       default_value: null,
     });
-    expect((await org.client.get('/v1/custom-fields?entity=ticket')).body.error.code).toBe('VALIDATION_ERROR');
+    expect((await org.raw.get('/v1/custom-fields?entity=ticket')).body.error.code).toBe('VALIDATION_ERROR');
   });
 });
 
@@ -62,24 +65,24 @@ describe('GET /v1/tags', () => {
     const org = await createTestOrg();
     const other = await createTestOrg();
     await createFunnel(org.client);
-    await org.client.post('/v1/contacts', { name: 'T1', tags: ['alpha', 'beta'] });
-    await org.client.post('/v1/contacts', { name: 'T2', tags: ['alpha'] });
-    const gone = (await org.client.post('/v1/contacts', { name: 'T3', tags: ['alpha', 'gamma'] })).body.data;
-    await org.client.delete(`/v1/contacts/${gone.id}`);
-    await org.client.post('/v1/companies', { name: 'Co', tags: ['beta', 'delta'] });
+    await org.client.POST('/v1/contacts', { body: { name: 'T1', tags: ['alpha', 'beta'] } });
+    await org.client.POST('/v1/contacts', { body: { name: 'T2', tags: ['alpha'] } });
+    const gone = (await org.client.POST('/v1/contacts', { body: { name: 'T3', tags: ['alpha', 'gamma'] } })).data!.data;
+    await org.client.DELETE('/v1/contacts/{id}', { params: { path: { id: gone.id } } });
+    await org.client.POST('/v1/companies', { body: { name: 'Co', tags: ['beta', 'delta'] } });
     await createDeal(org.client, { title: 'Deal', tags: ['alpha', 'delta', 'epsilon'] });
-    await other.client.post('/v1/contacts', { name: 'Elsewhere', tags: ['alpha', 'zeta'] });
+    await other.client.POST('/v1/contacts', { body: { name: 'Elsewhere', tags: ['alpha', 'zeta'] } });
 
-    const response = await org.client.get('/v1/tags');
-    expect(response.status).toBe(200);
-    expect(response.body.data).toEqual([
+    const response = await org.client.GET('/v1/tags');
+    expect(response.response.status).toBe(200);
+    expect(response.data!.data).toEqual([
       { name: 'alpha', count: 3 },
       { name: 'beta', count: 2 },
       { name: 'delta', count: 2 },
       { name: 'epsilon', count: 1 },
     ]);
-    expect(response.body.meta.total).toBe(4);
-    const paged = await listAll(org.client, '/v1/tags', 1);
+    expect(response.data!.meta.total).toBe(4);
+    const paged = await listAll(org.client, '/v1/tags', { query: { limit: 1 } });
     expect(paged.map((tag: { name: string }) => tag.name)).toEqual(['alpha', 'beta', 'delta', 'epsilon']);
   });
 });

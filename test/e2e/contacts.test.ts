@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listAll } from '../support/api';
+import { listAll } from '@crm/client';
 import { eventsOf } from '../support/events';
 import { setContactChannels, storedContact } from '../support/fixtures';
 import { addCustomField, createTestOrg, type TestOrg } from '../support/orgs';
@@ -11,23 +11,25 @@ beforeAll(async () => {
 });
 
 const create = async (body: Record<string, unknown>) => {
-  const response = await org.client.post('/v1/contacts', body);
+  const response = await org.raw.post('/v1/contacts', body);
   expect(response.status, response.text).toBe(201);
   return response.body.data;
 };
 
 describe('POST /v1/contacts', () => {
   it('creates a contact with the defaults of the spec and normalized fields', async () => {
-    const response = await org.client.post('/v1/contacts', {
-      name: '  Ada Lovelace ',
-      email: 'ADA@Example.com',
-      phone: '+14155550100',
-      tags: ['vip', 'vip', 'lead'],
+    const response = await org.client.POST('/v1/contacts', {
+      body: {
+        name: '  Ada Lovelace ',
+        email: 'ADA@Example.com',
+        phone: '+14155550100',
+        tags: ['vip', 'vip', 'lead'],
+      },
     });
-    expect(response.status).toBe(201);
-    expect(response.headers.get('x-request-id')).toBe(response.body.meta.request_id);
-    expect(response.body.meta.request_id).toMatch(/^req_/);
-    expect(response.body.data).toMatchObject({
+    expect(response.response.status).toBe(201);
+    expect(response.response.headers.get('x-request-id')).toBe(response.data!.meta.request_id);
+    expect(response.data!.meta.request_id).toMatch(/^req_/);
+    expect(response.data!.data).toMatchObject({
       name: 'Ada Lovelace',
       email: 'ada@example.com',
       phone: '+14155550100',
@@ -42,13 +44,13 @@ describe('POST /v1/contacts', () => {
       chatapp_jid: null,
       last_message_at: null,
     });
-    expect(response.body.data.id).toMatch(/^ct_/);
-    expect(response.body.data.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(response.body.data).not.toHaveProperty('assigned_to');
+    expect(response.data!.data.id).toMatch(/^ct_/);
+    expect(response.data!.data.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(response.data!.data).not.toHaveProperty('assigned_to');
   });
 
   it('refuses a source outside the closed set, a bad phone and a bad e-mail with VALIDATION_ERROR naming each field', async () => {
-    const response = await org.client.post('/v1/contacts', { name: 'X', source: 'site', phone: '555-1234', email: 'nope' });
+    const response = await org.raw.post('/v1/contacts', { name: 'X', source: 'site', phone: '555-1234', email: 'nope' });
     expect(response.status).toBe(422);
     expect(response.body.error.code).toBe('VALIDATION_ERROR');
     expect(response.body.error.type).toBe('unprocessable');
@@ -58,33 +60,33 @@ describe('POST /v1/contacts', () => {
   });
 
   it('refuses read-only and unknown fields with UNKNOWN_FIELDS listing them, and creates nothing', async () => {
-    const before = (await org.client.get('/v1/contacts')).body.meta.total;
-    const response = await org.client.post('/v1/contacts', { name: 'X', chatapp_jid: '1@s', assigned_to: 'mb_x', notes_count: 3 });
+    const before = (await org.client.GET('/v1/contacts')).data!.meta.total;
+    const response = await org.raw.post('/v1/contacts', { name: 'X', chatapp_jid: '1@s', assigned_to: 'mb_x', notes_count: 3 });
     expect(response.status).toBe(422);
     expect(response.body.error.code).toBe('UNKNOWN_FIELDS');
     expect(response.body.error.details.fields.sort()).toEqual(['assigned_to', 'chatapp_jid', 'notes_count']);
-    expect((await org.client.get('/v1/contacts')).body.meta.total).toBe(before);
+    expect((await org.client.GET('/v1/contacts')).data!.meta.total).toBe(before);
   });
 
   it('requires a name', async () => {
-    const response = await org.client.post('/v1/contacts', { email: 'a@b.example' });
+    const response = await org.raw.post('/v1/contacts', { email: 'a@b.example' });
     expect(response.status).toBe(422);
     expect(response.body.error.details.fields[0].field).toBe('name');
   });
 
   it('answers DUPLICATE_CONTACT for an e-mail or phone already on a live contact, and frees them on delete', async () => {
     const first = await create({ name: 'Dup One', email: 'dup@example.com', phone: '+14155550111' });
-    const byEmail = await org.client.post('/v1/contacts', { name: 'Dup Two', email: 'DUP@example.com' });
-    expect(byEmail.status).toBe(409);
-    expect(byEmail.body.error).toMatchObject({
+    const byEmail = await org.client.POST('/v1/contacts', { body: { name: 'Dup Two', email: 'DUP@example.com' } });
+    expect(byEmail.response.status).toBe(409);
+    expect(byEmail.error!.error).toMatchObject({
       code: 'DUPLICATE_CONTACT',
       type: 'conflict',
       details: { field: 'email', existing_id: first.id },
     });
-    const byPhone = await org.client.post('/v1/contacts', { name: 'Dup Three', phone: '+14155550111' });
-    expect(byPhone.body.error.details).toEqual({ field: 'phone', existing_id: first.id });
+    const byPhone = await org.client.POST('/v1/contacts', { body: { name: 'Dup Three', phone: '+14155550111' } });
+    expect(byPhone.error!.error.details).toEqual({ field: 'phone', existing_id: first.id });
 
-    expect((await org.client.delete(`/v1/contacts/${first.id}`)).status).toBe(204);
+    expect((await org.client.DELETE('/v1/contacts/{id}', { params: { path: { id: first.id } } })).response.status).toBe(204);
     await create({ name: 'Dup Four', email: 'dup@example.com', phone: '+14155550111' });
   });
 
@@ -98,29 +100,31 @@ describe('POST /v1/contacts', () => {
     expect(ok.custom_fields).toEqual({ tier: 'gold', score: 7 });
 
     for (const custom_fields of [{ tier: 'bronze' }, { score: 'seven' }, { old_field: 'x' }, { employees: 3 }]) {
-      const refused = await org.client.post('/v1/contacts', { name: 'Custom', custom_fields });
+      const refused = await org.raw.post('/v1/contacts', { name: 'Custom', custom_fields });
       expect(refused.status, JSON.stringify(custom_fields)).toBe(422);
       expect(refused.body.error.code).toBe('VALIDATION_ERROR');
     }
-    const badKey = await org.client.post('/v1/contacts', { name: 'Custom', custom_fields: { 'a.b': 1 } });
-    expect(badKey.status).toBe(422);
+    const badKey = await org.client.POST('/v1/contacts', { body: { name: 'Custom', custom_fields: { 'a.b': 1 } } });
+    expect(badKey.response.status).toBe(422);
   });
 });
 
 describe('GET /v1/contacts/{id}', () => {
   it('returns the extra fields of the detail', async () => {
     const contact = await create({ name: 'Detail Person' });
-    const response = await org.client.get(`/v1/contacts/${contact.id}`);
-    expect(response.status).toBe(200);
-    expect(response.body.data).toMatchObject({ id: contact.id, name: 'Detail Person', messages_count: 0, deals: [] });
+    const response = await org.client.GET('/v1/contacts/{id}', { params: { path: { id: contact.id } } });
+    expect(response.response.status).toBe(200);
+    expect(response.data!.data).toMatchObject({ id: contact.id, name: 'Detail Person', messages_count: 0, deals: [] });
   });
 
   it('answers INVALID_ID for a malformed id and NOT_FOUND for an unknown one', async () => {
-    expect((await org.client.get('/v1/contacts/123')).body.error.code).toBe('INVALID_ID');
-    expect((await org.client.get('/v1/contacts/co_AAAAAAAAAAAAAAAAAAAAAA')).status).toBe(400);
-    const missing = await org.client.get('/v1/contacts/ct_AAAAAAAAAAAAAAAAAAAAAA');
-    expect(missing.status).toBe(404);
-    expect(missing.body.error).toMatchObject({ code: 'NOT_FOUND', type: 'not_found' });
+    expect((await org.client.GET('/v1/contacts/{id}', { params: { path: { id: '123' } } })).error!.error.code).toBe('INVALID_ID');
+    expect((await org.client.GET('/v1/contacts/{id}', { params: { path: { id: 'co_AAAAAAAAAAAAAAAAAAAAAA' } } })).response.status).toBe(
+      400,
+    );
+    const missing = await org.client.GET('/v1/contacts/{id}', { params: { path: { id: 'ct_AAAAAAAAAAAAAAAAAAAAAA' } } });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error!.error).toMatchObject({ code: 'NOT_FOUND', type: 'not_found' });
   });
 });
 
@@ -139,7 +143,7 @@ describe('GET /v1/contacts', () => {
       { name: 'Echo Black', tags: ['VIP'] },
     ];
     for (const spec of specs) {
-      const response = await listOrg.client.post('/v1/contacts', spec);
+      const response = await listOrg.raw.post('/v1/contacts', spec);
       people.push(response.body.data);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
@@ -151,14 +155,14 @@ describe('GET /v1/contacts', () => {
   const names = (response: { body: { data: Array<{ name: string }> } }) => response.body.data.map((contact) => contact.name);
 
   it('orders by created_at descending by default, and by each sort and order', async () => {
-    expect(names(await listOrg.client.get('/v1/contacts'))).toEqual([
+    expect(names(await listOrg.raw.get('/v1/contacts'))).toEqual([
       'Echo Black',
       'delta Green',
       'Charlie Brown',
       'Alpha Jones',
       'bravo Smith',
     ]);
-    expect(names(await listOrg.client.get('/v1/contacts?order=asc'))).toEqual([
+    expect(names(await listOrg.raw.get('/v1/contacts?order=asc'))).toEqual([
       'bravo Smith',
       'Alpha Jones',
       'Charlie Brown',
@@ -166,60 +170,61 @@ describe('GET /v1/contacts', () => {
       'Echo Black',
     ]);
     // The name sort ignores case.
-    expect(names(await listOrg.client.get('/v1/contacts?sort=name&order=asc'))).toEqual([
+    expect(names(await listOrg.raw.get('/v1/contacts?sort=name&order=asc'))).toEqual([
       'Alpha Jones',
       'bravo Smith',
       'Charlie Brown',
       'delta Green',
       'Echo Black',
     ]);
-    expect(names(await listOrg.client.get('/v1/contacts?sort=name'))).toEqual([
+    expect(names(await listOrg.raw.get('/v1/contacts?sort=name'))).toEqual([
       'Echo Black',
       'delta Green',
       'Charlie Brown',
       'bravo Smith',
       'Alpha Jones',
     ]);
-    await listOrg.client.patch(`/v1/contacts/${people[2]!.id}`, { name: 'Charlie Brown' + ' Jr' });
-    expect(names(await listOrg.client.get('/v1/contacts?sort=updated_at&limit=1'))).toEqual(['Charlie Brown Jr']);
+    await listOrg.client.PATCH('/v1/contacts/{id}', { params: { path: { id: people[2]!.id } }, body: { name: 'Charlie Brown' + ' Jr' } });
+    expect(names(await listOrg.raw.get('/v1/contacts?sort=updated_at&limit=1'))).toEqual(['Charlie Brown Jr']);
   });
 
   it('searches name, e-mail and phone without regard to case', async () => {
-    expect(names(await listOrg.client.get('/v1/contacts?search=ALPHA&sort=name&order=asc'))).toEqual(['Alpha Jones', 'bravo Smith']);
-    expect(names(await listOrg.client.get('/v1/contacts?search=gamma.example'))).toEqual(['delta Green']);
-    expect(names(await listOrg.client.get('/v1/contacts?search=%2B5511'))).toEqual(['Charlie Brown Jr']);
-    expect(names(await listOrg.client.get('/v1/contacts?search=.*'))).toEqual([]);
+    expect(names(await listOrg.raw.get('/v1/contacts?search=ALPHA&sort=name&order=asc'))).toEqual(['Alpha Jones', 'bravo Smith']);
+    expect(names(await listOrg.raw.get('/v1/contacts?search=gamma.example'))).toEqual(['delta Green']);
+    expect(names(await listOrg.raw.get('/v1/contacts?search=%2B5511'))).toEqual(['Charlie Brown Jr']);
+    expect(names(await listOrg.raw.get('/v1/contacts?search=.*'))).toEqual([]);
   });
 
   it('filters by exact tag, source, channel presence and dates', async () => {
-    expect(names(await listOrg.client.get('/v1/contacts?tag=vip&sort=name&order=asc'))).toEqual(['Alpha Jones', 'bravo Smith']);
-    expect(names(await listOrg.client.get('/v1/contacts?source=import'))).toEqual(['Alpha Jones']);
-    expect(names(await listOrg.client.get('/v1/contacts?has_chatapp=true'))).toEqual(['bravo Smith']);
-    expect(names(await listOrg.client.get('/v1/contacts?has_photoapp=true'))).toEqual(['Alpha Jones']);
-    expect(names(await listOrg.client.get('/v1/contacts?has_socialmsg=true'))).toEqual(['Charlie Brown Jr']);
-    expect((await listOrg.client.get('/v1/contacts?has_chatapp=false')).body.data).toHaveLength(4);
-    const pivot = (await listOrg.client.get(`/v1/contacts/${people[2]!.id}`)).body.data.created_at as string;
-    expect(names(await listOrg.client.get(`/v1/contacts?created_after=${pivot}&order=asc`))).toEqual([
+    expect(names(await listOrg.raw.get('/v1/contacts?tag=vip&sort=name&order=asc'))).toEqual(['Alpha Jones', 'bravo Smith']);
+    expect(names(await listOrg.raw.get('/v1/contacts?source=import'))).toEqual(['Alpha Jones']);
+    expect(names(await listOrg.raw.get('/v1/contacts?has_chatapp=true'))).toEqual(['bravo Smith']);
+    expect(names(await listOrg.raw.get('/v1/contacts?has_photoapp=true'))).toEqual(['Alpha Jones']);
+    expect(names(await listOrg.raw.get('/v1/contacts?has_socialmsg=true'))).toEqual(['Charlie Brown Jr']);
+    expect((await listOrg.client.GET('/v1/contacts', { params: { query: { has_chatapp: 'false' } } })).data!.data).toHaveLength(4);
+    const pivot = (await listOrg.client.GET('/v1/contacts/{id}', { params: { path: { id: people[2]!.id } } })).data!.data
+      .created_at as string;
+    expect(names(await listOrg.raw.get(`/v1/contacts?created_after=${pivot}&order=asc`))).toEqual([
       'Charlie Brown Jr',
       'delta Green',
       'Echo Black',
     ]);
-    expect(names(await listOrg.client.get(`/v1/contacts?created_before=${pivot}&order=asc`))).toEqual(['bravo Smith', 'Alpha Jones']);
+    expect(names(await listOrg.raw.get(`/v1/contacts?created_before=${pivot}&order=asc`))).toEqual(['bravo Smith', 'Alpha Jones']);
     const future = new Date(Date.now() + 60_000).toISOString();
-    expect((await listOrg.client.get(`/v1/contacts?updated_after=${future}`)).body.data).toEqual([]);
+    expect((await listOrg.client.GET('/v1/contacts', { params: { query: { updated_after: future } } })).data!.data).toEqual([]);
   });
 
   it('counts the organization without filters in meta.total', async () => {
-    const response = await listOrg.client.get('/v1/contacts?tag=vip');
-    expect(response.body.meta).toMatchObject({ total: 5, has_more: false });
-    expect(response.body.meta).not.toHaveProperty('next_cursor');
+    const response = await listOrg.client.GET('/v1/contacts', { params: { query: { tag: 'vip' } } });
+    expect(response.data!.meta).toMatchObject({ total: 5, has_more: false });
+    expect(response.data!.meta).not.toHaveProperty('next_cursor');
   });
 
   it('pages to the end with opaque cursors, each contact once', async () => {
-    const first = await listOrg.client.get('/v1/contacts?limit=2&sort=name&order=asc');
-    expect(first.body.meta.has_more).toBe(true);
-    expect(typeof first.body.meta.next_cursor).toBe('string');
-    const all = await listAll(listOrg.client, '/v1/contacts?sort=name&order=asc', 2);
+    const first = await listOrg.client.GET('/v1/contacts', { params: { query: { limit: 2, sort: 'name', order: 'asc' } } });
+    expect(first.data!.meta.has_more).toBe(true);
+    expect(typeof first.data!.meta.next_cursor).toBe('string');
+    const all = await listAll(listOrg.client, '/v1/contacts', { query: { sort: 'name', order: 'asc', limit: 2 } });
     expect(all.map((contact: { name: string }) => contact.name)).toEqual([
       'Alpha Jones',
       'bravo Smith',
@@ -227,38 +232,44 @@ describe('GET /v1/contacts', () => {
       'delta Green',
       'Echo Black',
     ]);
-    const byDate = await listAll(listOrg.client, '/v1/contacts', 2);
+    const byDate = await listAll(listOrg.client, '/v1/contacts', { query: { limit: 2 } });
     expect(new Set(byDate.map((contact: { id: string }) => contact.id)).size).toBe(5);
   });
 
   it('refuses a cursor used with other filters, a forged cursor, and bad limits', async () => {
-    const first = await listOrg.client.get('/v1/contacts?limit=1&tag=vip');
+    const first = await listOrg.raw.get('/v1/contacts?limit=1&tag=vip');
     const cursor = encodeURIComponent(first.body.meta.next_cursor);
-    expect((await listOrg.client.get(`/v1/contacts?limit=1&tag=vip&cursor=${cursor}`)).status).toBe(200);
-    const otherFilters = await listOrg.client.get(`/v1/contacts?limit=1&tag=lead&cursor=${cursor}`);
-    expect(otherFilters.status).toBe(400);
-    expect(otherFilters.body.error.code).toBe('INVALID_CURSOR');
-    expect((await listOrg.client.get('/v1/contacts?cursor=abc.def')).body.error.code).toBe('INVALID_CURSOR');
-    expect((await org.client.get(`/v1/contacts?limit=1&tag=vip&cursor=${cursor}`)).body.error.code).toBe('INVALID_CURSOR');
+    expect(
+      (await listOrg.client.GET('/v1/contacts', { params: { query: { limit: 1, tag: 'vip', cursor: cursor } } })).response.status,
+    ).toBe(200);
+    const otherFilters = await listOrg.client.GET('/v1/contacts', { params: { query: { limit: 1, tag: 'lead', cursor: cursor } } });
+    expect(otherFilters.response.status).toBe(400);
+    expect(otherFilters.error!.error.code).toBe('INVALID_CURSOR');
+    expect((await listOrg.client.GET('/v1/contacts', { params: { query: { cursor: 'abc.def' } } })).error!.error.code).toBe(
+      'INVALID_CURSOR',
+    );
+    expect((await org.client.GET('/v1/contacts', { params: { query: { limit: 1, tag: 'vip', cursor: cursor } } })).error!.error.code).toBe(
+      'INVALID_CURSOR',
+    );
 
     for (const limit of ['0', '-1', '2.5', 'ten']) {
-      const response = await listOrg.client.get(`/v1/contacts?limit=${limit}`);
+      const response = await listOrg.raw.get(`/v1/contacts?limit=${limit}`);
       expect(response.status, limit).toBe(422);
       expect(response.body.error.code).toBe('VALIDATION_ERROR');
     }
-    expect((await listOrg.client.get('/v1/contacts?limit=500')).status).toBe(200);
+    expect((await listOrg.client.GET('/v1/contacts', { params: { query: { limit: 500 } } })).response.status).toBe(200);
     for (const query of ['sort=email', 'order=up', 'has_chatapp=yes', 'created_after=yesterday', 'source=site']) {
-      expect((await listOrg.client.get(`/v1/contacts?${query}`)).body.error?.code, query).toBe('VALIDATION_ERROR');
+      expect((await listOrg.raw.get(`/v1/contacts?${query}`)).body.error?.code, query).toBe('VALIDATION_ERROR');
     }
   });
 
   it('defaults to 25 per page and clamps larger limits to 100', async () => {
     const bulk = await createTestOrg();
-    await Promise.all(Array.from({ length: 30 }, (_, i) => bulk.client.post('/v1/contacts', { name: `Bulk ${i}` })));
-    expect((await bulk.client.get('/v1/contacts')).body.data).toHaveLength(25);
-    const clamped = await bulk.client.get('/v1/contacts?limit=1000');
-    expect(clamped.body.data).toHaveLength(30);
-    expect(clamped.body.meta.has_more).toBe(false);
+    await Promise.all(Array.from({ length: 30 }, (_, i) => bulk.raw.post('/v1/contacts', { name: `Bulk ${i}` })));
+    expect((await bulk.client.GET('/v1/contacts')).data!.data).toHaveLength(25);
+    const clamped = await bulk.client.GET('/v1/contacts', { params: { query: { limit: 1000 } } });
+    expect(clamped.data!.data).toHaveLength(30);
+    expect(clamped.data!.meta.has_more).toBe(false);
   });
 });
 
@@ -266,23 +277,26 @@ describe('PATCH /v1/contacts/{id}', () => {
   it('changes only the sent fields; arrays and objects replace', async () => {
     await addCustomField(org.orgId, { entity: 'contact', key: 'nickname', type: 'text' });
     const contact = await create({ name: 'Patchy', email: 'patchy@example.com', tags: ['a', 'b'], custom_fields: { nickname: 'P' } });
-    const response = await org.client.patch(`/v1/contacts/${contact.id}`, { phone: '+14155550199', tags: ['c'], custom_fields: {} });
-    expect(response.status).toBe(200);
-    expect(response.body.data).toMatchObject({
+    const response = await org.client.PATCH('/v1/contacts/{id}', {
+      params: { path: { id: contact.id } },
+      body: { phone: '+14155550199', tags: ['c'], custom_fields: {} },
+    });
+    expect(response.response.status).toBe(200);
+    expect(response.data!.data).toMatchObject({
       name: 'Patchy',
       email: 'patchy@example.com',
       phone: '+14155550199',
       tags: ['c'],
       custom_fields: {},
     });
-    const cleared = await org.client.patch(`/v1/contacts/${contact.id}`, { email: null });
-    expect(cleared.body.data.email).toBeNull();
-    expect((await org.client.get(`/v1/contacts/${contact.id}`)).body.data.email).toBeNull();
+    const cleared = await org.client.PATCH('/v1/contacts/{id}', { params: { path: { id: contact.id } }, body: { email: null } });
+    expect(cleared.data!.data.email).toBeNull();
+    expect((await org.client.GET('/v1/contacts/{id}', { params: { path: { id: contact.id } } })).data!.data.email).toBeNull();
   });
 
   it('refuses channel ids and counters as UNKNOWN_FIELDS and changes nothing', async () => {
     const contact = await create({ name: 'Readonly' });
-    const response = await org.client.patch(`/v1/contacts/${contact.id}`, {
+    const response = await org.raw.patch(`/v1/contacts/${contact.id}`, {
       name: 'Changed',
       chatapp_jid: '1@x',
       socialmsg_psid: '1',
@@ -291,60 +305,94 @@ describe('PATCH /v1/contacts/{id}', () => {
     });
     expect(response.status).toBe(422);
     expect(response.body.error.details.fields.sort()).toEqual(['chatapp_jid', 'deals_count', 'photoapp_username', 'socialmsg_psid']);
-    expect((await org.client.get(`/v1/contacts/${contact.id}`)).body.data.name).toBe('Readonly');
+    expect((await org.client.GET('/v1/contacts/{id}', { params: { path: { id: contact.id } } })).data!.data.name).toBe('Readonly');
   });
 
   it('answers PLAN_RESTRICTION for funnel_stage on a plan without the contact funnel, and accepts it on Starter', async () => {
     const free = await createTestOrg({ plan: 'free' });
-    const contact = (await free.client.post('/v1/contacts', { name: 'Free plan' })).body.data;
-    const refused = await free.client.patch(`/v1/contacts/${contact.id}`, { funnel_stage: 'qualified' });
-    expect(refused.status).toBe(403);
-    expect(refused.body.error).toMatchObject({ code: 'PLAN_RESTRICTION', type: 'forbidden' });
+    const contact = (await free.client.POST('/v1/contacts', { body: { name: 'Free plan' } })).data!.data;
+    const refused = await free.client.PATCH('/v1/contacts/{id}', {
+      params: { path: { id: contact.id } },
+      body: { funnel_stage: 'qualified' },
+    });
+    expect(refused.response.status).toBe(403);
+    expect(refused.error!.error).toMatchObject({ code: 'PLAN_RESTRICTION', type: 'forbidden' });
 
     const starter = await createTestOrg({ plan: 'starter' });
-    const other = (await starter.client.post('/v1/contacts', { name: 'Starter plan' })).body.data;
-    const accepted = await starter.client.patch(`/v1/contacts/${other.id}`, { funnel_stage: 'qualified' });
-    expect(accepted.body.data.funnel_stage).toBe('qualified');
+    const other = (await starter.client.POST('/v1/contacts', { body: { name: 'Starter plan' } })).data!.data;
+    const accepted = await starter.client.PATCH('/v1/contacts/{id}', {
+      params: { path: { id: other.id } },
+      body: { funnel_stage: 'qualified' },
+    });
+    expect(accepted.data!.data.funnel_stage).toBe('qualified');
   });
 
   it('answers NOT_FOUND on a deleted contact, INVALID_REFERENCE for an unknown company, INVALID_ID for a malformed one', async () => {
     const contact = await create({ name: 'Gone soon' });
-    expect((await org.client.patch(`/v1/contacts/${contact.id}`, { company_id: 'co_AAAAAAAAAAAAAAAAAAAAAA' })).body.error).toMatchObject({
+    expect(
+      (
+        await org.client.PATCH('/v1/contacts/{id}', {
+          params: { path: { id: contact.id } },
+          body: { company_id: 'co_AAAAAAAAAAAAAAAAAAAAAA' },
+        })
+      ).error!.error,
+    ).toMatchObject({
       code: 'INVALID_REFERENCE',
       details: { field: 'company_id', id: 'co_AAAAAAAAAAAAAAAAAAAAAA' },
     });
-    expect((await org.client.patch(`/v1/contacts/${contact.id}`, { company_id: 'nope' })).body.error.code).toBe('INVALID_ID');
-    await org.client.delete(`/v1/contacts/${contact.id}`);
-    expect((await org.client.patch(`/v1/contacts/${contact.id}`, { name: 'x' })).status).toBe(404);
+    expect(
+      (await org.client.PATCH('/v1/contacts/{id}', { params: { path: { id: contact.id } }, body: { company_id: 'nope' } })).error!.error
+        .code,
+    ).toBe('INVALID_ID');
+    await org.client.DELETE('/v1/contacts/{id}', { params: { path: { id: contact.id } } });
+    expect(
+      (await org.client.PATCH('/v1/contacts/{id}', { params: { path: { id: contact.id } }, body: { name: 'x' } })).response.status,
+    ).toBe(404);
   });
 });
 
 describe('DELETE /v1/contacts/{id}', () => {
   it('soft-deletes: 204 without body, hidden from read, list and search, record kept', async () => {
     const contact = await create({ name: 'Soft Delete Target', email: 'soft@example.com' });
-    const response = await org.client.delete(`/v1/contacts/${contact.id}`);
-    expect(response.status).toBe(204);
-    expect(response.text).toBe('');
-    expect((await org.client.get(`/v1/contacts/${contact.id}`)).status).toBe(404);
-    expect((await org.client.get('/v1/contacts?search=Soft%20Delete')).body.data).toEqual([]);
+    const response = await org.client.DELETE('/v1/contacts/{id}', { params: { path: { id: contact.id } } });
+    expect(response.response.status).toBe(204);
+    expect(await response.response.text()).toBe('');
+    expect((await org.client.GET('/v1/contacts/{id}', { params: { path: { id: contact.id } } })).response.status).toBe(404);
+    expect((await org.client.GET('/v1/contacts', { params: { query: { search: 'Soft Delete' } } })).data!.data).toEqual([]);
     const all = await listAll(org.client, '/v1/contacts');
     expect(all.find((item: { id: string }) => item.id === contact.id)).toBeUndefined();
     expect((await storedContact(contact.id))?.deleted_at).toBeInstanceOf(Date);
-    expect((await org.client.delete(`/v1/contacts/${contact.id}`)).status).toBe(404);
+    expect((await org.client.DELETE('/v1/contacts/{id}', { params: { path: { id: contact.id } } })).response.status).toBe(404);
   });
 });
 
 describe('contact tags', () => {
   it('adds tags keeping the existing ones, and removes one by its URL-encoded name', async () => {
     const contact = await create({ name: 'Tagged', tags: ['keep'] });
-    const added = await org.client.post(`/v1/contacts/${contact.id}/tags`, { tags: ['new one', 'keep', 'ünïcode/tag'] });
-    expect(added.status).toBe(200);
-    expect(added.body.data.tags).toEqual(['keep', 'new one', 'ünïcode/tag']);
-    expect((await org.client.delete(`/v1/contacts/${contact.id}/tags/${encodeURIComponent('ünïcode/tag')}`)).status).toBe(204);
-    expect((await org.client.delete(`/v1/contacts/${contact.id}/tags/absent`)).status).toBe(204);
-    expect((await org.client.get(`/v1/contacts/${contact.id}`)).body.data.tags).toEqual(['keep', 'new one']);
-    expect((await org.client.post(`/v1/contacts/${contact.id}/tags`, { tags: [] })).body.error.code).toBe('VALIDATION_ERROR');
-    expect((await org.client.post(`/v1/contacts/${contact.id}/tags`, {})).body.error.code).toBe('VALIDATION_ERROR');
+    const added = await org.client.POST('/v1/contacts/{id}/tags', {
+      params: { path: { id: contact.id } },
+      body: { tags: ['new one', 'keep', 'ünïcode/tag'] },
+    });
+    expect(added.response.status).toBe(200);
+    expect(added.data!.data.tags).toEqual(['keep', 'new one', 'ünïcode/tag']);
+    expect(
+      (
+        await org.client.DELETE('/v1/contacts/{id}/tags/{tag}', {
+          params: { path: { id: contact.id, tag: 'ünïcode/tag' } },
+        })
+      ).response.status,
+    ).toBe(204);
+    expect(
+      (await org.client.DELETE('/v1/contacts/{id}/tags/{tag}', { params: { path: { id: contact.id, tag: 'absent' } } })).response.status,
+    ).toBe(204);
+    expect((await org.client.GET('/v1/contacts/{id}', { params: { path: { id: contact.id } } })).data!.data.tags).toEqual([
+      'keep',
+      'new one',
+    ]);
+    expect(
+      (await org.client.POST('/v1/contacts/{id}/tags', { params: { path: { id: contact.id } }, body: { tags: [] } })).error!.error.code,
+    ).toBe('VALIDATION_ERROR');
+    expect((await org.raw.post(`/v1/contacts/${contact.id}/tags`, {})).body.error.code).toBe('VALIDATION_ERROR');
   });
 });
 
@@ -353,12 +401,15 @@ describe('contact events on Kafka', () => {
     const eventOrg = await createTestOrg();
     const events = await eventsOf(eventOrg.orgId);
     try {
-      const contact = (await eventOrg.client.post('/v1/contacts', { name: 'Evented', tags: ['a'] })).body.data;
-      await eventOrg.client.patch(`/v1/contacts/${contact.id}`, { name: 'Evented 2', tags: ['a', 'b'] });
-      await eventOrg.client.post(`/v1/contacts/${contact.id}/tags`, { tags: ['c', 'a'] });
-      await eventOrg.client.delete(`/v1/contacts/${contact.id}/tags/a`);
-      await eventOrg.client.delete(`/v1/contacts/${contact.id}/tags/zzz`);
-      await eventOrg.client.delete(`/v1/contacts/${contact.id}`);
+      const contact = (await eventOrg.client.POST('/v1/contacts', { body: { name: 'Evented', tags: ['a'] } })).data!.data;
+      await eventOrg.client.PATCH('/v1/contacts/{id}', {
+        params: { path: { id: contact.id } },
+        body: { name: 'Evented 2', tags: ['a', 'b'] },
+      });
+      await eventOrg.client.POST('/v1/contacts/{id}/tags', { params: { path: { id: contact.id } }, body: { tags: ['c', 'a'] } });
+      await eventOrg.client.DELETE('/v1/contacts/{id}/tags/{tag}', { params: { path: { id: contact.id, tag: 'a' } } });
+      await eventOrg.client.DELETE('/v1/contacts/{id}/tags/{tag}', { params: { path: { id: contact.id, tag: 'zzz' } } });
+      await eventOrg.client.DELETE('/v1/contacts/{id}', { params: { path: { id: contact.id } } });
       await events.waitFor((received) => received.some((event) => event.type === 'contact.deleted'));
       await new Promise((resolve) => setTimeout(resolve, 300));
 
@@ -393,14 +444,20 @@ describe('organization isolation', () => {
   it("keeps one organization's contacts invisible to another's key", async () => {
     const other = await createTestOrg();
     const mine = await create({ name: 'Private Person', email: 'private@example.com' });
-    expect((await other.client.get(`/v1/contacts/${mine.id}`)).status).toBe(404);
-    expect((await other.client.patch(`/v1/contacts/${mine.id}`, { name: 'hacked' })).status).toBe(404);
-    expect((await other.client.delete(`/v1/contacts/${mine.id}`)).status).toBe(404);
-    expect((await other.client.post(`/v1/contacts/${mine.id}/tags`, { tags: ['x'] })).status).toBe(404);
-    expect((await other.client.get('/v1/contacts?search=Private')).body.data).toEqual([]);
+    expect((await other.client.GET('/v1/contacts/{id}', { params: { path: { id: mine.id } } })).response.status).toBe(404);
+    expect(
+      (await other.client.PATCH('/v1/contacts/{id}', { params: { path: { id: mine.id } }, body: { name: 'hacked' } })).response.status,
+    ).toBe(404);
+    expect((await other.client.DELETE('/v1/contacts/{id}', { params: { path: { id: mine.id } } })).response.status).toBe(404);
+    expect(
+      (await other.client.POST('/v1/contacts/{id}/tags', { params: { path: { id: mine.id } }, body: { tags: ['x'] } })).response.status,
+    ).toBe(404);
+    expect((await other.client.GET('/v1/contacts', { params: { query: { search: 'Private' } } })).data!.data).toEqual([]);
     // The same e-mail is free in another organization.
-    expect((await other.client.post('/v1/contacts', { name: 'Same mail', email: 'private@example.com' })).status).toBe(201);
-    expect((await org.client.get(`/v1/contacts/${mine.id}`)).body.data.name).toBe('Private Person');
+    expect((await other.client.POST('/v1/contacts', { body: { name: 'Same mail', email: 'private@example.com' } })).response.status).toBe(
+      201,
+    );
+    expect((await org.client.GET('/v1/contacts/{id}', { params: { path: { id: mine.id } } })).data!.data.name).toBe('Private Person');
   });
 });
 
@@ -408,8 +465,10 @@ describe('concurrent writes', () => {
   it('loses no tag when many requests add tags at once', async () => {
     const contact = await create({ name: 'Concurrent' });
     const tags = Array.from({ length: 12 }, (_, i) => `t${i}`);
-    const responses = await Promise.all(tags.map((tag) => org.client.post(`/v1/contacts/${contact.id}/tags`, { tags: [tag] })));
+    const responses = await Promise.all(tags.map((tag) => org.raw.post(`/v1/contacts/${contact.id}/tags`, { tags: [tag] })));
     expect(responses.map((response) => response.status)).toEqual(tags.map(() => 200));
-    expect((await org.client.get(`/v1/contacts/${contact.id}`)).body.data.tags.sort()).toEqual([...tags].sort());
+    expect((await org.client.GET('/v1/contacts/{id}', { params: { path: { id: contact.id } } })).data!.data.tags.sort()).toEqual(
+      [...tags].sort(),
+    );
   });
 });

@@ -28,23 +28,25 @@ describe('messaging events across services', () => {
     const first = await inbound(qr, { from: phone, name: 'Counted', text: 'one' });
     await inbound(qr, { from: phone, text: 'one', id: first.id, repeat: 3 });
     await inbound(qr, { from: phone, text: 'two' });
-    const contactId = (await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`)).body.data[0].id;
-    const sent = await org.client.post('/v1/messages/send', { contact_id: contactId, channel: 'chatapp', content: 'reply' });
-    expect(sent.status).toBe(201);
+    const contactId = (await org.raw.get(`/v1/contacts?search=${encodeURIComponent(phone)}`)).body.data[0].id;
+    const sent = await org.client.POST('/v1/messages/send', { body: { contact_id: contactId, channel: 'chatapp', content: 'reply' } });
+    expect(sent.response.status).toBe(201);
     const contact = await eventually(
       'three counted messages',
       async () => {
-        const current = (await org.client.get(`/v1/contacts/${contactId}`)).body.data;
+        const current = (await org.client.GET('/v1/contacts/{id}', { params: { path: { id: contactId } } })).data!.data;
         return current.messages_count === 3 ? current : undefined;
       },
       20_000,
     );
-    expect(contact.last_message_at).toBe(sent.body.data.created_at);
+    expect(contact.last_message_at).toBe(sent.data!.data.created_at);
     // Redelivered or late events change nothing: the count stays at the number of distinct messages.
     await new Promise((resolve) => setTimeout(resolve, 800));
-    expect((await org.client.get(`/v1/contacts/${contactId}`)).body.data.messages_count).toBe(3);
-    expect((await org.client.get('/v1/contacts?has_chatapp=true')).body.data.map((c: any) => c.id)).toContain(contactId);
-    expect((await other.client.get('/v1/contacts?has_chatapp=true')).body.data).toHaveLength(0);
+    expect((await org.client.GET('/v1/contacts/{id}', { params: { path: { id: contactId } } })).data!.data.messages_count).toBe(3);
+    expect(
+      (await org.client.GET('/v1/contacts', { params: { query: { has_chatapp: 'true' } } })).data!.data.map((c: any) => c.id),
+    ).toContain(contactId);
+    expect((await other.client.GET('/v1/contacts', { params: { query: { has_chatapp: 'true' } } })).data!.data).toHaveLength(0);
   });
 
   it('the webhook service delivers message.received, message.sent, message.edited and channel.disconnected to a subscriber', async () => {
@@ -56,17 +58,19 @@ describe('messaging events across services', () => {
       'channel.disconnected',
       'conversation.closed',
     ];
-    const created = await org.client.post('/v1/webhooks', { name: 'messaging', url: receiver.url, events: kinds });
+    const created = await org.raw.post('/v1/webhooks', { name: 'messaging', url: receiver.url, events: kinds });
     expect(created.status, created.text).toBe(201);
     const number = await addNumber(org.orgId, 'qrcode', { name: 'Webhook QR' });
     const phone = uniquePhone();
     const received = await inbound(number, { from: phone, name: 'Hooked', text: 'hello hooks' });
     await sim('edit', { channel: 'qrcode', to_number: number.ref, from: phone, id: received.id, text: 'hello hooks!' });
-    const contactId = (await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`)).body.data[0].id;
+    const contactId = (await org.raw.get(`/v1/contacts?search=${encodeURIComponent(phone)}`)).body.data[0].id;
     const sent = (
-      await org.client.post('/v1/messages/send', { contact_id: contactId, channel: 'chatapp', instance_id: number.id, content: 'hi back' })
-    ).body.data;
-    await org.client.post(`/v1/conversations/${sent.conversation_id}/close`);
+      await org.client.POST('/v1/messages/send', {
+        body: { contact_id: contactId, channel: 'chatapp', instance_id: number.id, content: 'hi back' },
+      })
+    ).data!.data;
+    await org.client.POST('/v1/conversations/{id}/close', { params: { path: { id: sent.conversation_id } } });
     await sim('numbers', { channel: 'qrcode', to_number: number.ref, connected: false });
 
     const types = await eventually(
@@ -93,23 +97,25 @@ describe('messaging events across services', () => {
 
   it('measures send → message.sent webhook latency', async () => {
     const url = `${receiver.url}`;
-    const hook = await other.client.post('/v1/webhooks', { name: 'latency', url, events: ['message.sent'] });
-    expect(hook.status).toBe(201);
+    const hook = await other.client.POST('/v1/webhooks', { body: { name: 'latency', url, events: ['message.sent'] } });
+    expect(hook.response.status).toBe(201);
     const number = await addNumber(other.orgId, 'qrcode', { name: 'Latency QR' });
     const phone = uniquePhone();
     await inbound(number, { from: phone, name: 'Latency', text: 'hi' });
-    const contactId = (await other.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`)).body.data[0].id;
+    const contactId = (await other.raw.get(`/v1/contacts?search=${encodeURIComponent(phone)}`)).body.data[0].id;
     const latencies: number[] = [];
     for (let i = 0; i < 20; i++) {
       const started = Date.now();
       const sent = (
-        await other.client.post('/v1/messages/send', {
-          contact_id: contactId,
-          channel: 'chatapp',
-          instance_id: number.id,
-          content: `latency ${i}`,
+        await other.client.POST('/v1/messages/send', {
+          body: {
+            contact_id: contactId,
+            channel: 'chatapp',
+            instance_id: number.id,
+            content: `latency ${i}`,
+          },
         })
-      ).body.data;
+      ).data!.data;
       const delivery = await eventually(
         'the message.sent delivery',
         async () => receiver.received.find((r) => r.event.type === 'message.sent' && r.event.data.object.id === sent.id),

@@ -25,8 +25,8 @@ describe('inbound messages: conversations, contacts and events', () => {
     const sent = await inbound(qr, { from: phone, name: 'Ana Souza', text: 'Hi, is it in stock?' });
     expect(sent.callback_statuses).toEqual([200]);
 
-    const conversations = await org.client.get('/v1/conversations?channel=chatapp');
-    const conversation = conversations.body.data.find((c: any) => c.contact.name === 'Ana Souza');
+    const conversations = await org.client.GET('/v1/conversations', { params: { query: { channel: 'chatapp' } } });
+    const conversation = conversations.data!.data.find((c: any) => c.contact.name === 'Ana Souza')!;
     expect(conversation).toMatchObject({
       channel: 'chatapp',
       chatapp_instance: { id: qr.id, name: 'Sales QR', channel: 'qrcode' },
@@ -37,10 +37,10 @@ describe('inbound messages: conversations, contacts and events', () => {
       window_expires_at: null,
       closed_at: null,
     });
-    const contact = (await org.client.get(`/v1/contacts/${conversation.contact.id}`)).body.data;
+    const contact = (await org.raw.get(`/v1/contacts/${conversation.contact.id}`)).body.data;
     expect(contact).toMatchObject({ name: 'Ana Souza', phone, source: 'chatapp', chatapp_jid: `${phone.slice(1)}@c.chatapp` });
 
-    const messages = await org.client.get(`/v1/conversations/${conversation.id}/messages`);
+    const messages = await org.raw.get(`/v1/conversations/${conversation.id}/messages`);
     expect(messages.status).toBe(200);
     expect(messages.body.meta.total).toBe(1);
     expect(messages.body.data[0]).toMatchObject({
@@ -57,7 +57,7 @@ describe('inbound messages: conversations, contacts and events', () => {
       edited_at: null,
     });
     const message = messages.body.data[0];
-    expect((await org.client.get(`/v1/messages/${message.id}`)).body.data).toEqual(message);
+    expect((await org.raw.get(`/v1/messages/${message.id}`)).body.data).toEqual(message);
     await events.waitFor((all) => all.some((e) => e.type === 'message.received' && e.data.object.id === message.id));
     expect(events.ofType('message.received').find((e) => e.data.object.id === message.id)?.data).toEqual({ object: message });
     await events.waitFor((all) => all.some((e) => e.type === 'contact.created' && e.data.object.id === contact.id));
@@ -68,11 +68,11 @@ describe('inbound messages: conversations, contacts and events', () => {
     const first = await inbound(qr, { from: phone, name: 'Retry Person', text: 'once', repeat: 3 });
     expect(first.callback_statuses).toEqual([200, 200, 200]);
     await inbound(qr, { from: phone, name: 'Retry Person', text: 'once', id: first.id, repeat: 4, concurrent: true });
-    const contacts = await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`);
+    const contacts = await org.raw.get(`/v1/contacts?search=${encodeURIComponent(phone)}`);
     expect(contacts.body.data).toHaveLength(1);
-    const conversation = (await org.client.get(`/v1/conversations?contact_id=${contacts.body.data[0].id}`)).body.data[0];
-    const messages = await org.client.get(`/v1/conversations/${conversation.id}/messages`);
-    expect(messages.body.data.map((m: any) => m.external_id)).toEqual([first.id]);
+    const conversation = (await org.raw.get(`/v1/conversations?contact_id=${contacts.body.data[0].id}`)).body.data[0];
+    const messages = await org.client.GET('/v1/conversations/{id}/messages', { params: { path: { id: conversation.id } } });
+    expect(messages.data!.data.map((m: any) => m.external_id)).toEqual([first.id]);
     await eventually('the single message.received', async () =>
       events.ofType('message.received').some((e) => e.data.object.external_id === first.id),
     );
@@ -84,11 +84,11 @@ describe('inbound messages: conversations, contacts and events', () => {
     const phone = uniquePhone();
     const sent = await inbound(qr, { from: phone, name: 'Racing Retries', text: 'raced', repeat: 5, concurrent: true });
     expect(sent.callback_statuses).toEqual([200, 200, 200, 200, 200]);
-    const contact = (await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`)).body.data[0];
-    const conversations = (await org.client.get(`/v1/conversations?contact_id=${contact.id}`)).body.data;
+    const contact = (await org.client.GET('/v1/contacts', { params: { query: { search: phone } } })).data!.data[0]!;
+    const conversations = (await org.raw.get(`/v1/conversations?contact_id=${contact.id}`)).body.data;
     expect(conversations).toHaveLength(1);
     expect(conversations[0].unread_count).toBe(1);
-    expect((await org.client.get(`/v1/conversations/${conversations[0].id}/messages`)).body.data.map((m: any) => m.external_id)).toEqual([
+    expect((await org.raw.get(`/v1/conversations/${conversations[0].id}/messages`)).body.data.map((m: any) => m.external_id)).toEqual([
       sent.id,
     ]);
   });
@@ -96,20 +96,20 @@ describe('inbound messages: conversations, contacts and events', () => {
   it('concurrent first messages from one new sender make one contact and one conversation', async () => {
     const phone = uniquePhone();
     await Promise.all([1, 2, 3, 4].map((n) => inbound(qr, { from: phone, name: 'Burst Sender', text: `burst ${n}` })));
-    const contacts = await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`);
+    const contacts = await org.raw.get(`/v1/contacts?search=${encodeURIComponent(phone)}`);
     expect(contacts.body.data).toHaveLength(1);
-    const conversations = await org.client.get(`/v1/conversations?contact_id=${contacts.body.data[0].id}`);
+    const conversations = await org.raw.get(`/v1/conversations?contact_id=${contacts.body.data[0].id}`);
     expect(conversations.body.data).toHaveLength(1);
     expect(conversations.body.data[0].unread_count).toBe(4);
-    expect((await org.client.get(`/v1/conversations/${conversations.body.data[0].id}/messages`)).body.meta.total).toBe(4);
+    expect((await org.raw.get(`/v1/conversations/${conversations.body.data[0].id}/messages`)).body.meta.total).toBe(4);
   });
 
   it('an inbound message on an official number opens the 24-hour window from its provider timestamp', async () => {
     const phone = uniquePhone();
     const at = new Date(Date.now() - 2 * 3_600_000);
     await inbound(official, { from: phone, name: 'Window Person', text: 'hello', timestamp: at.toISOString() });
-    const contact = (await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`)).body.data[0];
-    const conversation = (await org.client.get(`/v1/conversations?contact_id=${contact.id}`)).body.data[0];
+    const contact = (await org.client.GET('/v1/contacts', { params: { query: { search: phone } } })).data!.data[0]!;
+    const conversation = (await org.raw.get(`/v1/conversations?contact_id=${contact.id}`)).body.data[0];
     const expected = new Date(Math.floor(at.getTime() / 1000) * 1000 + 24 * 3_600_000).toISOString();
     expect(conversation).toMatchObject({
       chatapp_instance: { id: official.id, channel: 'official' },
@@ -120,14 +120,22 @@ describe('inbound messages: conversations, contacts and events', () => {
 
   it('an existing contact with the same phone is linked (gains chatapp_jid) instead of duplicated', async () => {
     const phone = uniquePhone();
-    const created = await org.client.post('/v1/contacts', { name: 'Known Person', phone });
-    expect(created.status).toBe(201);
-    expect((await org.client.get('/v1/contacts?has_chatapp=true')).body.data.some((c: any) => c.id === created.body.data.id)).toBe(false);
+    const created = await org.client.POST('/v1/contacts', { body: { name: 'Known Person', phone } });
+    expect(created.response.status).toBe(201);
+    expect(
+      (await org.client.GET('/v1/contacts', { params: { query: { has_chatapp: 'true' } } })).data!.data.some(
+        (c: any) => c.id === created.data!.data.id,
+      ),
+    ).toBe(false);
     await inbound(qr, { from: phone, name: 'Some Push Name', text: 'it is me' });
-    const contacts = (await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`)).body.data;
+    const contacts = (await org.client.GET('/v1/contacts', { params: { query: { search: phone } } })).data!.data;
     expect(contacts).toHaveLength(1);
-    expect(contacts[0]).toMatchObject({ id: created.body.data.id, name: 'Known Person', chatapp_jid: `${phone.slice(1)}@c.chatapp` });
-    expect((await org.client.get('/v1/contacts?has_chatapp=true')).body.data.some((c: any) => c.id === created.body.data.id)).toBe(true);
+    expect(contacts[0]).toMatchObject({ id: created.data!.data.id, name: 'Known Person', chatapp_jid: `${phone.slice(1)}@c.chatapp` });
+    expect(
+      (await org.client.GET('/v1/contacts', { params: { query: { has_chatapp: 'true' } } })).data!.data.some(
+        (c: any) => c.id === created.data!.data.id,
+      ),
+    ).toBe(true);
   });
 
   it('photoapp and socialmsg senders become contacts with their channel identifiers', async () => {
@@ -137,15 +145,16 @@ describe('inbound messages: conversations, contacts and events', () => {
     const psid = `psid-${Date.now()}`;
     await inbound(photo, { from: username, name: 'Jane Photo', text: 'love it' });
     await inbound(page, { from: psid, name: 'Diego Page', text: 'do you ship?' });
-    const photoContacts = (await org.client.get('/v1/contacts?has_photoapp=true&source=photoapp')).body.data;
+    const photoContacts = (await org.client.GET('/v1/contacts', { params: { query: { has_photoapp: 'true', source: 'photoapp' } } })).data!
+      .data;
     expect(photoContacts.find((c: any) => c.photoapp_username === username)).toMatchObject({ name: 'Jane Photo', source: 'photoapp' });
-    const pageContacts = (await org.client.get('/v1/contacts?has_socialmsg=true')).body.data;
+    const pageContacts = (await org.client.GET('/v1/contacts', { params: { query: { has_socialmsg: 'true' } } })).data!.data;
     expect(pageContacts.find((c: any) => c.socialmsg_psid === psid)).toMatchObject({
       name: 'Diego Page',
       socialmsg_name: 'Diego Page',
       source: 'socialmsg',
     });
-    const conversations = (await org.client.get('/v1/conversations?channel=photoapp')).body.data;
+    const conversations = (await org.client.GET('/v1/conversations', { params: { query: { channel: 'photoapp' } } })).data!.data;
     expect(conversations[0]).toMatchObject({ channel: 'photoapp', chatapp_instance: null, window_expires_at: null });
   });
 
@@ -162,6 +171,6 @@ describe('inbound messages: conversations, contacts and events', () => {
       }),
     });
     expect(response.status).toBe(401);
-    expect((await org.client.get('/v1/contacts?search=15550009999')).body.data).toHaveLength(0);
+    expect((await org.client.GET('/v1/contacts', { params: { query: { search: '15550009999' } } })).data!.data).toHaveLength(0);
   });
 });

@@ -16,7 +16,7 @@ describe('POST /v1/messages/send and delivery statuses', () => {
   async function contactWhoWrote(number: TestNumber, at = new Date()): Promise<{ id: string; phone: string }> {
     const phone = uniquePhone();
     await inbound(number, { from: phone, name: `Writer ${phone}`, text: 'hello', timestamp: at.toISOString() });
-    const contact = (await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`)).body.data[0];
+    const contact = (await org.client.GET('/v1/contacts', { params: { query: { search: phone } } })).data!.data[0]!;
     return { id: contact.id, phone };
   }
 
@@ -38,13 +38,15 @@ describe('POST /v1/messages/send and delivery statuses', () => {
 
   it('sends free text on a QR-code number: 201 sent with the provider id, message.sent, then delivered and read', async () => {
     const contact = await contactWhoWrote(qr);
-    const response = await org.client.post('/v1/messages/send', {
-      contact_id: contact.id,
-      channel: 'chatapp',
-      content: 'We have it in blue.',
+    const response = await org.client.POST('/v1/messages/send', {
+      body: {
+        contact_id: contact.id,
+        channel: 'chatapp',
+        content: 'We have it in blue.',
+      },
     });
-    expect(response.status).toBe(201);
-    const message = response.body.data;
+    expect(response.response.status).toBe(201);
+    const message = response.data!.data;
     expect(message).toMatchObject({
       contact_id: contact.id,
       channel: 'chatapp',
@@ -63,72 +65,82 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     await events.waitFor((all) => all.some((e) => e.type === 'message.sent' && e.data.object.id === message.id));
     expect(events.ofType('message.sent').find((e) => e.data.object.id === message.id)?.data).toEqual({ object: message });
     const read = await eventually('status read', async () => {
-      const current = (await org.client.get(`/v1/messages/${message.id}`)).body.data;
+      const current = (await org.client.GET('/v1/messages/{id}', { params: { path: { id: message.id } } })).data!.data;
       return current.status === 'read' ? current : undefined;
     });
     expect(read).toMatchObject({ id: message.id, status: 'read', error: null });
-    const conversation = (await org.client.get(`/v1/conversations/${message.conversation_id}`)).body.data;
+    const conversation = (await org.client.GET('/v1/conversations/{id}', { params: { path: { id: message.conversation_id } } })).data!.data;
     expect(conversation).toMatchObject({ last_message_preview: 'We have it in blue.', chatapp_instance: { id: qr.id } });
   });
 
   it('silently ignores template fields on a QR-code number, which then needs content', async () => {
     const contact = await contactWhoWrote(qr);
-    const ignored = await org.client.post('/v1/messages/send', {
-      contact_id: contact.id,
-      channel: 'chatapp',
-      instance_id: qr.id,
-      content: 'plain',
-      template_name: 'order_update',
-      template_language: 'en_US',
+    const ignored = await org.client.POST('/v1/messages/send', {
+      body: {
+        contact_id: contact.id,
+        channel: 'chatapp',
+        instance_id: qr.id,
+        content: 'plain',
+        template_name: 'order_update',
+        template_language: 'en_US',
+      },
     });
-    expect(ignored.status).toBe(201);
-    expect(ignored.body.data).toMatchObject({ type: 'text', content: 'plain', template: null });
-    const noContent = await org.client.post('/v1/messages/send', {
-      contact_id: contact.id,
-      channel: 'chatapp',
-      instance_id: qr.id,
-      template_name: 'order_update',
-      template_language: 'en_US',
+    expect(ignored.response.status).toBe(201);
+    expect(ignored.data!.data).toMatchObject({ type: 'text', content: 'plain', template: null });
+    const noContent = await org.client.POST('/v1/messages/send', {
+      body: {
+        contact_id: contact.id,
+        channel: 'chatapp',
+        instance_id: qr.id,
+        template_name: 'order_update',
+        template_language: 'en_US',
+      },
     });
-    expect(noContent.status).toBe(422);
-    expect(noContent.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field: 'content' }] } });
+    expect(noContent.response.status).toBe(422);
+    expect(noContent.error!.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field: 'content' }] } });
   });
 
   it('official numbers: free text only inside the 24-hour window opened by the contact', async () => {
     const stale = await contactWhoWrote(official, new Date(Date.now() - 25 * HOUR));
-    const outside = await org.client.post('/v1/messages/send', {
-      contact_id: stale.id,
-      channel: 'chatapp',
-      instance_id: official.id,
-      content: 'late reply',
+    const outside = await org.client.POST('/v1/messages/send', {
+      body: {
+        contact_id: stale.id,
+        channel: 'chatapp',
+        instance_id: official.id,
+        content: 'late reply',
+      },
     });
-    expect(outside.status).toBe(422);
-    expect(outside.body.error.code).toBe('OUTSIDE_MESSAGING_WINDOW');
-    expect(outside.body.error.type).toBe('unprocessable');
+    expect(outside.response.status).toBe(422);
+    expect(outside.error!.error.code).toBe('OUTSIDE_MESSAGING_WINDOW');
+    expect(outside.error!.error.type).toBe('unprocessable');
 
     // The contact writes again: the window opens and the same send goes through.
     await inbound(official, { from: stale.phone, text: 'are you there?' });
-    const inside = await org.client.post('/v1/messages/send', {
-      contact_id: stale.id,
-      channel: 'chatapp',
-      instance_id: official.id,
-      content: 'yes!',
+    const inside = await org.client.POST('/v1/messages/send', {
+      body: {
+        contact_id: stale.id,
+        channel: 'chatapp',
+        instance_id: official.id,
+        content: 'yes!',
+      },
     });
-    expect(inside.status).toBe(201);
-    expect(inside.body.data.status).toBe('sent');
+    expect(inside.response.status).toBe(201);
+    expect(inside.data!.data.status).toBe('sent');
 
-    const never = (await org.client.post('/v1/contacts', { name: 'Never wrote', phone: uniquePhone() })).body.data;
-    const refused = await org.client.post('/v1/messages/send', {
-      contact_id: never.id,
-      channel: 'chatapp',
-      instance_id: official.id,
-      content: 'hi',
+    const never = (await org.client.POST('/v1/contacts', { body: { name: 'Never wrote', phone: uniquePhone() } })).data!.data;
+    const refused = await org.client.POST('/v1/messages/send', {
+      body: {
+        contact_id: never.id,
+        channel: 'chatapp',
+        instance_id: official.id,
+        content: 'hi',
+      },
     });
-    expect(refused.body.error.code).toBe('OUTSIDE_MESSAGING_WINDOW');
+    expect(refused.error!.error.code).toBe('OUTSIDE_MESSAGING_WINDOW');
   });
 
   it('official numbers: an APPROVED template in its exact language with its variables, and its external_id', async () => {
-    const contact = (await org.client.post('/v1/contacts', { name: 'Template target', phone: uniquePhone() })).body.data;
+    const contact = (await org.client.POST('/v1/contacts', { body: { name: 'Template target', phone: uniquePhone() } })).data!.data;
     const components = [
       {
         type: 'body',
@@ -138,22 +150,24 @@ describe('POST /v1/messages/send and delivery statuses', () => {
         ],
       },
     ];
-    const response = await org.client.post('/v1/messages/send', {
-      contact_id: contact.id,
-      channel: 'chatapp',
-      template_name: 'order_update',
-      template_language: 'en_US',
-      template_components: components,
+    const response = await org.client.POST('/v1/messages/send', {
+      body: {
+        contact_id: contact.id,
+        channel: 'chatapp',
+        template_name: 'order_update',
+        template_language: 'en_US',
+        template_components: components,
+      },
     });
-    expect(response.status).toBe(201);
-    expect(response.body.data).toMatchObject({
+    expect(response.response.status).toBe(201);
+    expect(response.data!.data).toMatchObject({
       type: 'template',
       template: { name: 'order_update', language: 'en_US' },
       content: null,
       status: 'sent',
     });
-    expect(response.body.data.external_id).toMatch(/^wamid\./);
-    expect((await sentAt(official.ref)).find((s) => s.id === response.body.data.external_id)?.body).toMatchObject({
+    expect(response.data!.data.external_id).toMatch(/^wamid\./);
+    expect((await sentAt(official.ref)).find((s) => s.id === response.data!.data.external_id)?.body).toMatchObject({
       type: 'template',
       template: { name: 'order_update', language: { code: 'en_US' }, components },
     });
@@ -167,26 +181,30 @@ describe('POST /v1/messages/send and delivery statuses', () => {
       [{ template_language: 'en_US' }, 'VALIDATION_ERROR'],
     ];
     for (const [fields, code] of cases) {
-      const refused = await org.client.post('/v1/messages/send', {
-        contact_id: contact.id,
-        channel: 'chatapp',
-        instance_id: official.id,
-        ...fields,
+      const refused = await org.client.POST('/v1/messages/send', {
+        body: {
+          contact_id: contact.id,
+          channel: 'chatapp',
+          instance_id: official.id,
+          ...fields,
+        },
       });
-      expect([refused.status, refused.body.error.code, fields]).toEqual([422, code, fields]);
+      expect([refused.response.status, refused.error!.error.code, fields]).toEqual([422, code, fields]);
     }
   });
 
   it('a template approved at the provider becomes sendable (status callback)', async () => {
-    const contact = (await org.client.post('/v1/contacts', { name: 'Approval target', phone: uniquePhone() })).body.data;
-    const before = await org.client.post('/v1/messages/send', {
-      contact_id: contact.id,
-      channel: 'chatapp',
-      instance_id: official.id,
-      template_name: 'welcome',
-      template_language: 'pt_BR',
+    const contact = (await org.client.POST('/v1/contacts', { body: { name: 'Approval target', phone: uniquePhone() } })).data!.data;
+    const before = await org.client.POST('/v1/messages/send', {
+      body: {
+        contact_id: contact.id,
+        channel: 'chatapp',
+        instance_id: official.id,
+        template_name: 'welcome',
+        template_language: 'pt_BR',
+      },
     });
-    expect(before.body.error.code).toBe('TEMPLATE_NOT_FOUND');
+    expect(before.error!.error.code).toBe('TEMPLATE_NOT_FOUND');
     const approved = await sim('templates', {
       channel: 'official',
       to_number: official.ref,
@@ -195,41 +213,45 @@ describe('POST /v1/messages/send and delivery statuses', () => {
       status: 'APPROVED',
     });
     expect(approved.body.callback_status).toBe(200);
-    const listed = await org.client.get(`/v1/chatapp-instances/${official.id}/templates?name=welcome&language=pt_BR`);
+    const listed = await org.raw.get(`/v1/chatapp-instances/${official.id}/templates?name=welcome&language=pt_BR`);
     expect(listed.body.data[0].status).toBe('APPROVED');
-    const after = await org.client.post('/v1/messages/send', {
-      contact_id: contact.id,
-      channel: 'chatapp',
-      instance_id: official.id,
-      template_name: 'welcome',
-      template_language: 'pt_BR',
+    const after = await org.client.POST('/v1/messages/send', {
+      body: {
+        contact_id: contact.id,
+        channel: 'chatapp',
+        instance_id: official.id,
+        template_name: 'welcome',
+        template_language: 'pt_BR',
+      },
     });
-    expect(after.status).toBe(201);
+    expect(after.response.status).toBe(201);
   });
 
   it('131042: a send accepted as sent fails later with error.code 131042 and message.failed', async () => {
     const billing = await addNumber(org.orgId, 'official', { name: 'Declined card' });
     await addTemplate(org.orgId, billing.id, { name: 'welcome', text: 'Welcome!' });
     await configureNumber(billing, { late_billing_failure: true });
-    const contact = (await org.client.post('/v1/contacts', { name: 'Billing target', phone: uniquePhone() })).body.data;
-    const response = await org.client.post('/v1/messages/send', {
-      contact_id: contact.id,
-      channel: 'chatapp',
-      instance_id: billing.id,
-      template_name: 'welcome',
-      template_language: 'en_US',
+    const contact = (await org.client.POST('/v1/contacts', { body: { name: 'Billing target', phone: uniquePhone() } })).data!.data;
+    const response = await org.client.POST('/v1/messages/send', {
+      body: {
+        contact_id: contact.id,
+        channel: 'chatapp',
+        instance_id: billing.id,
+        template_name: 'welcome',
+        template_language: 'en_US',
+      },
     });
-    expect(response.status).toBe(201);
-    expect(response.body.data.status).toBe('sent');
+    expect(response.response.status).toBe(201);
+    expect(response.data!.data.status).toBe('sent');
     const failed = await eventually('status failed', async () => {
-      const current = (await org.client.get(`/v1/messages/${response.body.data.id}`)).body.data;
+      const current = (await org.raw.get(`/v1/messages/${response.data!.data.id}`)).body.data;
       return current.status === 'failed' ? current : undefined;
     });
     expect(failed.error).toEqual({ code: '131042', message: 'Business eligibility payment issue' });
     await events.waitFor((all) => all.some((e) => e.type === 'message.failed' && e.data.object.id === failed.id));
     // A client that missed the event finds the conversation by updated_after (spec §6 rule 8).
-    const since = new Date(Date.parse(response.body.data.created_at) + 1).toISOString();
-    const changed = (await org.client.get(`/v1/conversations?updated_after=${encodeURIComponent(since)}`)).body.data;
+    const since = new Date(Date.parse(response.data!.data.created_at) + 1).toISOString();
+    const changed = (await org.client.GET('/v1/conversations', { params: { query: { updated_after: since } } })).data!.data;
     expect(changed.map((c: any) => c.id)).toContain(failed.conversation_id);
   });
 
@@ -237,39 +259,45 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     const unpaid = await addNumber(org.orgId, 'official', { name: 'No billing' });
     await addTemplate(org.orgId, unpaid.id, { name: 'welcome', text: 'Welcome!' });
     await configureNumber(unpaid, { payment_method: false });
-    const contact = (await org.client.post('/v1/contacts', { name: 'Unpaid target', phone: uniquePhone() })).body.data;
-    const response = await org.client.post('/v1/messages/send', {
-      contact_id: contact.id,
-      channel: 'chatapp',
-      instance_id: unpaid.id,
-      template_name: 'welcome',
-      template_language: 'en_US',
+    const contact = (await org.client.POST('/v1/contacts', { body: { name: 'Unpaid target', phone: uniquePhone() } })).data!.data;
+    const response = await org.client.POST('/v1/messages/send', {
+      body: {
+        contact_id: contact.id,
+        channel: 'chatapp',
+        instance_id: unpaid.id,
+        template_name: 'welcome',
+        template_language: 'en_US',
+      },
     });
-    expect(response.status).toBe(422);
-    expect(response.body.error).toMatchObject({ code: 'TEMPLATE_SEND_ERROR', details: { provider_code: '131042' } });
-    expect(response.body.error.message).toMatch(/payment method/);
+    expect(response.response.status).toBe(422);
+    expect(response.error!.error).toMatchObject({ code: 'TEMPLATE_SEND_ERROR', details: { provider_code: '131042' } });
+    expect(response.error!.error.message).toMatch(/payment method/);
     expect(await sentAt(unpaid.ref)).toHaveLength(0);
   });
 
   it('maps provider refusals and timeouts: TEMPLATE_SEND_ERROR 422, TEMPLATE_NOT_CONFIRMED 502', async () => {
     const contact = await contactWhoWrote(qr);
     await configureNumber(qr, { fail_next: [{ mode: 'error', code: 470, message: 'Recipient blocked' }, { mode: 'timeout' }] });
-    const refused = await org.client.post('/v1/messages/send', {
-      contact_id: contact.id,
-      channel: 'chatapp',
-      instance_id: qr.id,
-      content: 'one',
+    const refused = await org.client.POST('/v1/messages/send', {
+      body: {
+        contact_id: contact.id,
+        channel: 'chatapp',
+        instance_id: qr.id,
+        content: 'one',
+      },
     });
-    expect(refused.status).toBe(422);
-    expect(refused.body.error).toMatchObject({ code: 'TEMPLATE_SEND_ERROR', details: { provider_code: '470' } });
-    const timedOut = await org.client.post('/v1/messages/send', {
-      contact_id: contact.id,
-      channel: 'chatapp',
-      instance_id: qr.id,
-      content: 'two',
+    expect(refused.response.status).toBe(422);
+    expect(refused.error!.error).toMatchObject({ code: 'TEMPLATE_SEND_ERROR', details: { provider_code: '470' } });
+    const timedOut = await org.client.POST('/v1/messages/send', {
+      body: {
+        contact_id: contact.id,
+        channel: 'chatapp',
+        instance_id: qr.id,
+        content: 'two',
+      },
     });
-    expect(timedOut.status).toBe(502);
-    expect(timedOut.body.error).toMatchObject({
+    expect(timedOut.response.status).toBe(502);
+    expect(timedOut.error!.error).toMatchObject({
       code: 'TEMPLATE_NOT_CONFIRMED',
       type: 'upstream_error',
       details: { provider_code: 'timeout' },
@@ -282,15 +310,17 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     await configureNumber(limited, { rate_limit: { limit: 1, window_ms: 30_000 } });
     expect(
       (
-        await org.client.post('/v1/messages/send', {
-          contact_id: contact.id,
-          channel: 'chatapp',
-          instance_id: limited.id,
-          content: 'first',
+        await org.client.POST('/v1/messages/send', {
+          body: {
+            contact_id: contact.id,
+            channel: 'chatapp',
+            instance_id: limited.id,
+            content: 'first',
+          },
         })
-      ).status,
+      ).response.status,
     ).toBe(201);
-    const second = await org.client.post('/v1/messages/send', {
+    const second = await org.raw.post('/v1/messages/send', {
       contact_id: contact.id,
       channel: 'chatapp',
       instance_id: limited.id,
@@ -306,9 +336,11 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     const page = await addNumber(org.orgId, 'socialmsg', { name: 'Page' });
     const psid = `psid-${randomUUID()}`;
     await inbound(page, { from: psid, name: 'Page fan', text: 'hi' });
-    const fan = (await org.client.get('/v1/contacts?source=socialmsg')).body.data.find((c: any) => c.socialmsg_psid === psid);
+    const fan = (await org.client.GET('/v1/contacts', { params: { query: { source: 'socialmsg' } } })).data!.data.find(
+      (c: any) => c.socialmsg_psid === psid,
+    )!;
     await configureNumber(page, { rate_limit: { limit: 0, window_ms: 10_000 } });
-    const pageLimited = await org.client.post('/v1/messages/send', { contact_id: fan.id, channel: 'socialmsg', content: 'thanks' });
+    const pageLimited = await org.raw.post('/v1/messages/send', { contact_id: fan.id, channel: 'socialmsg', content: 'thanks' });
     expect(pageLimited.status).toBe(429);
     expect(pageLimited.body.error.code).toBe('SOCIALMSG_PAGE_RATE_LIMIT');
     expect(Number(pageLimited.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -319,44 +351,52 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     const contact = await contactWhoWrote(phoneNumber);
     const down = await configureNumber(phoneNumber, { connected: false });
     expect(down.body.callback_status).toBe(200);
-    expect((await org.client.get(`/v1/chatapp-instances/${phoneNumber.id}`)).body.data.status).toBe('disconnected');
+    expect((await org.client.GET('/v1/chatapp-instances/{id}', { params: { path: { id: phoneNumber.id } } })).data!.data.status).toBe(
+      'disconnected',
+    );
     await events.waitFor((all) => all.some((e) => e.type === 'channel.disconnected' && e.data.object.id === phoneNumber.id));
-    const refused = await org.client.post('/v1/messages/send', {
-      contact_id: contact.id,
-      channel: 'chatapp',
-      instance_id: phoneNumber.id,
-      content: 'hello?',
+    const refused = await org.client.POST('/v1/messages/send', {
+      body: {
+        contact_id: contact.id,
+        channel: 'chatapp',
+        instance_id: phoneNumber.id,
+        content: 'hello?',
+      },
     });
-    expect(refused.status).toBe(409);
-    expect(refused.body.error).toMatchObject({ code: 'CHANNEL_DISCONNECTED', type: 'conflict' });
+    expect(refused.response.status).toBe(409);
+    expect(refused.error!.error).toMatchObject({ code: 'CHANNEL_DISCONNECTED', type: 'conflict' });
     await configureNumber(phoneNumber, { connected: true });
     await events.waitFor((all) => all.some((e) => e.type === 'channel.connected' && e.data.object.id === phoneNumber.id));
     expect(
       (
-        await org.client.post('/v1/messages/send', {
-          contact_id: contact.id,
-          channel: 'chatapp',
-          instance_id: phoneNumber.id,
-          content: 'back',
+        await org.client.POST('/v1/messages/send', {
+          body: {
+            contact_id: contact.id,
+            channel: 'chatapp',
+            instance_id: phoneNumber.id,
+            content: 'back',
+          },
         })
-      ).status,
+      ).response.status,
     ).toBe(201);
   });
 
   it('refuses contacts without the channel, unknown references and malformed ids', async () => {
-    const bare = (await org.client.post('/v1/contacts', { name: 'No channels' })).body.data;
-    const unavailable = await org.client.post('/v1/messages/send', {
-      contact_id: bare.id,
-      channel: 'chatapp',
-      instance_id: qr.id,
-      content: 'x',
+    const bare = (await org.client.POST('/v1/contacts', { body: { name: 'No channels' } })).data!.data;
+    const unavailable = await org.client.POST('/v1/messages/send', {
+      body: {
+        contact_id: bare.id,
+        channel: 'chatapp',
+        instance_id: qr.id,
+        content: 'x',
+      },
     });
-    expect([unavailable.status, unavailable.body.error.code]).toEqual([422, 'CONTACT_CHANNEL_UNAVAILABLE']);
-    const noPhoto = await org.client.post('/v1/messages/send', { contact_id: bare.id, channel: 'photoapp', content: 'x' });
-    expect(noPhoto.body.error.code).toBe('CONTACT_CHANNEL_UNAVAILABLE');
+    expect([unavailable.response.status, unavailable.error!.error.code]).toEqual([422, 'CONTACT_CHANNEL_UNAVAILABLE']);
+    const noPhoto = await org.client.POST('/v1/messages/send', { body: { contact_id: bare.id, channel: 'photoapp', content: 'x' } });
+    expect(noPhoto.error!.error.code).toBe('CONTACT_CHANNEL_UNAVAILABLE');
 
     const other = await createTestOrg();
-    const foreign = (await other.client.post('/v1/contacts', { name: 'Foreign', phone: uniquePhone() })).body.data;
+    const foreign = (await other.client.POST('/v1/contacts', { body: { name: 'Foreign', phone: uniquePhone() } })).data!.data;
     const foreignNumber = await addNumber(other.orgId, 'qrcode');
     const contact = await contactWhoWrote(qr);
     const checks: Array<[Record<string, unknown>, number, string]> = [
@@ -374,28 +414,32 @@ describe('POST /v1/messages/send and delivery statuses', () => {
       [{ contact_id: contact.id, channel: 'chatapp', content: 'x', colour: 'red' }, 422, 'UNKNOWN_FIELDS'],
     ];
     for (const [body, status, code] of checks) {
-      const response = await org.client.post('/v1/messages/send', body);
+      const response = await org.raw.post('/v1/messages/send', body);
       expect([response.status, response.body.error?.code, body]).toEqual([status, code, body]);
     }
   });
 
   it("chooses the number: the contact's latest chatapp conversation, else the default number", async () => {
     const contact = await contactWhoWrote(qr);
-    const viaLatest = await org.client.post('/v1/messages/send', {
-      contact_id: contact.id,
-      channel: 'chatapp',
-      content: 'from the same number',
+    const viaLatest = await org.client.POST('/v1/messages/send', {
+      body: {
+        contact_id: contact.id,
+        channel: 'chatapp',
+        content: 'from the same number',
+      },
     });
-    expect((await org.client.get(`/v1/conversations/${viaLatest.body.data.conversation_id}`)).body.data.chatapp_instance.id).toBe(qr.id);
-    const stranger = (await org.client.post('/v1/contacts', { name: 'Default target', phone: uniquePhone() })).body.data;
-    const viaDefault = await org.client.post('/v1/messages/send', {
-      contact_id: stranger.id,
-      channel: 'chatapp',
-      template_name: 'welcome',
-      template_language: 'en_US',
+    expect((await org.raw.get(`/v1/conversations/${viaLatest.data!.data.conversation_id}`)).body.data.chatapp_instance.id).toBe(qr.id);
+    const stranger = (await org.client.POST('/v1/contacts', { body: { name: 'Default target', phone: uniquePhone() } })).data!.data;
+    const viaDefault = await org.client.POST('/v1/messages/send', {
+      body: {
+        contact_id: stranger.id,
+        channel: 'chatapp',
+        template_name: 'welcome',
+        template_language: 'en_US',
+      },
     });
-    expect(viaDefault.status).toBe(201);
-    expect((await org.client.get(`/v1/conversations/${viaDefault.body.data.conversation_id}`)).body.data.chatapp_instance.id).toBe(
+    expect(viaDefault.response.status).toBe(201);
+    expect((await org.raw.get(`/v1/conversations/${viaDefault.data!.data.conversation_id}`)).body.data.chatapp_instance.id).toBe(
       official.id,
     );
   });
@@ -404,20 +448,16 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     const contact = await contactWhoWrote(qr);
     const key = randomUUID();
     const body = { contact_id: contact.id, channel: 'chatapp', instance_id: qr.id, content: `idempotent ${key}` };
-    const first = await org.client.post('/v1/messages/send', body, { headers: { 'idempotency-key': key } });
-    const second = await org.client.post('/v1/messages/send', body, { headers: { 'idempotency-key': key } });
+    const first = await org.raw.post('/v1/messages/send', body, { headers: { 'idempotency-key': key } });
+    const second = await org.raw.post('/v1/messages/send', body, { headers: { 'idempotency-key': key } });
     expect(first.status).toBe(201);
     expect(second.body).toEqual(first.body);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
     expect((await sentAt(qr.ref)).filter((s) => s.body.text === body.content)).toHaveLength(1);
 
-    const reused = await org.client.post(
-      '/v1/messages/send',
-      { ...body, content: 'another text' },
-      { headers: { 'idempotency-key': key } },
-    );
+    const reused = await org.raw.post('/v1/messages/send', { ...body, content: 'another text' }, { headers: { 'idempotency-key': key } });
     expect([reused.status, reused.body.error.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
-    const badJson = await org.client.request('POST', '/v1/messages/send', {
+    const badJson = await org.raw.request('POST', '/v1/messages/send', {
       rawBody: '{"contact_id":',
       headers: { 'content-type': 'application/json' },
     });
@@ -428,9 +468,9 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     const phone = uniquePhone();
     const sent = await inbound(qr, { from: phone, name: 'Editor', text: 'typo' });
     await sim('edit', { channel: 'qrcode', to_number: qr.ref, from: phone, id: sent.id, text: 'fixed' });
-    const contact = (await org.client.get(`/v1/contacts?search=${encodeURIComponent(phone)}`)).body.data[0];
-    const conversation = (await org.client.get(`/v1/conversations?contact_id=${contact.id}`)).body.data[0];
-    const edited = (await org.client.get(`/v1/conversations/${conversation.id}/messages`)).body.data[0];
+    const contact = (await org.client.GET('/v1/contacts', { params: { query: { search: phone } } })).data!.data[0]!;
+    const conversation = (await org.raw.get(`/v1/conversations?contact_id=${contact.id}`)).body.data[0];
+    const edited = (await org.raw.get(`/v1/conversations/${conversation.id}/messages`)).body.data[0];
     expect(edited).toMatchObject({ external_id: sent.id, content: 'fixed' });
     expect(edited.edited_at).not.toBeNull();
     await events.waitFor((all) =>
@@ -439,7 +479,7 @@ describe('POST /v1/messages/send and delivery statuses', () => {
 
     const typed = await sim('phone-send', { channel: 'qrcode', to_number: qr.ref, recipient: phone, text: 'typed on the phone' });
     expect(typed.body.callback_status).toBe(200);
-    const messages = (await org.client.get(`/v1/conversations/${conversation.id}/messages`)).body.data;
+    const messages = (await org.raw.get(`/v1/conversations/${conversation.id}/messages`)).body.data;
     expect(messages[0]).toMatchObject({
       direction: 'outbound',
       content: 'typed on the phone',

@@ -13,26 +13,26 @@ const BUDGETS: Array<{
   budget: number;
   call: (org: TestOrg, ids: Fixture) => Promise<{ status: number; headers: Headers }>;
 }> = [
-  { route: 'GET /v1/contacts', budget: 4, call: (org) => org.client.get('/v1/contacts?limit=50') },
-  { route: 'GET /v1/contacts (search, tag)', budget: 4, call: (org) => org.client.get('/v1/contacts?search=budget&tag=vip') },
-  { route: 'GET /v1/contacts/{id}', budget: 6, call: (org, ids) => org.client.get(`/v1/contacts/${ids.contact}`) },
-  { route: 'POST /v1/contacts', budget: 2, call: (org) => org.client.post('/v1/contacts', { name: 'Budget Created', tags: ['vip'] }) },
+  { route: 'GET /v1/contacts', budget: 4, call: (org) => org.raw.get('/v1/contacts?limit=50') },
+  { route: 'GET /v1/contacts (search, tag)', budget: 4, call: (org) => org.raw.get('/v1/contacts?search=budget&tag=vip') },
+  { route: 'GET /v1/contacts/{id}', budget: 6, call: (org, ids) => org.raw.get(`/v1/contacts/${ids.contact}`) },
+  { route: 'POST /v1/contacts', budget: 2, call: (org) => org.raw.post('/v1/contacts', { name: 'Budget Created', tags: ['vip'] }) },
   {
     route: 'PATCH /v1/contacts/{id}',
     budget: 6,
-    call: (org, ids) => org.client.patch(`/v1/contacts/${ids.contact}`, { name: `Renamed ${Math.random()}` }),
+    call: (org, ids) => org.raw.patch(`/v1/contacts/${ids.contact}`, { name: `Renamed ${Math.random()}` }),
   },
-  { route: 'GET /v1/deals', budget: 5, call: (org) => org.client.get('/v1/deals?limit=50') },
-  { route: 'GET /v1/deals/{id}', budget: 5, call: (org, ids) => org.client.get(`/v1/deals/${ids.deal}`) },
+  { route: 'GET /v1/deals', budget: 5, call: (org) => org.raw.get('/v1/deals?limit=50') },
+  { route: 'GET /v1/deals/{id}', budget: 5, call: (org, ids) => org.raw.get(`/v1/deals/${ids.deal}`) },
   {
     route: 'PATCH /v1/deals/{id}',
     budget: 7,
-    call: (org, ids) => org.client.patch(`/v1/deals/${ids.deal}`, { value: Math.floor(Math.random() * 1e6) }),
+    call: (org, ids) => org.raw.patch(`/v1/deals/${ids.deal}`, { value: Math.floor(Math.random() * 1e6) }),
   },
-  { route: 'GET /v1/companies', budget: 3, call: (org) => org.client.get('/v1/companies?limit=50') },
-  { route: 'GET /v1/funnels', budget: 4, call: (org) => org.client.get('/v1/funnels') },
-  { route: 'GET /v1/tasks', budget: 2, call: (org) => org.client.get('/v1/tasks?limit=50') },
-  { route: 'GET /v1/webhooks', budget: 2, call: (org) => org.client.get('/v1/webhooks') },
+  { route: 'GET /v1/companies', budget: 3, call: (org) => org.raw.get('/v1/companies?limit=50') },
+  { route: 'GET /v1/funnels', budget: 4, call: (org) => org.raw.get('/v1/funnels') },
+  { route: 'GET /v1/tasks', budget: 2, call: (org) => org.raw.get('/v1/tasks?limit=50') },
+  { route: 'GET /v1/webhooks', budget: 2, call: (org) => org.raw.get('/v1/webhooks') },
 ];
 
 interface Fixture {
@@ -52,22 +52,23 @@ describe('query budget per request', () => {
   beforeAll(async () => {
     org = await createTestOrg();
     await createFunnel(org.client, { name: 'Sales', stages: [{ name: 'Lead' }, { name: 'Won' }] });
-    const company = (await org.client.post('/v1/companies', { name: 'Budget Co' })).body.data.id as string;
+    const company = (await org.client.POST('/v1/companies', { body: { name: 'Budget Co' } })).data!.data.id as string;
     const contacts: string[] = [];
     // Enough rows that an N+1 would show: every listed record links to a company, tags, deals and notes.
     for (let i = 0; i < 30; i++)
       contacts.push(
-        (await org.client.post('/v1/contacts', { name: `Budget ${i}`, tags: ['vip'], company_id: company })).body.data.id as string,
+        (await org.client.POST('/v1/contacts', { body: { name: `Budget ${i}`, tags: ['vip'], company_id: company } })).data!.data
+          .id as string,
       );
     const deals: string[] = [];
     for (let i = 0; i < 30; i++)
       deals.push(
-        (await org.client.post('/v1/deals', { title: `Budget deal ${i}`, value: i, contact_ids: [contacts[i]], company_id: company })).body
+        (await org.raw.post('/v1/deals', { title: `Budget deal ${i}`, value: i, contact_ids: [contacts[i]], company_id: company })).body
           .data.id as string,
       );
-    for (let i = 0; i < 5; i++) await org.client.post(`/v1/contacts/${contacts[0]}/notes`, { content: `note ${i}` });
-    for (let i = 0; i < 10; i++) await org.client.post('/v1/tasks', { title: `Budget task ${i}`, contact_id: contacts[i] });
-    await org.client.post('/v1/webhooks', { name: 'budget', url: 'http://127.0.0.1:9/hook', events: ['contact.created'] });
+    for (let i = 0; i < 5; i++) await org.raw.post(`/v1/contacts/${contacts[0]}/notes`, { content: `note ${i}` });
+    for (let i = 0; i < 10; i++) await org.client.POST('/v1/tasks', { body: { title: `Budget task ${i}`, contact_id: contacts[i] } });
+    await org.client.POST('/v1/webhooks', { body: { name: 'budget', url: 'http://127.0.0.1:9/hook', events: ['contact.created'] } });
     ids = { contact: contacts[0]!, deal: deals[0]! };
   });
 

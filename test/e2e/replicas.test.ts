@@ -38,16 +38,16 @@ describe('two CRM replicas writing the same records', () => {
   });
 
   it('keeps all of 30 tags added concurrently to one contact through both replicas', async () => {
-    const contact = (await org.client.post('/v1/contacts', { name: 'Tagged Twice' })).body.data.id as string;
+    const contact = (await org.client.POST('/v1/contacts', { body: { name: 'Tagged Twice' } })).data!.data.id as string;
     const tags = Array.from({ length: 30 }, (_, i) => `t${i}`);
     await Promise.all(tags.map((tag, i) => contacts.at(i).addContactTags({ org_id: org.orgId, id: contact, tags: [tag] })));
-    const stored = (await org.client.get(`/v1/contacts/${contact}`)).body.data;
+    const stored = (await org.client.GET('/v1/contacts/{id}', { params: { path: { id: contact } } })).data!.data;
     expect([...stored.tags].sort()).toEqual([...tags].sort());
   });
 
   it('keeps every field of concurrent edits of one deal made through both replicas', async () => {
     await createFunnel(org.client, { name: 'Replicas', stages: [{ name: 'A' }, { name: 'B' }] });
-    const deal = (await org.client.post('/v1/deals', { title: 'Contested' })).body.data.id as string;
+    const deal = (await org.client.POST('/v1/deals', { body: { title: 'Contested' } })).data!.data.id as string;
     const edits: Array<Record<string, unknown>> = [
       { value: 1000 },
       { probability: 70 },
@@ -57,7 +57,7 @@ describe('two CRM replicas writing the same records', () => {
       { title: 'Contested, edited' },
     ];
     await Promise.all(edits.map((body, i) => deals.at(i).updateDeal({ org_id: org.orgId, id: deal, body })));
-    const stored = (await org.client.get(`/v1/deals/${deal}`)).body.data;
+    const stored = (await org.client.GET('/v1/deals/{id}', { params: { path: { id: deal } } })).data!.data;
     expect(stored).toMatchObject({
       value: 1000,
       probability: 70,
@@ -69,14 +69,16 @@ describe('two CRM replicas writing the same records', () => {
   });
 
   it('counts 24 notes created concurrently through both replicas', async () => {
-    const contact = (await org.client.post('/v1/contacts', { name: 'Noted Twice' })).body.data.id as string;
+    const contact = (await org.client.POST('/v1/contacts', { body: { name: 'Noted Twice' } })).data!.data.id as string;
     await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
         notes.at(i).createNote({ org_id: org.orgId, parent: { contact_id: contact }, id: '', body: { content: `note ${i}` } }),
       ),
     );
-    expect((await org.client.get(`/v1/contacts/${contact}`)).body.data.notes_count).toBe(24);
-    expect((await org.client.get(`/v1/contacts/${contact}/notes?limit=100`)).body.data).toHaveLength(24);
+    expect((await org.client.GET('/v1/contacts/{id}', { params: { path: { id: contact } } })).data!.data.notes_count).toBe(24);
+    expect(
+      (await org.client.GET('/v1/contacts/{id}/notes', { params: { path: { id: contact }, query: { limit: 100 } } })).data!.data,
+    ).toHaveLength(24);
   });
 
   it('keeps funnel totals exact under concurrent creates and moves through both replicas', async () => {
@@ -92,7 +94,7 @@ describe('two CRM replicas writing the same records', () => {
     await Promise.all(
       created.slice(0, 10).map((deal, i) => deals.at(i + 1).moveDeal({ org_id: other.orgId, id: deal.id, body: { stage_id: won!.id } })),
     );
-    const totals = (await other.client.get(`/v1/funnels/${funnel.id}`)).body.data;
+    const totals = (await other.client.GET('/v1/funnels/{id}', { params: { path: { id: funnel.id } } })).data!.data;
     const sum = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => 100 + from + i).reduce((a, b) => a + b, 0);
     expect(totals).toMatchObject({ total_deals: 20, total_value: sum(0, 20) });
     expect(totals.stages.map((stage: { total_deals: number; total_value: number }) => [stage.total_deals, stage.total_value])).toEqual([
@@ -120,7 +122,7 @@ describe('two webhook replicas sharing the consumer group and the retry queue', 
         60_000,
         'two members in the consumer group',
       );
-      await org.client.post('/v1/contacts', { name: 'Warm Up' });
+      await org.client.POST('/v1/contacts', { body: { name: 'Warm Up' } });
       await receiver.waitFor((all) => all.length >= 1, 60_000);
       const warmUps = receiver.received.length;
 
@@ -128,7 +130,7 @@ describe('two webhook replicas sharing the consumer group and the retry queue', 
       const count = 60;
       const ids: string[] = [];
       for (let i = 0; i < count; i++) {
-        ids.push((await org.client.post('/v1/contacts', { name: `Stream ${i}` })).body.data.id as string);
+        ids.push((await org.client.POST('/v1/contacts', { body: { name: `Stream ${i}` } })).data!.data.id as string);
         if (i === count / 3) running[0]!.child.kill('SIGKILL');
         await sleep(40);
       }

@@ -32,7 +32,7 @@ describe('OpenTelemetry', () => {
     const { tracesDir } = testSystem();
     const org = await createTestOrg();
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
-    const response = await org.client.get('/v1/contacts?search=trace-me', {
+    const response = await org.raw.get('/v1/contacts?search=trace-me', {
       headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
     });
     expect(response.status).toBe(200);

@@ -25,7 +25,7 @@ describe('webhook service crash', () => {
       body: { name: 'crash', url: receiver.url, events: ['contact.created'] },
     });
     // Warm-up: proves the consumer joined its group before the real load.
-    await org.client.post('/v1/contacts', { name: 'Warm Up' });
+    await org.client.POST('/v1/contacts', { body: { name: 'Warm Up' } });
     await receiver.waitFor((all) => all.length >= 1, 60_000);
     const warmUps = receiver.received.length;
 
@@ -33,7 +33,8 @@ describe('webhook service crash', () => {
     receiver.answerWith({ status: 200, hold: true });
     const count = 20;
     const contactIds: string[] = [];
-    for (let i = 0; i < count; i++) contactIds.push((await org.client.post('/v1/contacts', { name: `Crash ${i}` })).body.data.id as string);
+    for (let i = 0; i < count; i++)
+      contactIds.push((await org.client.POST('/v1/contacts', { body: { name: `Crash ${i}` } })).data!.data.id as string);
     await receiver.waitFor((all) => all.length > warmUps, 10_000);
     running.child.kill('SIGKILL');
     await running.exited;

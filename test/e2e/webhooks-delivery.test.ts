@@ -13,15 +13,15 @@ afterAll(async () => {
 async function subscribe(org: TestOrg, events: string[] = ['contact.created'], initial?: Parameters<typeof startReceiver>[0]) {
   const receiver = await startReceiver(initial);
   receivers.push(receiver);
-  const created = await org.client.post('/v1/webhooks', { name: 'e2e', url: receiver.url, events });
+  const created = await org.raw.post('/v1/webhooks', { name: 'e2e', url: receiver.url, events });
   expect(created.status, created.text).toBe(201);
   return { receiver, webhook: created.body.data as { id: string; secret: string } };
 }
 
 const createContact = async (org: TestOrg, name = 'Webhook Person') => {
-  const response = await org.client.post('/v1/contacts', { name });
-  expect(response.status, response.text).toBe(201);
-  return response.body.data as { id: string };
+  const response = await org.client.POST('/v1/contacts', { body: { name } });
+  expect(response.response.status, JSON.stringify(response.error)).toBe(201);
+  return response.data!.data as { id: string };
 };
 
 /** The receiver's own check of X-Webhook-Signature: HMAC-SHA256(secret, "<timestamp>.<raw body>"), any listed value. */
@@ -49,7 +49,7 @@ function standardVerifies(request: ReceivedRequest, secret: string): boolean {
 }
 
 const deliveriesOf = async (org: TestOrg, webhookId: string, query = '') => {
-  const response = await org.client.get(`/v1/webhooks/${webhookId}/deliveries?limit=200${query}`);
+  const response = await org.raw.get(`/v1/webhooks/${webhookId}/deliveries?limit=200${query}`);
   expect(response.status, response.text).toBe(200);
   return response.body.data as any[];
 };
@@ -93,9 +93,9 @@ describe('webhook delivery', () => {
       error: null,
       is_test: false,
     });
-    const detail = await org.client.get(`/v1/webhooks/deliveries/${delivery.id}`);
-    expect(detail.body.data.request_body).toBe(request!.body);
-    expect(detail.body.data.request_headers['X-Webhook-Signature']).toBe(request!.headers['x-webhook-signature']);
+    const detail = await org.client.GET('/v1/webhooks/deliveries/{deliveryId}', { params: { path: { deliveryId: delivery.id } } });
+    expect(detail.data!.data.request_body).toBe(request!.body);
+    expect(detail.data!.data.request_headers['X-Webhook-Signature']).toBe(request!.headers['x-webhook-signature']);
   });
 
   it('retries a receiver that fails N times and delivers on attempt N+1, with every attempt in the log', async () => {
@@ -121,7 +121,7 @@ describe('webhook delivery', () => {
       [3, 200, null],
     ]);
     expect(delivery.attempts[0].response_excerpt).toBe('boom');
-    const subscription = (await org.client.get(`/v1/webhooks/${webhook.id}`)).body.data;
+    const subscription = (await org.client.GET('/v1/webhooks/{id}', { params: { path: { id: webhook.id } } })).data!.data;
     expect(subscription).toMatchObject({ status: 'active', consecutive_failures: 0, last_failure_reason: 'http_503' });
     expect(subscription.last_delivery_at).not.toBeNull();
   });
@@ -160,7 +160,7 @@ describe('webhook delivery', () => {
     const first = await createContact(org, 'Before Pause');
     for (let i = 1; i < failing; i++) await createContact(org, `Before Pause ${i}`);
     const paused = await eventually(async () => {
-      const data = (await org.client.get(`/v1/webhooks/${webhook.id}`)).body.data;
+      const data = (await org.client.GET('/v1/webhooks/{id}', { params: { path: { id: webhook.id } } })).data!.data;
       return data.status === 'paused' ? data : undefined;
     }, 15_000);
     // Attempts already in flight when it paused may still count.
@@ -173,12 +173,12 @@ describe('webhook delivery', () => {
 
     // While paused: neither the held retry nor new events are sent.
     receiver.answerWith({ status: 200 });
-    await org.client.patch(`/v1/contacts/${first.id}`, { name: 'During Pause' });
+    await org.client.PATCH('/v1/contacts/{id}', { params: { path: { id: first.id } }, body: { name: 'During Pause' } });
     await sleep(1_500);
     expect(receiver.received.length).toBe(seenAtPause);
 
-    const reactivated = await org.client.patch(`/v1/webhooks/${webhook.id}`, { status: 'active' });
-    expect(reactivated.body.data).toMatchObject({ status: 'active', consecutive_failures: 0 });
+    const reactivated = await org.client.PATCH('/v1/webhooks/{id}', { params: { path: { id: webhook.id } }, body: { status: 'active' } });
+    expect(reactivated.data!.data).toMatchObject({ status: 'active', consecutive_failures: 0 });
     // The held retry of the first event goes out again.
     await receiver.waitFor((all) =>
       all.slice(seenAtPause).some((request) => request.event.data.object.id === first.id && request.answered === 200),
@@ -193,7 +193,7 @@ describe('webhook delivery', () => {
     const { webhook } = await subscribe(org, ['contact.created'], { status: 410 });
     await createContact(org);
     const data = await eventually(async () => {
-      const current = (await org.client.get(`/v1/webhooks/${webhook.id}`)).body.data;
+      const current = (await org.client.GET('/v1/webhooks/{id}', { params: { path: { id: webhook.id } } })).data!.data;
       return current.status === 'paused' ? current : undefined;
     });
     expect(data.consecutive_failures).toBe(1);
@@ -204,13 +204,16 @@ describe('webhook delivery', () => {
   it('signs with both secrets during a rotation overlap, and with the new one only when the overlap is 0', async () => {
     const org = await createTestOrg();
     const { receiver, webhook } = await subscribe(org);
-    const rotated = await org.client.post(`/v1/webhooks/${webhook.id}/rotate-secret`, { overlap_hours: 1 });
-    expect(rotated.status, rotated.text).toBe(200);
-    const newSecret = rotated.body.data.secret as string;
+    const rotated = await org.client.POST('/v1/webhooks/{id}/rotate-secret', {
+      params: { path: { id: webhook.id } },
+      body: { overlap_hours: 1 },
+    });
+    expect(rotated.response.status, JSON.stringify(rotated.error)).toBe(200);
+    const newSecret = rotated.data!.data.secret as string;
     expect(newSecret).toMatch(/^whsec_/);
     expect(newSecret).not.toBe(webhook.secret);
-    expect(rotated.body.data.previous_secret_expires_at).not.toBeNull();
-    expect((await org.client.get(`/v1/webhooks/${webhook.id}`)).body.data.secret).toBeUndefined();
+    expect(rotated.data!.data.previous_secret_expires_at).not.toBeNull();
+    expect((await org.raw.get(`/v1/webhooks/${webhook.id}`)).body.data.secret).toBeUndefined();
 
     await createContact(org);
     const [during] = await receiver.waitFor((all) => all.length >= 1);
@@ -220,8 +223,11 @@ describe('webhook delivery', () => {
       expect(standardVerifies(during!, secret)).toBe(true);
     }
 
-    const again = await org.client.post(`/v1/webhooks/${webhook.id}/rotate-secret`, { overlap_hours: 0 });
-    const latest = again.body.data.secret as string;
+    const again = await org.client.POST('/v1/webhooks/{id}/rotate-secret', {
+      params: { path: { id: webhook.id } },
+      body: { overlap_hours: 0 },
+    });
+    const latest = again.data!.data.secret as string;
     await createContact(org, 'After Second Rotation');
     const after = (await receiver.waitFor((all) => all.length >= 2))[1]!;
     expect(xSignatureMatches(after, latest)).toBe(true);

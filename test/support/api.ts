@@ -14,8 +14,12 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** An HTTP client for the running gateway, bound to one API key (or none). */
-export function api(key?: string) {
+/**
+ * An untyped HTTP client for the running gateway, bound to one API key (or none): for the requests the typed
+ * client (`client` in ./client, from @crm/client) refuses to build on purpose — malformed JSON, unknown fields,
+ * wrong types, missing or malformed keys, raw headers, undocumented paths. Documented calls go through the typed one.
+ */
+export function rawApi(key?: string) {
   const { baseUrl } = testSystem();
   async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
@@ -47,10 +51,10 @@ export function api(key?: string) {
   };
 }
 
-export type Api = ReturnType<typeof api>;
+export type RawApi = ReturnType<typeof rawApi>;
 
-/** Follows next_cursor to the end of a list and returns every item. */
-export async function listAll<T = any>(client: Api, path: string, pageSize = 100): Promise<T[]> {
+/** Follows next_cursor to the end of a list and returns every item (untyped: the typed one is `listAll` of @crm/client). */
+export async function rawListAll<T = any>(client: RawApi, path: string, pageSize = 100): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | undefined;
   const separator = path.includes('?') ? '&' : '?';

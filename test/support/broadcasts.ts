@@ -1,7 +1,7 @@
 import { randomToken } from '@crm/shared';
 import { expect } from 'vitest';
 import { createNumber, createTemplate } from '../../services/messaging/src/domain/admin';
-import { listAll, type Api } from './api';
+import { listAll, type CrmClient, type operations, type RequestBody } from '@crm/client';
 import { eventually, messagingAdmin, sim, type NumberKind, type TestNumber } from './messaging';
 import type { TestOrg } from './orgs';
 
@@ -78,12 +78,12 @@ export interface CreatedContact {
 }
 
 /** Creates contacts one after the other, so their created_at (the send order) follows the list. */
-export async function createContactsInOrder(org: TestOrg, bodies: Array<Record<string, unknown>>): Promise<CreatedContact[]> {
+export async function createContactsInOrder(org: TestOrg, bodies: Array<ContactBody>): Promise<CreatedContact[]> {
   const created: CreatedContact[] = [];
   for (const body of bodies) {
-    const response = await org.client.post('/v1/contacts', body);
-    expect(response.status, response.text).toBe(201);
-    created.push(response.body.data);
+    const { data, error, response } = await org.client.POST('/v1/contacts', { body });
+    expect(response.status, JSON.stringify(error)).toBe(201);
+    created.push(data!.data);
     // Distinct created_at milliseconds: the audience order is then the order of this list.
     await new Promise((resolve) => setTimeout(resolve, 3));
   }
@@ -91,18 +91,14 @@ export async function createContactsInOrder(org: TestOrg, bodies: Array<Record<s
 }
 
 /** Creates many contacts, `concurrency` requests at a time; the answer keeps the order of `bodies`. */
-export async function createContactsFast(
-  org: TestOrg,
-  bodies: Array<Record<string, unknown>>,
-  concurrency = 25,
-): Promise<CreatedContact[]> {
+export async function createContactsFast(org: TestOrg, bodies: Array<ContactBody>, concurrency = 25): Promise<CreatedContact[]> {
   const created: CreatedContact[] = [];
   for (let start = 0; start < bodies.length; start += concurrency) {
     const batch = await Promise.all(
       bodies.slice(start, start + concurrency).map(async (body) => {
-        const response = await org.client.post('/v1/contacts', body);
-        if (response.status !== 201) throw new Error(`POST /v1/contacts answered ${response.status}: ${response.text}`);
-        return response.body.data as CreatedContact;
+        const { data, error, response } = await org.client.POST('/v1/contacts', { body });
+        if (response.status !== 201) throw new Error(`POST /v1/contacts answered ${response.status}: ${JSON.stringify(error)}`);
+        return data!.data as CreatedContact;
       }),
     );
     created.push(...batch);
@@ -111,22 +107,23 @@ export async function createContactsFast(
 }
 
 /** POST /v1/broadcasts that must succeed; the created broadcast. */
-export async function createBroadcast(client: Api, body: Record<string, unknown>): Promise<any> {
-  const response = await client.post('/v1/broadcasts', body);
-  expect(response.status, response.text).toBe(201);
-  return response.body.data;
+export async function createBroadcast(client: CrmClient, body: Record<string, unknown>): Promise<any> {
+  // Tests build bodies from parts (audiences, templates) whose literals TypeScript widens; the server validates them.
+  const { data, error, response } = await client.POST('/v1/broadcasts', { body: body as BroadcastBody });
+  expect(response.status, JSON.stringify(error)).toBe(201);
+  return data!.data;
 }
 
 /** POST /v1/broadcasts/{id}/launch that must be accepted (202). */
-export async function launch(client: Api, id: string, body: Record<string, unknown> = {}): Promise<any> {
-  const response = await client.post(`/v1/broadcasts/${id}/launch`, body);
-  expect(response.status, response.text).toBe(202);
-  return response.body.data;
+export async function launch(client: CrmClient, id: string, body: LaunchBody = {}): Promise<any> {
+  const { data, error, response } = await client.POST('/v1/broadcasts/{id}/launch', { params: { path: { id } }, body });
+  expect(response.status, JSON.stringify(error)).toBe(202);
+  return data!.data;
 }
 
 /** Polls the broadcast until `done` holds for it. */
 export async function waitForBroadcast(
-  client: Api,
+  client: CrmClient,
   id: string,
   what: string,
   done: (broadcast: any) => boolean,
@@ -135,8 +132,8 @@ export async function waitForBroadcast(
   return eventually(
     `broadcast ${what}`,
     async () => {
-      const response = await client.get(`/v1/broadcasts/${id}`);
-      return response.status === 200 && done(response.body.data) ? response.body.data : undefined;
+      const { data, response } = await client.GET('/v1/broadcasts/{id}', { params: { path: { id } } });
+      return response.status === 200 && done(data!.data) ? data!.data : undefined;
     },
     timeoutMs,
   );
@@ -149,17 +146,17 @@ const FINAL = ['completed', 'completed_with_errors', 'failed'];
  * delivered (each ends read, failed or excluded). Read from the recipient log, the record of each contact. On
  * timeout the error shows where the broadcast stood.
  */
-export async function waitForFinished(client: Api, id: string, timeoutMs = 20_000): Promise<any> {
+export async function waitForFinished(client: CrmClient, id: string, timeoutMs = 20_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
-    const broadcast = (await client.get(`/v1/broadcasts/${id}`)).body.data;
+    const broadcast = (await client.GET('/v1/broadcasts/{id}', { params: { path: { id } } })).data?.data;
     const left: Record<string, number> = {};
-    for (const status of ['pending', 'sent', 'delivered']) {
-      const page = await client.get(`/v1/broadcasts/${id}/recipients?status=${status}&limit=100`);
-      left[status] = page.status === 200 ? page.body.data.length : -1;
+    for (const status of ['pending', 'sent', 'delivered'] as const) {
+      const page = await client.GET('/v1/broadcasts/{id}/recipients', { params: { path: { id }, query: { status, limit: 100 } } });
+      left[status] = page.response.status === 200 ? page.data!.data.length : -1;
     }
-    if (FINAL.includes(broadcast?.status) && Object.values(left).every((count) => count === 0)) return broadcast;
+    if (FINAL.includes(broadcast?.status ?? '') && Object.values(left).every((count) => count === 0)) return broadcast;
     last = `status ${broadcast?.status}, stats ${JSON.stringify(broadcast?.stats)}, recipients left (first 100 of each): ${JSON.stringify(left)}`;
     await sleep(250);
   }
@@ -167,13 +164,13 @@ export async function waitForFinished(client: Api, id: string, timeoutMs = 20_00
 }
 
 /** The broadcast's stats must become exactly `expected` (status callbacks land shortly after the last send). */
-export async function expectStats(client: Api, id: string, expected: Record<string, number>, timeoutMs = 5_000): Promise<void> {
+export async function expectStats(client: CrmClient, id: string, expected: Record<string, number>, timeoutMs = 5_000): Promise<void> {
   let last: unknown;
   try {
     await eventually(
       `stats of ${id}`,
       async () => {
-        const stats = (await client.get(`/v1/broadcasts/${id}`)).body.data.stats as Record<string, number>;
+        const stats = (await client.GET('/v1/broadcasts/{id}', { params: { path: { id } } })).data!.data.stats as Record<string, number>;
         last = stats;
         return (
           Object.keys(stats).length === Object.keys(expected).length &&
@@ -189,9 +186,14 @@ export async function expectStats(client: Api, id: string, expected: Record<stri
 }
 
 /** Every recipient of a broadcast, in the list's order. */
-export async function recipientsOf(client: Api, id: string, query = ''): Promise<any[]> {
-  return listAll(client, `/v1/broadcasts/${id}/recipients${query ? `?${query}` : ''}`);
+export async function recipientsOf(client: CrmClient, id: string, query: RecipientsQuery = {}): Promise<any[]> {
+  return listAll(client, '/v1/broadcasts/{id}/recipients', { path: { id }, query });
 }
+
+type ContactBody = RequestBody<'/v1/contacts', 'post'>;
+type LaunchBody = RequestBody<'/v1/broadcasts/{id}/launch', 'post'>;
+type BroadcastBody = RequestBody<'/v1/broadcasts', 'post'>;
+type RecipientsQuery = Omit<NonNullable<operations['listBroadcastRecipients']['parameters']['query']>, 'cursor'>;
 
 /** Waits until the simulator holds at least `count` sends from the number. */
 export async function waitForSends(number: TestNumber, count: number, timeoutMs = 15_000): Promise<SimSend[]> {

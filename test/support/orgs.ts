@@ -5,7 +5,9 @@ import { SCOPES } from '../../services/crm/src/domain/scopes';
 import type { CustomFieldEntity, CustomFieldType } from '../../services/crm/src/repository/custom-field.repository';
 import { createDeps } from '../../services/crm/src/wiring';
 import type { CrmDeps } from '../../services/crm/src/domain/deps';
-import { api, type Api } from './api';
+import type { CrmClient } from '@crm/client';
+import { rawApi, type RawApi } from './api';
+import { client } from './client';
 import { testSystem } from './system';
 
 let depsPromise: Promise<CrmDeps> | undefined;
@@ -26,11 +28,23 @@ export interface TestOrg {
   orgId: string;
   key: string;
   keyId: string;
-  client: Api;
+  /** The typed client (@crm/client) with the key: every documented call. */
+  client: CrmClient;
+  /** The untyped client with the key: deliberately invalid requests only. */
+  raw: RawApi;
   memberIds: string[];
   /** A second key of the same organization with only these scopes. */
-  keyWith(scopes: string[]): Promise<Api>;
+  keyWith(scopes: string[]): Promise<ScopedKey>;
 }
+
+/** A key of a test organization, with its typed and its untyped client. */
+export interface ScopedKey {
+  key: string;
+  client: CrmClient;
+  raw: RawApi;
+}
+
+const scopedKey = (key: string): ScopedKey => ({ key, client: client(key), raw: rawApi(key) });
 
 /** A fresh organization with two members and a key holding every scope (or the given ones). */
 export async function createTestOrg(options: { plan?: string; scopes?: readonly string[]; name?: string } = {}): Promise<TestOrg> {
@@ -54,9 +68,10 @@ export async function createTestOrg(options: { plan?: string; scopes?: readonly 
     orgId: organization.id,
     key: key.key,
     keyId: key.id,
-    client: api(key.key),
+    client: client(key.key),
+    raw: rawApi(key.key),
     memberIds: [owner.id, seller.id],
-    keyWith: async (scopes) => api((await createApiKey(deps, organization.id, { name: 'scoped', scopes })).key),
+    keyWith: async (scopes) => scopedKey((await createApiKey(deps, organization.id, { name: 'scoped', scopes })).key),
   };
 }
 

@@ -1,28 +1,27 @@
 import { newId } from '@crm/shared';
 import { MongoClient, type Db } from 'mongodb';
 import { expect } from 'vitest';
-import type { Api } from './api';
+import { type CrmClient, type RequestBody } from '@crm/client';
 import { testSystem } from './system';
 
 /** Creates a funnel through the API (new test organizations have none) and returns it. */
-export async function createFunnel(
-  client: Api,
-  body: { name?: string; stages?: Array<Record<string, unknown>>; is_default?: boolean } = {},
-): Promise<any> {
-  const response = await client.post('/v1/funnels', {
-    name: body.name ?? 'Pipeline',
-    stages: body.stages ?? [{ name: 'Lead' }, { name: 'Qualified' }, { name: 'Won-ish' }],
-    ...(body.is_default !== undefined ? { is_default: body.is_default } : {}),
+export async function createFunnel(client: CrmClient, body: Partial<RequestBody<'/v1/funnels', 'post'>> = {}): Promise<any> {
+  const { data, error, response } = await client.POST('/v1/funnels', {
+    body: {
+      name: body.name ?? 'Pipeline',
+      stages: body.stages ?? [{ name: 'Lead' }, { name: 'Qualified' }, { name: 'Won-ish' }],
+      ...(body.is_default !== undefined ? { is_default: body.is_default } : {}),
+    },
   });
-  expect(response.status, response.text).toBe(201);
-  return response.body.data;
+  expect(response.status, JSON.stringify(error)).toBe(201);
+  return data!.data;
 }
 
 /** Creates a deal through the API and returns it. */
-export async function createDeal(client: Api, body: Record<string, unknown>): Promise<any> {
-  const response = await client.post('/v1/deals', body);
-  expect(response.status, response.text).toBe(201);
-  return response.body.data;
+export async function createDeal(client: CrmClient, body: RequestBody<'/v1/deals', 'post'>): Promise<any> {
+  const { data, error, response } = await client.POST('/v1/deals', { body });
+  expect(response.status, JSON.stringify(error)).toBe(201);
+  return data!.data;
 }
 
 let dbPromise: Promise<Db> | undefined;
