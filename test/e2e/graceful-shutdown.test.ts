@@ -23,8 +23,8 @@ describe('SIGTERM drains instead of dropping work', () => {
     // attempt within the call, so the request stays in flight across the signal.
     const receiver = await startReceiver({ status: 200, delayMs: 1_000 });
     cleanups.push(() => receiver.close());
-    const webhook = await org.client.post('/v1/webhooks', { name: 'drain', url: receiver.url, events: ['contact.created'] });
-    expect(webhook.status).toBe(201);
+    const webhook = await org.client.POST('/v1/webhooks', { body: { name: 'drain', url: receiver.url, events: ['contact.created'] } });
+    expect(webhook.response.status).toBe(201);
 
     const port = await freePort();
     const logFile = join(logDir, `gateway-drain-${port}.log`);
@@ -37,7 +37,7 @@ describe('SIGTERM drains instead of dropping work', () => {
       logFile,
     });
 
-    const inFlight = fetch(`${baseUrl}/v1/webhooks/${webhook.body.data.id}/test`, {
+    const inFlight = fetch(`${baseUrl}/v1/webhooks/${webhook.data!.data.id}/test`, {
       method: 'POST',
       headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
       body: '{}',

@@ -22,15 +22,12 @@ describe('Prometheus metrics', () => {
     for (const process of ['gateway', 'crm', 'webhooks']) before[process] = await scrape(process);
     org = await createTestOrg();
     receiver = await startReceiver();
-    const subscribed = await org.client.post('/v1/webhooks', { name: 'metrics', url: receiver.url, events: ['contact.created'] });
-    expect(subscribed.status, subscribed.text).toBe(201);
-    const created = await org.client.post('/v1/contacts', { name: 'Metric Person' });
-    expect(created.status, created.text).toBe(201);
-    await eventually(
-      async () => receiver.received.find((request) => request.event.data?.object?.id === created.body.data.id),
-      15_000,
-      'the webhook',
-    );
+    const subscribed = await org.client.POST('/v1/webhooks', { body: { name: 'metrics', url: receiver.url, events: ['contact.created'] } });
+    expect(subscribed.response.status).toBe(201);
+    const created = await org.client.POST('/v1/contacts', { body: { name: 'Metric Person' } });
+    expect(created.response.status).toBe(201);
+    const contactId = created.data!.data.id;
+    await eventually(async () => receiver.received.find((request) => request.event.data?.object?.id === contactId), 15_000, 'the webhook');
   });
 
   afterAll(async () => {
@@ -38,11 +35,12 @@ describe('Prometheus metrics', () => {
   });
 
   it('counts gateway requests per route template, method and status, with the error code of failures', async () => {
-    const invalid = await org.client.post('/v1/contacts', { name: 42 });
+    // Deliberately invalid or undocumented requests: the untyped client.
+    const invalid = await org.raw.post('/v1/contacts', { name: 42 });
     expect(invalid.status).toBe(422);
-    const missing = await org.client.get(`/v1/contacts/${newId('contact')}`);
-    expect(missing.status).toBe(404);
-    const unknown = await org.client.get('/v1/no-such-route/123');
+    const missing = await org.client.GET('/v1/contacts/{id}', { params: { path: { id: newId('contact') } } });
+    expect(missing.response.status).toBe(404);
+    const unknown = await org.raw.get('/v1/no-such-route/123');
     expect(unknown.status).toBe(404);
 
     const after = await scrape('gateway');

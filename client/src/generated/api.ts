@@ -1711,9 +1711,1002 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "agent.handoff.requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * agent.handoff.requested
+         * @description An AI agent handed a conversation over to a human. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_agent_handoff_requested"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "agent.run.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * agent.run.completed
+         * @description An AI-agent run finished. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_agent_run_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "agent.run.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * agent.run.failed
+         * @description An AI-agent run failed. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_agent_run_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "broadcast.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * broadcast.completed
+         * @description A broadcast finished (completed or completed_with_errors). Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_broadcast_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "broadcast.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * broadcast.failed
+         * @description A broadcast failed: every send failed, or the launch checks failed at the scheduled time. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_broadcast_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "broadcast.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * broadcast.started
+         * @description A broadcast started sending. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_broadcast_started"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "channel.connected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * channel.connected
+         * @description A number or page came online. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_channel_connected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "channel.disconnected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * channel.disconnected
+         * @description A number or page went offline; no message enters or leaves until it reconnects. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_channel_disconnected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "channel.qr.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * channel.qr.updated
+         * @description A QR-code number needs to be paired again; a new QR code is available. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_channel_qr_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "company.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * company.created
+         * @description A company was created.
+         */
+        post: operations["webhook_company_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "company.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * company.deleted
+         * @description A company was deleted.
+         */
+        post: operations["webhook_company_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "company.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * company.updated
+         * @description A company was updated; data.previous holds the old values of the changed fields.
+         */
+        post: operations["webhook_company_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.created
+         * @description A contact was created (POST /v1/contacts).
+         */
+        post: operations["webhook_contact_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.deleted
+         * @description A contact was deleted (DELETE /v1/contacts/{id}).
+         */
+        post: operations["webhook_contact_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.merged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.merged
+         * @description Two contacts were merged into one. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_contact_merged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.note.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.note.added
+         * @description A note was created on a contact.
+         */
+        post: operations["webhook_contact_note_added"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.opted_out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.opted_out
+         * @description A contact asked to receive no more messages. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_contact_opted_out"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.tag.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.tag.added
+         * @description A tag was added to a contact.
+         */
+        post: operations["webhook_contact_tag_added"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.tag.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.tag.removed
+         * @description A tag was removed from a contact.
+         */
+        post: operations["webhook_contact_tag_removed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "contact.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * contact.updated
+         * @description A contact was updated (PATCH /v1/contacts/{id}); data.previous holds the old values of the changed fields.
+         */
+        post: operations["webhook_contact_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * conversation.assigned
+         * @description A conversation was assigned to a member.
+         */
+        post: operations["webhook_conversation_assigned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * conversation.closed
+         * @description A conversation was closed.
+         */
+        post: operations["webhook_conversation_closed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * conversation.created
+         * @description A conversation was opened by a first message. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_conversation_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.reopened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * conversation.reopened
+         * @description A closed conversation reopened because a message was received or sent. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_conversation_reopened"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.unassigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * conversation.unassigned
+         * @description A conversation lost its assignee (member removed or deactivated). Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_conversation_unassigned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "conversation.window.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * conversation.window.expired
+         * @description The 24-hour free-text window of an official number closed for a conversation. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_conversation_window_expired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deal.assigned
+         * @description The assigned_to of a deal changed.
+         */
+        post: operations["webhook_deal_assigned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deal.created
+         * @description A deal was created.
+         */
+        post: operations["webhook_deal_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deal.deleted
+         * @description A deal was deleted.
+         */
+        post: operations["webhook_deal_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.note.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deal.note.added
+         * @description A note was created on a deal.
+         */
+        post: operations["webhook_deal_note_added"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.pipeline.transferred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deal.pipeline.transferred
+         * @description A deal moved to another pipeline.
+         */
+        post: operations["webhook_deal_pipeline_transferred"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.stage.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deal.stage.changed
+         * @description A deal moved to another stage of its pipeline.
+         */
+        post: operations["webhook_deal_stage_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deal.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * deal.updated
+         * @description A deal was updated or its status changed (won, lost, reopened).
+         */
+        post: operations["webhook_deal_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * message.deleted
+         * @description A message was deleted for everyone. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_message_deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.delivered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * message.delivered
+         * @description The channel reported a sent message as delivered. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_message_delivered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.edited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * message.edited
+         * @description A message was edited. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_message_edited"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * message.failed
+         * @description The channel refused or failed to deliver a sent message (e.g. provider error 131042). Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_message_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.reaction.added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * message.reaction.added
+         * @description A contact reacted to a message. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_message_reaction_added"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * message.read
+         * @description The channel reported a sent message as read. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_message_read"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * message.received
+         * @description A message arrived from a contact. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_message_received"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * message.sent
+         * @description A message left: sent through the API, a broadcast, an AI agent or typed on the phone of a QR-code number.
+         */
+        post: operations["webhook_message_sent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * task.completed
+         * @description A task was completed.
+         */
+        post: operations["webhook_task_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * task.created
+         * @description A task was created.
+         */
+        post: operations["webhook_task_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.due": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * task.due
+         * @description A task reached its due time. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_task_due"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * task.overdue
+         * @description An open task passed its due time without being completed. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_task_overdue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "template.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * template.approved
+         * @description The cloud provider approved an official template. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_template_approved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "template.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * template.rejected
+         * @description The cloud provider rejected an official template. Emitted by the platform, not by an API write.
+         */
+        post: operations["webhook_template_rejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /**
+         * @example {
+         *       "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Sales assistant",
+         *       "type": "sales",
+         *       "description": "Follow-up on the annual plan proposal.",
+         *       "scope": {
+         *         "sources": [
+         *           "chatapp"
+         *         ],
+         *         "chatapp_instance_ids": [
+         *           "chatapp instance ids"
+         *         ],
+         *         "tags": [
+         *           "vip"
+         *         ]
+         *       },
+         *       "behavior": {
+         *         "strategy": "always",
+         *         "reply_delay_ms": 2000,
+         *         "max_replies_per_conversation": 5,
+         *         "handoff": {
+         *           "enabled": true,
+         *           "assign_to": {
+         *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *             "name": "Maria Oliveira"
+         *           },
+         *           "triggers": [
+         *             {
+         *               "type": "keywords",
+         *               "keywords": [
+         *                 "keywords"
+         *               ],
+         *               "count": 12
+         *             }
+         *           ]
+         *         },
+         *         "business_hours": {
+         *           "timezone": "America/Sao_Paulo",
+         *           "days": {}
+         *         }
+         *       },
+         *       "ai_config": {
+         *         "instructions": "Answer questions about plans and prices politely; hand over to a human for discounts.",
+         *         "model": "gpt-4o-mini",
+         *         "temperature": 0.3
+         *       },
+         *       "is_active": false,
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "updated_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
         AiAgent: {
             ai_config: {
                 instructions: string;
@@ -1799,6 +2792,42 @@ export interface components {
             /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "agent": {
+         *         "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Maria Oliveira",
+         *         "type": "sales"
+         *       },
+         *       "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "trigger_event": "trigger event",
+         *       "status": "running",
+         *       "skip_reason": "outside_scope",
+         *       "error_message": "error message",
+         *       "messages_sent": [
+         *         {
+         *           "message_id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *           "content": "Yes, the annual plan is 10% off until Friday.",
+         *           "sent_at": "2026-03-02T14:30:00.000Z",
+         *           "delay_ms": 1
+         *         }
+         *       ],
+         *       "handoff": {
+         *         "triggered": false,
+         *         "reason": "reason",
+         *         "summary": "summary"
+         *       },
+         *       "usage": {
+         *         "tokens": 1,
+         *         "cost_cents": 1
+         *       },
+         *       "model": "gpt-4o-mini",
+         *       "duration_ms": 184,
+         *       "started_at": "2026-03-02T14:30:00.000Z",
+         *       "completed_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
         AiAgentRun: {
             /** @description as it was when the run started */
             agent: {
@@ -1852,6 +2881,17 @@ export interface components {
                 tokens: number;
             } | null;
         };
+        /**
+         * @example {
+         *       "estimated_count": 1180,
+         *       "estimated_exclusions": 20,
+         *       "exclusions_by_reason": {
+         *         "marketing_opt_out": 1,
+         *         "no_chatapp": 1,
+         *         "duplicate": 1
+         *       }
+         *     }
+         */
         AudienceEstimate: {
             /**
              * @description contacts that will receive the broadcast
@@ -1872,6 +2912,81 @@ export interface components {
                 no_chatapp: number;
             };
         };
+        /**
+         * @example {
+         *       "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Spring sale",
+         *       "description": "Follow-up on the annual plan proposal.",
+         *       "status": "draft",
+         *       "chatapp_instances": [
+         *         {
+         *           "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *           "name": "Spring sale",
+         *           "channel": "qrcode"
+         *         }
+         *       ],
+         *       "audience": {
+         *         "type": "all",
+         *         "tags": [
+         *           "vip"
+         *         ],
+         *         "tags_operator": "or",
+         *         "contact_ids": [
+         *           "contact ids"
+         *         ],
+         *         "has_chatapp": false,
+         *         "filters": {
+         *           "source": "chatapp",
+         *           "created_after": "created after",
+         *           "created_before": "created before",
+         *           "exclude_tags": [
+         *             "exclude tags"
+         *           ]
+         *         }
+         *       },
+         *       "message": {
+         *         "type": "type",
+         *         "content": "Yes, the annual plan is 10% off until Friday.",
+         *         "media_url": "https://cdn.example.com/catalogue.pdf"
+         *       },
+         *       "cloud_template": {
+         *         "template_id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Spring sale",
+         *         "language": "pt_BR",
+         *         "category": "marketing",
+         *         "variables": [
+         *           {
+         *             "key": "key",
+         *             "component": "component",
+         *             "source_type": "contact_field",
+         *             "source_key": "source key",
+         *             "fallback": "fallback",
+         *             "value": "value"
+         *           }
+         *         ]
+         *       },
+         *       "settings": {
+         *         "send_profile": "conservative"
+         *       },
+         *       "scheduled_at": "2026-03-02T14:30:00.000Z",
+         *       "started_at": "2026-03-02T14:30:00.000Z",
+         *       "completed_at": "2026-03-02T14:30:00.000Z",
+         *       "stats": {
+         *         "total": 1,
+         *         "sent": 1,
+         *         "delivered": 1,
+         *         "read": 1,
+         *         "failed": 1,
+         *         "excluded": 1
+         *       },
+         *       "error": {
+         *         "code": "code",
+         *         "message": "message"
+         *       },
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "updated_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
         Broadcast: {
             audience: {
                 /** @default [] */
@@ -1976,6 +3091,22 @@ export interface components {
             /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "contact": {
+         *         "id": "id",
+         *         "name": "Maria Oliveira"
+         *       },
+         *       "status": "pending",
+         *       "message_id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "exclusion_reason": "marketing_opt_out",
+         *       "error": {
+         *         "code": "code",
+         *         "message": "message"
+         *       },
+         *       "sent_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
         BroadcastRecipient: {
             contact: {
                 id: string;
@@ -2001,6 +3132,22 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "sent" | "delivered" | "read" | "failed" | "excluded";
         };
+        /**
+         * @example {
+         *       "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Sales number",
+         *       "channel": "official",
+         *       "phone_number": "+5511987654321",
+         *       "status": "connected",
+         *       "is_default": true,
+         *       "warmup": {
+         *         "active": false,
+         *         "daily_limit": 1
+         *       },
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "updated_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
         ChatInstance: {
             /** @enum {string} */
             channel: "official" | "qrcode";
@@ -2023,6 +3170,32 @@ export interface components {
                 daily_limit: number | null;
             };
         };
+        /**
+         * @example {
+         *       "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Padaria Central",
+         *       "email": "maria.oliveira@example.com",
+         *       "phone": "+5511987654321",
+         *       "website": "https://padariacentral.example",
+         *       "sector": "Food & beverage",
+         *       "size": "1-10",
+         *       "city": "São Paulo",
+         *       "state": "SP",
+         *       "assigned_to": {
+         *         "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Ana Souza"
+         *       },
+         *       "tags": [
+         *         "vip"
+         *       ],
+         *       "custom_fields": {},
+         *       "contacts_count": 1,
+         *       "deals_count": 1,
+         *       "total_deals_value": 1,
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "updated_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
         Company: {
             /**
              * @description the responsible member {id, name}
@@ -2069,6 +3242,34 @@ export interface components {
             /** @default null */
             website: string | null;
         };
+        /**
+         * @example {
+         *       "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Maria Oliveira",
+         *       "email": "maria.oliveira@example.com",
+         *       "phone": "+5511987654321",
+         *       "photoapp_username": "photoapp username",
+         *       "chatapp_jid": "5511987654321@c.us",
+         *       "socialmsg_psid": "socialmsg psid",
+         *       "socialmsg_name": "socialmsg name",
+         *       "source": "source",
+         *       "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
+         *       "company": {
+         *         "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Padaria Central"
+         *       },
+         *       "tags": [
+         *         "vip"
+         *       ],
+         *       "custom_fields": {},
+         *       "funnel_stage": "funnel stage",
+         *       "notes_count": 1,
+         *       "deals_count": 1,
+         *       "last_message_at": "2026-03-02T14:30:00.000Z",
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "updated_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
         Contact: {
             /** @default null */
             avatar_url: string | null;
@@ -2105,6 +3306,47 @@ export interface components {
             /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Maria Oliveira",
+         *       "email": "maria.oliveira@example.com",
+         *       "phone": "+5511987654321",
+         *       "photoapp_username": "photoapp username",
+         *       "chatapp_jid": "5511987654321@c.us",
+         *       "socialmsg_psid": "socialmsg psid",
+         *       "socialmsg_name": "socialmsg name",
+         *       "source": "source",
+         *       "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
+         *       "company": {
+         *         "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Padaria Central"
+         *       },
+         *       "tags": [
+         *         "vip"
+         *       ],
+         *       "custom_fields": {},
+         *       "funnel_stage": "funnel stage",
+         *       "notes_count": 1,
+         *       "deals_count": 1,
+         *       "last_message_at": "2026-03-02T14:30:00.000Z",
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "updated_at": "2026-03-02T14:30:00.000Z",
+         *       "messages_count": {},
+         *       "deals": [
+         *         {
+         *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *           "title": "Annual plan – Padaria Central",
+         *           "value": 4800,
+         *           "status": "status",
+         *           "stage": {
+         *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *             "name": "Proposal"
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
         ContactDetail: {
             /** @default null */
             avatar_url: string | null;
@@ -2143,6 +3385,37 @@ export interface components {
             /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "contact": {
+         *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Maria Oliveira"
+         *       },
+         *       "channel": "chatapp",
+         *       "chatapp_instance": {
+         *         "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Maria Oliveira",
+         *         "channel": "qrcode"
+         *       },
+         *       "status": "open",
+         *       "assigned_to": {
+         *         "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Ana Souza"
+         *       },
+         *       "ai_agent": {
+         *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Maria Oliveira"
+         *       },
+         *       "unread_count": 1,
+         *       "last_message_at": "2026-03-02T14:30:00.000Z",
+         *       "last_message_preview": "last message preview",
+         *       "window_expires_at": "2026-03-02T14:30:00.000Z",
+         *       "closed_at": "2026-03-02T14:30:00.000Z",
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "updated_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
         Conversation: {
             /**
              * @description the agent that currently answers
@@ -2191,6 +3464,21 @@ export interface components {
              */
             window_expires_at: string | null;
         };
+        /**
+         * @example {
+         *       "id": "cf_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "key": "key",
+         *       "label": "label",
+         *       "type": "text",
+         *       "entity": "contact",
+         *       "options": {},
+         *       "default_value": {},
+         *       "required": false,
+         *       "is_active": false,
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "updated_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
         CustomFieldDefinition: {
             /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
             created_at: string;
@@ -2209,6 +3497,49 @@ export interface components {
             /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "title": "Annual plan – Padaria Central",
+         *       "description": "Follow-up on the annual plan proposal.",
+         *       "value": 4800,
+         *       "currency": "BRL",
+         *       "status": "open",
+         *       "funnel": {
+         *         "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Sales"
+         *       },
+         *       "stage": {
+         *         "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Proposal"
+         *       },
+         *       "contacts": [
+         *         {
+         *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *           "name": "Maria Oliveira"
+         *         }
+         *       ],
+         *       "company": {
+         *         "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Padaria Central"
+         *       },
+         *       "assigned_to": {
+         *         "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Ana Souza"
+         *       },
+         *       "expected_close_date": "2026-03-16",
+         *       "probability": 60,
+         *       "lost_reason": "Chose a competitor",
+         *       "closed_at": "2026-03-02T14:30:00.000Z",
+         *       "tags": [
+         *         "vip"
+         *       ],
+         *       "custom_fields": {},
+         *       "notes_count": 1,
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "updated_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
         Deal: {
             /** @default null */
             assigned_to: components["schemas"]["Ref"] | null;
@@ -2246,6 +3577,18 @@ export interface components {
             /** @default 0 */
             value: number;
         };
+        /**
+         * @example {
+         *       "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "title": "Annual plan – Padaria Central",
+         *       "value": 4800,
+         *       "status": "status",
+         *       "stage": {
+         *         "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Proposal"
+         *       }
+         *     }
+         */
         DealSummary: {
             id: string;
             stage: components["schemas"]["Ref"];
@@ -2268,12 +3611,46 @@ export interface components {
             };
             meta: components["schemas"]["Meta"];
         };
+        /**
+         * @example {
+         *       "type": "contact.created",
+         *       "description": "A contact was created (POST /v1/contacts).",
+         *       "api_write": true
+         *     }
+         */
         EventType: {
             /** @default false */
             api_write: boolean;
             description: string;
             type: string;
         };
+        /**
+         * @example {
+         *       "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Sales",
+         *       "position": 0,
+         *       "is_default": true,
+         *       "is_archived": false,
+         *       "stages": [
+         *         {
+         *           "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *           "funnel_id": "funnel id",
+         *           "name": "Proposal",
+         *           "position": 0,
+         *           "color": "#3B82F6",
+         *           "probability": 60,
+         *           "total_deals": 1,
+         *           "total_value": 1,
+         *           "created_at": "2026-03-02T14:30:00.000Z",
+         *           "updated_at": "2026-03-02T14:30:00.000Z"
+         *         }
+         *       ],
+         *       "total_deals": 1,
+         *       "total_value": 1,
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "updated_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
         Funnel: {
             /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
             created_at: string;
@@ -2293,6 +3670,14 @@ export interface components {
             /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "total": 1,
+         *       "has_more": false,
+         *       "next_cursor": "next cursor",
+         *       "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+         *     }
+         */
         ListMeta: {
             has_more: boolean;
             /** @description Omitted on the last page */
@@ -2301,6 +3686,27 @@ export interface components {
             /** @description Approximate count of the organization's records without filters */
             total: number;
         };
+        /**
+         * @example {
+         *       "organization": {
+         *         "id": "id",
+         *         "name": "Maria Oliveira",
+         *         "plan": "plan",
+         *         "currency": "BRL",
+         *         "timezone": "America/Sao_Paulo"
+         *       },
+         *       "api_key": {
+         *         "id": "id",
+         *         "name": "Maria Oliveira",
+         *         "prefix": "sk_live_ab12",
+         *         "scopes": [
+         *           "scopes"
+         *         ],
+         *         "created_at": "2026-03-02T14:30:00.000Z",
+         *         "last_used_at": "2026-03-02T14:30:00.000Z"
+         *       }
+         *     }
+         */
         Me: {
             api_key: {
                 /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
@@ -2320,6 +3726,18 @@ export interface components {
                 timezone: string;
             };
         };
+        /**
+         * @example {
+         *       "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Ana Souza",
+         *       "email": "maria.oliveira@example.com",
+         *       "role": "role",
+         *       "is_owner": false,
+         *       "is_active": false,
+         *       "last_active_at": "2026-03-02T14:30:00.000Z",
+         *       "avatar_url": "https://cdn.example.com/avatars/maria.jpg"
+         *     }
+         */
         Member: {
             /** @default null */
             avatar_url: string | null;
@@ -2332,6 +3750,39 @@ export interface components {
             name: string;
             role: string;
         };
+        /**
+         * @example {
+         *       "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "channel": "chatapp",
+         *       "direction": "inbound",
+         *       "type": "text",
+         *       "content": "Yes, the annual plan is 10% off until Friday.",
+         *       "media": {
+         *         "url": "https://hooks.example.com/crm",
+         *         "mime_type": "mime type",
+         *         "file_name": "file name"
+         *       },
+         *       "template": {
+         *         "name": "Maria Oliveira",
+         *         "language": "pt_BR"
+         *       },
+         *       "status": "queued",
+         *       "sender": {
+         *         "type": "contact",
+         *         "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Maria Oliveira"
+         *       },
+         *       "external_id": "external id",
+         *       "error": {
+         *         "code": "code",
+         *         "message": "message"
+         *       },
+         *       "edited_at": "2026-03-02T14:30:00.000Z",
+         *       "created_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
         Message: {
             /** @enum {string} */
             channel: "chatapp" | "photoapp" | "socialmsg";
@@ -2388,9 +3839,24 @@ export interface components {
             /** @enum {string} */
             type: "text" | "image" | "audio" | "video" | "document" | "template" | "sticker" | "location" | "unsupported";
         };
+        /**
+         * @example {
+         *       "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+         *     }
+         */
         Meta: {
             request_id: string;
         };
+        /**
+         * @example {
+         *       "id": "nt_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "content": "Yes, the annual plan is 10% off until Friday.",
+         *       "color": "yellow",
+         *       "category": "general",
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "updated_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
         Note: {
             /** @enum {string} */
             category: "general" | "follow_up" | "important" | "reminder" | "meeting" | "objection" | "success";
@@ -2403,10 +3869,30 @@ export interface components {
             /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Maria Oliveira"
+         *     }
+         */
         Ref: {
             id: string;
             name: string;
         };
+        /**
+         * @example {
+         *       "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "funnel_id": "funnel id",
+         *       "name": "Proposal",
+         *       "position": 0,
+         *       "color": "#3B82F6",
+         *       "probability": 60,
+         *       "total_deals": 1,
+         *       "total_value": 1,
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "updated_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
         Stage: {
             /** @default null */
             color: string | null;
@@ -2425,10 +3911,46 @@ export interface components {
             /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "name": "vip",
+         *       "count": 12
+         *     }
+         */
         Tag: {
             count: number;
             name: string;
         };
+        /**
+         * @example {
+         *       "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "title": "Annual plan – Padaria Central",
+         *       "description": "Follow-up on the annual plan proposal.",
+         *       "type": "todo",
+         *       "priority": "low",
+         *       "status": "open",
+         *       "due_at": "2026-03-02T14:30:00.000Z",
+         *       "completed_at": "2026-03-02T14:30:00.000Z",
+         *       "assigned_to": {
+         *         "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Ana Souza"
+         *       },
+         *       "contact": {
+         *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Maria Oliveira"
+         *       },
+         *       "deal": {
+         *         "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "title": "Annual plan – Padaria Central"
+         *       },
+         *       "company": {
+         *         "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Padaria Central"
+         *       },
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "updated_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
         Task: {
             /**
              * @description the member {id, name}
@@ -2463,6 +3985,24 @@ export interface components {
             /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "instance_id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "order_update",
+         *       "language": "pt_BR",
+         *       "category": "marketing",
+         *       "status": "APPROVED",
+         *       "components": {},
+         *       "variables": [
+         *         {
+         *           "key": "key",
+         *           "component": "component"
+         *         }
+         *       ],
+         *       "updated_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
         Template: {
             /** @enum {string} */
             category: "marketing" | "utility" | "authentication";
@@ -2482,6 +4022,25 @@ export interface components {
                 key: string;
             }[];
         };
+        /**
+         * @example {
+         *       "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "CRM sync",
+         *       "url": "https://hooks.example.com/crm",
+         *       "events": [
+         *         "events"
+         *       ],
+         *       "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE=",
+         *       "status": "active",
+         *       "consecutive_failures": 1,
+         *       "last_delivery_at": "2026-03-02T14:30:00.000Z",
+         *       "last_failure_at": "2026-03-02T14:30:00.000Z",
+         *       "last_failure_reason": "last failure reason",
+         *       "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "updated_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
         Webhook: {
             /** @default 0 */
             consecutive_failures: number;
@@ -2516,6 +4075,35 @@ export interface components {
             updated_at: string;
             url: string;
         };
+        /**
+         * @example {
+         *       "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "event_type": "event type",
+         *       "status": "pending",
+         *       "attempt": 1,
+         *       "response_status": 200,
+         *       "response_excerpt": "response excerpt",
+         *       "error": "error",
+         *       "duration_ms": 184,
+         *       "next_retry_at": "2026-03-02T14:30:00.000Z",
+         *       "redelivery_of": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "is_test": false,
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "completed_at": "2026-03-02T14:30:00.000Z",
+         *       "attempts": [
+         *         {
+         *           "attempt": 1,
+         *           "attempted_at": "2026-03-02T14:30:00.000Z",
+         *           "response_status": 200,
+         *           "error": "error",
+         *           "duration_ms": 184,
+         *           "response_excerpt": "response excerpt"
+         *         }
+         *       ]
+         *     }
+         */
         WebhookDelivery: {
             /**
              * @description attempts made so far, 0–5
@@ -2558,6 +4146,16 @@ export interface components {
             status: "pending" | "succeeded" | "failed";
             webhook_id: string;
         };
+        /**
+         * @example {
+         *       "attempt": 1,
+         *       "attempted_at": "2026-03-02T14:30:00.000Z",
+         *       "response_status": 200,
+         *       "error": "error",
+         *       "duration_ms": 184,
+         *       "response_excerpt": "response excerpt"
+         *     }
+         */
         WebhookDeliveryAttempt: {
             attempt: number;
             /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
@@ -2571,6 +4169,37 @@ export interface components {
             /** @default null */
             response_status: number | null;
         };
+        /**
+         * @example {
+         *       "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "event_type": "event type",
+         *       "status": "pending",
+         *       "attempt": 1,
+         *       "response_status": 200,
+         *       "response_excerpt": "response excerpt",
+         *       "error": "error",
+         *       "duration_ms": 184,
+         *       "next_retry_at": "2026-03-02T14:30:00.000Z",
+         *       "redelivery_of": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "is_test": false,
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "completed_at": "2026-03-02T14:30:00.000Z",
+         *       "attempts": [
+         *         {
+         *           "attempt": 1,
+         *           "attempted_at": "2026-03-02T14:30:00.000Z",
+         *           "response_status": 200,
+         *           "error": "error",
+         *           "duration_ms": 184,
+         *           "response_excerpt": "response excerpt"
+         *         }
+         *       ],
+         *       "request_headers": {},
+         *       "request_body": "request body"
+         *     }
+         */
         WebhookDeliveryDetail: {
             /**
              * @description attempts made so far, 0–5
@@ -2623,7 +4252,23 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description Present (true) when the answer is the stored response of an earlier request with the same Idempotency-Key.
+         * @example true
+         */
+        IdempotentReplayed: "true";
+        /**
+         * @description The id of this request, also in meta.request_id; quote it to support.
+         * @example req_9Xc2LmQ7wRt4KpZ8vNb3Yd
+         */
+        RequestId: string;
+        /**
+         * @description Seconds to wait before retrying.
+         * @example 1
+         */
+        RetryAfter: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2645,9 +4290,72 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales assistant",
+                     *           "type": "sales",
+                     *           "description": "Follow-up on the annual plan proposal.",
+                     *           "scope": {
+                     *             "sources": [
+                     *               "chatapp"
+                     *             ],
+                     *             "chatapp_instance_ids": [
+                     *               "chatapp instance ids"
+                     *             ],
+                     *             "tags": [
+                     *               "vip"
+                     *             ]
+                     *           },
+                     *           "behavior": {
+                     *             "strategy": "always",
+                     *             "reply_delay_ms": 2000,
+                     *             "max_replies_per_conversation": 5,
+                     *             "handoff": {
+                     *               "enabled": true,
+                     *               "assign_to": {
+                     *                 "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *                 "name": "Maria Oliveira"
+                     *               },
+                     *               "triggers": [
+                     *                 {
+                     *                   "type": "keywords",
+                     *                   "keywords": [
+                     *                     "keywords"
+                     *                   ],
+                     *                   "count": 12
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "business_hours": {
+                     *               "timezone": "America/Sao_Paulo",
+                     *               "days": {}
+                     *             }
+                     *           },
+                     *           "ai_config": {
+                     *             "instructions": "Answer questions about plans and prices politely; hand over to a human for discounts.",
+                     *             "model": "gpt-4o-mini",
+                     *             "temperature": 0.3
+                     *           },
+                     *           "is_active": false,
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AiAgent"][];
                         meta: components["schemas"]["ListMeta"];
@@ -2657,6 +4365,7 @@ export interface operations {
             /** @description Error: INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2666,6 +4375,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2675,6 +4385,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2684,6 +4395,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2693,6 +4405,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2702,6 +4416,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2719,6 +4434,93 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Oliveira",
+                 *       "type": "sales",
+                 *       "description": "Follow-up on the annual plan proposal.",
+                 *       "scope": {
+                 *         "sources": [
+                 *           "chatapp"
+                 *         ],
+                 *         "chatappInstanceIds": [
+                 *           "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *         ],
+                 *         "tags": [
+                 *           "vip"
+                 *         ]
+                 *       },
+                 *       "behavior": {
+                 *         "strategy": "always",
+                 *         "replyDelayMs": 2000,
+                 *         "maxRepliesPerConversation": 5,
+                 *         "handoff": {
+                 *           "enabled": true,
+                 *           "assignTo": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "triggers": [
+                 *             {
+                 *               "type": "keywords",
+                 *               "keywords": [
+                 *                 "keywords"
+                 *               ]
+                 *             }
+                 *           ]
+                 *         },
+                 *         "businessHours": {
+                 *           "timezone": "America/Sao_Paulo",
+                 *           "days": {
+                 *             "mon": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ],
+                 *             "tue": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ],
+                 *             "wed": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ],
+                 *             "thu": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ],
+                 *             "fri": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ],
+                 *             "sat": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ],
+                 *             "sun": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ]
+                 *           }
+                 *         }
+                 *       },
+                 *       "aiConfig": {
+                 *         "instructions": "Answer questions about plans and prices politely; hand over to a human for discounts.",
+                 *         "model": "gpt-4o-mini",
+                 *         "temperature": 0.3
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     aiConfig: {
                         instructions: string;
@@ -2796,9 +4598,67 @@ export interface operations {
             /** @description The record */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Sales assistant",
+                     *         "type": "sales",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "scope": {
+                     *           "sources": [
+                     *             "chatapp"
+                     *           ],
+                     *           "chatapp_instance_ids": [
+                     *             "chatapp instance ids"
+                     *           ],
+                     *           "tags": [
+                     *             "vip"
+                     *           ]
+                     *         },
+                     *         "behavior": {
+                     *           "strategy": "always",
+                     *           "reply_delay_ms": 2000,
+                     *           "max_replies_per_conversation": 5,
+                     *           "handoff": {
+                     *             "enabled": true,
+                     *             "assign_to": {
+                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Maria Oliveira"
+                     *             },
+                     *             "triggers": [
+                     *               {
+                     *                 "type": "keywords",
+                     *                 "keywords": [
+                     *                   "keywords"
+                     *                 ],
+                     *                 "count": 12
+                     *               }
+                     *             ]
+                     *           },
+                     *           "business_hours": {
+                     *             "timezone": "America/Sao_Paulo",
+                     *             "days": {}
+                     *           }
+                     *         },
+                     *         "ai_config": {
+                     *           "instructions": "Answer questions about plans and prices politely; hand over to a human for discounts.",
+                     *           "model": "gpt-4o-mini",
+                     *           "temperature": 0.3
+                     *         },
+                     *         "is_active": false,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AiAgent"];
                         meta: components["schemas"]["Meta"];
@@ -2808,6 +4668,7 @@ export interface operations {
             /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2817,6 +4678,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2826,6 +4688,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES, PLAN_RESTRICTION */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2835,6 +4698,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2844,6 +4708,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2853,6 +4719,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2875,9 +4742,67 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Sales assistant",
+                     *         "type": "sales",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "scope": {
+                     *           "sources": [
+                     *             "chatapp"
+                     *           ],
+                     *           "chatapp_instance_ids": [
+                     *             "chatapp instance ids"
+                     *           ],
+                     *           "tags": [
+                     *             "vip"
+                     *           ]
+                     *         },
+                     *         "behavior": {
+                     *           "strategy": "always",
+                     *           "reply_delay_ms": 2000,
+                     *           "max_replies_per_conversation": 5,
+                     *           "handoff": {
+                     *             "enabled": true,
+                     *             "assign_to": {
+                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Maria Oliveira"
+                     *             },
+                     *             "triggers": [
+                     *               {
+                     *                 "type": "keywords",
+                     *                 "keywords": [
+                     *                   "keywords"
+                     *                 ],
+                     *                 "count": 12
+                     *               }
+                     *             ]
+                     *           },
+                     *           "business_hours": {
+                     *             "timezone": "America/Sao_Paulo",
+                     *             "days": {}
+                     *           }
+                     *         },
+                     *         "ai_config": {
+                     *           "instructions": "Answer questions about plans and prices politely; hand over to a human for discounts.",
+                     *           "model": "gpt-4o-mini",
+                     *           "temperature": 0.3
+                     *         },
+                     *         "is_active": false,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AiAgent"];
                         meta: components["schemas"]["Meta"];
@@ -2887,6 +4812,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2896,6 +4822,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2905,6 +4832,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2914,6 +4842,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2923,6 +4852,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2932,6 +4863,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2951,6 +4883,93 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Oliveira",
+                 *       "type": "sales",
+                 *       "description": "Follow-up on the annual plan proposal.",
+                 *       "scope": {
+                 *         "sources": [
+                 *           "chatapp"
+                 *         ],
+                 *         "chatappInstanceIds": [
+                 *           "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *         ],
+                 *         "tags": [
+                 *           "vip"
+                 *         ]
+                 *       },
+                 *       "behavior": {
+                 *         "strategy": "always",
+                 *         "replyDelayMs": 2000,
+                 *         "maxRepliesPerConversation": 5,
+                 *         "handoff": {
+                 *           "enabled": true,
+                 *           "assignTo": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "triggers": [
+                 *             {
+                 *               "type": "keywords",
+                 *               "keywords": [
+                 *                 "keywords"
+                 *               ]
+                 *             }
+                 *           ]
+                 *         },
+                 *         "businessHours": {
+                 *           "timezone": "America/Sao_Paulo",
+                 *           "days": {
+                 *             "mon": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ],
+                 *             "tue": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ],
+                 *             "wed": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ],
+                 *             "thu": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ],
+                 *             "fri": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ],
+                 *             "sat": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ],
+                 *             "sun": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ]
+                 *           }
+                 *         }
+                 *       },
+                 *       "aiConfig": {
+                 *         "instructions": "Answer questions about plans and prices politely; hand over to a human for discounts.",
+                 *         "model": "gpt-4o-mini",
+                 *         "temperature": 0.3
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     aiConfig: {
                         instructions: string;
@@ -3028,9 +5047,67 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Sales assistant",
+                     *         "type": "sales",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "scope": {
+                     *           "sources": [
+                     *             "chatapp"
+                     *           ],
+                     *           "chatapp_instance_ids": [
+                     *             "chatapp instance ids"
+                     *           ],
+                     *           "tags": [
+                     *             "vip"
+                     *           ]
+                     *         },
+                     *         "behavior": {
+                     *           "strategy": "always",
+                     *           "reply_delay_ms": 2000,
+                     *           "max_replies_per_conversation": 5,
+                     *           "handoff": {
+                     *             "enabled": true,
+                     *             "assign_to": {
+                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Maria Oliveira"
+                     *             },
+                     *             "triggers": [
+                     *               {
+                     *                 "type": "keywords",
+                     *                 "keywords": [
+                     *                   "keywords"
+                     *                 ],
+                     *                 "count": 12
+                     *               }
+                     *             ]
+                     *           },
+                     *           "business_hours": {
+                     *             "timezone": "America/Sao_Paulo",
+                     *             "days": {}
+                     *           }
+                     *         },
+                     *         "ai_config": {
+                     *           "instructions": "Answer questions about plans and prices politely; hand over to a human for discounts.",
+                     *           "model": "gpt-4o-mini",
+                     *           "temperature": 0.3
+                     *         },
+                     *         "is_active": false,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AiAgent"];
                         meta: components["schemas"]["Meta"];
@@ -3040,6 +5117,7 @@ export interface operations {
             /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3049,6 +5127,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3058,6 +5137,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES, PLAN_RESTRICTION */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3067,6 +5147,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3076,6 +5157,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3085,6 +5167,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3094,6 +5178,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3116,6 +5201,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3123,6 +5209,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3132,6 +5219,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3141,6 +5229,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3150,6 +5239,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3159,6 +5249,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3168,6 +5260,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3187,6 +5280,93 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Oliveira",
+                 *       "type": "sales",
+                 *       "description": "Follow-up on the annual plan proposal.",
+                 *       "scope": {
+                 *         "sources": [
+                 *           "chatapp"
+                 *         ],
+                 *         "chatappInstanceIds": [
+                 *           "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *         ],
+                 *         "tags": [
+                 *           "vip"
+                 *         ]
+                 *       },
+                 *       "behavior": {
+                 *         "strategy": "always",
+                 *         "replyDelayMs": 2000,
+                 *         "maxRepliesPerConversation": 5,
+                 *         "handoff": {
+                 *           "enabled": true,
+                 *           "assignTo": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "triggers": [
+                 *             {
+                 *               "type": "keywords",
+                 *               "keywords": [
+                 *                 "keywords"
+                 *               ]
+                 *             }
+                 *           ]
+                 *         },
+                 *         "businessHours": {
+                 *           "timezone": "America/Sao_Paulo",
+                 *           "days": {
+                 *             "mon": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ],
+                 *             "tue": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ],
+                 *             "wed": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ],
+                 *             "thu": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ],
+                 *             "fri": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ],
+                 *             "sat": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ],
+                 *             "sun": [
+                 *               [
+                 *                 "09:00",
+                 *                 "09:00"
+                 *               ]
+                 *             ]
+                 *           }
+                 *         }
+                 *       },
+                 *       "aiConfig": {
+                 *         "instructions": "Answer questions about plans and prices politely; hand over to a human for discounts.",
+                 *         "model": "gpt-4o-mini",
+                 *         "temperature": 0.3
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     aiConfig: {
                         instructions: string;
@@ -3264,9 +5444,67 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Sales assistant",
+                     *         "type": "sales",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "scope": {
+                     *           "sources": [
+                     *             "chatapp"
+                     *           ],
+                     *           "chatapp_instance_ids": [
+                     *             "chatapp instance ids"
+                     *           ],
+                     *           "tags": [
+                     *             "vip"
+                     *           ]
+                     *         },
+                     *         "behavior": {
+                     *           "strategy": "always",
+                     *           "reply_delay_ms": 2000,
+                     *           "max_replies_per_conversation": 5,
+                     *           "handoff": {
+                     *             "enabled": true,
+                     *             "assign_to": {
+                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Maria Oliveira"
+                     *             },
+                     *             "triggers": [
+                     *               {
+                     *                 "type": "keywords",
+                     *                 "keywords": [
+                     *                   "keywords"
+                     *                 ],
+                     *                 "count": 12
+                     *               }
+                     *             ]
+                     *           },
+                     *           "business_hours": {
+                     *             "timezone": "America/Sao_Paulo",
+                     *             "days": {}
+                     *           }
+                     *         },
+                     *         "ai_config": {
+                     *           "instructions": "Answer questions about plans and prices politely; hand over to a human for discounts.",
+                     *           "model": "gpt-4o-mini",
+                     *           "temperature": 0.3
+                     *         },
+                     *         "is_active": false,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AiAgent"];
                         meta: components["schemas"]["Meta"];
@@ -3276,6 +5514,7 @@ export interface operations {
             /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3285,6 +5524,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3294,6 +5534,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES, PLAN_RESTRICTION */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3303,6 +5544,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3312,6 +5554,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3321,6 +5564,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3330,6 +5575,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3352,9 +5598,67 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Sales assistant",
+                     *         "type": "sales",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "scope": {
+                     *           "sources": [
+                     *             "chatapp"
+                     *           ],
+                     *           "chatapp_instance_ids": [
+                     *             "chatapp instance ids"
+                     *           ],
+                     *           "tags": [
+                     *             "vip"
+                     *           ]
+                     *         },
+                     *         "behavior": {
+                     *           "strategy": "always",
+                     *           "reply_delay_ms": 2000,
+                     *           "max_replies_per_conversation": 5,
+                     *           "handoff": {
+                     *             "enabled": true,
+                     *             "assign_to": {
+                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Maria Oliveira"
+                     *             },
+                     *             "triggers": [
+                     *               {
+                     *                 "type": "keywords",
+                     *                 "keywords": [
+                     *                   "keywords"
+                     *                 ],
+                     *                 "count": 12
+                     *               }
+                     *             ]
+                     *           },
+                     *           "business_hours": {
+                     *             "timezone": "America/Sao_Paulo",
+                     *             "days": {}
+                     *           }
+                     *         },
+                     *         "ai_config": {
+                     *           "instructions": "Answer questions about plans and prices politely; hand over to a human for discounts.",
+                     *           "model": "gpt-4o-mini",
+                     *           "temperature": 0.3
+                     *         },
+                     *         "is_active": false,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AiAgent"];
                         meta: components["schemas"]["Meta"];
@@ -3364,6 +5668,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3373,6 +5678,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3382,6 +5688,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES, PLAN_RESTRICTION */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3391,6 +5698,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3400,6 +5708,7 @@ export interface operations {
             /** @description Error: INVALID_REFERENCE */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3409,6 +5718,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3418,6 +5729,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3440,9 +5752,67 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Sales assistant",
+                     *         "type": "sales",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "scope": {
+                     *           "sources": [
+                     *             "chatapp"
+                     *           ],
+                     *           "chatapp_instance_ids": [
+                     *             "chatapp instance ids"
+                     *           ],
+                     *           "tags": [
+                     *             "vip"
+                     *           ]
+                     *         },
+                     *         "behavior": {
+                     *           "strategy": "always",
+                     *           "reply_delay_ms": 2000,
+                     *           "max_replies_per_conversation": 5,
+                     *           "handoff": {
+                     *             "enabled": true,
+                     *             "assign_to": {
+                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Maria Oliveira"
+                     *             },
+                     *             "triggers": [
+                     *               {
+                     *                 "type": "keywords",
+                     *                 "keywords": [
+                     *                   "keywords"
+                     *                 ],
+                     *                 "count": 12
+                     *               }
+                     *             ]
+                     *           },
+                     *           "business_hours": {
+                     *             "timezone": "America/Sao_Paulo",
+                     *             "days": {}
+                     *           }
+                     *         },
+                     *         "ai_config": {
+                     *           "instructions": "Answer questions about plans and prices politely; hand over to a human for discounts.",
+                     *           "model": "gpt-4o-mini",
+                     *           "temperature": 0.3
+                     *         },
+                     *         "is_active": false,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AiAgent"];
                         meta: components["schemas"]["Meta"];
@@ -3452,6 +5822,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3461,6 +5832,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3470,6 +5842,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3479,6 +5852,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3488,6 +5862,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3497,6 +5873,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3524,9 +5901,56 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "agent": {
+                     *             "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Maria Oliveira",
+                     *             "type": "sales"
+                     *           },
+                     *           "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "trigger_event": "trigger event",
+                     *           "status": "running",
+                     *           "skip_reason": "outside_scope",
+                     *           "error_message": "error message",
+                     *           "messages_sent": [
+                     *             {
+                     *               "message_id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "content": "Yes, the annual plan is 10% off until Friday.",
+                     *               "sent_at": "2026-03-02T14:30:00.000Z",
+                     *               "delay_ms": 1
+                     *             }
+                     *           ],
+                     *           "handoff": {
+                     *             "triggered": false,
+                     *             "reason": "reason",
+                     *             "summary": "summary"
+                     *           },
+                     *           "usage": {
+                     *             "tokens": 1,
+                     *             "cost_cents": 1
+                     *           },
+                     *           "model": "gpt-4o-mini",
+                     *           "duration_ms": 184,
+                     *           "started_at": "2026-03-02T14:30:00.000Z",
+                     *           "completed_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AiAgentRun"][];
                         meta: components["schemas"]["ListMeta"];
@@ -3536,6 +5960,7 @@ export interface operations {
             /** @description Error: INVALID_CURSOR, INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3545,6 +5970,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3554,6 +5980,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3563,6 +5990,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3572,6 +6000,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3581,6 +6011,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3603,9 +6034,51 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "agent": {
+                     *           "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira",
+                     *           "type": "sales"
+                     *         },
+                     *         "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "trigger_event": "trigger event",
+                     *         "status": "running",
+                     *         "skip_reason": "outside_scope",
+                     *         "error_message": "error message",
+                     *         "messages_sent": [
+                     *           {
+                     *             "message_id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "content": "Yes, the annual plan is 10% off until Friday.",
+                     *             "sent_at": "2026-03-02T14:30:00.000Z",
+                     *             "delay_ms": 1
+                     *           }
+                     *         ],
+                     *         "handoff": {
+                     *           "triggered": false,
+                     *           "reason": "reason",
+                     *           "summary": "summary"
+                     *         },
+                     *         "usage": {
+                     *           "tokens": 1,
+                     *           "cost_cents": 1
+                     *         },
+                     *         "model": "gpt-4o-mini",
+                     *         "duration_ms": 184,
+                     *         "started_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AiAgentRun"];
                         meta: components["schemas"]["Meta"];
@@ -3615,6 +6088,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3624,6 +6098,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3633,6 +6108,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3642,6 +6118,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3651,6 +6128,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3660,6 +6139,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3686,9 +6166,95 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Spring sale",
+                     *           "description": "Follow-up on the annual plan proposal.",
+                     *           "status": "draft",
+                     *           "chatapp_instances": [
+                     *             {
+                     *               "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Spring sale",
+                     *               "channel": "qrcode"
+                     *             }
+                     *           ],
+                     *           "audience": {
+                     *             "type": "all",
+                     *             "tags": [
+                     *               "vip"
+                     *             ],
+                     *             "tags_operator": "or",
+                     *             "contact_ids": [
+                     *               "contact ids"
+                     *             ],
+                     *             "has_chatapp": false,
+                     *             "filters": {
+                     *               "source": "chatapp",
+                     *               "created_after": "created after",
+                     *               "created_before": "created before",
+                     *               "exclude_tags": [
+                     *                 "exclude tags"
+                     *               ]
+                     *             }
+                     *           },
+                     *           "message": {
+                     *             "type": "type",
+                     *             "content": "Yes, the annual plan is 10% off until Friday.",
+                     *             "media_url": "https://cdn.example.com/catalogue.pdf"
+                     *           },
+                     *           "cloud_template": {
+                     *             "template_id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Spring sale",
+                     *             "language": "pt_BR",
+                     *             "category": "marketing",
+                     *             "variables": [
+                     *               {
+                     *                 "key": "key",
+                     *                 "component": "component",
+                     *                 "source_type": "contact_field",
+                     *                 "source_key": "source key",
+                     *                 "fallback": "fallback",
+                     *                 "value": "value"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "settings": {
+                     *             "send_profile": "conservative"
+                     *           },
+                     *           "scheduled_at": "2026-03-02T14:30:00.000Z",
+                     *           "started_at": "2026-03-02T14:30:00.000Z",
+                     *           "completed_at": "2026-03-02T14:30:00.000Z",
+                     *           "stats": {
+                     *             "total": 1,
+                     *             "sent": 1,
+                     *             "delivered": 1,
+                     *             "read": 1,
+                     *             "failed": 1,
+                     *             "excluded": 1
+                     *           },
+                     *           "error": {
+                     *             "code": "code",
+                     *             "message": "message"
+                     *           },
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Broadcast"][];
                         meta: components["schemas"]["ListMeta"];
@@ -3698,6 +6264,7 @@ export interface operations {
             /** @description Error: INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3707,6 +6274,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3716,6 +6284,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3725,6 +6294,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3734,6 +6304,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3743,6 +6315,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3763,6 +6336,56 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Oliveira",
+                 *       "description": "Follow-up on the annual plan proposal.",
+                 *       "chatappInstanceIds": [
+                 *         "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *       ],
+                 *       "audience": {
+                 *         "type": "all",
+                 *         "tags": [
+                 *           "vip"
+                 *         ],
+                 *         "tagsOperator": "or",
+                 *         "contactIds": [
+                 *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *         ],
+                 *         "hasChatapp": false,
+                 *         "filters": {
+                 *           "source": "chatapp",
+                 *           "createdAfter": "2026-03-02T14:30:00.000Z",
+                 *           "createdBefore": "2026-03-02T14:30:00.000Z",
+                 *           "excludeTags": [
+                 *             "excludeTags"
+                 *           ]
+                 *         }
+                 *       },
+                 *       "message": {
+                 *         "type": "text",
+                 *         "content": "Yes, the annual plan is 10% off until Friday.",
+                 *         "mediaUrl": "https://hooks.example.com/crm"
+                 *       },
+                 *       "cloudTemplate": {
+                 *         "templateId": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *         "language": "pt_BR",
+                 *         "variables": [
+                 *           {
+                 *             "key": "key",
+                 *             "component": "body",
+                 *             "sourceType": "contact_field",
+                 *             "sourceKey": "sourceKey",
+                 *             "fallback": "fallback",
+                 *             "value": "value"
+                 *           }
+                 *         ]
+                 *       },
+                 *       "settings": {
+                 *         "sendProfile": "conservative"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     audience: {
                         contactIds?: string[];
@@ -3819,9 +6442,91 @@ export interface operations {
             /** @description The record */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Spring sale",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "status": "draft",
+                     *         "chatapp_instances": [
+                     *           {
+                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Spring sale",
+                     *             "channel": "qrcode"
+                     *           }
+                     *         ],
+                     *         "audience": {
+                     *           "type": "all",
+                     *           "tags": [
+                     *             "vip"
+                     *           ],
+                     *           "tags_operator": "or",
+                     *           "contact_ids": [
+                     *             "contact ids"
+                     *           ],
+                     *           "has_chatapp": false,
+                     *           "filters": {
+                     *             "source": "chatapp",
+                     *             "created_after": "created after",
+                     *             "created_before": "created before",
+                     *             "exclude_tags": [
+                     *               "exclude tags"
+                     *             ]
+                     *           }
+                     *         },
+                     *         "message": {
+                     *           "type": "type",
+                     *           "content": "Yes, the annual plan is 10% off until Friday.",
+                     *           "media_url": "https://cdn.example.com/catalogue.pdf"
+                     *         },
+                     *         "cloud_template": {
+                     *           "template_id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Spring sale",
+                     *           "language": "pt_BR",
+                     *           "category": "marketing",
+                     *           "variables": [
+                     *             {
+                     *               "key": "key",
+                     *               "component": "component",
+                     *               "source_type": "contact_field",
+                     *               "source_key": "source key",
+                     *               "fallback": "fallback",
+                     *               "value": "value"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "settings": {
+                     *           "send_profile": "conservative"
+                     *         },
+                     *         "scheduled_at": "2026-03-02T14:30:00.000Z",
+                     *         "started_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z",
+                     *         "stats": {
+                     *           "total": 1,
+                     *           "sent": 1,
+                     *           "delivered": 1,
+                     *           "read": 1,
+                     *           "failed": 1,
+                     *           "excluded": 1
+                     *         },
+                     *         "error": {
+                     *           "code": "code",
+                     *           "message": "message"
+                     *         },
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Broadcast"];
                         meta: components["schemas"]["Meta"];
@@ -3831,6 +6536,7 @@ export interface operations {
             /** @description Error: INVALID_JSON, INVALID_ID, MIXED_PROVIDERS */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3840,6 +6546,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3849,6 +6556,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES, PLAN_RESTRICTION */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3858,6 +6566,7 @@ export interface operations {
             /** @description Error: IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3867,6 +6576,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE, MIXED_PROVIDERS, TEMPLATE_ON_QRCODE_BROADCAST, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3876,6 +6586,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3885,6 +6597,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3907,9 +6620,90 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Spring sale",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "status": "draft",
+                     *         "chatapp_instances": [
+                     *           {
+                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Spring sale",
+                     *             "channel": "qrcode"
+                     *           }
+                     *         ],
+                     *         "audience": {
+                     *           "type": "all",
+                     *           "tags": [
+                     *             "vip"
+                     *           ],
+                     *           "tags_operator": "or",
+                     *           "contact_ids": [
+                     *             "contact ids"
+                     *           ],
+                     *           "has_chatapp": false,
+                     *           "filters": {
+                     *             "source": "chatapp",
+                     *             "created_after": "created after",
+                     *             "created_before": "created before",
+                     *             "exclude_tags": [
+                     *               "exclude tags"
+                     *             ]
+                     *           }
+                     *         },
+                     *         "message": {
+                     *           "type": "type",
+                     *           "content": "Yes, the annual plan is 10% off until Friday.",
+                     *           "media_url": "https://cdn.example.com/catalogue.pdf"
+                     *         },
+                     *         "cloud_template": {
+                     *           "template_id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Spring sale",
+                     *           "language": "pt_BR",
+                     *           "category": "marketing",
+                     *           "variables": [
+                     *             {
+                     *               "key": "key",
+                     *               "component": "component",
+                     *               "source_type": "contact_field",
+                     *               "source_key": "source key",
+                     *               "fallback": "fallback",
+                     *               "value": "value"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "settings": {
+                     *           "send_profile": "conservative"
+                     *         },
+                     *         "scheduled_at": "2026-03-02T14:30:00.000Z",
+                     *         "started_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z",
+                     *         "stats": {
+                     *           "total": 1,
+                     *           "sent": 1,
+                     *           "delivered": 1,
+                     *           "read": 1,
+                     *           "failed": 1,
+                     *           "excluded": 1
+                     *         },
+                     *         "error": {
+                     *           "code": "code",
+                     *           "message": "message"
+                     *         },
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Broadcast"];
                         meta: components["schemas"]["Meta"];
@@ -3919,6 +6713,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3928,6 +6723,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3937,6 +6733,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3946,6 +6743,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3955,6 +6753,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3964,6 +6764,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3986,6 +6787,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3993,6 +6795,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4002,6 +6805,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4011,6 +6815,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4020,6 +6825,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4029,6 +6835,7 @@ export interface operations {
             /** @description Error: INVALID_STATUS */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4038,6 +6845,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4047,6 +6856,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4066,6 +6876,56 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Oliveira",
+                 *       "description": "Follow-up on the annual plan proposal.",
+                 *       "chatappInstanceIds": [
+                 *         "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *       ],
+                 *       "audience": {
+                 *         "type": "all",
+                 *         "tags": [
+                 *           "vip"
+                 *         ],
+                 *         "tagsOperator": "or",
+                 *         "contactIds": [
+                 *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *         ],
+                 *         "hasChatapp": false,
+                 *         "filters": {
+                 *           "source": "chatapp",
+                 *           "createdAfter": "2026-03-02T14:30:00.000Z",
+                 *           "createdBefore": "2026-03-02T14:30:00.000Z",
+                 *           "excludeTags": [
+                 *             "excludeTags"
+                 *           ]
+                 *         }
+                 *       },
+                 *       "message": {
+                 *         "type": "text",
+                 *         "content": "Yes, the annual plan is 10% off until Friday.",
+                 *         "mediaUrl": "https://hooks.example.com/crm"
+                 *       },
+                 *       "cloudTemplate": {
+                 *         "templateId": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *         "language": "pt_BR",
+                 *         "variables": [
+                 *           {
+                 *             "key": "key",
+                 *             "component": "body",
+                 *             "sourceType": "contact_field",
+                 *             "sourceKey": "sourceKey",
+                 *             "fallback": "fallback",
+                 *             "value": "value"
+                 *           }
+                 *         ]
+                 *       },
+                 *       "settings": {
+                 *         "sendProfile": "conservative"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     audience?: {
                         contactIds?: string[];
@@ -4122,9 +6982,90 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Spring sale",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "status": "draft",
+                     *         "chatapp_instances": [
+                     *           {
+                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Spring sale",
+                     *             "channel": "qrcode"
+                     *           }
+                     *         ],
+                     *         "audience": {
+                     *           "type": "all",
+                     *           "tags": [
+                     *             "vip"
+                     *           ],
+                     *           "tags_operator": "or",
+                     *           "contact_ids": [
+                     *             "contact ids"
+                     *           ],
+                     *           "has_chatapp": false,
+                     *           "filters": {
+                     *             "source": "chatapp",
+                     *             "created_after": "created after",
+                     *             "created_before": "created before",
+                     *             "exclude_tags": [
+                     *               "exclude tags"
+                     *             ]
+                     *           }
+                     *         },
+                     *         "message": {
+                     *           "type": "type",
+                     *           "content": "Yes, the annual plan is 10% off until Friday.",
+                     *           "media_url": "https://cdn.example.com/catalogue.pdf"
+                     *         },
+                     *         "cloud_template": {
+                     *           "template_id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Spring sale",
+                     *           "language": "pt_BR",
+                     *           "category": "marketing",
+                     *           "variables": [
+                     *             {
+                     *               "key": "key",
+                     *               "component": "component",
+                     *               "source_type": "contact_field",
+                     *               "source_key": "source key",
+                     *               "fallback": "fallback",
+                     *               "value": "value"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "settings": {
+                     *           "send_profile": "conservative"
+                     *         },
+                     *         "scheduled_at": "2026-03-02T14:30:00.000Z",
+                     *         "started_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z",
+                     *         "stats": {
+                     *           "total": 1,
+                     *           "sent": 1,
+                     *           "delivered": 1,
+                     *           "read": 1,
+                     *           "failed": 1,
+                     *           "excluded": 1
+                     *         },
+                     *         "error": {
+                     *           "code": "code",
+                     *           "message": "message"
+                     *         },
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Broadcast"];
                         meta: components["schemas"]["Meta"];
@@ -4134,6 +7075,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON, MIXED_PROVIDERS */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4143,6 +7085,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4152,6 +7095,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES, PLAN_RESTRICTION */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4161,6 +7105,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4170,6 +7115,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_STATUS, INVALID_REFERENCE, MIXED_PROVIDERS, TEMPLATE_ON_QRCODE_BROADCAST, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4179,6 +7125,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4188,6 +7136,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4210,9 +7159,90 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Spring sale",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "status": "draft",
+                     *         "chatapp_instances": [
+                     *           {
+                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Spring sale",
+                     *             "channel": "qrcode"
+                     *           }
+                     *         ],
+                     *         "audience": {
+                     *           "type": "all",
+                     *           "tags": [
+                     *             "vip"
+                     *           ],
+                     *           "tags_operator": "or",
+                     *           "contact_ids": [
+                     *             "contact ids"
+                     *           ],
+                     *           "has_chatapp": false,
+                     *           "filters": {
+                     *             "source": "chatapp",
+                     *             "created_after": "created after",
+                     *             "created_before": "created before",
+                     *             "exclude_tags": [
+                     *               "exclude tags"
+                     *             ]
+                     *           }
+                     *         },
+                     *         "message": {
+                     *           "type": "type",
+                     *           "content": "Yes, the annual plan is 10% off until Friday.",
+                     *           "media_url": "https://cdn.example.com/catalogue.pdf"
+                     *         },
+                     *         "cloud_template": {
+                     *           "template_id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Spring sale",
+                     *           "language": "pt_BR",
+                     *           "category": "marketing",
+                     *           "variables": [
+                     *             {
+                     *               "key": "key",
+                     *               "component": "component",
+                     *               "source_type": "contact_field",
+                     *               "source_key": "source key",
+                     *               "fallback": "fallback",
+                     *               "value": "value"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "settings": {
+                     *           "send_profile": "conservative"
+                     *         },
+                     *         "scheduled_at": "2026-03-02T14:30:00.000Z",
+                     *         "started_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z",
+                     *         "stats": {
+                     *           "total": 1,
+                     *           "sent": 1,
+                     *           "delivered": 1,
+                     *           "read": 1,
+                     *           "failed": 1,
+                     *           "excluded": 1
+                     *         },
+                     *         "error": {
+                     *           "code": "code",
+                     *           "message": "message"
+                     *         },
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Broadcast"];
                         meta: components["schemas"]["Meta"];
@@ -4222,6 +7252,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4231,6 +7262,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4240,6 +7272,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4249,6 +7282,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4258,6 +7292,7 @@ export interface operations {
             /** @description Error: INVALID_STATUS */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4267,6 +7302,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4276,6 +7313,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4295,6 +7333,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "confirmWarmupOverride": false
+                 *     }
+                 */
                 "application/json": {
                     confirmWarmupOverride?: boolean;
                 };
@@ -4304,9 +7347,90 @@ export interface operations {
             /** @description The record */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Spring sale",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "status": "draft",
+                     *         "chatapp_instances": [
+                     *           {
+                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Spring sale",
+                     *             "channel": "qrcode"
+                     *           }
+                     *         ],
+                     *         "audience": {
+                     *           "type": "all",
+                     *           "tags": [
+                     *             "vip"
+                     *           ],
+                     *           "tags_operator": "or",
+                     *           "contact_ids": [
+                     *             "contact ids"
+                     *           ],
+                     *           "has_chatapp": false,
+                     *           "filters": {
+                     *             "source": "chatapp",
+                     *             "created_after": "created after",
+                     *             "created_before": "created before",
+                     *             "exclude_tags": [
+                     *               "exclude tags"
+                     *             ]
+                     *           }
+                     *         },
+                     *         "message": {
+                     *           "type": "type",
+                     *           "content": "Yes, the annual plan is 10% off until Friday.",
+                     *           "media_url": "https://cdn.example.com/catalogue.pdf"
+                     *         },
+                     *         "cloud_template": {
+                     *           "template_id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Spring sale",
+                     *           "language": "pt_BR",
+                     *           "category": "marketing",
+                     *           "variables": [
+                     *             {
+                     *               "key": "key",
+                     *               "component": "component",
+                     *               "source_type": "contact_field",
+                     *               "source_key": "source key",
+                     *               "fallback": "fallback",
+                     *               "value": "value"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "settings": {
+                     *           "send_profile": "conservative"
+                     *         },
+                     *         "scheduled_at": "2026-03-02T14:30:00.000Z",
+                     *         "started_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z",
+                     *         "stats": {
+                     *           "total": 1,
+                     *           "sent": 1,
+                     *           "delivered": 1,
+                     *           "read": 1,
+                     *           "failed": 1,
+                     *           "excluded": 1
+                     *         },
+                     *         "error": {
+                     *           "code": "code",
+                     *           "message": "message"
+                     *         },
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Broadcast"];
                         meta: components["schemas"]["Meta"];
@@ -4316,6 +7440,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON, MIXED_PROVIDERS, MISSING_MESSAGE, MISSING_CLOUD_TEMPLATE */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4325,6 +7450,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4334,6 +7460,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4343,6 +7470,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4352,6 +7480,7 @@ export interface operations {
             /** @description Error: CHANNEL_DISCONNECTED */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4361,6 +7490,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_STATUS, MIXED_PROVIDERS, MISSING_CLOUD_TEMPLATE, TEMPLATE_NOT_APPROVED, WARMUP_LIMIT_EXCEEDED */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4370,6 +7500,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4379,6 +7511,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4401,9 +7534,90 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Spring sale",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "status": "draft",
+                     *         "chatapp_instances": [
+                     *           {
+                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Spring sale",
+                     *             "channel": "qrcode"
+                     *           }
+                     *         ],
+                     *         "audience": {
+                     *           "type": "all",
+                     *           "tags": [
+                     *             "vip"
+                     *           ],
+                     *           "tags_operator": "or",
+                     *           "contact_ids": [
+                     *             "contact ids"
+                     *           ],
+                     *           "has_chatapp": false,
+                     *           "filters": {
+                     *             "source": "chatapp",
+                     *             "created_after": "created after",
+                     *             "created_before": "created before",
+                     *             "exclude_tags": [
+                     *               "exclude tags"
+                     *             ]
+                     *           }
+                     *         },
+                     *         "message": {
+                     *           "type": "type",
+                     *           "content": "Yes, the annual plan is 10% off until Friday.",
+                     *           "media_url": "https://cdn.example.com/catalogue.pdf"
+                     *         },
+                     *         "cloud_template": {
+                     *           "template_id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Spring sale",
+                     *           "language": "pt_BR",
+                     *           "category": "marketing",
+                     *           "variables": [
+                     *             {
+                     *               "key": "key",
+                     *               "component": "component",
+                     *               "source_type": "contact_field",
+                     *               "source_key": "source key",
+                     *               "fallback": "fallback",
+                     *               "value": "value"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "settings": {
+                     *           "send_profile": "conservative"
+                     *         },
+                     *         "scheduled_at": "2026-03-02T14:30:00.000Z",
+                     *         "started_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z",
+                     *         "stats": {
+                     *           "total": 1,
+                     *           "sent": 1,
+                     *           "delivered": 1,
+                     *           "read": 1,
+                     *           "failed": 1,
+                     *           "excluded": 1
+                     *         },
+                     *         "error": {
+                     *           "code": "code",
+                     *           "message": "message"
+                     *         },
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Broadcast"];
                         meta: components["schemas"]["Meta"];
@@ -4413,6 +7627,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4422,6 +7637,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4431,6 +7647,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4440,6 +7657,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4449,6 +7667,7 @@ export interface operations {
             /** @description Error: INVALID_STATUS */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4458,6 +7677,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4467,6 +7688,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4493,9 +7715,36 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "contact": {
+                     *             "id": "id",
+                     *             "name": "Maria Oliveira"
+                     *           },
+                     *           "status": "pending",
+                     *           "message_id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "exclusion_reason": "marketing_opt_out",
+                     *           "error": {
+                     *             "code": "code",
+                     *             "message": "message"
+                     *           },
+                     *           "sent_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["BroadcastRecipient"][];
                         meta: components["schemas"]["ListMeta"];
@@ -4505,6 +7754,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4514,6 +7764,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4523,6 +7774,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4532,6 +7784,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4541,6 +7794,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4550,6 +7804,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4559,6 +7815,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4578,6 +7835,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "confirmWarmupOverride": false
+                 *     }
+                 */
                 "application/json": {
                     confirmWarmupOverride?: boolean;
                 };
@@ -4587,9 +7849,90 @@ export interface operations {
             /** @description The record */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Spring sale",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "status": "draft",
+                     *         "chatapp_instances": [
+                     *           {
+                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Spring sale",
+                     *             "channel": "qrcode"
+                     *           }
+                     *         ],
+                     *         "audience": {
+                     *           "type": "all",
+                     *           "tags": [
+                     *             "vip"
+                     *           ],
+                     *           "tags_operator": "or",
+                     *           "contact_ids": [
+                     *             "contact ids"
+                     *           ],
+                     *           "has_chatapp": false,
+                     *           "filters": {
+                     *             "source": "chatapp",
+                     *             "created_after": "created after",
+                     *             "created_before": "created before",
+                     *             "exclude_tags": [
+                     *               "exclude tags"
+                     *             ]
+                     *           }
+                     *         },
+                     *         "message": {
+                     *           "type": "type",
+                     *           "content": "Yes, the annual plan is 10% off until Friday.",
+                     *           "media_url": "https://cdn.example.com/catalogue.pdf"
+                     *         },
+                     *         "cloud_template": {
+                     *           "template_id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Spring sale",
+                     *           "language": "pt_BR",
+                     *           "category": "marketing",
+                     *           "variables": [
+                     *             {
+                     *               "key": "key",
+                     *               "component": "component",
+                     *               "source_type": "contact_field",
+                     *               "source_key": "source key",
+                     *               "fallback": "fallback",
+                     *               "value": "value"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "settings": {
+                     *           "send_profile": "conservative"
+                     *         },
+                     *         "scheduled_at": "2026-03-02T14:30:00.000Z",
+                     *         "started_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z",
+                     *         "stats": {
+                     *           "total": 1,
+                     *           "sent": 1,
+                     *           "delivered": 1,
+                     *           "read": 1,
+                     *           "failed": 1,
+                     *           "excluded": 1
+                     *         },
+                     *         "error": {
+                     *           "code": "code",
+                     *           "message": "message"
+                     *         },
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Broadcast"];
                         meta: components["schemas"]["Meta"];
@@ -4599,6 +7942,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4608,6 +7952,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4617,6 +7962,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4626,6 +7972,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4635,6 +7982,7 @@ export interface operations {
             /** @description Error: CHANNEL_DISCONNECTED */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4644,6 +7992,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_STATUS, WARMUP_LIMIT_EXCEEDED */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4653,6 +8002,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4662,6 +8013,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4681,6 +8033,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "scheduledAt": "2026-03-09T12:00:00.000Z",
+                 *       "confirmWarmupOverride": false
+                 *     }
+                 */
                 "application/json": {
                     confirmWarmupOverride?: boolean;
                     /** Format: date-time */
@@ -4692,9 +8050,90 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Spring sale",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "status": "draft",
+                     *         "chatapp_instances": [
+                     *           {
+                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Spring sale",
+                     *             "channel": "qrcode"
+                     *           }
+                     *         ],
+                     *         "audience": {
+                     *           "type": "all",
+                     *           "tags": [
+                     *             "vip"
+                     *           ],
+                     *           "tags_operator": "or",
+                     *           "contact_ids": [
+                     *             "contact ids"
+                     *           ],
+                     *           "has_chatapp": false,
+                     *           "filters": {
+                     *             "source": "chatapp",
+                     *             "created_after": "created after",
+                     *             "created_before": "created before",
+                     *             "exclude_tags": [
+                     *               "exclude tags"
+                     *             ]
+                     *           }
+                     *         },
+                     *         "message": {
+                     *           "type": "type",
+                     *           "content": "Yes, the annual plan is 10% off until Friday.",
+                     *           "media_url": "https://cdn.example.com/catalogue.pdf"
+                     *         },
+                     *         "cloud_template": {
+                     *           "template_id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Spring sale",
+                     *           "language": "pt_BR",
+                     *           "category": "marketing",
+                     *           "variables": [
+                     *             {
+                     *               "key": "key",
+                     *               "component": "component",
+                     *               "source_type": "contact_field",
+                     *               "source_key": "source key",
+                     *               "fallback": "fallback",
+                     *               "value": "value"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "settings": {
+                     *           "send_profile": "conservative"
+                     *         },
+                     *         "scheduled_at": "2026-03-02T14:30:00.000Z",
+                     *         "started_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z",
+                     *         "stats": {
+                     *           "total": 1,
+                     *           "sent": 1,
+                     *           "delivered": 1,
+                     *           "read": 1,
+                     *           "failed": 1,
+                     *           "excluded": 1
+                     *         },
+                     *         "error": {
+                     *           "code": "code",
+                     *           "message": "message"
+                     *         },
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Broadcast"];
                         meta: components["schemas"]["Meta"];
@@ -4704,6 +8143,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON, MIXED_PROVIDERS, MISSING_MESSAGE, MISSING_CLOUD_TEMPLATE */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4713,6 +8153,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4722,6 +8163,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4731,6 +8173,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4740,6 +8183,7 @@ export interface operations {
             /** @description Error: CHANNEL_DISCONNECTED */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4749,6 +8193,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_STATUS, MIXED_PROVIDERS, MISSING_CLOUD_TEMPLATE, TEMPLATE_NOT_APPROVED, WARMUP_LIMIT_EXCEEDED */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4758,6 +8203,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4767,6 +8214,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4784,6 +8232,46 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "audience": {
+                 *         "type": "all",
+                 *         "tags": [
+                 *           "vip"
+                 *         ],
+                 *         "tagsOperator": "or",
+                 *         "contactIds": [
+                 *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *         ],
+                 *         "hasChatapp": false,
+                 *         "filters": {
+                 *           "source": "chatapp",
+                 *           "createdAfter": "2026-03-02T14:30:00.000Z",
+                 *           "createdBefore": "2026-03-02T14:30:00.000Z",
+                 *           "excludeTags": [
+                 *             "excludeTags"
+                 *           ]
+                 *         }
+                 *       },
+                 *       "cloudTemplate": {
+                 *         "templateId": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *         "language": "pt_BR",
+                 *         "variables": [
+                 *           {
+                 *             "key": "key",
+                 *             "component": "body",
+                 *             "sourceType": "contact_field",
+                 *             "sourceKey": "sourceKey",
+                 *             "fallback": "fallback",
+                 *             "value": "value"
+                 *           }
+                 *         ]
+                 *       },
+                 *       "chatappInstanceIds": [
+                 *         "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     audience: {
                         contactIds?: string[];
@@ -4824,9 +8312,26 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "estimated_count": 1180,
+                     *         "estimated_exclusions": 20,
+                     *         "exclusions_by_reason": {
+                     *           "marketing_opt_out": 1,
+                     *           "no_chatapp": 1,
+                     *           "duplicate": 1
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AudienceEstimate"];
                         meta: components["schemas"]["Meta"];
@@ -4836,6 +8341,7 @@ export interface operations {
             /** @description Error: INVALID_JSON, INVALID_ID, MIXED_PROVIDERS */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4845,6 +8351,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4854,6 +8361,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4863,6 +8371,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE, MIXED_PROVIDERS, TEMPLATE_NOT_FOUND */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4872,6 +8381,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4881,6 +8392,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4906,9 +8418,36 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales number",
+                     *           "channel": "official",
+                     *           "phone_number": "+5511987654321",
+                     *           "status": "connected",
+                     *           "is_default": true,
+                     *           "warmup": {
+                     *             "active": false,
+                     *             "daily_limit": 1
+                     *           },
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ChatInstance"][];
                         meta: components["schemas"]["ListMeta"];
@@ -4918,6 +8457,7 @@ export interface operations {
             /** @description Error: INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4927,6 +8467,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4936,6 +8477,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4945,6 +8487,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4954,6 +8497,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4963,6 +8508,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4985,9 +8531,31 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Sales number",
+                     *         "channel": "official",
+                     *         "phone_number": "+5511987654321",
+                     *         "status": "connected",
+                     *         "is_default": true,
+                     *         "warmup": {
+                     *           "active": false,
+                     *           "daily_limit": 1
+                     *         },
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ChatInstance"];
                         meta: components["schemas"]["Meta"];
@@ -4997,6 +8565,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5006,6 +8575,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5015,6 +8585,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5024,6 +8595,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5033,6 +8605,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5042,6 +8616,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5071,9 +8646,38 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "instance_id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "order_update",
+                     *           "language": "pt_BR",
+                     *           "category": "marketing",
+                     *           "status": "APPROVED",
+                     *           "components": {},
+                     *           "variables": [
+                     *             {
+                     *               "key": "key",
+                     *               "component": "component"
+                     *             }
+                     *           ],
+                     *           "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Template"][];
                         meta: components["schemas"]["ListMeta"];
@@ -5083,6 +8687,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5092,6 +8697,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5101,6 +8707,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5110,6 +8717,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5119,6 +8727,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5128,6 +8737,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5137,6 +8748,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5165,9 +8777,46 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central",
+                     *           "email": "maria.oliveira@example.com",
+                     *           "phone": "+5511987654321",
+                     *           "website": "https://padariacentral.example",
+                     *           "sector": "Food & beverage",
+                     *           "size": "1-10",
+                     *           "city": "São Paulo",
+                     *           "state": "SP",
+                     *           "assigned_to": {
+                     *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Ana Souza"
+                     *           },
+                     *           "tags": [
+                     *             "vip"
+                     *           ],
+                     *           "custom_fields": {},
+                     *           "contacts_count": 1,
+                     *           "deals_count": 1,
+                     *           "total_deals_value": 1,
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Company"][];
                         meta: components["schemas"]["ListMeta"];
@@ -5177,6 +8826,7 @@ export interface operations {
             /** @description Error: INVALID_CURSOR, INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5186,6 +8836,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5195,6 +8846,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5204,6 +8856,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5213,6 +8866,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5222,6 +8877,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5239,6 +8895,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Oliveira",
+                 *       "email": "maria.oliveira@example.com",
+                 *       "phone": "+5511987654321",
+                 *       "website": "https://padariacentral.example",
+                 *       "sector": "Food & beverage",
+                 *       "size": "1-10",
+                 *       "city": "São Paulo",
+                 *       "state": "SP",
+                 *       "assigned_to": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "tags": [
+                 *         "vip"
+                 *       ],
+                 *       "custom_fields": {}
+                 *     }
+                 */
                 "application/json": {
                     assigned_to?: string | null;
                     city?: string | null;
@@ -5260,9 +8933,41 @@ export interface operations {
             /** @description The record */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Padaria Central",
+                     *         "email": "maria.oliveira@example.com",
+                     *         "phone": "+5511987654321",
+                     *         "website": "https://padariacentral.example",
+                     *         "sector": "Food & beverage",
+                     *         "size": "1-10",
+                     *         "city": "São Paulo",
+                     *         "state": "SP",
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "tags": [
+                     *           "vip"
+                     *         ],
+                     *         "custom_fields": {},
+                     *         "contacts_count": 1,
+                     *         "deals_count": 1,
+                     *         "total_deals_value": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Company"];
                         meta: components["schemas"]["Meta"];
@@ -5272,6 +8977,7 @@ export interface operations {
             /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5281,6 +8987,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5290,6 +8997,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5299,6 +9007,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5308,6 +9017,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5317,6 +9028,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5339,9 +9051,41 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Padaria Central",
+                     *         "email": "maria.oliveira@example.com",
+                     *         "phone": "+5511987654321",
+                     *         "website": "https://padariacentral.example",
+                     *         "sector": "Food & beverage",
+                     *         "size": "1-10",
+                     *         "city": "São Paulo",
+                     *         "state": "SP",
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "tags": [
+                     *           "vip"
+                     *         ],
+                     *         "custom_fields": {},
+                     *         "contacts_count": 1,
+                     *         "deals_count": 1,
+                     *         "total_deals_value": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Company"];
                         meta: components["schemas"]["Meta"];
@@ -5351,6 +9095,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5360,6 +9105,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5369,6 +9115,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5378,6 +9125,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5387,6 +9135,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5396,6 +9146,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5418,6 +9169,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5425,6 +9177,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5434,6 +9187,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5443,6 +9197,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES, COMPANY_HAS_LINKS */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5452,6 +9207,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5461,6 +9217,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5470,6 +9228,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5489,6 +9248,23 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Oliveira",
+                 *       "email": "maria.oliveira@example.com",
+                 *       "phone": "+5511987654321",
+                 *       "website": "https://padariacentral.example",
+                 *       "sector": "Food & beverage",
+                 *       "size": "1-10",
+                 *       "city": "São Paulo",
+                 *       "state": "SP",
+                 *       "assigned_to": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "tags": [
+                 *         "vip"
+                 *       ],
+                 *       "custom_fields": {}
+                 *     }
+                 */
                 "application/json": {
                     assigned_to?: string | null;
                     city?: string | null;
@@ -5510,9 +9286,41 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Padaria Central",
+                     *         "email": "maria.oliveira@example.com",
+                     *         "phone": "+5511987654321",
+                     *         "website": "https://padariacentral.example",
+                     *         "sector": "Food & beverage",
+                     *         "size": "1-10",
+                     *         "city": "São Paulo",
+                     *         "state": "SP",
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "tags": [
+                     *           "vip"
+                     *         ],
+                     *         "custom_fields": {},
+                     *         "contacts_count": 1,
+                     *         "deals_count": 1,
+                     *         "total_deals_value": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Company"];
                         meta: components["schemas"]["Meta"];
@@ -5522,6 +9330,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5531,6 +9340,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5540,6 +9350,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5549,6 +9360,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5558,6 +9370,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5567,6 +9380,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5576,6 +9391,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5601,9 +9417,48 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira",
+                     *           "email": "maria.oliveira@example.com",
+                     *           "phone": "+5511987654321",
+                     *           "photoapp_username": "photoapp username",
+                     *           "chatapp_jid": "5511987654321@c.us",
+                     *           "socialmsg_psid": "socialmsg psid",
+                     *           "socialmsg_name": "socialmsg name",
+                     *           "source": "source",
+                     *           "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
+                     *           "company": {
+                     *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Padaria Central"
+                     *           },
+                     *           "tags": [
+                     *             "vip"
+                     *           ],
+                     *           "custom_fields": {},
+                     *           "funnel_stage": "funnel stage",
+                     *           "notes_count": 1,
+                     *           "deals_count": 1,
+                     *           "last_message_at": "2026-03-02T14:30:00.000Z",
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contact"][];
                         meta: components["schemas"]["ListMeta"];
@@ -5613,6 +9468,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5622,6 +9478,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5631,6 +9488,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5640,6 +9498,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5649,6 +9508,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5658,6 +9518,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5667,6 +9529,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5693,9 +9556,63 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "title": "Annual plan – Padaria Central",
+                     *           "description": "Follow-up on the annual plan proposal.",
+                     *           "value": 4800,
+                     *           "currency": "BRL",
+                     *           "status": "open",
+                     *           "funnel": {
+                     *             "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Sales"
+                     *           },
+                     *           "stage": {
+                     *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Proposal"
+                     *           },
+                     *           "contacts": [
+                     *             {
+                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Maria Oliveira"
+                     *             }
+                     *           ],
+                     *           "company": {
+                     *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Padaria Central"
+                     *           },
+                     *           "assigned_to": {
+                     *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Ana Souza"
+                     *           },
+                     *           "expected_close_date": "2026-03-16",
+                     *           "probability": 60,
+                     *           "lost_reason": "Chose a competitor",
+                     *           "closed_at": "2026-03-02T14:30:00.000Z",
+                     *           "tags": [
+                     *             "vip"
+                     *           ],
+                     *           "custom_fields": {},
+                     *           "notes_count": 1,
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deal"][];
                         meta: components["schemas"]["ListMeta"];
@@ -5705,6 +9622,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5714,6 +9632,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5723,6 +9642,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5732,6 +9652,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5741,6 +9662,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5750,6 +9672,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5759,6 +9683,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5793,9 +9718,48 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira",
+                     *           "email": "maria.oliveira@example.com",
+                     *           "phone": "+5511987654321",
+                     *           "photoapp_username": "photoapp username",
+                     *           "chatapp_jid": "5511987654321@c.us",
+                     *           "socialmsg_psid": "socialmsg psid",
+                     *           "socialmsg_name": "socialmsg name",
+                     *           "source": "source",
+                     *           "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
+                     *           "company": {
+                     *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Padaria Central"
+                     *           },
+                     *           "tags": [
+                     *             "vip"
+                     *           ],
+                     *           "custom_fields": {},
+                     *           "funnel_stage": "funnel stage",
+                     *           "notes_count": 1,
+                     *           "deals_count": 1,
+                     *           "last_message_at": "2026-03-02T14:30:00.000Z",
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contact"][];
                         meta: components["schemas"]["ListMeta"];
@@ -5805,6 +9769,7 @@ export interface operations {
             /** @description Error: INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5814,6 +9779,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5823,6 +9789,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5832,6 +9799,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5841,6 +9809,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5850,6 +9820,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5870,6 +9841,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Oliveira",
+                 *       "email": "maria.oliveira@example.com",
+                 *       "phone": "+5511987654321",
+                 *       "tags": [
+                 *         "vip"
+                 *       ],
+                 *       "source": "chatapp",
+                 *       "company_id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "custom_fields": {}
+                 *     }
+                 */
                 "application/json": {
                     company_id?: string | null;
                     custom_fields?: {
@@ -5891,9 +9875,44 @@ export interface operations {
             /** @description The record */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Maria Oliveira",
+                     *         "email": "maria.oliveira@example.com",
+                     *         "phone": "+5511987654321",
+                     *         "photoapp_username": "photoapp username",
+                     *         "chatapp_jid": "5511987654321@c.us",
+                     *         "socialmsg_psid": "socialmsg psid",
+                     *         "socialmsg_name": "socialmsg name",
+                     *         "source": "source",
+                     *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "tags": [
+                     *           "vip"
+                     *         ],
+                     *         "custom_fields": {},
+                     *         "funnel_stage": "funnel stage",
+                     *         "notes_count": 1,
+                     *         "deals_count": 1,
+                     *         "last_message_at": "2026-03-02T14:30:00.000Z",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contact"];
                         meta: components["schemas"]["Meta"];
@@ -5903,6 +9922,7 @@ export interface operations {
             /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5912,6 +9932,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5921,6 +9942,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5930,6 +9952,7 @@ export interface operations {
             /** @description Error: DUPLICATE_CONTACT, IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5939,6 +9962,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5948,6 +9972,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5957,6 +9983,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5979,9 +10006,56 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Maria Oliveira",
+                     *         "email": "maria.oliveira@example.com",
+                     *         "phone": "+5511987654321",
+                     *         "photoapp_username": "photoapp username",
+                     *         "chatapp_jid": "5511987654321@c.us",
+                     *         "socialmsg_psid": "socialmsg psid",
+                     *         "socialmsg_name": "socialmsg name",
+                     *         "source": "source",
+                     *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "tags": [
+                     *           "vip"
+                     *         ],
+                     *         "custom_fields": {},
+                     *         "funnel_stage": "funnel stage",
+                     *         "notes_count": 1,
+                     *         "deals_count": 1,
+                     *         "last_message_at": "2026-03-02T14:30:00.000Z",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z",
+                     *         "messages_count": {},
+                     *         "deals": [
+                     *           {
+                     *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "title": "Annual plan – Padaria Central",
+                     *             "value": 4800,
+                     *             "status": "status",
+                     *             "stage": {
+                     *               "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Proposal"
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContactDetail"];
                         meta: components["schemas"]["Meta"];
@@ -5991,6 +10065,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6000,6 +10075,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6009,6 +10085,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6018,6 +10095,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6027,6 +10105,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6036,6 +10116,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6058,6 +10139,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6065,6 +10147,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6074,6 +10157,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6083,6 +10167,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6092,6 +10177,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6101,6 +10187,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6110,6 +10198,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6129,6 +10218,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Oliveira",
+                 *       "email": "maria.oliveira@example.com",
+                 *       "phone": "+5511987654321",
+                 *       "company_id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "tags": [
+                 *         "vip"
+                 *       ],
+                 *       "custom_fields": {},
+                 *       "funnel_stage": "funnel stage"
+                 *     }
+                 */
                 "application/json": {
                     company_id?: string | null;
                     custom_fields?: {
@@ -6146,9 +10248,43 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Maria Oliveira",
+                     *         "email": "maria.oliveira@example.com",
+                     *         "phone": "+5511987654321",
+                     *         "photoapp_username": "photoapp username",
+                     *         "chatapp_jid": "5511987654321@c.us",
+                     *         "socialmsg_psid": "socialmsg psid",
+                     *         "socialmsg_name": "socialmsg name",
+                     *         "source": "source",
+                     *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "tags": [
+                     *           "vip"
+                     *         ],
+                     *         "custom_fields": {},
+                     *         "funnel_stage": "funnel stage",
+                     *         "notes_count": 1,
+                     *         "deals_count": 1,
+                     *         "last_message_at": "2026-03-02T14:30:00.000Z",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contact"];
                         meta: components["schemas"]["Meta"];
@@ -6158,6 +10294,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6167,6 +10304,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6176,6 +10314,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES, PLAN_RESTRICTION */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6185,6 +10324,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6194,6 +10334,7 @@ export interface operations {
             /** @description Error: DUPLICATE_CONTACT */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6203,6 +10344,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6212,6 +10354,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6221,6 +10365,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6247,9 +10392,63 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "title": "Annual plan – Padaria Central",
+                     *           "description": "Follow-up on the annual plan proposal.",
+                     *           "value": 4800,
+                     *           "currency": "BRL",
+                     *           "status": "open",
+                     *           "funnel": {
+                     *             "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Sales"
+                     *           },
+                     *           "stage": {
+                     *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Proposal"
+                     *           },
+                     *           "contacts": [
+                     *             {
+                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Maria Oliveira"
+                     *             }
+                     *           ],
+                     *           "company": {
+                     *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Padaria Central"
+                     *           },
+                     *           "assigned_to": {
+                     *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Ana Souza"
+                     *           },
+                     *           "expected_close_date": "2026-03-16",
+                     *           "probability": 60,
+                     *           "lost_reason": "Chose a competitor",
+                     *           "closed_at": "2026-03-02T14:30:00.000Z",
+                     *           "tags": [
+                     *             "vip"
+                     *           ],
+                     *           "custom_fields": {},
+                     *           "notes_count": 1,
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deal"][];
                         meta: components["schemas"]["ListMeta"];
@@ -6259,6 +10458,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6268,6 +10468,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6277,6 +10478,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6286,6 +10488,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6295,6 +10498,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6304,6 +10508,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6313,6 +10519,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6338,9 +10545,30 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "nt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "content": "Yes, the annual plan is 10% off until Friday.",
+                     *           "color": "yellow",
+                     *           "category": "general",
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Note"][];
                         meta: components["schemas"]["ListMeta"];
@@ -6350,6 +10578,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6359,6 +10588,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6368,6 +10598,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6377,6 +10608,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6386,6 +10618,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6395,6 +10628,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6404,6 +10639,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6423,6 +10659,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "Yes, the annual plan is 10% off until Friday.",
+                 *       "color": "yellow",
+                 *       "category": "general"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @default general
@@ -6442,9 +10685,25 @@ export interface operations {
             /** @description The record */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "nt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "content": "Yes, the annual plan is 10% off until Friday.",
+                     *         "color": "yellow",
+                     *         "category": "general",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Note"];
                         meta: components["schemas"]["Meta"];
@@ -6454,6 +10713,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6463,6 +10723,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6472,6 +10733,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6481,6 +10743,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6490,6 +10753,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6499,6 +10763,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6508,6 +10774,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6531,6 +10798,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6538,6 +10806,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6547,6 +10816,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6556,6 +10826,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6565,6 +10836,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6574,6 +10846,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6583,6 +10857,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6603,6 +10878,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "Yes, the annual plan is 10% off until Friday.",
+                 *       "color": "yellow",
+                 *       "category": "general"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     category?: "general" | "follow_up" | "important" | "reminder" | "meeting" | "objection" | "success";
@@ -6616,9 +10898,25 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "nt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "content": "Yes, the annual plan is 10% off until Friday.",
+                     *         "color": "yellow",
+                     *         "category": "general",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Note"];
                         meta: components["schemas"]["Meta"];
@@ -6628,6 +10926,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6637,6 +10936,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6646,6 +10946,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6655,6 +10956,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6664,6 +10966,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6673,6 +10976,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6682,6 +10987,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6701,6 +11007,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tags": [
+                 *         "vip"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     tags: string[];
                 };
@@ -6710,9 +11023,43 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Maria Oliveira",
+                     *         "email": "maria.oliveira@example.com",
+                     *         "phone": "+5511987654321",
+                     *         "photoapp_username": "photoapp username",
+                     *         "chatapp_jid": "5511987654321@c.us",
+                     *         "socialmsg_psid": "socialmsg psid",
+                     *         "socialmsg_name": "socialmsg name",
+                     *         "source": "source",
+                     *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "tags": [
+                     *           "vip"
+                     *         ],
+                     *         "custom_fields": {},
+                     *         "funnel_stage": "funnel stage",
+                     *         "notes_count": 1,
+                     *         "deals_count": 1,
+                     *         "last_message_at": "2026-03-02T14:30:00.000Z",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contact"];
                         meta: components["schemas"]["Meta"];
@@ -6722,6 +11069,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6731,6 +11079,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6740,6 +11089,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6749,6 +11099,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6758,6 +11109,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6767,6 +11119,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6776,6 +11130,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6799,6 +11154,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6806,6 +11162,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6815,6 +11172,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6824,6 +11182,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6833,6 +11192,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6842,6 +11202,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6851,6 +11213,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6881,9 +11244,51 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "contact": {
+                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Maria Oliveira"
+                     *           },
+                     *           "channel": "chatapp",
+                     *           "chatapp_instance": {
+                     *             "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Maria Oliveira",
+                     *             "channel": "qrcode"
+                     *           },
+                     *           "status": "open",
+                     *           "assigned_to": {
+                     *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Ana Souza"
+                     *           },
+                     *           "ai_agent": {
+                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Maria Oliveira"
+                     *           },
+                     *           "unread_count": 1,
+                     *           "last_message_at": "2026-03-02T14:30:00.000Z",
+                     *           "last_message_preview": "last message preview",
+                     *           "window_expires_at": "2026-03-02T14:30:00.000Z",
+                     *           "closed_at": "2026-03-02T14:30:00.000Z",
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Conversation"][];
                         meta: components["schemas"]["ListMeta"];
@@ -6893,6 +11298,7 @@ export interface operations {
             /** @description Error: INVALID_CURSOR, INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6902,6 +11308,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6911,6 +11318,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6920,6 +11328,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6929,6 +11338,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6938,6 +11349,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6960,9 +11372,46 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "contact": {
+                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira"
+                     *         },
+                     *         "channel": "chatapp",
+                     *         "chatapp_instance": {
+                     *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira",
+                     *           "channel": "qrcode"
+                     *         },
+                     *         "status": "open",
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "ai_agent": {
+                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira"
+                     *         },
+                     *         "unread_count": 1,
+                     *         "last_message_at": "2026-03-02T14:30:00.000Z",
+                     *         "last_message_preview": "last message preview",
+                     *         "window_expires_at": "2026-03-02T14:30:00.000Z",
+                     *         "closed_at": "2026-03-02T14:30:00.000Z",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Conversation"];
                         meta: components["schemas"]["Meta"];
@@ -6972,6 +11421,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6981,6 +11431,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6990,6 +11441,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6999,6 +11451,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7008,6 +11461,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7017,6 +11472,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7036,6 +11492,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "assigned_to": "mb_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *     }
+                 */
                 "application/json": {
                     assigned_to: string | null;
                 };
@@ -7045,9 +11506,46 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "contact": {
+                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira"
+                     *         },
+                     *         "channel": "chatapp",
+                     *         "chatapp_instance": {
+                     *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira",
+                     *           "channel": "qrcode"
+                     *         },
+                     *         "status": "open",
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "ai_agent": {
+                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira"
+                     *         },
+                     *         "unread_count": 1,
+                     *         "last_message_at": "2026-03-02T14:30:00.000Z",
+                     *         "last_message_preview": "last message preview",
+                     *         "window_expires_at": "2026-03-02T14:30:00.000Z",
+                     *         "closed_at": "2026-03-02T14:30:00.000Z",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Conversation"];
                         meta: components["schemas"]["Meta"];
@@ -7057,6 +11555,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7066,6 +11565,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7075,6 +11575,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7084,6 +11585,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7093,6 +11595,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7102,6 +11605,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7111,6 +11616,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7133,9 +11639,46 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "contact": {
+                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira"
+                     *         },
+                     *         "channel": "chatapp",
+                     *         "chatapp_instance": {
+                     *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira",
+                     *           "channel": "qrcode"
+                     *         },
+                     *         "status": "open",
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "ai_agent": {
+                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira"
+                     *         },
+                     *         "unread_count": 1,
+                     *         "last_message_at": "2026-03-02T14:30:00.000Z",
+                     *         "last_message_preview": "last message preview",
+                     *         "window_expires_at": "2026-03-02T14:30:00.000Z",
+                     *         "closed_at": "2026-03-02T14:30:00.000Z",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Conversation"];
                         meta: components["schemas"]["Meta"];
@@ -7145,6 +11688,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7154,6 +11698,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7163,6 +11708,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7172,6 +11718,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7181,6 +11728,7 @@ export interface operations {
             /** @description Error: INVALID_STATUS */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7190,6 +11738,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7199,6 +11749,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7226,9 +11777,53 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "channel": "chatapp",
+                     *           "direction": "inbound",
+                     *           "type": "text",
+                     *           "content": "Yes, the annual plan is 10% off until Friday.",
+                     *           "media": {
+                     *             "url": "https://hooks.example.com/crm",
+                     *             "mime_type": "mime type",
+                     *             "file_name": "file name"
+                     *           },
+                     *           "template": {
+                     *             "name": "Maria Oliveira",
+                     *             "language": "pt_BR"
+                     *           },
+                     *           "status": "queued",
+                     *           "sender": {
+                     *             "type": "contact",
+                     *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Maria Oliveira"
+                     *           },
+                     *           "external_id": "external id",
+                     *           "error": {
+                     *             "code": "code",
+                     *             "message": "message"
+                     *           },
+                     *           "edited_at": "2026-03-02T14:30:00.000Z",
+                     *           "created_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Message"][];
                         meta: components["schemas"]["ListMeta"];
@@ -7238,6 +11833,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7247,6 +11843,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7256,6 +11853,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7265,6 +11863,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7274,6 +11873,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7283,6 +11883,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7292,6 +11894,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7316,9 +11919,35 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "cf_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "key": "key",
+                     *           "label": "label",
+                     *           "type": "text",
+                     *           "entity": "contact",
+                     *           "options": {},
+                     *           "default_value": {},
+                     *           "required": false,
+                     *           "is_active": false,
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["CustomFieldDefinition"][];
                         meta: components["schemas"]["ListMeta"];
@@ -7328,6 +11957,7 @@ export interface operations {
             /** @description Error: INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7337,6 +11967,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7346,6 +11977,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7355,6 +11987,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7364,6 +11997,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7373,6 +12008,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7407,9 +12043,63 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "title": "Annual plan – Padaria Central",
+                     *           "description": "Follow-up on the annual plan proposal.",
+                     *           "value": 4800,
+                     *           "currency": "BRL",
+                     *           "status": "open",
+                     *           "funnel": {
+                     *             "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Sales"
+                     *           },
+                     *           "stage": {
+                     *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Proposal"
+                     *           },
+                     *           "contacts": [
+                     *             {
+                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Maria Oliveira"
+                     *             }
+                     *           ],
+                     *           "company": {
+                     *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Padaria Central"
+                     *           },
+                     *           "assigned_to": {
+                     *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Ana Souza"
+                     *           },
+                     *           "expected_close_date": "2026-03-16",
+                     *           "probability": 60,
+                     *           "lost_reason": "Chose a competitor",
+                     *           "closed_at": "2026-03-02T14:30:00.000Z",
+                     *           "tags": [
+                     *             "vip"
+                     *           ],
+                     *           "custom_fields": {},
+                     *           "notes_count": 1,
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deal"][];
                         meta: components["schemas"]["ListMeta"];
@@ -7419,6 +12109,7 @@ export interface operations {
             /** @description Error: INVALID_CURSOR, INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7428,6 +12119,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7437,6 +12129,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7446,6 +12139,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7455,6 +12149,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7464,6 +12160,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7484,6 +12181,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Annual plan – Padaria Central",
+                 *       "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "stage_id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "value": 4800,
+                 *       "contact_ids": [
+                 *         "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *       ],
+                 *       "company_id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "description": "Follow-up on the annual plan proposal.",
+                 *       "assigned_to": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "expected_close_date": "2026-03-16",
+                 *       "probability": 60,
+                 *       "tags": [
+                 *         "vip"
+                 *       ],
+                 *       "custom_fields": {}
+                 *     }
+                 */
                 "application/json": {
                     assigned_to?: string | null;
                     company_id?: string | null;
@@ -7507,9 +12224,59 @@ export interface operations {
             /** @description The record */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "title": "Annual plan – Padaria Central",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "value": 4800,
+                     *         "currency": "BRL",
+                     *         "status": "open",
+                     *         "funnel": {
+                     *           "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales"
+                     *         },
+                     *         "stage": {
+                     *           "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Proposal"
+                     *         },
+                     *         "contacts": [
+                     *           {
+                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Maria Oliveira"
+                     *           }
+                     *         ],
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "expected_close_date": "2026-03-16",
+                     *         "probability": 60,
+                     *         "lost_reason": "Chose a competitor",
+                     *         "closed_at": "2026-03-02T14:30:00.000Z",
+                     *         "tags": [
+                     *           "vip"
+                     *         ],
+                     *         "custom_fields": {},
+                     *         "notes_count": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deal"];
                         meta: components["schemas"]["Meta"];
@@ -7519,6 +12286,7 @@ export interface operations {
             /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7528,6 +12296,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7537,6 +12306,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7546,6 +12316,7 @@ export interface operations {
             /** @description Error: IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7555,6 +12326,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7564,6 +12336,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7573,6 +12347,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7595,9 +12370,58 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "title": "Annual plan – Padaria Central",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "value": 4800,
+                     *         "currency": "BRL",
+                     *         "status": "open",
+                     *         "funnel": {
+                     *           "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales"
+                     *         },
+                     *         "stage": {
+                     *           "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Proposal"
+                     *         },
+                     *         "contacts": [
+                     *           {
+                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Maria Oliveira"
+                     *           }
+                     *         ],
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "expected_close_date": "2026-03-16",
+                     *         "probability": 60,
+                     *         "lost_reason": "Chose a competitor",
+                     *         "closed_at": "2026-03-02T14:30:00.000Z",
+                     *         "tags": [
+                     *           "vip"
+                     *         ],
+                     *         "custom_fields": {},
+                     *         "notes_count": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deal"];
                         meta: components["schemas"]["Meta"];
@@ -7607,6 +12431,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7616,6 +12441,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7625,6 +12451,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7634,6 +12461,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7643,6 +12471,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7652,6 +12482,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7674,6 +12505,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7681,6 +12513,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7690,6 +12523,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7699,6 +12533,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7708,6 +12543,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7717,6 +12553,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7726,6 +12564,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7745,6 +12584,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "contact_ids": [
+                 *         "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *       ],
+                 *       "company_id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "title": "Annual plan – Padaria Central",
+                 *       "description": "Follow-up on the annual plan proposal.",
+                 *       "value": 4800,
+                 *       "assigned_to": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "expected_close_date": "2026-03-16",
+                 *       "probability": 60,
+                 *       "tags": [
+                 *         "vip"
+                 *       ],
+                 *       "custom_fields": {}
+                 *     }
+                 */
                 "application/json": {
                     assigned_to?: string | null;
                     company_id?: string | null;
@@ -7765,9 +12622,58 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "title": "Annual plan – Padaria Central",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "value": 4800,
+                     *         "currency": "BRL",
+                     *         "status": "open",
+                     *         "funnel": {
+                     *           "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales"
+                     *         },
+                     *         "stage": {
+                     *           "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Proposal"
+                     *         },
+                     *         "contacts": [
+                     *           {
+                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Maria Oliveira"
+                     *           }
+                     *         ],
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "expected_close_date": "2026-03-16",
+                     *         "probability": 60,
+                     *         "lost_reason": "Chose a competitor",
+                     *         "closed_at": "2026-03-02T14:30:00.000Z",
+                     *         "tags": [
+                     *           "vip"
+                     *         ],
+                     *         "custom_fields": {},
+                     *         "notes_count": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deal"];
                         meta: components["schemas"]["Meta"];
@@ -7777,6 +12683,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7786,6 +12693,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7795,6 +12703,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7804,6 +12713,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7813,6 +12723,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7822,6 +12733,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7831,6 +12744,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7850,6 +12764,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "lost_reason": "Chose a competitor"
+                 *     }
+                 */
                 "application/json": {
                     lost_reason?: string | null;
                 };
@@ -7859,9 +12778,58 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "title": "Annual plan – Padaria Central",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "value": 4800,
+                     *         "currency": "BRL",
+                     *         "status": "open",
+                     *         "funnel": {
+                     *           "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales"
+                     *         },
+                     *         "stage": {
+                     *           "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Proposal"
+                     *         },
+                     *         "contacts": [
+                     *           {
+                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Maria Oliveira"
+                     *           }
+                     *         ],
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "expected_close_date": "2026-03-16",
+                     *         "probability": 60,
+                     *         "lost_reason": "Chose a competitor",
+                     *         "closed_at": "2026-03-02T14:30:00.000Z",
+                     *         "tags": [
+                     *           "vip"
+                     *         ],
+                     *         "custom_fields": {},
+                     *         "notes_count": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deal"];
                         meta: components["schemas"]["Meta"];
@@ -7871,6 +12839,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7880,6 +12849,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7889,6 +12859,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7898,6 +12869,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7907,6 +12879,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_STATUS */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7916,6 +12889,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7925,6 +12900,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7944,6 +12920,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "stage_id": "st_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *     }
+                 */
                 "application/json": {
                     stage_id: string;
                 };
@@ -7953,9 +12934,58 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "title": "Annual plan – Padaria Central",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "value": 4800,
+                     *         "currency": "BRL",
+                     *         "status": "open",
+                     *         "funnel": {
+                     *           "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales"
+                     *         },
+                     *         "stage": {
+                     *           "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Proposal"
+                     *         },
+                     *         "contacts": [
+                     *           {
+                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Maria Oliveira"
+                     *           }
+                     *         ],
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "expected_close_date": "2026-03-16",
+                     *         "probability": 60,
+                     *         "lost_reason": "Chose a competitor",
+                     *         "closed_at": "2026-03-02T14:30:00.000Z",
+                     *         "tags": [
+                     *           "vip"
+                     *         ],
+                     *         "custom_fields": {},
+                     *         "notes_count": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deal"];
                         meta: components["schemas"]["Meta"];
@@ -7965,6 +12995,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7974,6 +13005,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7983,6 +13015,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7992,6 +13025,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8001,6 +13035,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE, INVALID_STATUS */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8010,6 +13045,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8019,6 +13056,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8044,9 +13082,30 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "nt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "content": "Yes, the annual plan is 10% off until Friday.",
+                     *           "color": "yellow",
+                     *           "category": "general",
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Note"][];
                         meta: components["schemas"]["ListMeta"];
@@ -8056,6 +13115,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8065,6 +13125,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8074,6 +13135,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8083,6 +13145,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8092,6 +13155,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8101,6 +13165,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8110,6 +13176,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8129,6 +13196,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "Yes, the annual plan is 10% off until Friday.",
+                 *       "color": "yellow",
+                 *       "category": "general"
+                 *     }
+                 */
                 "application/json": {
                     /**
                      * @default general
@@ -8148,9 +13222,25 @@ export interface operations {
             /** @description The record */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "nt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "content": "Yes, the annual plan is 10% off until Friday.",
+                     *         "color": "yellow",
+                     *         "category": "general",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Note"];
                         meta: components["schemas"]["Meta"];
@@ -8160,6 +13250,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8169,6 +13260,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8178,6 +13270,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8187,6 +13280,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8196,6 +13290,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8205,6 +13300,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8214,6 +13311,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8237,6 +13335,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8244,6 +13343,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8253,6 +13353,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8262,6 +13363,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8271,6 +13373,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8280,6 +13383,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8289,6 +13394,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8309,6 +13415,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "content": "Yes, the annual plan is 10% off until Friday.",
+                 *       "color": "yellow",
+                 *       "category": "general"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     category?: "general" | "follow_up" | "important" | "reminder" | "meeting" | "objection" | "success";
@@ -8322,9 +13435,25 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "nt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "content": "Yes, the annual plan is 10% off until Friday.",
+                     *         "color": "yellow",
+                     *         "category": "general",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Note"];
                         meta: components["schemas"]["Meta"];
@@ -8334,6 +13463,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8343,6 +13473,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8352,6 +13483,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8361,6 +13493,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8370,6 +13503,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8379,6 +13513,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8388,6 +13524,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8407,6 +13544,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -8414,9 +13552,58 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "title": "Annual plan – Padaria Central",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "value": 4800,
+                     *         "currency": "BRL",
+                     *         "status": "open",
+                     *         "funnel": {
+                     *           "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales"
+                     *         },
+                     *         "stage": {
+                     *           "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Proposal"
+                     *         },
+                     *         "contacts": [
+                     *           {
+                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Maria Oliveira"
+                     *           }
+                     *         ],
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "expected_close_date": "2026-03-16",
+                     *         "probability": 60,
+                     *         "lost_reason": "Chose a competitor",
+                     *         "closed_at": "2026-03-02T14:30:00.000Z",
+                     *         "tags": [
+                     *           "vip"
+                     *         ],
+                     *         "custom_fields": {},
+                     *         "notes_count": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deal"];
                         meta: components["schemas"]["Meta"];
@@ -8426,6 +13613,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8435,6 +13623,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8444,6 +13633,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8453,6 +13643,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8462,6 +13653,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, INVALID_STATUS */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8471,6 +13663,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8480,6 +13674,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8499,6 +13694,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "stage_id": "st_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *     }
+                 */
                 "application/json": {
                     funnel_id: string;
                     stage_id?: string;
@@ -8509,9 +13710,58 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "title": "Annual plan – Padaria Central",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "value": 4800,
+                     *         "currency": "BRL",
+                     *         "status": "open",
+                     *         "funnel": {
+                     *           "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales"
+                     *         },
+                     *         "stage": {
+                     *           "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Proposal"
+                     *         },
+                     *         "contacts": [
+                     *           {
+                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Maria Oliveira"
+                     *           }
+                     *         ],
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "expected_close_date": "2026-03-16",
+                     *         "probability": 60,
+                     *         "lost_reason": "Chose a competitor",
+                     *         "closed_at": "2026-03-02T14:30:00.000Z",
+                     *         "tags": [
+                     *           "vip"
+                     *         ],
+                     *         "custom_fields": {},
+                     *         "notes_count": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deal"];
                         meta: components["schemas"]["Meta"];
@@ -8521,6 +13771,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8530,6 +13781,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8539,6 +13791,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8548,6 +13801,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8557,6 +13811,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8566,6 +13821,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8575,6 +13832,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8594,6 +13852,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /** @example {} */
                 "application/json": Record<string, never>;
             };
         };
@@ -8601,9 +13860,58 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "title": "Annual plan – Padaria Central",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "value": 4800,
+                     *         "currency": "BRL",
+                     *         "status": "open",
+                     *         "funnel": {
+                     *           "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales"
+                     *         },
+                     *         "stage": {
+                     *           "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Proposal"
+                     *         },
+                     *         "contacts": [
+                     *           {
+                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Maria Oliveira"
+                     *           }
+                     *         ],
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "expected_close_date": "2026-03-16",
+                     *         "probability": 60,
+                     *         "lost_reason": "Chose a competitor",
+                     *         "closed_at": "2026-03-02T14:30:00.000Z",
+                     *         "tags": [
+                     *           "vip"
+                     *         ],
+                     *         "custom_fields": {},
+                     *         "notes_count": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Deal"];
                         meta: components["schemas"]["Meta"];
@@ -8613,6 +13921,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8622,6 +13931,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8631,6 +13941,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8640,6 +13951,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8649,6 +13961,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, INVALID_STATUS */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8658,6 +13971,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8667,6 +13982,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8691,9 +14007,47 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales",
+                     *           "position": 0,
+                     *           "is_default": true,
+                     *           "is_archived": false,
+                     *           "stages": [
+                     *             {
+                     *               "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "funnel_id": "funnel id",
+                     *               "name": "Proposal",
+                     *               "position": 0,
+                     *               "color": "#3B82F6",
+                     *               "probability": 60,
+                     *               "total_deals": 1,
+                     *               "total_value": 1,
+                     *               "created_at": "2026-03-02T14:30:00.000Z",
+                     *               "updated_at": "2026-03-02T14:30:00.000Z"
+                     *             }
+                     *           ],
+                     *           "total_deals": 1,
+                     *           "total_value": 1,
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Funnel"][];
                         meta: components["schemas"]["ListMeta"];
@@ -8703,6 +14057,7 @@ export interface operations {
             /** @description Error: INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8712,6 +14067,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8721,6 +14077,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8730,6 +14087,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8739,6 +14097,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8748,6 +14108,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8765,6 +14126,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Oliveira",
+                 *       "stages": [
+                 *         {
+                 *           "name": "Maria Oliveira",
+                 *           "color": "#3B82F6",
+                 *           "probability": 60
+                 *         }
+                 *       ],
+                 *       "is_default": true
+                 *     }
+                 */
                 "application/json": {
                     is_default?: boolean;
                     name: string;
@@ -8780,9 +14154,42 @@ export interface operations {
             /** @description The record */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Sales",
+                     *         "position": 0,
+                     *         "is_default": true,
+                     *         "is_archived": false,
+                     *         "stages": [
+                     *           {
+                     *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "funnel_id": "funnel id",
+                     *             "name": "Proposal",
+                     *             "position": 0,
+                     *             "color": "#3B82F6",
+                     *             "probability": 60,
+                     *             "total_deals": 1,
+                     *             "total_value": 1,
+                     *             "created_at": "2026-03-02T14:30:00.000Z",
+                     *             "updated_at": "2026-03-02T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "total_deals": 1,
+                     *         "total_value": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Funnel"];
                         meta: components["schemas"]["Meta"];
@@ -8792,6 +14199,7 @@ export interface operations {
             /** @description Error: INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8801,6 +14209,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8810,6 +14219,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES, PLAN_RESTRICTION */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8819,6 +14229,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8828,6 +14239,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8837,6 +14250,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8859,9 +14273,42 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Sales",
+                     *         "position": 0,
+                     *         "is_default": true,
+                     *         "is_archived": false,
+                     *         "stages": [
+                     *           {
+                     *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "funnel_id": "funnel id",
+                     *             "name": "Proposal",
+                     *             "position": 0,
+                     *             "color": "#3B82F6",
+                     *             "probability": 60,
+                     *             "total_deals": 1,
+                     *             "total_value": 1,
+                     *             "created_at": "2026-03-02T14:30:00.000Z",
+                     *             "updated_at": "2026-03-02T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "total_deals": 1,
+                     *         "total_value": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Funnel"];
                         meta: components["schemas"]["Meta"];
@@ -8871,6 +14318,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8880,6 +14328,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8889,6 +14338,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8898,6 +14348,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8907,6 +14358,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8916,6 +14369,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8935,6 +14389,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Oliveira",
+                 *       "position": 1,
+                 *       "is_default": true,
+                 *       "is_archived": false
+                 *     }
+                 */
                 "application/json": {
                     is_archived?: boolean;
                     /** @constant */
@@ -8948,9 +14410,42 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Sales",
+                     *         "position": 0,
+                     *         "is_default": true,
+                     *         "is_archived": false,
+                     *         "stages": [
+                     *           {
+                     *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "funnel_id": "funnel id",
+                     *             "name": "Proposal",
+                     *             "position": 0,
+                     *             "color": "#3B82F6",
+                     *             "probability": 60,
+                     *             "total_deals": 1,
+                     *             "total_value": 1,
+                     *             "created_at": "2026-03-02T14:30:00.000Z",
+                     *             "updated_at": "2026-03-02T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "total_deals": 1,
+                     *         "total_value": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Funnel"];
                         meta: components["schemas"]["Meta"];
@@ -8960,6 +14455,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8969,6 +14465,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8978,6 +14475,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES, PLAN_RESTRICTION */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8987,6 +14485,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8996,6 +14495,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9005,6 +14505,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9014,6 +14516,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9033,6 +14536,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Oliveira",
+                 *       "color": "#3B82F6",
+                 *       "probability": 60,
+                 *       "position": 1
+                 *     }
+                 */
                 "application/json": {
                     color?: string | null;
                     name: string;
@@ -9045,9 +14556,29 @@ export interface operations {
             /** @description The record */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "funnel_id": "funnel id",
+                     *         "name": "Proposal",
+                     *         "position": 0,
+                     *         "color": "#3B82F6",
+                     *         "probability": 60,
+                     *         "total_deals": 1,
+                     *         "total_value": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Stage"];
                         meta: components["schemas"]["Meta"];
@@ -9057,6 +14588,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9066,6 +14598,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9075,6 +14608,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9084,6 +14618,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9093,6 +14628,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9102,6 +14638,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9111,6 +14649,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9134,6 +14673,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9141,6 +14681,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9150,6 +14691,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9159,6 +14701,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES, STAGE_HAS_DEALS */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9168,6 +14711,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9177,6 +14721,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9186,6 +14731,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9195,6 +14742,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9215,6 +14763,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Oliveira",
+                 *       "position": 1,
+                 *       "color": "#3B82F6",
+                 *       "probability": 60
+                 *     }
+                 */
                 "application/json": {
                     color?: string | null;
                     name?: string;
@@ -9227,9 +14783,29 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "funnel_id": "funnel id",
+                     *         "name": "Proposal",
+                     *         "position": 0,
+                     *         "color": "#3B82F6",
+                     *         "probability": 60,
+                     *         "total_deals": 1,
+                     *         "total_value": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Stage"];
                         meta: components["schemas"]["Meta"];
@@ -9239,6 +14815,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9248,6 +14825,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9257,6 +14835,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9266,6 +14845,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9275,6 +14855,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9284,6 +14865,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9293,6 +14876,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9313,9 +14897,36 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "organization": {
+                     *           "id": "id",
+                     *           "name": "Maria Oliveira",
+                     *           "plan": "plan",
+                     *           "currency": "BRL",
+                     *           "timezone": "America/Sao_Paulo"
+                     *         },
+                     *         "api_key": {
+                     *           "id": "id",
+                     *           "name": "Maria Oliveira",
+                     *           "prefix": "sk_live_ab12",
+                     *           "scopes": [
+                     *             "scopes"
+                     *           ],
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "last_used_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Me"];
                         meta: components["schemas"]["Meta"];
@@ -9325,6 +14936,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9334,6 +14946,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9343,6 +14957,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9366,9 +14981,32 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza",
+                     *           "email": "maria.oliveira@example.com",
+                     *           "role": "role",
+                     *           "is_owner": false,
+                     *           "is_active": false,
+                     *           "last_active_at": "2026-03-02T14:30:00.000Z",
+                     *           "avatar_url": "https://cdn.example.com/avatars/maria.jpg"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Member"][];
                         meta: components["schemas"]["ListMeta"];
@@ -9378,6 +15016,7 @@ export interface operations {
             /** @description Error: INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9387,6 +15026,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9396,6 +15036,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9405,6 +15046,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9414,6 +15056,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9423,6 +15067,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9443,6 +15088,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9450,6 +15096,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9459,6 +15106,7 @@ export interface operations {
             /** @description Error: FEATURE_DISCONTINUED */
             410: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9468,6 +15116,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9477,6 +15127,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9497,6 +15148,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9504,6 +15156,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9513,6 +15166,7 @@ export interface operations {
             /** @description Error: FEATURE_DISCONTINUED */
             410: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9522,6 +15176,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9531,6 +15187,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9551,6 +15208,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9558,6 +15216,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9567,6 +15226,7 @@ export interface operations {
             /** @description Error: FEATURE_DISCONTINUED */
             410: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9576,6 +15236,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9585,6 +15247,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9607,9 +15270,48 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "channel": "chatapp",
+                     *         "direction": "inbound",
+                     *         "type": "text",
+                     *         "content": "Yes, the annual plan is 10% off until Friday.",
+                     *         "media": {
+                     *           "url": "https://hooks.example.com/crm",
+                     *           "mime_type": "mime type",
+                     *           "file_name": "file name"
+                     *         },
+                     *         "template": {
+                     *           "name": "Maria Oliveira",
+                     *           "language": "pt_BR"
+                     *         },
+                     *         "status": "queued",
+                     *         "sender": {
+                     *           "type": "contact",
+                     *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira"
+                     *         },
+                     *         "external_id": "external id",
+                     *         "error": {
+                     *           "code": "code",
+                     *           "message": "message"
+                     *         },
+                     *         "edited_at": "2026-03-02T14:30:00.000Z",
+                     *         "created_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Message"];
                         meta: components["schemas"]["Meta"];
@@ -9619,6 +15321,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9628,6 +15331,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9637,6 +15341,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9646,6 +15351,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9655,6 +15361,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9664,6 +15372,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9684,6 +15393,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "channel": "chatapp",
+                 *       "type": "text",
+                 *       "content": "Yes, the annual plan is 10% off until Friday.",
+                 *       "media_url": "https://cdn.example.com/catalogue.pdf",
+                 *       "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "instance_id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "template_name": "order_update",
+                 *       "template_language": "pt_BR",
+                 *       "template_components": [
+                 *         {}
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     channel: "chatapp" | "photoapp" | "socialmsg";
@@ -9710,9 +15435,49 @@ export interface operations {
             /** @description The record */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "channel": "chatapp",
+                     *         "direction": "inbound",
+                     *         "type": "text",
+                     *         "content": "Yes, the annual plan is 10% off until Friday.",
+                     *         "media": {
+                     *           "url": "https://hooks.example.com/crm",
+                     *           "mime_type": "mime type",
+                     *           "file_name": "file name"
+                     *         },
+                     *         "template": {
+                     *           "name": "Maria Oliveira",
+                     *           "language": "pt_BR"
+                     *         },
+                     *         "status": "queued",
+                     *         "sender": {
+                     *           "type": "contact",
+                     *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira"
+                     *         },
+                     *         "external_id": "external id",
+                     *         "error": {
+                     *           "code": "code",
+                     *           "message": "message"
+                     *         },
+                     *         "edited_at": "2026-03-02T14:30:00.000Z",
+                     *         "created_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Message"];
                         meta: components["schemas"]["Meta"];
@@ -9722,6 +15487,7 @@ export interface operations {
             /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9731,6 +15497,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9740,6 +15507,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9749,6 +15517,7 @@ export interface operations {
             /** @description Error: CHANNEL_DISCONNECTED, IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9758,6 +15527,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE, CONTACT_CHANNEL_UNAVAILABLE, OUTSIDE_MESSAGING_WINDOW, TEMPLATE_NOT_FOUND, TEMPLATE_SEND_ERROR, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9767,6 +15537,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED, CHATAPP_INSTANCE_RATE_LIMIT, SOCIALMSG_PAGE_RATE_LIMIT */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9776,6 +15548,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9785,6 +15558,7 @@ export interface operations {
             /** @description Error: TEMPLATE_NOT_CONFIRMED */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9808,9 +15582,26 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "vip",
+                     *           "count": 12
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Tag"][];
                         meta: components["schemas"]["ListMeta"];
@@ -9820,6 +15611,7 @@ export interface operations {
             /** @description Error: INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9829,6 +15621,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9838,6 +15631,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9847,6 +15641,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9856,6 +15651,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9865,6 +15662,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9898,9 +15696,50 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "title": "Annual plan – Padaria Central",
+                     *           "description": "Follow-up on the annual plan proposal.",
+                     *           "type": "todo",
+                     *           "priority": "low",
+                     *           "status": "open",
+                     *           "due_at": "2026-03-02T14:30:00.000Z",
+                     *           "completed_at": "2026-03-02T14:30:00.000Z",
+                     *           "assigned_to": {
+                     *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Ana Souza"
+                     *           },
+                     *           "contact": {
+                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Maria Oliveira"
+                     *           },
+                     *           "deal": {
+                     *             "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "title": "Annual plan – Padaria Central"
+                     *           },
+                     *           "company": {
+                     *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Padaria Central"
+                     *           },
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"][];
                         meta: components["schemas"]["ListMeta"];
@@ -9910,6 +15749,7 @@ export interface operations {
             /** @description Error: INVALID_CURSOR, INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9919,6 +15759,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9928,6 +15769,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9937,6 +15779,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9946,6 +15789,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9955,6 +15800,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9972,6 +15818,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Annual plan – Padaria Central",
+                 *       "type": "todo",
+                 *       "priority": "low",
+                 *       "description": "Follow-up on the annual plan proposal.",
+                 *       "due_at": "2026-03-02T14:30:00.000Z",
+                 *       "assigned_to": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "deal_id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "company_id": "co_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *     }
+                 */
                 "application/json": {
                     assigned_to?: string | null;
                     company_id?: string | null;
@@ -9997,9 +15856,45 @@ export interface operations {
             /** @description The record */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "title": "Annual plan – Padaria Central",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "type": "todo",
+                     *         "priority": "low",
+                     *         "status": "open",
+                     *         "due_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z",
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "contact": {
+                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira"
+                     *         },
+                     *         "deal": {
+                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "title": "Annual plan – Padaria Central"
+                     *         },
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                         meta: components["schemas"]["Meta"];
@@ -10009,6 +15904,7 @@ export interface operations {
             /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10018,6 +15914,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10027,6 +15924,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10036,6 +15934,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10045,6 +15944,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10054,6 +15955,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10076,9 +15978,45 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "title": "Annual plan – Padaria Central",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "type": "todo",
+                     *         "priority": "low",
+                     *         "status": "open",
+                     *         "due_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z",
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "contact": {
+                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira"
+                     *         },
+                     *         "deal": {
+                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "title": "Annual plan – Padaria Central"
+                     *         },
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                         meta: components["schemas"]["Meta"];
@@ -10088,6 +16026,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10097,6 +16036,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10106,6 +16046,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10115,6 +16056,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10124,6 +16066,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10133,6 +16077,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10155,6 +16100,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10162,6 +16108,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10171,6 +16118,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10180,6 +16128,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10189,6 +16138,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10198,6 +16148,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10207,6 +16159,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10226,6 +16179,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Annual plan – Padaria Central",
+                 *       "type": "todo",
+                 *       "priority": "low",
+                 *       "description": "Follow-up on the annual plan proposal.",
+                 *       "due_at": "2026-03-02T14:30:00.000Z",
+                 *       "assigned_to": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "deal_id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "company_id": "co_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *     }
+                 */
                 "application/json": {
                     assigned_to?: string | null;
                     company_id?: string | null;
@@ -10245,9 +16211,45 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "title": "Annual plan – Padaria Central",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "type": "todo",
+                     *         "priority": "low",
+                     *         "status": "open",
+                     *         "due_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z",
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "contact": {
+                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira"
+                     *         },
+                     *         "deal": {
+                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "title": "Annual plan – Padaria Central"
+                     *         },
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                         meta: components["schemas"]["Meta"];
@@ -10257,6 +16259,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10266,6 +16269,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10275,6 +16279,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10284,6 +16289,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10293,6 +16299,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10302,6 +16309,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10311,6 +16320,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10333,9 +16343,45 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "title": "Annual plan – Padaria Central",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "type": "todo",
+                     *         "priority": "low",
+                     *         "status": "open",
+                     *         "due_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z",
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "contact": {
+                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira"
+                     *         },
+                     *         "deal": {
+                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "title": "Annual plan – Padaria Central"
+                     *         },
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                         meta: components["schemas"]["Meta"];
@@ -10345,6 +16391,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10354,6 +16401,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10363,6 +16411,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10372,6 +16421,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10381,6 +16431,7 @@ export interface operations {
             /** @description Error: INVALID_STATUS */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10390,6 +16441,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10399,6 +16452,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10421,9 +16475,45 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "title": "Annual plan – Padaria Central",
+                     *         "description": "Follow-up on the annual plan proposal.",
+                     *         "type": "todo",
+                     *         "priority": "low",
+                     *         "status": "open",
+                     *         "due_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z",
+                     *         "assigned_to": {
+                     *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Ana Souza"
+                     *         },
+                     *         "contact": {
+                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira"
+                     *         },
+                     *         "deal": {
+                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "title": "Annual plan – Padaria Central"
+                     *         },
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Task"];
                         meta: components["schemas"]["Meta"];
@@ -10433,6 +16523,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10442,6 +16533,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10451,6 +16543,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10460,6 +16553,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10469,6 +16563,7 @@ export interface operations {
             /** @description Error: INVALID_STATUS */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10478,6 +16573,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10487,6 +16584,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10511,9 +16609,38 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "id",
+                     *           "name": "Maria Oliveira",
+                     *           "url": "https://hooks.example.com/crm",
+                     *           "events": [
+                     *             "events"
+                     *           ],
+                     *           "status": "active",
+                     *           "consecutive_failures": 1,
+                     *           "last_delivery_at": "2026-03-02T14:30:00.000Z",
+                     *           "last_failure_at": "2026-03-02T14:30:00.000Z",
+                     *           "last_failure_reason": "last failure reason",
+                     *           "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @default 0 */
@@ -10543,6 +16670,7 @@ export interface operations {
             /** @description Error: INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10552,6 +16680,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10561,6 +16690,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10570,6 +16700,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10579,6 +16710,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10588,6 +16721,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10605,6 +16739,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Oliveira",
+                 *       "url": "https://hooks.example.com/crm",
+                 *       "events": [
+                 *         "contact.created"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
                     name: string;
@@ -10616,9 +16759,34 @@ export interface operations {
             /** @description The record */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "CRM sync",
+                     *         "url": "https://hooks.example.com/crm",
+                     *         "events": [
+                     *           "events"
+                     *         ],
+                     *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE=",
+                     *         "status": "active",
+                     *         "consecutive_failures": 1,
+                     *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
+                     *         "last_failure_at": "2026-03-02T14:30:00.000Z",
+                     *         "last_failure_reason": "last failure reason",
+                     *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Webhook"];
                         meta: components["schemas"]["Meta"];
@@ -10628,6 +16796,7 @@ export interface operations {
             /** @description Error: INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10637,6 +16806,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10646,6 +16816,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10655,6 +16826,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10664,6 +16836,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10673,6 +16847,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10695,9 +16870,33 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "id",
+                     *         "name": "Maria Oliveira",
+                     *         "url": "https://hooks.example.com/crm",
+                     *         "events": [
+                     *           "events"
+                     *         ],
+                     *         "status": "active",
+                     *         "consecutive_failures": 1,
+                     *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
+                     *         "last_failure_at": "2026-03-02T14:30:00.000Z",
+                     *         "last_failure_reason": "last failure reason",
+                     *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @default 0 */
@@ -10727,6 +16926,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10736,6 +16936,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10745,6 +16946,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10754,6 +16956,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10763,6 +16966,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10772,6 +16977,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10794,6 +17000,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10801,6 +17008,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10810,6 +17018,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10819,6 +17028,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10828,6 +17038,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10837,6 +17048,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10846,6 +17059,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10865,6 +17079,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Maria Oliveira",
+                 *       "url": "https://hooks.example.com/crm",
+                 *       "events": [
+                 *         "contact.created"
+                 *       ],
+                 *       "status": "active"
+                 *     }
+                 */
                 "application/json": {
                     events?: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
                     name?: string;
@@ -10878,9 +17102,33 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "id",
+                     *         "name": "Maria Oliveira",
+                     *         "url": "https://hooks.example.com/crm",
+                     *         "events": [
+                     *           "events"
+                     *         ],
+                     *         "status": "active",
+                     *         "consecutive_failures": 1,
+                     *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
+                     *         "last_failure_at": "2026-03-02T14:30:00.000Z",
+                     *         "last_failure_reason": "last failure reason",
+                     *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: {
                             /** @default 0 */
@@ -10910,6 +17158,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10919,6 +17168,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10928,6 +17178,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10937,6 +17188,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10946,6 +17198,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10955,6 +17208,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10964,6 +17219,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10992,9 +17248,49 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "event_type": "event type",
+                     *           "status": "pending",
+                     *           "attempt": 1,
+                     *           "response_status": 200,
+                     *           "response_excerpt": "response excerpt",
+                     *           "error": "error",
+                     *           "duration_ms": 184,
+                     *           "next_retry_at": "2026-03-02T14:30:00.000Z",
+                     *           "redelivery_of": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "is_test": false,
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "completed_at": "2026-03-02T14:30:00.000Z",
+                     *           "attempts": [
+                     *             {
+                     *               "attempt": 1,
+                     *               "attempted_at": "2026-03-02T14:30:00.000Z",
+                     *               "response_status": 200,
+                     *               "error": "error",
+                     *               "duration_ms": 184,
+                     *               "response_excerpt": "response excerpt"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"][];
                         meta: components["schemas"]["ListMeta"];
@@ -11004,6 +17300,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11013,6 +17310,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11022,6 +17320,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11031,6 +17330,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11040,6 +17340,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11049,6 +17350,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11058,6 +17361,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11077,6 +17381,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "overlap_hours": 1
+                 *     }
+                 */
                 "application/json": {
                     overlap_hours?: number;
                 };
@@ -11086,9 +17395,34 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "CRM sync",
+                     *         "url": "https://hooks.example.com/crm",
+                     *         "events": [
+                     *           "events"
+                     *         ],
+                     *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE=",
+                     *         "status": "active",
+                     *         "consecutive_failures": 1,
+                     *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
+                     *         "last_failure_at": "2026-03-02T14:30:00.000Z",
+                     *         "last_failure_reason": "last failure reason",
+                     *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Webhook"];
                         meta: components["schemas"]["Meta"];
@@ -11098,6 +17432,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11107,6 +17442,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11116,6 +17452,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11125,6 +17462,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11134,6 +17472,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11143,6 +17482,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11152,6 +17493,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11171,6 +17513,11 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "event_type": "contact.created"
+                 *     }
+                 */
                 "application/json": {
                     /** @enum {string} */
                     event_type?: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
@@ -11181,9 +17528,44 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "event_type": "event type",
+                     *         "status": "pending",
+                     *         "attempt": 1,
+                     *         "response_status": 200,
+                     *         "response_excerpt": "response excerpt",
+                     *         "error": "error",
+                     *         "duration_ms": 184,
+                     *         "next_retry_at": "2026-03-02T14:30:00.000Z",
+                     *         "redelivery_of": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "is_test": false,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z",
+                     *         "attempts": [
+                     *           {
+                     *             "attempt": 1,
+                     *             "attempted_at": "2026-03-02T14:30:00.000Z",
+                     *             "response_status": 200,
+                     *             "error": "error",
+                     *             "duration_ms": 184,
+                     *             "response_excerpt": "response excerpt"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"];
                         meta: components["schemas"]["Meta"];
@@ -11193,6 +17575,7 @@ export interface operations {
             /** @description Error: INVALID_ID, INVALID_JSON */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11202,6 +17585,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11211,6 +17595,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11220,6 +17605,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11229,6 +17615,7 @@ export interface operations {
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11238,6 +17625,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11247,6 +17636,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11269,9 +17659,46 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "event_type": "event type",
+                     *         "status": "pending",
+                     *         "attempt": 1,
+                     *         "response_status": 200,
+                     *         "response_excerpt": "response excerpt",
+                     *         "error": "error",
+                     *         "duration_ms": 184,
+                     *         "next_retry_at": "2026-03-02T14:30:00.000Z",
+                     *         "redelivery_of": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "is_test": false,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z",
+                     *         "attempts": [
+                     *           {
+                     *             "attempt": 1,
+                     *             "attempted_at": "2026-03-02T14:30:00.000Z",
+                     *             "response_status": 200,
+                     *             "error": "error",
+                     *             "duration_ms": 184,
+                     *             "response_excerpt": "response excerpt"
+                     *           }
+                     *         ],
+                     *         "request_headers": {},
+                     *         "request_body": "request body"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDeliveryDetail"];
                         meta: components["schemas"]["Meta"];
@@ -11281,6 +17708,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11290,6 +17718,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11299,6 +17728,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11308,6 +17738,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11317,6 +17748,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11326,6 +17759,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11348,9 +17782,44 @@ export interface operations {
             /** @description The record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "event_type": "event type",
+                     *         "status": "pending",
+                     *         "attempt": 1,
+                     *         "response_status": 200,
+                     *         "response_excerpt": "response excerpt",
+                     *         "error": "error",
+                     *         "duration_ms": 184,
+                     *         "next_retry_at": "2026-03-02T14:30:00.000Z",
+                     *         "redelivery_of": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "is_test": false,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z",
+                     *         "attempts": [
+                     *           {
+                     *             "attempt": 1,
+                     *             "attempted_at": "2026-03-02T14:30:00.000Z",
+                     *             "response_status": 200,
+                     *             "error": "error",
+                     *             "duration_ms": 184,
+                     *             "response_excerpt": "response excerpt"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"];
                         meta: components["schemas"]["Meta"];
@@ -11360,6 +17829,7 @@ export interface operations {
             /** @description Error: INVALID_ID */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11369,6 +17839,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11378,6 +17849,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11387,6 +17859,7 @@ export interface operations {
             /** @description Error: NOT_FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11396,6 +17869,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11405,6 +17880,7 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11428,9 +17904,27 @@ export interface operations {
             /** @description A page of records */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "type": "contact.created",
+                     *           "description": "A contact was created (POST /v1/contacts).",
+                     *           "api_write": true
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["EventType"][];
                         meta: components["schemas"]["ListMeta"];
@@ -11440,6 +17934,7 @@ export interface operations {
             /** @description Error: INVALID_CURSOR */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11449,6 +17944,7 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11458,6 +17954,7 @@ export interface operations {
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11467,6 +17964,7 @@ export interface operations {
             /** @description Error: VALIDATION_ERROR */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11476,6 +17974,8 @@ export interface operations {
             /** @description Error: RATE_LIMITED */
             429: {
                 headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11485,11 +17985,4848 @@ export interface operations {
             /** @description Error: INTERNAL_ERROR */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    webhook_agent_handoff_requested: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "agent.handoff.requested",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "id"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        /** @description The record the event is about */
+                        object: {
+                            id: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "agent.handoff.requested";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_agent_run_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "agent.run.completed",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "id"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        /** @description The record the event is about */
+                        object: {
+                            id: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "agent.run.completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_agent_run_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "agent.run.failed",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "id"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        /** @description The record the event is about */
+                        object: {
+                            id: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "agent.run.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_broadcast_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "broadcast.completed",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "name": "Spring sale",
+                 *           "description": "Follow-up on the annual plan proposal.",
+                 *           "status": "draft",
+                 *           "chatapp_instances": [
+                 *             {
+                 *               "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *               "name": "Spring sale",
+                 *               "channel": "qrcode"
+                 *             }
+                 *           ],
+                 *           "audience": {
+                 *             "type": "all",
+                 *             "tags": [
+                 *               "vip"
+                 *             ],
+                 *             "tags_operator": "or",
+                 *             "contact_ids": [
+                 *               "contact ids"
+                 *             ],
+                 *             "has_chatapp": false,
+                 *             "filters": {
+                 *               "source": "chatapp",
+                 *               "created_after": "created after",
+                 *               "created_before": "created before",
+                 *               "exclude_tags": [
+                 *                 "exclude tags"
+                 *               ]
+                 *             }
+                 *           },
+                 *           "message": {
+                 *             "type": "type",
+                 *             "content": "Yes, the annual plan is 10% off until Friday.",
+                 *             "media_url": "https://cdn.example.com/catalogue.pdf"
+                 *           },
+                 *           "cloud_template": {
+                 *             "template_id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Spring sale",
+                 *             "language": "pt_BR",
+                 *             "category": "marketing",
+                 *             "variables": [
+                 *               {
+                 *                 "key": "key",
+                 *                 "component": "component",
+                 *                 "source_type": "contact_field",
+                 *                 "source_key": "source key",
+                 *                 "fallback": "fallback",
+                 *                 "value": "value"
+                 *               }
+                 *             ]
+                 *           },
+                 *           "settings": {
+                 *             "send_profile": "conservative"
+                 *           },
+                 *           "scheduled_at": "2026-03-02T14:30:00.000Z",
+                 *           "started_at": "2026-03-02T14:30:00.000Z",
+                 *           "completed_at": "2026-03-02T14:30:00.000Z",
+                 *           "stats": {
+                 *             "total": 1,
+                 *             "sent": 1,
+                 *             "delivered": 1,
+                 *             "read": 1,
+                 *             "failed": 1,
+                 *             "excluded": 1
+                 *           },
+                 *           "error": {
+                 *             "code": "code",
+                 *             "message": "message"
+                 *           },
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Broadcast"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "broadcast.completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_broadcast_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "broadcast.failed",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "name": "Spring sale",
+                 *           "description": "Follow-up on the annual plan proposal.",
+                 *           "status": "draft",
+                 *           "chatapp_instances": [
+                 *             {
+                 *               "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *               "name": "Spring sale",
+                 *               "channel": "qrcode"
+                 *             }
+                 *           ],
+                 *           "audience": {
+                 *             "type": "all",
+                 *             "tags": [
+                 *               "vip"
+                 *             ],
+                 *             "tags_operator": "or",
+                 *             "contact_ids": [
+                 *               "contact ids"
+                 *             ],
+                 *             "has_chatapp": false,
+                 *             "filters": {
+                 *               "source": "chatapp",
+                 *               "created_after": "created after",
+                 *               "created_before": "created before",
+                 *               "exclude_tags": [
+                 *                 "exclude tags"
+                 *               ]
+                 *             }
+                 *           },
+                 *           "message": {
+                 *             "type": "type",
+                 *             "content": "Yes, the annual plan is 10% off until Friday.",
+                 *             "media_url": "https://cdn.example.com/catalogue.pdf"
+                 *           },
+                 *           "cloud_template": {
+                 *             "template_id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Spring sale",
+                 *             "language": "pt_BR",
+                 *             "category": "marketing",
+                 *             "variables": [
+                 *               {
+                 *                 "key": "key",
+                 *                 "component": "component",
+                 *                 "source_type": "contact_field",
+                 *                 "source_key": "source key",
+                 *                 "fallback": "fallback",
+                 *                 "value": "value"
+                 *               }
+                 *             ]
+                 *           },
+                 *           "settings": {
+                 *             "send_profile": "conservative"
+                 *           },
+                 *           "scheduled_at": "2026-03-02T14:30:00.000Z",
+                 *           "started_at": "2026-03-02T14:30:00.000Z",
+                 *           "completed_at": "2026-03-02T14:30:00.000Z",
+                 *           "stats": {
+                 *             "total": 1,
+                 *             "sent": 1,
+                 *             "delivered": 1,
+                 *             "read": 1,
+                 *             "failed": 1,
+                 *             "excluded": 1
+                 *           },
+                 *           "error": {
+                 *             "code": "code",
+                 *             "message": "message"
+                 *           },
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Broadcast"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "broadcast.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_broadcast_started: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "broadcast.started",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "name": "Spring sale",
+                 *           "description": "Follow-up on the annual plan proposal.",
+                 *           "status": "draft",
+                 *           "chatapp_instances": [
+                 *             {
+                 *               "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *               "name": "Spring sale",
+                 *               "channel": "qrcode"
+                 *             }
+                 *           ],
+                 *           "audience": {
+                 *             "type": "all",
+                 *             "tags": [
+                 *               "vip"
+                 *             ],
+                 *             "tags_operator": "or",
+                 *             "contact_ids": [
+                 *               "contact ids"
+                 *             ],
+                 *             "has_chatapp": false,
+                 *             "filters": {
+                 *               "source": "chatapp",
+                 *               "created_after": "created after",
+                 *               "created_before": "created before",
+                 *               "exclude_tags": [
+                 *                 "exclude tags"
+                 *               ]
+                 *             }
+                 *           },
+                 *           "message": {
+                 *             "type": "type",
+                 *             "content": "Yes, the annual plan is 10% off until Friday.",
+                 *             "media_url": "https://cdn.example.com/catalogue.pdf"
+                 *           },
+                 *           "cloud_template": {
+                 *             "template_id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Spring sale",
+                 *             "language": "pt_BR",
+                 *             "category": "marketing",
+                 *             "variables": [
+                 *               {
+                 *                 "key": "key",
+                 *                 "component": "component",
+                 *                 "source_type": "contact_field",
+                 *                 "source_key": "source key",
+                 *                 "fallback": "fallback",
+                 *                 "value": "value"
+                 *               }
+                 *             ]
+                 *           },
+                 *           "settings": {
+                 *             "send_profile": "conservative"
+                 *           },
+                 *           "scheduled_at": "2026-03-02T14:30:00.000Z",
+                 *           "started_at": "2026-03-02T14:30:00.000Z",
+                 *           "completed_at": "2026-03-02T14:30:00.000Z",
+                 *           "stats": {
+                 *             "total": 1,
+                 *             "sent": 1,
+                 *             "delivered": 1,
+                 *             "read": 1,
+                 *             "failed": 1,
+                 *             "excluded": 1
+                 *           },
+                 *           "error": {
+                 *             "code": "code",
+                 *             "message": "message"
+                 *           },
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Broadcast"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "broadcast.started";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_channel_connected: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "channel.connected",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "name": "Sales number",
+                 *           "channel": "official",
+                 *           "phone_number": "+5511987654321",
+                 *           "status": "connected",
+                 *           "is_default": true,
+                 *           "warmup": {
+                 *             "active": false,
+                 *             "daily_limit": 1
+                 *           },
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["ChatInstance"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "channel.connected";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_channel_disconnected: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "channel.disconnected",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "name": "Sales number",
+                 *           "channel": "official",
+                 *           "phone_number": "+5511987654321",
+                 *           "status": "connected",
+                 *           "is_default": true,
+                 *           "warmup": {
+                 *             "active": false,
+                 *             "daily_limit": 1
+                 *           },
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["ChatInstance"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "channel.disconnected";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_channel_qr_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "channel.qr.updated",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "name": "Sales number",
+                 *           "channel": "official",
+                 *           "phone_number": "+5511987654321",
+                 *           "status": "connected",
+                 *           "is_default": true,
+                 *           "warmup": {
+                 *             "active": false,
+                 *             "daily_limit": 1
+                 *           },
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["ChatInstance"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "channel.qr.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_company_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "company.created",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "name": "Padaria Central",
+                 *           "email": "maria.oliveira@example.com",
+                 *           "phone": "+5511987654321",
+                 *           "website": "https://padariacentral.example",
+                 *           "sector": "Food & beverage",
+                 *           "size": "1-10",
+                 *           "city": "São Paulo",
+                 *           "state": "SP",
+                 *           "assigned_to": {
+                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Ana Souza"
+                 *           },
+                 *           "tags": [
+                 *             "vip"
+                 *           ],
+                 *           "custom_fields": {},
+                 *           "contacts_count": 1,
+                 *           "deals_count": 1,
+                 *           "total_deals_value": 1,
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Company"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "company.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_company_deleted: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "company.deleted",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "id"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: {
+                            id: string;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "company.deleted";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_company_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "company.updated",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "name": "Padaria Central",
+                 *           "email": "maria.oliveira@example.com",
+                 *           "phone": "+5511987654321",
+                 *           "website": "https://padariacentral.example",
+                 *           "sector": "Food & beverage",
+                 *           "size": "1-10",
+                 *           "city": "São Paulo",
+                 *           "state": "SP",
+                 *           "assigned_to": {
+                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Ana Souza"
+                 *           },
+                 *           "tags": [
+                 *             "vip"
+                 *           ],
+                 *           "custom_fields": {},
+                 *           "contacts_count": 1,
+                 *           "deals_count": 1,
+                 *           "total_deals_value": 1,
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         },
+                 *         "previous": {}
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Company"];
+                        /** @description The old values of the changed fields, by field name */
+                        previous: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "company.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_contact_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "contact.created",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "name": "Maria Oliveira",
+                 *           "email": "maria.oliveira@example.com",
+                 *           "phone": "+5511987654321",
+                 *           "photoapp_username": "photoapp username",
+                 *           "chatapp_jid": "5511987654321@c.us",
+                 *           "socialmsg_psid": "socialmsg psid",
+                 *           "socialmsg_name": "socialmsg name",
+                 *           "source": "source",
+                 *           "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
+                 *           "company": {
+                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Padaria Central"
+                 *           },
+                 *           "tags": [
+                 *             "vip"
+                 *           ],
+                 *           "custom_fields": {},
+                 *           "funnel_stage": "funnel stage",
+                 *           "notes_count": 1,
+                 *           "deals_count": 1,
+                 *           "last_message_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Contact"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "contact.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_contact_deleted: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "contact.deleted",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "id"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: {
+                            id: string;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "contact.deleted";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_contact_merged: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "contact.merged",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "id"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        /** @description The record the event is about */
+                        object: {
+                            id: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "contact.merged";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_contact_note_added: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "contact.note.added",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "note": {
+                 *           "id": "nt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "content": "Yes, the annual plan is 10% off until Friday.",
+                 *           "color": "yellow",
+                 *           "category": "general",
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         },
+                 *         "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        contact_id: string;
+                        note: components["schemas"]["Note"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "contact.note.added";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_contact_opted_out: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "contact.opted_out",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "id"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        /** @description The record the event is about */
+                        object: {
+                            id: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "contact.opted_out";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_contact_tag_added: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "contact.tag.added",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "contact": {
+                 *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "name": "Maria Oliveira"
+                 *         },
+                 *         "tag": "vip"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        contact: components["schemas"]["Ref"];
+                        tag: string;
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "contact.tag.added";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_contact_tag_removed: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "contact.tag.removed",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "contact": {
+                 *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "name": "Maria Oliveira"
+                 *         },
+                 *         "tag": "vip"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        contact: components["schemas"]["Ref"];
+                        tag: string;
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "contact.tag.removed";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_contact_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "contact.updated",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "name": "Maria Oliveira",
+                 *           "email": "maria.oliveira@example.com",
+                 *           "phone": "+5511987654321",
+                 *           "photoapp_username": "photoapp username",
+                 *           "chatapp_jid": "5511987654321@c.us",
+                 *           "socialmsg_psid": "socialmsg psid",
+                 *           "socialmsg_name": "socialmsg name",
+                 *           "source": "source",
+                 *           "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
+                 *           "company": {
+                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Padaria Central"
+                 *           },
+                 *           "tags": [
+                 *             "vip"
+                 *           ],
+                 *           "custom_fields": {},
+                 *           "funnel_stage": "funnel stage",
+                 *           "notes_count": 1,
+                 *           "deals_count": 1,
+                 *           "last_message_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         },
+                 *         "previous": {}
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Contact"];
+                        /** @description The old values of the changed fields, by field name */
+                        previous: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "contact.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_conversation_assigned: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "conversation.assigned",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "contact": {
+                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "channel": "chatapp",
+                 *           "chatapp_instance": {
+                 *             "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira",
+                 *             "channel": "qrcode"
+                 *           },
+                 *           "status": "open",
+                 *           "assigned_to": {
+                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Ana Souza"
+                 *           },
+                 *           "ai_agent": {
+                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "unread_count": 1,
+                 *           "last_message_at": "2026-03-02T14:30:00.000Z",
+                 *           "last_message_preview": "last message preview",
+                 *           "window_expires_at": "2026-03-02T14:30:00.000Z",
+                 *           "closed_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         },
+                 *         "previous": {}
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Conversation"];
+                        /** @description The old values of the changed fields, by field name */
+                        previous: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "conversation.assigned";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_conversation_closed: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "conversation.closed",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "contact": {
+                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "channel": "chatapp",
+                 *           "chatapp_instance": {
+                 *             "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira",
+                 *             "channel": "qrcode"
+                 *           },
+                 *           "status": "open",
+                 *           "assigned_to": {
+                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Ana Souza"
+                 *           },
+                 *           "ai_agent": {
+                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "unread_count": 1,
+                 *           "last_message_at": "2026-03-02T14:30:00.000Z",
+                 *           "last_message_preview": "last message preview",
+                 *           "window_expires_at": "2026-03-02T14:30:00.000Z",
+                 *           "closed_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Conversation"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "conversation.closed";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_conversation_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "conversation.created",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "contact": {
+                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "channel": "chatapp",
+                 *           "chatapp_instance": {
+                 *             "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira",
+                 *             "channel": "qrcode"
+                 *           },
+                 *           "status": "open",
+                 *           "assigned_to": {
+                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Ana Souza"
+                 *           },
+                 *           "ai_agent": {
+                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "unread_count": 1,
+                 *           "last_message_at": "2026-03-02T14:30:00.000Z",
+                 *           "last_message_preview": "last message preview",
+                 *           "window_expires_at": "2026-03-02T14:30:00.000Z",
+                 *           "closed_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Conversation"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "conversation.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_conversation_reopened: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "conversation.reopened",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "contact": {
+                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "channel": "chatapp",
+                 *           "chatapp_instance": {
+                 *             "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira",
+                 *             "channel": "qrcode"
+                 *           },
+                 *           "status": "open",
+                 *           "assigned_to": {
+                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Ana Souza"
+                 *           },
+                 *           "ai_agent": {
+                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "unread_count": 1,
+                 *           "last_message_at": "2026-03-02T14:30:00.000Z",
+                 *           "last_message_preview": "last message preview",
+                 *           "window_expires_at": "2026-03-02T14:30:00.000Z",
+                 *           "closed_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Conversation"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "conversation.reopened";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_conversation_unassigned: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "conversation.unassigned",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "contact": {
+                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "channel": "chatapp",
+                 *           "chatapp_instance": {
+                 *             "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira",
+                 *             "channel": "qrcode"
+                 *           },
+                 *           "status": "open",
+                 *           "assigned_to": {
+                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Ana Souza"
+                 *           },
+                 *           "ai_agent": {
+                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "unread_count": 1,
+                 *           "last_message_at": "2026-03-02T14:30:00.000Z",
+                 *           "last_message_preview": "last message preview",
+                 *           "window_expires_at": "2026-03-02T14:30:00.000Z",
+                 *           "closed_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         },
+                 *         "previous": {}
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Conversation"];
+                        /** @description The old values of the changed fields, by field name */
+                        previous: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "conversation.unassigned";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_conversation_window_expired: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "conversation.window.expired",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "contact": {
+                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "channel": "chatapp",
+                 *           "chatapp_instance": {
+                 *             "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira",
+                 *             "channel": "qrcode"
+                 *           },
+                 *           "status": "open",
+                 *           "assigned_to": {
+                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Ana Souza"
+                 *           },
+                 *           "ai_agent": {
+                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "unread_count": 1,
+                 *           "last_message_at": "2026-03-02T14:30:00.000Z",
+                 *           "last_message_preview": "last message preview",
+                 *           "window_expires_at": "2026-03-02T14:30:00.000Z",
+                 *           "closed_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Conversation"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "conversation.window.expired";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_deal_assigned: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "deal.assigned",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "title": "Annual plan – Padaria Central",
+                 *           "description": "Follow-up on the annual plan proposal.",
+                 *           "value": 4800,
+                 *           "currency": "BRL",
+                 *           "status": "open",
+                 *           "funnel": {
+                 *             "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Sales"
+                 *           },
+                 *           "stage": {
+                 *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Proposal"
+                 *           },
+                 *           "contacts": [
+                 *             {
+                 *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *               "name": "Maria Oliveira"
+                 *             }
+                 *           ],
+                 *           "company": {
+                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Padaria Central"
+                 *           },
+                 *           "assigned_to": {
+                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Ana Souza"
+                 *           },
+                 *           "expected_close_date": "2026-03-16",
+                 *           "probability": 60,
+                 *           "lost_reason": "Chose a competitor",
+                 *           "closed_at": "2026-03-02T14:30:00.000Z",
+                 *           "tags": [
+                 *             "vip"
+                 *           ],
+                 *           "custom_fields": {},
+                 *           "notes_count": 1,
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         },
+                 *         "previous": {}
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Deal"];
+                        /** @description The old values of the changed fields, by field name */
+                        previous: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "deal.assigned";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_deal_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "deal.created",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "title": "Annual plan – Padaria Central",
+                 *           "description": "Follow-up on the annual plan proposal.",
+                 *           "value": 4800,
+                 *           "currency": "BRL",
+                 *           "status": "open",
+                 *           "funnel": {
+                 *             "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Sales"
+                 *           },
+                 *           "stage": {
+                 *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Proposal"
+                 *           },
+                 *           "contacts": [
+                 *             {
+                 *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *               "name": "Maria Oliveira"
+                 *             }
+                 *           ],
+                 *           "company": {
+                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Padaria Central"
+                 *           },
+                 *           "assigned_to": {
+                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Ana Souza"
+                 *           },
+                 *           "expected_close_date": "2026-03-16",
+                 *           "probability": 60,
+                 *           "lost_reason": "Chose a competitor",
+                 *           "closed_at": "2026-03-02T14:30:00.000Z",
+                 *           "tags": [
+                 *             "vip"
+                 *           ],
+                 *           "custom_fields": {},
+                 *           "notes_count": 1,
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Deal"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "deal.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_deal_deleted: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "deal.deleted",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "id"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: {
+                            id: string;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "deal.deleted";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_deal_note_added: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "deal.note.added",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "note": {
+                 *           "id": "nt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "content": "Yes, the annual plan is 10% off until Friday.",
+                 *           "color": "yellow",
+                 *           "category": "general",
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         },
+                 *         "deal_id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        deal_id: string;
+                        note: components["schemas"]["Note"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "deal.note.added";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_deal_pipeline_transferred: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "deal.pipeline.transferred",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "title": "Annual plan – Padaria Central",
+                 *           "description": "Follow-up on the annual plan proposal.",
+                 *           "value": 4800,
+                 *           "currency": "BRL",
+                 *           "status": "open",
+                 *           "funnel": {
+                 *             "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Sales"
+                 *           },
+                 *           "stage": {
+                 *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Proposal"
+                 *           },
+                 *           "contacts": [
+                 *             {
+                 *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *               "name": "Maria Oliveira"
+                 *             }
+                 *           ],
+                 *           "company": {
+                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Padaria Central"
+                 *           },
+                 *           "assigned_to": {
+                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Ana Souza"
+                 *           },
+                 *           "expected_close_date": "2026-03-16",
+                 *           "probability": 60,
+                 *           "lost_reason": "Chose a competitor",
+                 *           "closed_at": "2026-03-02T14:30:00.000Z",
+                 *           "tags": [
+                 *             "vip"
+                 *           ],
+                 *           "custom_fields": {},
+                 *           "notes_count": 1,
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         },
+                 *         "previous": {}
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Deal"];
+                        /** @description The old values of the changed fields, by field name */
+                        previous: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "deal.pipeline.transferred";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_deal_stage_changed: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "deal.stage.changed",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "title": "Annual plan – Padaria Central",
+                 *           "description": "Follow-up on the annual plan proposal.",
+                 *           "value": 4800,
+                 *           "currency": "BRL",
+                 *           "status": "open",
+                 *           "funnel": {
+                 *             "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Sales"
+                 *           },
+                 *           "stage": {
+                 *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Proposal"
+                 *           },
+                 *           "contacts": [
+                 *             {
+                 *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *               "name": "Maria Oliveira"
+                 *             }
+                 *           ],
+                 *           "company": {
+                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Padaria Central"
+                 *           },
+                 *           "assigned_to": {
+                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Ana Souza"
+                 *           },
+                 *           "expected_close_date": "2026-03-16",
+                 *           "probability": 60,
+                 *           "lost_reason": "Chose a competitor",
+                 *           "closed_at": "2026-03-02T14:30:00.000Z",
+                 *           "tags": [
+                 *             "vip"
+                 *           ],
+                 *           "custom_fields": {},
+                 *           "notes_count": 1,
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         },
+                 *         "previous": {}
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Deal"];
+                        /** @description The old values of the changed fields, by field name */
+                        previous: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "deal.stage.changed";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_deal_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "deal.updated",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "title": "Annual plan – Padaria Central",
+                 *           "description": "Follow-up on the annual plan proposal.",
+                 *           "value": 4800,
+                 *           "currency": "BRL",
+                 *           "status": "open",
+                 *           "funnel": {
+                 *             "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Sales"
+                 *           },
+                 *           "stage": {
+                 *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Proposal"
+                 *           },
+                 *           "contacts": [
+                 *             {
+                 *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *               "name": "Maria Oliveira"
+                 *             }
+                 *           ],
+                 *           "company": {
+                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Padaria Central"
+                 *           },
+                 *           "assigned_to": {
+                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Ana Souza"
+                 *           },
+                 *           "expected_close_date": "2026-03-16",
+                 *           "probability": 60,
+                 *           "lost_reason": "Chose a competitor",
+                 *           "closed_at": "2026-03-02T14:30:00.000Z",
+                 *           "tags": [
+                 *             "vip"
+                 *           ],
+                 *           "custom_fields": {},
+                 *           "notes_count": 1,
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         },
+                 *         "previous": {}
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Deal"];
+                        /** @description The old values of the changed fields, by field name */
+                        previous: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "deal.updated";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_message_deleted: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "message.deleted",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "channel": "chatapp",
+                 *           "direction": "inbound",
+                 *           "type": "text",
+                 *           "content": "Yes, the annual plan is 10% off until Friday.",
+                 *           "media": {
+                 *             "url": "https://hooks.example.com/crm",
+                 *             "mime_type": "mime type",
+                 *             "file_name": "file name"
+                 *           },
+                 *           "template": {
+                 *             "name": "Maria Oliveira",
+                 *             "language": "pt_BR"
+                 *           },
+                 *           "status": "queued",
+                 *           "sender": {
+                 *             "type": "contact",
+                 *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "external_id": "external id",
+                 *           "error": {
+                 *             "code": "code",
+                 *             "message": "message"
+                 *           },
+                 *           "edited_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Message"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "message.deleted";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_message_delivered: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "message.delivered",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "channel": "chatapp",
+                 *           "direction": "inbound",
+                 *           "type": "text",
+                 *           "content": "Yes, the annual plan is 10% off until Friday.",
+                 *           "media": {
+                 *             "url": "https://hooks.example.com/crm",
+                 *             "mime_type": "mime type",
+                 *             "file_name": "file name"
+                 *           },
+                 *           "template": {
+                 *             "name": "Maria Oliveira",
+                 *             "language": "pt_BR"
+                 *           },
+                 *           "status": "queued",
+                 *           "sender": {
+                 *             "type": "contact",
+                 *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "external_id": "external id",
+                 *           "error": {
+                 *             "code": "code",
+                 *             "message": "message"
+                 *           },
+                 *           "edited_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Message"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "message.delivered";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_message_edited: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "message.edited",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "channel": "chatapp",
+                 *           "direction": "inbound",
+                 *           "type": "text",
+                 *           "content": "Yes, the annual plan is 10% off until Friday.",
+                 *           "media": {
+                 *             "url": "https://hooks.example.com/crm",
+                 *             "mime_type": "mime type",
+                 *             "file_name": "file name"
+                 *           },
+                 *           "template": {
+                 *             "name": "Maria Oliveira",
+                 *             "language": "pt_BR"
+                 *           },
+                 *           "status": "queued",
+                 *           "sender": {
+                 *             "type": "contact",
+                 *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "external_id": "external id",
+                 *           "error": {
+                 *             "code": "code",
+                 *             "message": "message"
+                 *           },
+                 *           "edited_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2026-03-02T14:30:00.000Z"
+                 *         },
+                 *         "previous": {}
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Message"];
+                        /** @description The old values of the changed fields, by field name */
+                        previous: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "message.edited";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_message_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "message.failed",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "channel": "chatapp",
+                 *           "direction": "inbound",
+                 *           "type": "text",
+                 *           "content": "Yes, the annual plan is 10% off until Friday.",
+                 *           "media": {
+                 *             "url": "https://hooks.example.com/crm",
+                 *             "mime_type": "mime type",
+                 *             "file_name": "file name"
+                 *           },
+                 *           "template": {
+                 *             "name": "Maria Oliveira",
+                 *             "language": "pt_BR"
+                 *           },
+                 *           "status": "queued",
+                 *           "sender": {
+                 *             "type": "contact",
+                 *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "external_id": "external id",
+                 *           "error": {
+                 *             "code": "code",
+                 *             "message": "message"
+                 *           },
+                 *           "edited_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Message"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "message.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_message_reaction_added: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "message.reaction.added",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "channel": "chatapp",
+                 *           "direction": "inbound",
+                 *           "type": "text",
+                 *           "content": "Yes, the annual plan is 10% off until Friday.",
+                 *           "media": {
+                 *             "url": "https://hooks.example.com/crm",
+                 *             "mime_type": "mime type",
+                 *             "file_name": "file name"
+                 *           },
+                 *           "template": {
+                 *             "name": "Maria Oliveira",
+                 *             "language": "pt_BR"
+                 *           },
+                 *           "status": "queued",
+                 *           "sender": {
+                 *             "type": "contact",
+                 *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "external_id": "external id",
+                 *           "error": {
+                 *             "code": "code",
+                 *             "message": "message"
+                 *           },
+                 *           "edited_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Message"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "message.reaction.added";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_message_read: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "message.read",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "channel": "chatapp",
+                 *           "direction": "inbound",
+                 *           "type": "text",
+                 *           "content": "Yes, the annual plan is 10% off until Friday.",
+                 *           "media": {
+                 *             "url": "https://hooks.example.com/crm",
+                 *             "mime_type": "mime type",
+                 *             "file_name": "file name"
+                 *           },
+                 *           "template": {
+                 *             "name": "Maria Oliveira",
+                 *             "language": "pt_BR"
+                 *           },
+                 *           "status": "queued",
+                 *           "sender": {
+                 *             "type": "contact",
+                 *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "external_id": "external id",
+                 *           "error": {
+                 *             "code": "code",
+                 *             "message": "message"
+                 *           },
+                 *           "edited_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Message"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "message.read";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_message_received: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "message.received",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "channel": "chatapp",
+                 *           "direction": "inbound",
+                 *           "type": "text",
+                 *           "content": "Yes, the annual plan is 10% off until Friday.",
+                 *           "media": {
+                 *             "url": "https://hooks.example.com/crm",
+                 *             "mime_type": "mime type",
+                 *             "file_name": "file name"
+                 *           },
+                 *           "template": {
+                 *             "name": "Maria Oliveira",
+                 *             "language": "pt_BR"
+                 *           },
+                 *           "status": "queued",
+                 *           "sender": {
+                 *             "type": "contact",
+                 *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "external_id": "external id",
+                 *           "error": {
+                 *             "code": "code",
+                 *             "message": "message"
+                 *           },
+                 *           "edited_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Message"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "message.received";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_message_sent: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "message.sent",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "channel": "chatapp",
+                 *           "direction": "inbound",
+                 *           "type": "text",
+                 *           "content": "Yes, the annual plan is 10% off until Friday.",
+                 *           "media": {
+                 *             "url": "https://hooks.example.com/crm",
+                 *             "mime_type": "mime type",
+                 *             "file_name": "file name"
+                 *           },
+                 *           "template": {
+                 *             "name": "Maria Oliveira",
+                 *             "language": "pt_BR"
+                 *           },
+                 *           "status": "queued",
+                 *           "sender": {
+                 *             "type": "contact",
+                 *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "external_id": "external id",
+                 *           "error": {
+                 *             "code": "code",
+                 *             "message": "message"
+                 *           },
+                 *           "edited_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Message"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "message.sent";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_task_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "task.completed",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "title": "Annual plan – Padaria Central",
+                 *           "description": "Follow-up on the annual plan proposal.",
+                 *           "type": "todo",
+                 *           "priority": "low",
+                 *           "status": "open",
+                 *           "due_at": "2026-03-02T14:30:00.000Z",
+                 *           "completed_at": "2026-03-02T14:30:00.000Z",
+                 *           "assigned_to": {
+                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Ana Souza"
+                 *           },
+                 *           "contact": {
+                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "deal": {
+                 *             "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "title": "Annual plan – Padaria Central"
+                 *           },
+                 *           "company": {
+                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Padaria Central"
+                 *           },
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Task"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "task.completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_task_created: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "task.created",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "title": "Annual plan – Padaria Central",
+                 *           "description": "Follow-up on the annual plan proposal.",
+                 *           "type": "todo",
+                 *           "priority": "low",
+                 *           "status": "open",
+                 *           "due_at": "2026-03-02T14:30:00.000Z",
+                 *           "completed_at": "2026-03-02T14:30:00.000Z",
+                 *           "assigned_to": {
+                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Ana Souza"
+                 *           },
+                 *           "contact": {
+                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "deal": {
+                 *             "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "title": "Annual plan – Padaria Central"
+                 *           },
+                 *           "company": {
+                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Padaria Central"
+                 *           },
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Task"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "task.created";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_task_due: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "task.due",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "title": "Annual plan – Padaria Central",
+                 *           "description": "Follow-up on the annual plan proposal.",
+                 *           "type": "todo",
+                 *           "priority": "low",
+                 *           "status": "open",
+                 *           "due_at": "2026-03-02T14:30:00.000Z",
+                 *           "completed_at": "2026-03-02T14:30:00.000Z",
+                 *           "assigned_to": {
+                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Ana Souza"
+                 *           },
+                 *           "contact": {
+                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "deal": {
+                 *             "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "title": "Annual plan – Padaria Central"
+                 *           },
+                 *           "company": {
+                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Padaria Central"
+                 *           },
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Task"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "task.due";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_task_overdue: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "task.overdue",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "title": "Annual plan – Padaria Central",
+                 *           "description": "Follow-up on the annual plan proposal.",
+                 *           "type": "todo",
+                 *           "priority": "low",
+                 *           "status": "open",
+                 *           "due_at": "2026-03-02T14:30:00.000Z",
+                 *           "completed_at": "2026-03-02T14:30:00.000Z",
+                 *           "assigned_to": {
+                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Ana Souza"
+                 *           },
+                 *           "contact": {
+                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Maria Oliveira"
+                 *           },
+                 *           "deal": {
+                 *             "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "title": "Annual plan – Padaria Central"
+                 *           },
+                 *           "company": {
+                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Padaria Central"
+                 *           },
+                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Task"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "task.overdue";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_template_approved: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "template.approved",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "instance_id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "name": "order_update",
+                 *           "language": "pt_BR",
+                 *           "category": "marketing",
+                 *           "status": "APPROVED",
+                 *           "components": {},
+                 *           "variables": [
+                 *             {
+                 *               "key": "key",
+                 *               "component": "component"
+                 *             }
+                 *           ],
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Template"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "template.approved";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_template_rejected: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "type": "template.rejected",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "instance_id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "name": "order_update",
+                 *           "language": "pt_BR",
+                 *           "category": "marketing",
+                 *           "status": "APPROVED",
+                 *           "components": {},
+                 *           "variables": [
+                 *             {
+                 *               "key": "key",
+                 *               "component": "component"
+                 *             }
+                 *           ],
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: components["schemas"]["Template"];
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "template.rejected";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
