@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects in one run. `unit`: the tests beside the code (*.test.ts), pure logic, no servers, seconds
-// (`npm run test:unit`). `e2e`: the tests in test/ against the real stack, which test/support/global-setup.ts
+// Four projects; `npm test` runs the first three together, then `contract` alone. `unit`: the tests beside the
+// code (*.test.ts), pure logic, no servers, seconds (`npm run test:unit`). `e2e`: the tests in test/ against the real stack, which test/support/global-setup.ts
 // starts once (Kafka, SecantusDB or MONGODB_URI, two replicas of each service, the gateway). `deploy`: the Helm chart and
 // the image recipe, offline (deploy/validate-chart.sh; no stack), in parallel with e2e.
 export default defineConfig({
@@ -17,9 +17,20 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/deploy/**'],
+          exclude: ['test/deploy/**', 'test/contract/**'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        // Schemathesis over the whole API (test/contract): alone, in a second `vitest run` after the others (npm test),
+        // because its load starves the timing-sensitive e2e files it would otherwise run beside. Its own system.
+        test: {
+          name: 'contract',
+          include: ['test/contract/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 600_000,
           hookTimeout: 120_000,
         },
       },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createTestOrg } from '../support/orgs';
 import { testSystem } from '../support/system';
 
-/** Bugs found by the schemathesis run (contract-fuzz.test.ts), one test each, so they stay fixed. */
+/** Bugs found by the schemathesis run (test/contract/fuzz.test.ts), one test each, so they stay fixed. */
 describe('contract regressions found by fuzzing', () => {
   it('answers an unrouted QUERY request 405 with Allow (or 404), not 500', async () => {
     // Fastify reads a body for QUERY and failed it (no Content-Type) before the not-found handler could answer.

@@ -1,4 +1,6 @@
 import { ERROR_CATALOGUE, errorType, type ErrorCode } from '@crm/shared';
+import { idSchemaKinds } from '@crm/shared/schemas';
+import type { z } from 'zod';
 import type { RouteDefinition } from '../http/route';
 import { ref, type JsonSchema, type SchemaWriter } from './json-schema';
 
@@ -28,9 +30,23 @@ export const RESPONSE_HEADERS: Record<string, JsonSchema> = {
 };
 const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
+/**
+ * Whether the gateway validates more than ids on this route: a body, a query, or a path parameter that is not an id
+ * (ids answer INVALID_ID), any of which answers VALIDATION_ERROR when it breaks its schema.
+ */
+function validatesInput(route: RouteDefinition): boolean {
+  const pathShape = (route.params as z.ZodObject | undefined)?.shape ?? {};
+  return Boolean(route.body || route.query) || Object.values(pathShape).some((schema) => !idSchemaKinds.has(schema as z.ZodType));
+}
+
 /** The error codes an operation can answer, grouped by HTTP status. */
 export function errorCodesByStatus(route: RouteDefinition): Map<number, ErrorCode[]> {
-  const codes = [...AUTH_ERRORS, ...(route.scope ? (['INSUFFICIENT_SCOPES'] as ErrorCode[]) : []), ...(route.errors ?? [])];
+  const codes = [
+    ...AUTH_ERRORS,
+    ...(route.scope ? (['INSUFFICIENT_SCOPES'] as ErrorCode[]) : []),
+    ...(route.errors ?? []),
+    ...(validatesInput(route) ? (['VALIDATION_ERROR'] as ErrorCode[]) : []),
+  ];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set(codes)) {
     const status = ERROR_CATALOGUE[code].http;
