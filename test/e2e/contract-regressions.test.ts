@@ -22,4 +22,38 @@ describe('contract regressions found by fuzzing', () => {
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('ROUTE_NOT_FOUND');
   });
+
+  it('searches for a term with a NUL character instead of failing 500', async () => {
+    // The term went into a BSON regular expression, which cannot hold a NUL byte: the driver threw.
+    const org = await createTestOrg();
+    for (const path of ['/v1/contacts', '/v1/companies', '/v1/deals'] as const) {
+      const found = await org.client.GET(path, { params: { query: { search: 'Ada\u0000' } } });
+      expect(found.response.status, path).toBe(200);
+      expect(found.data!.data).toEqual([]);
+    }
+  });
+
+  it('refuses a JSON null body, even where the body may be left out', async () => {
+    // null counted as "no body" and was accepted where the document asks for an object.
+    const org = await createTestOrg();
+    const webhook = await org.client.POST('/v1/webhooks', {
+      body: { name: 'null body', url: 'https://hooks.example.com/crm', events: ['contact.created'] },
+    });
+    const rotate = await org.raw.post(`/v1/webhooks/${webhook.data!.data.id}/rotate-secret`, undefined, {
+      rawBody: 'null',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(rotate.status).toBe(400);
+    expect(rotate.body.error.code).toBe('INVALID_JSON');
+    const leftOut = await org.client.POST('/v1/webhooks/{id}/rotate-secret', { params: { path: { id: webhook.data!.data.id } } });
+    expect(leftOut.response.status).toBe(200);
+  });
+
+  it('answers a tag path segment over 50 characters 422 VALIDATION_ERROR, as documented', async () => {
+    const org = await createTestOrg();
+    const contact = await org.client.POST('/v1/contacts', { body: { name: 'Tagged' } });
+    const removed = await org.raw.delete(`/v1/contacts/${contact.data!.data.id}/tags/${'x'.repeat(51)}`);
+    expect(removed.status).toBe(422);
+    expect(removed.body.error.code).toBe('VALIDATION_ERROR');
+  });
 });

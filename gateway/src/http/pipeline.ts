@@ -39,7 +39,7 @@ function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
     const params = route.params ? parseOrThrow(route.params, request.params) : {};
     const rawQuery = (request.query ?? {}) as Record<string, unknown>;
     const query = route.query ? parseOrThrow(route.query, rawQuery) : {};
-    const body = route.body ? parseOrThrow(route.body, bodyObject(request.body, route.bodyOptional === true)) : undefined;
+    const body = route.body ? parseOrThrow(route.body, bodyObject(request.body)) : undefined;
 
     const fingerprint = listFingerprint(route.operationId, principal.orgId, rawQuery);
     const page = pageOf(rawQuery, query as { limit?: number }, fingerprint, deps.cursors);
@@ -67,11 +67,14 @@ function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
   };
 }
 
-/** A route's body must be a JSON object; no body counts as {} so that missing required fields are named. */
-function bodyObject(body: unknown, optional: boolean): unknown {
+/**
+ * A route's body must be a JSON object; no body counts as {} so that missing required fields are named (and a
+ * body whose fields are all optional may be left out). A JSON `null` is a body, and not an object.
+ */
+function bodyObject(body: unknown): unknown {
   if (body === UNPARSABLE_JSON) throw new AppError('INVALID_JSON', 'The body is not valid JSON.');
   if (body === UNSUPPORTED_MEDIA) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
-  if (body === undefined || (body === null && optional)) return {};
+  if (body === undefined) return {};
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new AppError('INVALID_JSON', 'The body must be a JSON object.');
   return body;

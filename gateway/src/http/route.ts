@@ -55,8 +55,6 @@ export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.Zo
   params?: P;
   query?: Q;
   body?: B;
-  /** True when the body is optional (e.g. a state action with optional fields). */
-  bodyOptional?: boolean;
   success: Success;
   errors?: ErrorCode[];
   idempotent?: boolean;

@@ -58,7 +58,9 @@ function operation(route: RouteDefinition, routes: RouteDefinition[], writer: Sc
   };
   if (route.body) {
     const schema = writer.toSchema(route.body, 'input');
-    op.requestBody = { required: route.bodyOptional !== true, content: { 'application/json': { schema, example: example(schema) } } };
+    // No body counts as {} (pipeline.ts): the body may be left out wherever {} is valid.
+    const required = !route.body.safeParse({}).success;
+    op.requestBody = { required, content: { 'application/json': { schema, example: example(schema) } } };
   }
   if (route.deprecated) op.deprecated = true;
   return op;

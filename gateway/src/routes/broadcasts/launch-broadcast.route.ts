@@ -16,7 +16,6 @@ export const launchBroadcastRoute = defineRoute({
   scope: 'write:broadcasts',
   params: broadcastIdParams,
   body: launchBroadcastBody,
-  bodyOptional: true,
   success: { status: 202, kind: 'one', schema: Broadcast },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR', ...LAUNCH_ERRORS],
   handle: ({ params, body, principal, clients }) =>

@@ -14,7 +14,6 @@ export const resumeBroadcastRoute = defineRoute({
   scope: 'write:broadcasts',
   params: broadcastIdParams,
   body: launchBroadcastBody,
-  bodyOptional: true,
   success: { status: 202, kind: 'one', schema: Broadcast },
   errors: [
     'INVALID_ID',

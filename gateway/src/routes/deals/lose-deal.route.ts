@@ -14,7 +14,6 @@ export const loseDealRoute = defineRoute({
   scope: 'write:deals',
   params: dealIdParams,
   body: loseDealBody,
-  bodyOptional: true,
   success: { status: 200, kind: 'one', schema: Deal },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR', 'INVALID_STATUS'],
   handle: ({ params, body, principal, clients }) => clients.deals.loseDeal({ org_id: principal.orgId, id: params.id, body }),

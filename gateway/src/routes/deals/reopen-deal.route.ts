@@ -13,7 +13,6 @@ export const reopenDealRoute = defineRoute({
   scope: 'write:deals',
   params: dealIdParams,
   body: emptyActionBody,
-  bodyOptional: true,
   success: { status: 200, kind: 'one', schema: Deal },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_JSON', 'UNKNOWN_FIELDS', 'INVALID_STATUS'],
   handle: ({ params, principal, clients }) => clients.deals.reopenDeal({ org_id: principal.orgId, id: params.id, body: {} }),

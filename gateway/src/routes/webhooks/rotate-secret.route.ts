@@ -14,7 +14,6 @@ export const rotateSecretRoute = defineRoute({
   scope: 'write:webhooks',
   params: webhookIdParams,
   body: rotateSecretBody,
-  bodyOptional: true,
   success: { status: 200, kind: 'one', schema: Webhook },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR'],
   handle: ({ params, body, principal, clients }) => clients.webhooks.rotateSecret({ org_id: principal.orgId, id: params.id, body }),

@@ -14,7 +14,6 @@ export const testWebhookRoute = defineRoute({
   scope: 'write:webhooks',
   params: webhookIdParams,
   body: testWebhookBody,
-  bodyOptional: true,
   success: { status: 200, kind: 'one', schema: WebhookDelivery },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR'],
   handle: ({ params, body, principal, clients }) => clients.webhooks.testWebhook({ org_id: principal.orgId, id: params.id, body }),
