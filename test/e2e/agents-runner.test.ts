@@ -150,7 +150,8 @@ describe('the AI agent runner answers conversations and records every run', () =
   it('two quick messages within replyDelayMs get one reply (debounce); the earlier run is superseded', async () => {
     const quick = await createTestOrg({ plan: 'pro' });
     const number = await addNumber(quick.orgId, 'qrcode');
-    await activeAgent(quick.client, { behavior: { strategy: 'always', replyDelayMs: 1500 } });
+    // Sent back to back; the window leaves room for the second message to be slower to arrive on a loaded machine.
+    await activeAgent(quick.client, { behavior: { strategy: 'always', replyDelayMs: 4000 } });
     const phone = uniquePhone();
     await inbound(number, { from: phone, text: 'hi' });
     await inbound(number, { from: phone, text: 'what is the price?' });
