@@ -13,7 +13,7 @@ import {
   waitForSends,
   type CreatedContact,
 } from '../support/broadcasts';
-import { addNumber, addTemplate, configureNumber, eventually, sim, uniquePhone, type TestNumber } from '../support/messaging';
+import { addNumber, addTemplate, configureNumber, eventually, sim, uniquePhone, type TestNumber, sendChatText } from '../support/messaging';
 import { createTestOrg, type TestOrg } from '../support/orgs';
 
 const inAMonth = () => new Date(Date.now() + 30 * 24 * 3_600_000).toISOString();
@@ -184,14 +184,7 @@ describe('launching a broadcast: checks, schedule, pause, resume, cancel (#64–
 
     // Two messages sent from it today: 3 + 2 > 4.
     for (const contact of five.slice(0, 2)) {
-      const sent = await org.client.POST('/v1/messages/send', {
-        body: {
-          contact_id: contact.id,
-          channel: 'chatapp',
-          instance_id: warm.id,
-          content: 'direct',
-        },
-      });
+      const sent = await sendChatText(org.client, contact.id, warm.id, 'direct');
       expect(sent.response.status, JSON.stringify(sent.error)).toBe(201);
     }
     const over = await createBroadcast(org.client, config('Over'));
@@ -226,18 +219,7 @@ describe('launching a broadcast: checks, schedule, pause, resume, cancel (#64–
     expect((await action(broadcast.id, 'pause')).status).toBe(200);
     // Two more messages from the number: everything it sent plus what is left is now CROWD + 2.
     for (const contact of crowd.slice(0, 2)) {
-      expect(
-        (
-          await org.client.POST('/v1/messages/send', {
-            body: {
-              contact_id: contact.id,
-              channel: 'chatapp',
-              instance_id: warm.id,
-              content: 'direct',
-            },
-          })
-        ).response.status,
-      ).toBe(201);
+      expect((await sendChatText(org.client, contact.id, warm.id, 'direct')).response.status).toBe(201);
     }
     const refused = await action(broadcast.id, 'resume', {});
     expect(refused.status).toBe(422);
@@ -321,14 +303,7 @@ describe('launching a broadcast: checks, schedule, pause, resume, cancel (#64–
     expect((await action(broadcast.id, 'schedule', { scheduledAt: at })).status).toBe(200);
     // Two direct messages before the time: 2 + 2 > 3.
     for (const contact of two) {
-      const sent = await org.client.POST('/v1/messages/send', {
-        body: {
-          contact_id: contact.id,
-          channel: 'chatapp',
-          instance_id: warm.id,
-          content: 'direct',
-        },
-      });
+      const sent = await sendChatText(org.client, contact.id, warm.id, 'direct');
       expect(sent.response.status, JSON.stringify(sent.error)).toBe(201);
     }
     const failed = await waitForBroadcast(org.client, broadcast.id, 'failed', (b) => b.status !== 'scheduled', 20_000);

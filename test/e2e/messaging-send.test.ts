@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, type EventLog } from '../support/events';
-import { addNumber, addTemplate, configureNumber, eventually, inbound, sim, type TestNumber, uniquePhone } from '../support/messaging';
+import {
+  addNumber,
+  addTemplate,
+  configureNumber,
+  eventually,
+  inbound,
+  sim,
+  type TestNumber,
+  uniquePhone,
+  sendChatText,
+} from '../support/messaging';
 import { createTestOrg, type TestOrg } from '../support/orgs';
 
 const HOUR = 3_600_000;
@@ -102,40 +112,19 @@ describe('POST /v1/messages/send and delivery statuses', () => {
 
   it('official numbers: free text only inside the 24-hour window opened by the contact', async () => {
     const stale = await contactWhoWrote(official, new Date(Date.now() - 25 * HOUR));
-    const outside = await org.client.POST('/v1/messages/send', {
-      body: {
-        contact_id: stale.id,
-        channel: 'chatapp',
-        instance_id: official.id,
-        content: 'late reply',
-      },
-    });
+    const outside = await sendChatText(org.client, stale.id, official.id, 'late reply');
     expect(outside.response.status).toBe(422);
     expect(outside.error!.error.code).toBe('OUTSIDE_MESSAGING_WINDOW');
     expect(outside.error!.error.type).toBe('unprocessable');
 
     // The contact writes again: the window opens and the same send goes through.
     await inbound(official, { from: stale.phone, text: 'are you there?' });
-    const inside = await org.client.POST('/v1/messages/send', {
-      body: {
-        contact_id: stale.id,
-        channel: 'chatapp',
-        instance_id: official.id,
-        content: 'yes!',
-      },
-    });
+    const inside = await sendChatText(org.client, stale.id, official.id, 'yes!');
     expect(inside.response.status).toBe(201);
     expect(inside.data!.data.status).toBe('sent');
 
     const never = (await org.client.POST('/v1/contacts', { body: { name: 'Never wrote', phone: uniquePhone() } })).data!.data;
-    const refused = await org.client.POST('/v1/messages/send', {
-      body: {
-        contact_id: never.id,
-        channel: 'chatapp',
-        instance_id: official.id,
-        content: 'hi',
-      },
-    });
+    const refused = await sendChatText(org.client, never.id, official.id, 'hi');
     expect(refused.error!.error.code).toBe('OUTSIDE_MESSAGING_WINDOW');
   });
 
@@ -278,24 +267,10 @@ describe('POST /v1/messages/send and delivery statuses', () => {
   it('maps provider refusals and timeouts: TEMPLATE_SEND_ERROR 422, TEMPLATE_NOT_CONFIRMED 502', async () => {
     const contact = await contactWhoWrote(qr);
     await configureNumber(qr, { fail_next: [{ mode: 'error', code: 470, message: 'Recipient blocked' }, { mode: 'timeout' }] });
-    const refused = await org.client.POST('/v1/messages/send', {
-      body: {
-        contact_id: contact.id,
-        channel: 'chatapp',
-        instance_id: qr.id,
-        content: 'one',
-      },
-    });
+    const refused = await sendChatText(org.client, contact.id, qr.id, 'one');
     expect(refused.response.status).toBe(422);
     expect(refused.error!.error).toMatchObject({ code: 'TEMPLATE_SEND_ERROR', details: { provider_code: '470' } });
-    const timedOut = await org.client.POST('/v1/messages/send', {
-      body: {
-        contact_id: contact.id,
-        channel: 'chatapp',
-        instance_id: qr.id,
-        content: 'two',
-      },
-    });
+    const timedOut = await sendChatText(org.client, contact.id, qr.id, 'two');
     expect(timedOut.response.status).toBe(502);
     expect(timedOut.error!.error).toMatchObject({
       code: 'TEMPLATE_NOT_CONFIRMED',
@@ -308,18 +283,7 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     const limited = await addNumber(org.orgId, 'qrcode', { name: 'Limited' });
     const contact = await contactWhoWrote(limited);
     await configureNumber(limited, { rate_limit: { limit: 1, window_ms: 30_000 } });
-    expect(
-      (
-        await org.client.POST('/v1/messages/send', {
-          body: {
-            contact_id: contact.id,
-            channel: 'chatapp',
-            instance_id: limited.id,
-            content: 'first',
-          },
-        })
-      ).response.status,
-    ).toBe(201);
+    expect((await sendChatText(org.client, contact.id, limited.id, 'first')).response.status).toBe(201);
     const second = await org.raw.post('/v1/messages/send', {
       contact_id: contact.id,
       channel: 'chatapp',
@@ -355,42 +319,17 @@ describe('POST /v1/messages/send and delivery statuses', () => {
       'disconnected',
     );
     await events.waitFor((all) => all.some((e) => e.type === 'channel.disconnected' && e.data.object.id === phoneNumber.id));
-    const refused = await org.client.POST('/v1/messages/send', {
-      body: {
-        contact_id: contact.id,
-        channel: 'chatapp',
-        instance_id: phoneNumber.id,
-        content: 'hello?',
-      },
-    });
+    const refused = await sendChatText(org.client, contact.id, phoneNumber.id, 'hello?');
     expect(refused.response.status).toBe(409);
     expect(refused.error!.error).toMatchObject({ code: 'CHANNEL_DISCONNECTED', type: 'conflict' });
     await configureNumber(phoneNumber, { connected: true });
     await events.waitFor((all) => all.some((e) => e.type === 'channel.connected' && e.data.object.id === phoneNumber.id));
-    expect(
-      (
-        await org.client.POST('/v1/messages/send', {
-          body: {
-            contact_id: contact.id,
-            channel: 'chatapp',
-            instance_id: phoneNumber.id,
-            content: 'back',
-          },
-        })
-      ).response.status,
-    ).toBe(201);
+    expect((await sendChatText(org.client, contact.id, phoneNumber.id, 'back')).response.status).toBe(201);
   });
 
   it('refuses contacts without the channel, unknown references and malformed ids', async () => {
     const bare = (await org.client.POST('/v1/contacts', { body: { name: 'No channels' } })).data!.data;
-    const unavailable = await org.client.POST('/v1/messages/send', {
-      body: {
-        contact_id: bare.id,
-        channel: 'chatapp',
-        instance_id: qr.id,
-        content: 'x',
-      },
-    });
+    const unavailable = await sendChatText(org.client, bare.id, qr.id, 'x');
     expect([unavailable.response.status, unavailable.error!.error.code]).toEqual([422, 'CONTACT_CHANNEL_UNAVAILABLE']);
     const noPhoto = await org.client.POST('/v1/messages/send', { body: { contact_id: bare.id, channel: 'photoapp', content: 'x' } });
     expect(noPhoto.error!.error.code).toBe('CONTACT_CHANNEL_UNAVAILABLE');

@@ -1,3 +1,4 @@
+import type { CrmClient } from '@crm/client';
 import { createLogger, randomToken } from '@crm/shared';
 import mongoose from 'mongoose';
 import { loadMessagingConfig } from '../../services/messaging/src/config';
@@ -115,3 +116,8 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
 
 /** A phone number unique to this run (E.164). */
 export const uniquePhone = (): string => `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+
+/** POST /v1/messages/send of a chat text from `instanceId` to a contact; the typed answer. */
+export function sendChatText(client: CrmClient, contactId: string, instanceId: string, content: string) {
+  return client.POST('/v1/messages/send', { body: { contact_id: contactId, channel: 'chatapp', instance_id: instanceId, content } });
+}

@@ -1,5 +1,6 @@
 import { AppError, newId } from '@crm/shared';
 import { CHATAPP_KINDS, INSTANCE_KINDS, TEMPLATE_CATEGORIES, TEMPLATE_STATUSES, type InstanceKind } from '@crm/shared/schemas';
+import { templateRegistration } from '../providers/provider';
 import type { ChatInstanceRecord, InstanceStatus } from '../repository/chat-instance.repository';
 import type { TemplateRecord } from '../repository/template.repository';
 import type { MessagingDeps } from './deps';
@@ -81,13 +82,7 @@ export async function createTemplate(
     throw new AppError('VALIDATION_ERROR', `--status must be one of ${TEMPLATE_STATUSES.join(', ')}`);
   if (!(TEMPLATE_CATEGORIES as readonly string[]).includes(input.category))
     throw new AppError('VALIDATION_ERROR', `--category must be one of ${TEMPLATE_CATEGORIES.join(', ')}`);
-  await deps.providers.official.registerTemplate?.(instance, {
-    name: input.name,
-    language: input.language,
-    category: input.category,
-    components: input.components,
-    ...{ status: input.status },
-  });
+  await deps.providers.official.registerTemplate?.(instance, templateRegistration(input));
   const now = deps.now();
   const record: TemplateRecord = {
     id: newId('template'),

@@ -1,4 +1,6 @@
+import type { KeysetPosition } from '@crm/shared';
 import { INSTANCE_KINDS } from '@crm/shared/schemas';
+import { templateRegistration } from '../providers/provider';
 import type { ChatInstanceRecord } from '../repository/chat-instance.repository';
 import type { MessagingDeps } from './deps';
 
@@ -12,12 +14,7 @@ import type { MessagingDeps } from './deps';
 export async function restoreSimulator(deps: MessagingDeps, input: { orgId: string; simUrl: string }) {
   const instances: ChatInstanceRecord[] = [];
   for (const kind of INSTANCE_KINDS) {
-    let after: Parameters<MessagingDeps['instances']['list']>[1]['after'];
-    do {
-      const page = await deps.instances.list(input.orgId, { kinds: [kind], limit: 100, after });
-      instances.push(...page.items);
-      after = page.next;
-    } while (after);
+    instances.push(...(await everyPage((after) => deps.instances.list(input.orgId, { kinds: [kind], limit: 100, after }))));
   }
   const order = (i: ChatInstanceRecord) => (i.kind === 'qrcode' ? 1 : 0) + (i.status === 'connected' ? 1 : 0);
   let templates = 0;
@@ -29,21 +26,24 @@ export async function restoreSimulator(deps: MessagingDeps, input: { orgId: stri
     });
     if (!response.ok) throw new Error(`the simulator refused ${instance.provider_ref}: ${response.status} ${await response.text()}`);
     if (instance.kind !== 'official') continue;
-    let after: Parameters<MessagingDeps['templates']['list']>[2]['after'];
-    do {
-      const page = await deps.templates.list(input.orgId, instance.id, { limit: 100, after });
-      for (const template of page.items) {
-        await deps.providers.official.registerTemplate?.(instance, {
-          name: template.name,
-          language: template.language,
-          category: template.category,
-          components: template.components,
-          ...{ status: template.status },
-        });
-        templates++;
-      }
-      after = page.next;
-    } while (after);
+    for (const template of await everyPage((after) => deps.templates.list(input.orgId, instance.id, { limit: 100, after }))) {
+      await deps.providers.official.registerTemplate?.(instance, templateRegistration(template));
+      templates++;
+    }
   }
   return { numbers: instances.length, templates };
+}
+
+/** Every item of a keyset-paged repository list. */
+async function everyPage<T>(
+  list: (after: KeysetPosition | undefined) => Promise<{ items: T[]; next?: KeysetPosition | undefined }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let after: KeysetPosition | undefined;
+  do {
+    const page = await list(after);
+    items.push(...page.items);
+    after = page.next;
+  } while (after);
+  return items;
 }

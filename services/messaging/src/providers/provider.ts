@@ -24,7 +24,18 @@ export interface TemplateRegistration {
   language: string;
   category: string;
   components: unknown[];
+  /** The review outcome to record: the simulator honours it; a real provider reviews the template itself. */
+  status?: string;
 }
+
+/** What is registered with the provider for a stored template. */
+export const templateRegistration = (template: TemplateRegistration): TemplateRegistration => ({
+  name: template.name,
+  language: template.language,
+  category: template.category,
+  components: template.components,
+  status: template.status,
+});
 
 /** One normalized provider callback; adapters parse their own shapes into these. */
 export type ProviderCallback =
