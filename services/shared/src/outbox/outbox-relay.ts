@@ -89,9 +89,10 @@ export class OutboxRelay {
       this.sweep = false;
       this.dirty = new Set();
       try {
-        const full = await this.drain(collections);
-        // A full batch means more may be waiting there.
-        for (const name of full) this.dirty.add(name);
+        // A collection that had something to publish is read once more: its batch may have been full, and a
+        // writer of another replica may have appended to a record while this relay held its lease (that
+        // writer's relay found the record leased and will not look again before the lease would expire).
+        for (const name of await this.drain(collections)) this.dirty.add(name);
       } catch (error) {
         this.options.logger.error({ err: error }, 'outbox relay pass failed; retrying');
         for (const collection of collections) this.dirty.add(collection.collectionName);
@@ -106,7 +107,7 @@ export class OutboxRelay {
     }
   }
 
-  /** Publishes what is pending in `collections`; returns the names of those whose batch was full. */
+  /** Publishes what is pending in `collections`; returns the names of those that had something to publish. */
   async drain(collections: Collection<Document>[] = this.options.collections): Promise<string[]> {
     const batchSize = this.options.batchSize ?? 100;
     const claimed = await Promise.all(
@@ -125,7 +126,7 @@ export class OutboxRelay {
     }
     await Promise.all(claimed.map(({ collection, records }) => this.acknowledge(collection, records)));
     countPublished(entries.length);
-    return claimed.filter(({ records }) => records.length >= batchSize).map(({ collection }) => collection.collectionName);
+    return claimed.filter(({ records }) => records.length > 0).map(({ collection }) => collection.collectionName);
   }
 
   /**
