@@ -2,12 +2,14 @@ import { AppError, newId } from '@crm/shared';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Clients } from './clients';
 import type { GatewayConfig } from './config';
-import { UNPARSABLE_JSON, UNSUPPORTED_MEDIA } from './http/body-markers';
+import { TOO_DEEP_JSON, UNPARSABLE_JSON, UNSUPPORTED_MEDIA } from './http/body-markers';
+import { createCors } from './http/cors';
 import { CursorCodec } from './http/cursor';
 import { errorBody } from './http/envelope';
 import { handleError } from './http/error-handler';
 import { createHandler } from './http/pipeline';
 import type { RouteDefinition } from './http/route';
+import { checkQuery, jsonDepthExceeds, serverLimits } from './http/request-limits';
 import { measureRequests } from './http/request-metrics';
 import { createRouteTable, toFastifyPath } from './http/route-table';
 import type { IdempotencyStore } from './idempotency/idempotency.store';
@@ -15,12 +17,15 @@ import { buildOpenApiDocument } from './openapi/build-document';
 import { renderDocsPage } from './openapi/docs-page';
 import { createAuthenticator } from './plugins/auth';
 import { createRateLimiter } from './plugins/rate-limit';
+import type { RateLimitCounter } from './plugins/rate-limit.store';
 import { ALL_ROUTES } from './routes';
 
 export interface AppDeps {
   config: GatewayConfig;
   clients: Clients;
   idempotency: IdempotencyStore;
+  /** The rate limits' shared counter (rate-limit.store.ts). */
+  rateLimitCounter: RateLimitCounter;
   /** Readiness of the backing services and store. */
   ready: () => Promise<boolean>;
   routes?: RouteDefinition[];
@@ -52,7 +57,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const routes = deps.routes ?? ALL_ROUTES;
   const app = Fastify({
     logger: deps.logger ?? false,
-    bodyLimit: deps.config.BODY_LIMIT_BYTES,
+    ...serverLimits(deps.config),
     genReqId: () => newId('request'),
     requestIdHeader: false,
     disableRequestLogging: true,
@@ -61,8 +66,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   const table = createRouteTable(routes);
   const unrouted = answerUnrouted(table);
+  const cors = createCors(deps.config.CORS_ALLOWED_ORIGINS, (url) => table.allowedMethods(url));
+  const queryLimits = { maxLength: deps.config.QUERY_MAX_LENGTH, maxParams: deps.config.QUERY_MAX_PARAMS };
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
+    // A preflight is answered before the 405 below: no route has OPTIONS.
+    if (cors(request, reply)) return reply;
+    checkQuery(request.url, queryLimits);
     // Answered before Fastify reads the body: a method it reads bodies for (QUERY, which must carry a
     // Content-Type) would otherwise fail there, as a 500, instead of answering 405 or 404.
     if (request.is404) return unrouted(request, reply);
@@ -74,6 +84,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.addContentTypeParser(['application/json', 'application/*+json'], { parseAs: 'string' }, (_request, raw, done) => {
     const text = String(raw);
     if (text.trim() === '') return done(null, undefined);
+    if (jsonDepthExceeds(text, deps.config.JSON_MAX_DEPTH)) return done(null, TOO_DEEP_JSON);
     try {
       done(null, JSON.parse(text));
     } catch {
@@ -86,7 +97,14 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   const pipeline = {
     authenticate: createAuthenticator(deps.clients, deps.config.AUTH_CACHE_TTL_MS),
-    rateLimit: createRateLimiter(deps.config.RATE_LIMIT_PER_SECOND),
+    rateLimit: createRateLimiter({
+      keyPerSecond: deps.config.RATE_LIMIT_PER_SECOND,
+      orgPerSecond: deps.config.RATE_LIMIT_ORG_PER_SECOND,
+      windowSeconds: deps.config.RATE_LIMIT_WINDOW_SECONDS,
+      storeTimeoutMs: deps.config.RATE_LIMIT_STORE_TIMEOUT_MS,
+      counter: deps.rateLimitCounter,
+      log: (message, err) => app.log.warn({ err }, message),
+    }),
     clients: deps.clients,
     cursors: new CursorCodec(deps.config.CURSOR_SECRET, deps.config.CURSOR_TTL_SECONDS),
     idempotency: deps.idempotency,

@@ -20,8 +20,28 @@ const schema = z.object({
   /** How long a verified key is trusted before asking the CRM again; revocation takes effect within it. */
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().min(1).default(24),
-  /** Requests per second allowed per API key (token bucket; the burst is twice the rate). 0 disables. */
+  /** Requests per second per API key, counted across replicas (rate-limit.ts). 0 disables. */
   RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(100),
+  /** Requests per second per organization, all its keys together, across replicas. 0 disables. */
+  RATE_LIMIT_ORG_PER_SECOND: z.coerce.number().min(0).default(300),
+  /** The counting window; its quota is the rate times the window. */
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(1),
+  /** Longest wait for the shared counter before serving the request without it (fail open). */
+  RATE_LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(1).default(1_000),
+  /** Browser origins allowed to call the API, comma-separated, or `*` (keys, not cookies: no credentials). */
+  CORS_ALLOWED_ORIGINS: z.string().default('*'),
+  /** Longest query string (after `?`) in characters, and most parameters; more answers 414 URI_TOO_LONG. */
+  QUERY_MAX_LENGTH: z.coerce.number().int().min(256).default(4096),
+  QUERY_MAX_PARAMS: z.coerce.number().int().min(1).default(50),
+  /** Deepest JSON nesting a body may have; deeper answers 400 INVALID_JSON before it is parsed. */
+  JSON_MAX_DEPTH: z.coerce.number().int().min(2).default(32),
+  /** Node's limit on the request line and headers together; more answers 431 HEADERS_TOO_LARGE. */
+  HTTP_MAX_HEADER_BYTES: z.coerce.number().int().min(1024).default(16_384),
+  /** Slow clients: time to send all headers, and the whole request; past them the connection is answered 408 and closed. */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Idle keep-alive connections are closed after this; above a load balancer's idle timeout (60 s on most). */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
   PUBLIC_BASE_URL: z.string().url().optional(),
   /** Diagnostics: answer every request's database commands (gateway + services) in `X-Db-Commands`. */
   EXPOSE_DB_COMMANDS: z

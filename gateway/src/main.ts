@@ -6,6 +6,7 @@ import { closeClients, createClients } from './clients';
 import { loadGatewayConfig } from './config';
 import { drainingClose } from './http/drain';
 import { IdempotencyStore } from './idempotency/idempotency.store';
+import { RateLimitStore } from './plugins/rate-limit.store';
 
 async function main(): Promise<void> {
   const config = loadGatewayConfig();
@@ -14,12 +15,15 @@ async function main(): Promise<void> {
   const mongo = await connectMongoClient(config.MONGODB_URI);
   const idempotency = new IdempotencyStore(mongo.db(config.GATEWAY_DB_NAME), config.IDEMPOTENCY_TTL_HOURS * 3_600_000);
   await idempotency.init();
+  const rateLimitCounter = new RateLimitStore(mongo.db(config.GATEWAY_DB_NAME));
+  await rateLimitCounter.init();
 
   const clients = createClients(config);
   const app = buildApp({
     config,
     clients,
     idempotency,
+    rateLimitCounter,
     logger: { level: config.LOG_LEVEL, name: 'gateway' },
     ready: async () => {
       await mongo.db(config.GATEWAY_DB_NAME).command({ ping: 1 });

@@ -49,6 +49,7 @@ export async function startOwnSystem(options: { crmReplicas: number; webhooksRep
     env: {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_SECOND: '0',
+      RATE_LIMIT_ORG_PER_SECOND: '0',
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1',
       WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}`,
     },

@@ -50,6 +50,7 @@ export default async function setup(project: TestProject) {
       AUTH_CACHE_TTL_MS: '200',
       EXPOSE_DB_COMMANDS: 'true',
       RATE_LIMIT_PER_SECOND: '0',
+      RATE_LIMIT_ORG_PER_SECOND: '0',
       EVENTS_TOPIC_PARTITIONS: '3',
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1',
       WEBHOOK_RETRY_SCHEDULE_MS: '0,200,400,600,800',

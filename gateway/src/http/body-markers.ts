@@ -5,3 +5,4 @@
  */
 export const UNPARSABLE_JSON = Object.freeze({ marker: 'unparsable-json' });
 export const UNSUPPORTED_MEDIA = Object.freeze({ marker: 'unsupported-media-type' });
+export const TOO_DEEP_JSON = Object.freeze({ marker: 'too-deep-json' });

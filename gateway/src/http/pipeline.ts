@@ -5,14 +5,15 @@ import type { Clients } from '../clients';
 import { runIdempotent } from '../idempotency/run-idempotent';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency.store';
 import { requireScope, type Authenticate } from '../plugins/auth';
-import { UNPARSABLE_JSON, UNSUPPORTED_MEDIA } from './body-markers';
+import type { RateLimiter } from '../plugins/rate-limit';
+import { TOO_DEEP_JSON, UNPARSABLE_JSON, UNSUPPORTED_MEDIA } from './body-markers';
 import { CursorCodec, listFingerprint } from './cursor';
 import { errorBody, list, one } from './envelope';
 import type { ListResult, Page, RouteDefinition } from './route';
 
 export interface PipelineDeps {
   authenticate: Authenticate;
-  rateLimit: (keyId: string) => void;
+  rateLimit: RateLimiter;
   clients: Clients;
   cursors: CursorCodec;
   idempotency: IdempotencyStore;
@@ -33,7 +34,10 @@ export function createHandler(route: RouteDefinition, deps: PipelineDeps) {
 function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const principal = await deps.authenticate(request.headers.authorization);
-    deps.rateLimit(principal.keyId);
+    // The RateLimit headers go on every authenticated answer, the 429 included.
+    const limit = await deps.rateLimit(principal);
+    reply.headers(limit.headers);
+    if (limit.refused) throw limit.refused;
     requireScope(principal, route.scope);
 
     const params = route.params ? parseOrThrow(route.params, request.params) : {};
@@ -74,6 +78,7 @@ function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
 function bodyObject(body: unknown): unknown {
   if (body === UNPARSABLE_JSON) throw new AppError('INVALID_JSON', 'The body is not valid JSON.');
   if (body === UNSUPPORTED_MEDIA) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
+  if (body === TOO_DEEP_JSON) throw new AppError('INVALID_JSON', 'The body nests arrays or objects too deeply.');
   if (body === undefined) return {};
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new AppError('INVALID_JSON', 'The body must be a JSON object.');

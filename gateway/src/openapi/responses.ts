@@ -4,7 +4,14 @@ import type { z } from 'zod';
 import type { RouteDefinition } from '../http/route';
 import { ref, type JsonSchema, type SchemaWriter } from './json-schema';
 
-const AUTH_ERRORS: ErrorCode[] = ['MISSING_API_KEY', 'INVALID_API_KEY_FORMAT', 'INVALID_API_KEY', 'RATE_LIMITED', 'INTERNAL_ERROR'];
+const AUTH_ERRORS: ErrorCode[] = [
+  'MISSING_API_KEY',
+  'INVALID_API_KEY_FORMAT',
+  'INVALID_API_KEY',
+  'RATE_LIMITED',
+  'URI_TOO_LONG',
+  'INTERNAL_ERROR',
+];
 export const EXAMPLE_REQUEST_ID = 'req_9Xc2LmQ7wRt4KpZ8vNb3Yd';
 
 /** Headers the gateway sends (app.ts, pipeline.ts, error-handler.ts), as reusable components. */
@@ -27,6 +34,26 @@ export const RESPONSE_HEADERS: Record<string, JsonSchema> = {
     schema: { type: 'string', pattern: '^[0-9]+$' },
     example: '1',
   },
+  RateLimitPolicy: {
+    description:
+      'The rate limits that apply (draft-ietf-httpapi-ratelimit-headers): `"key"` per API key, `"org"` per organization, ' +
+      'each with its quota `q` per window of `w` seconds, counted across all gateway replicas. Absent when limits are off.',
+    required: false,
+    schema: { type: 'string' },
+    example: '"key";q=100;w=1, "org";q=300;w=1',
+  },
+  RateLimit: {
+    description:
+      'The most constraining limit now (draft-ietf-httpapi-ratelimit-headers): its policy, the requests `r` left in ' +
+      'the window and the seconds `t` until it resets.',
+    required: false,
+    schema: { type: 'string' },
+    example: '"key";r=42;t=1',
+  },
+};
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
 };
 const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
@@ -76,6 +103,7 @@ export function responses(route: RouteDefinition, writer: SchemaWriter, example:
   const successHeaders = {
     'X-Request-Id': header('RequestId'),
     ...(route.idempotent ? { 'Idempotent-Replayed': header('IdempotentReplayed') } : {}),
+    ...RATE_LIMIT_HEADERS,
   };
   if (success.kind === 'none') out['204'] = { description: 'No content', headers: successHeaders };
   else {
@@ -97,7 +125,11 @@ export function responses(route: RouteDefinition, writer: SchemaWriter, example:
   for (const [status, codes] of errorCodesByStatus(route)) {
     out[String(status)] = {
       description: `Error: ${codes.join(', ')}`,
-      headers: { 'X-Request-Id': header('RequestId'), ...(status === 429 ? { 'Retry-After': header('RetryAfter') } : {}) },
+      headers: {
+        'X-Request-Id': header('RequestId'),
+        ...(status === 429 ? { 'Retry-After': header('RetryAfter') } : {}),
+        ...(status === 401 ? {} : RATE_LIMIT_HEADERS),
+      },
       content: { 'application/json': { schema: ref('Error'), examples: errorExamples(status, codes) } },
     };
   }

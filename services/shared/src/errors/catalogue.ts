@@ -115,6 +115,23 @@ export const ERROR_CATALOGUE = {
   PAYLOAD_TOO_LARGE: { http: 413, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'The body is larger than the limit this API accepts.' },
   UNSUPPORTED_MEDIA_TYPE: { http: 415, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'Bodies must be sent as application/json.' },
   SERVICE_UNAVAILABLE: { http: 503, grpc: GrpcStatus.UNAVAILABLE, message: 'A backing service is unavailable; retry shortly.' },
+  // Request limits of the gateway's HTTP server (gateway/src/http/request-limits.ts); no service sends them.
+  URI_TOO_LONG: {
+    http: 414,
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    message: 'The query string is longer, or has more parameters, than this API accepts.',
+  },
+  HEADERS_TOO_LARGE: {
+    http: 431,
+    grpc: GrpcStatus.INVALID_ARGUMENT,
+    message: 'The request line and headers are larger than this API accepts.',
+  },
+  REQUEST_TIMEOUT: {
+    http: 408,
+    grpc: GrpcStatus.DEADLINE_EXCEEDED,
+    message: 'The request was not received in time; the connection is closed.',
+  },
+  MALFORMED_REQUEST: { http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'The request is not well-formed HTTP.' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

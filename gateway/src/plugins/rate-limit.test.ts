@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { createRateLimiter, type RateLimitOptions } from './rate-limit';
+import type { RateLimitCounter, WindowCounts } from './rate-limit.store';
+
+/** An in-memory counter with the store's semantics (count, then give back refused requests). */
+function memoryCounter(): RateLimitCounter & { calls: number } {
+  const windows = new Map<string, { total: number; keys: Map<string, number> }>();
+  const counter = {
+    calls: 0,
+    async hit(orgId: string, keyId: string, windowStart: number): Promise<WindowCounts> {
+      counter.calls += 1;
+      const window = windows.get(`${orgId}:${windowStart}`) ?? { total: 0, keys: new Map<string, number>() };
+      windows.set(`${orgId}:${windowStart}`, window);
+      window.total += 1;
+      window.keys.set(keyId, (window.keys.get(keyId) ?? 0) + 1);
+      return { org: window.total, key: window.keys.get(keyId) ?? 0 };
+    },
+    async giveBack(orgId: string, keyId: string, windowStart: number): Promise<void> {
+      const window = windows.get(`${orgId}:${windowStart}`);
+      if (!window) return;
+      window.total -= 1;
+      window.keys.set(keyId, (window.keys.get(keyId) ?? 1) - 1);
+    },
+  };
+  return counter;
+}
+
+const options = (overrides: Partial<RateLimitOptions>): RateLimitOptions => ({
+  keyPerSecond: 3,
+  orgPerSecond: 5,
+  windowSeconds: 1,
+  storeTimeoutMs: 50,
+  counter: memoryCounter(),
+  log: () => undefined,
+  ...overrides,
+});
+const keyA = { orgId: 'org_1', keyId: 'key_a' };
+const keyB = { orgId: 'org_1', keyId: 'key_b' };
+const T0 = 1_700_000_000_000;
+
+describe('rate limiter', () => {
+  it('admits the key quota per window, then refuses naming the key policy, with the headers', async () => {
+    const check = createRateLimiter(options({}));
+    const first = await check(keyA, T0 + 200);
+    expect(first.refused).toBeUndefined();
+    expect(first.headers).toEqual({ 'RateLimit-Policy': '"key";q=3;w=1, "org";q=5;w=1', RateLimit: '"key";r=2;t=1' });
+    await check(keyA, T0 + 300);
+    await check(keyA, T0 + 400);
+    const fourth = await check(keyA, T0 + 500);
+    expect(fourth.refused?.code).toBe('RATE_LIMITED');
+    expect(fourth.refused?.details).toMatchObject({ policy: 'key', limit: 3, retry_after_seconds: 1 });
+    expect(fourth.headers.RateLimit).toBe('"key";r=0;t=1');
+    // The next window starts afresh.
+    expect((await check(keyA, T0 + 1_000)).refused).toBeUndefined();
+  });
+
+  it('refuses on the organization policy when its keys together pass it; refused requests are not charged', async () => {
+    const check = createRateLimiter(options({}));
+    for (let i = 0; i < 5; i++) await check(keyA, T0 + 10); // 3 admitted, 2 refused and given back
+    for (let i = 0; i < 2; i++) expect((await check(keyB, T0 + 20)).refused).toBeUndefined();
+    const refused = await check(keyB, T0 + 30);
+    expect(refused.refused?.details).toMatchObject({ policy: 'org', limit: 5 });
+    expect(refused.headers.RateLimit).toBe('"org";r=0;t=1');
+    expect((await check({ orgId: 'org_2', keyId: 'key_c' }, T0 + 40)).refused).toBeUndefined();
+  });
+
+  it('uses the window: quota = rate × window, reset in seconds to its end', async () => {
+    const check = createRateLimiter(options({ keyPerSecond: 2, orgPerSecond: 0, windowSeconds: 5 }));
+    const outcome = await check(keyA, T0 - (T0 % 5_000) + 1_500);
+    expect(outcome.headers).toEqual({ 'RateLimit-Policy': '"key";q=10;w=5', RateLimit: '"key";r=9;t=4' });
+  });
+
+  it('is off with both rates 0: no headers, no store call', async () => {
+    const counter = memoryCounter();
+    const outcome = await createRateLimiter(options({ keyPerSecond: 0, orgPerSecond: 0, counter }))(keyA);
+    expect(outcome).toEqual({ headers: {} });
+    expect(counter.calls).toBe(0);
+  });
+
+  it('fails open when the store hangs or throws, logs once, and leaves a failing store alone for a while', async () => {
+    const logged: string[] = [];
+    let calls = 0;
+    const hanging: RateLimitCounter = {
+      hit: () => {
+        calls += 1;
+        return new Promise(() => undefined);
+      },
+      giveBack: async () => undefined,
+    };
+    const check = createRateLimiter(options({ counter: hanging, log: (message) => logged.push(message) }));
+    const started = Date.now();
+    const outcome = await check(keyA, T0);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(outcome.refused).toBeUndefined();
+    expect(outcome.headers).toEqual({ 'RateLimit-Policy': '"key";q=3;w=1, "org";q=5;w=1' });
+    // A slow store is asked again (a burst must not switch limits off); the log says it once.
+    await check(keyA, T0 + 100);
+    expect(calls).toBe(2);
+    expect(logged).toHaveLength(1);
+
+    // A failing one is left alone for a while.
+    let failures = 0;
+    const down: RateLimitCounter = {
+      hit: () => {
+        failures += 1;
+        return Promise.reject(new Error('down'));
+      },
+      giveBack: async () => undefined,
+    };
+    const failing = createRateLimiter(options({ counter: down }));
+    expect((await failing(keyA, T0)).refused).toBeUndefined();
+    expect((await failing(keyA, T0 + 1_000)).refused).toBeUndefined();
+    expect(failures).toBe(1);
+  });
+});
