@@ -67,8 +67,12 @@ export async function checkLedger(options: {
 }): Promise<LedgerCounts> {
   const deadline = Date.now() + options.waitMs;
   const lostSamples: string[] = [];
-  const lostWrites = [];
-  for (const write of options.acked) if (!(await readsBack(options.client, write, deadline))) lostWrites.push(write);
+  const lostWrites: AckedWrite[] = [];
+  for (let i = 0; i < options.acked.length; i += 8) {
+    const batch = options.acked.slice(i, i + 8);
+    const read = await Promise.all(batch.map((write) => readsBack(options.client, write, deadline)));
+    lostWrites.push(...batch.filter((_, index) => !read[index]));
+  }
   lostSamples.push(...lostWrites.slice(0, 3).map((write) => `write ${write.what} ${write.id}`));
 
   const expected = new Set(options.acked.flatMap((write) => write.events.map((type) => key(type, write.id))));

@@ -1,5 +1,6 @@
 import type { LoadBalancer } from '../../../deploy/lib/load-balancer';
 import { addNumber } from '../../support/messaging';
+import { createFunnel } from '../../support/pipelines';
 import { createTestOrg } from '../../support/orgs';
 import { startReceiver } from '../../support/webhook-receiver';
 import { recoverGoneSubscription } from './gone-receiver';
@@ -52,6 +53,8 @@ export async function runScenario(
   const org = await createTestOrg();
   const client = loadClient(org.key);
   const number = await addNumber(org.orgId, 'qrcode');
+  // New organizations have no funnel, and a deal needs one.
+  await createFunnel(client);
   const receiver = await startReceiver({ status: 200 });
   try {
     const hook = await client.POST('/v1/webhooks', { body: { name: scenario.name, url: receiver.url, events: [...EVENTS] } });

@@ -72,14 +72,14 @@ const receiverFault = (name: string, short: boolean, answer: Parameters<Receiver
 export const SCENARIOS: Scenario[] = [
   drain('gateway-1', true),
   drain('gateway-2', false),
-  kill('gateway-2', true),
+  kill('gateway-2', false),
   kill('crm-1', true),
   kill('webhooks-1', true),
   kill('messaging-1', false),
   kill('agents-1', false),
   {
     name: 'Kafka broker down',
-    short: true,
+    short: false,
     async inject(target) {
       await stopKafka(target.chaos.stackEnv);
       await sleep(span(target, 10_000, 30_000));
@@ -110,7 +110,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'database connections reset',
-    short: true,
+    short: false,
     // Every connection to the database is reset 500 ms after it opens: replies cut mid-stream, reconnect storms.
     inject: (target) =>
       withToxics(target, [['mongo', { name: 'reset', type: 'reset_peer', attributes: { timeout: 500 } }]], span(target, 4_000, 8_000)),
@@ -131,8 +131,8 @@ export const SCENARIOS: Scenario[] = [
   },
   receiverFault('receiver slow (1 s answers)', false, { status: 200, delayMs: 1_000 }),
   receiverFault('receiver times out', false, { status: 200, delayMs: 3_000 }),
-  receiverFault('receiver 500, then 200', true, { status: 500 }),
-  { ...receiverFault('receiver 410 Gone (pauses)', true, { status: 410 }), gone: true },
+  receiverFault('receiver 500, then 200', false, { status: 500 }),
+  { ...receiverFault('receiver 410 Gone (pauses)', false, { status: 410 }), gone: true },
 ];
 
 export const scenariosFor = (profile: ChaosContext['profile']): Scenario[] =>
