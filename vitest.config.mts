@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Four projects; `npm test` runs the first three together, then `contract` alone. `unit`: the tests beside the
+// Five projects; `npm test` runs unit, e2e and deploy together, then `contract` alone, then `chaos` alone. `unit`: the tests beside the
 // code (*.test.ts), pure logic, no servers, seconds (`npm run test:unit`). `e2e`: the tests in test/ against the real stack, which test/support/global-setup.ts
 // starts once (Kafka, SecantusDB or MONGODB_URI, two replicas of each service, the gateway). `deploy`: the Helm chart and
 // the image recipe, offline (deploy/validate-chart.sh; no stack), in parallel with e2e.
@@ -17,7 +17,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/deploy/**', 'test/contract/**'],
+          exclude: ['test/deploy/**', 'test/contract/**', 'test/chaos/**'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
@@ -32,6 +32,18 @@ export default defineConfig({
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 600_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        // The chaos suite (test/chaos): its own Kafka, SecantusDB, toxiproxy and system, whose processes it kills, so
+        // alone, in a third `vitest run` (npm test); CHAOS_PROFILE=short there, full with `npm run chaos`.
+        test: {
+          name: 'chaos',
+          include: ['test/chaos/*.test.ts'],
+          globalSetup: ['test/chaos/global-setup.ts'],
+          env: { CHAOS_PROFILE: process.env.CHAOS_PROFILE ?? 'short' },
+          testTimeout: 300_000,
+          hookTimeout: 1_200_000,
         },
       },
       {

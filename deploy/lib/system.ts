@@ -7,6 +7,8 @@ export type ServiceName = 'crm' | 'webhooks' | 'simulator' | 'messaging' | 'agen
 export interface SystemOptions {
   stack: StackEnv;
   gatewayPort: number;
+  /** Several gateway replicas (`gateway-1`, `gateway-2`, … on these ports) instead of one on gatewayPort. */
+  gatewayPorts?: number[];
   /** One gRPC port per CRM replica: two ports run two replicas, and the gateway spreads its calls over them. */
   crmPorts: number[];
   /** One gRPC port per webhook replica; the replicas share the consumer group and the retry queue. */
@@ -40,6 +42,8 @@ export interface RunningSystem {
   processes: ServiceProcess[];
   /** The scrape URL of each process that serves metrics, by process name (`gateway`, `crm-1`, …). */
   metrics: Record<string, string>;
+  /** Starts a process of the plan again by name (after a kill), with its own environment; replaces it in `processes`. */
+  respawn(name: string): ServiceProcess;
   stop(): Promise<void>;
 }
 
@@ -118,7 +122,9 @@ function plan(options: SystemOptions): ProcessPlan[] {
       env: { MESSAGING_GRPC_PORT: String(grpc), MESSAGING_HTTP_PORT: String(http) },
     })),
     ...replicas('agents', options.agentsPorts, 'AGENTS_GRPC_PORT'),
-    { name: 'gateway', service: 'gateway', replica: 0, env: {} },
+    ...(options.gatewayPorts
+      ? replicas('gateway', options.gatewayPorts, 'PORT')
+      : [{ name: 'gateway', service: 'gateway' as const, replica: 0, env: {} }]),
   ];
 }
 
@@ -134,22 +140,39 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     // Reverse order: the gateway stops taking requests before the services it calls go away.
     for (const process of [...processes].reverse()) await process.stop();
   };
+  const commands = new Map<string, () => ServiceProcess>();
   try {
     for (const { name, service, replica, env: own } of plan(options)) {
       const traces = options.tracesDir ? { OTEL_TRACES_FILE: join(options.tracesDir, `${name}.jsonl`) } : {};
       const metricsPort = service === 'simulator' ? 0 : ((await options.metricsPort?.(service, replica)) ?? 0);
       if (metricsPort > 0) metrics[name] = `http://127.0.0.1:${metricsPort}/metrics`;
       const processEnv = { ...env, ...options.envFor?.[service], ...own, METRICS_PORT: String(metricsPort), ...traces };
-      processes.push(startService(name, resolve(REPO_ROOT, ENTRIES[service]), processEnv, resolve(options.logDir, `${name}.log`)));
+      const command = () => startService(name, resolve(REPO_ROOT, ENTRIES[service]), processEnv, resolve(options.logDir, `${name}.log`));
+      commands.set(name, command);
+      processes.push(command());
     }
-    const baseUrl = `http://127.0.0.1:${options.gatewayPort}`;
-    const gateway = processes[processes.length - 1];
-    await waitUntil('the gateway', async () => (await fetch(`${baseUrl}/readyz`)).ok, {
-      timeoutMs: 90_000,
-      process: gateway,
-      logFile: resolve(options.logDir, 'gateway.log'),
-    });
-    return { baseUrl, env, processes, metrics, stop };
+    const gatewayPorts = options.gatewayPorts ?? [options.gatewayPort];
+    const baseUrl = `http://127.0.0.1:${gatewayPorts[0]}`;
+    for (const [index, port] of gatewayPorts.entries()) {
+      const gateway = processes[processes.length - gatewayPorts.length + index];
+      await waitUntil(`the gateway on ${port}`, async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok, {
+        timeoutMs: 90_000,
+        process: gateway,
+        logFile: resolve(options.logDir, `${gateway?.name ?? 'gateway'}.log`),
+      });
+    }
+    const respawn = (name: string): ServiceProcess => {
+      const command = commands.get(name);
+      if (!command) throw new Error(`no process named ${name} in this system`);
+      const started = command();
+      processes.splice(
+        processes.findIndex((process) => process.name === name),
+        1,
+        started,
+      );
+      return started;
+    };
+    return { baseUrl, env, processes, metrics, respawn, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,0 +1,139 @@
+import type { RunningSystem, SystemOptions } from '../../../deploy/lib/system';
+import type { ReceivedEvent } from '../../support/events';
+import type { Receiver } from '../../support/webhook-receiver';
+import type { ChaosContext } from './context';
+import { restartReplica } from './replicas';
+import { startDatabase, startKafka, stopDatabase, stopKafka } from './stack-control';
+import type { Toxic, Toxiproxy } from './toxiproxy';
+
+/** What a fault can act on. */
+export interface FaultTarget {
+  system: RunningSystem;
+  options: SystemOptions;
+  chaos: ChaosContext;
+  toxiproxy: Toxiproxy;
+  receiver: Receiver;
+}
+
+export interface Scenario {
+  name: string;
+  /** Part of the short profile (inside `npm test`); the full profile runs every scenario. */
+  short: boolean;
+  /** Injects the fault, waits, removes it; resolves with the time the fault ended. */
+  inject(target: FaultTarget): Promise<number>;
+  /** A graceful operation: any failed request fails the suite. */
+  zeroFailures?: boolean;
+  /** Set for the 410 scenario (see gone-receiver.ts). */
+  gone?: true;
+  exempt?: (event: ReceivedEvent) => boolean;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A duration by profile. */
+const span = (target: FaultTarget, shortMs: number, fullMs: number) => (target.chaos.profile === 'short' ? shortMs : fullMs);
+
+const kill = (name: string, short: boolean): Scenario => ({
+  name: `SIGKILL ${name}`,
+  short,
+  inject: (target) => restartReplica(target.system, target.options, name, 'SIGKILL', span(target, 1_000, 3_000)),
+});
+
+const drain = (name: string, short: boolean): Scenario => ({
+  name: `SIGTERM ${name} (graceful)`,
+  short,
+  zeroFailures: true,
+  inject: (target) => restartReplica(target.system, target.options, name, 'SIGTERM', 500),
+});
+
+async function withToxics(target: FaultTarget, toxics: Array<[proxy: string, toxic: Toxic]>, ms: number): Promise<number> {
+  for (const [proxy, toxic] of toxics) await target.toxiproxy.addToxic(proxy, toxic);
+  await sleep(ms);
+  await target.toxiproxy.reset();
+  return Date.now();
+}
+
+const onCrm = (toxic: Toxic): Array<[string, Toxic]> => [
+  ['crm-1', toxic],
+  ['crm-2', toxic],
+];
+
+/** The receiver answers `answer` for the fault's duration, then 200 again. */
+const receiverFault = (name: string, short: boolean, answer: Parameters<Receiver['answerWith']>[0]): Scenario => ({
+  name,
+  short,
+  async inject(target) {
+    target.receiver.answerWith(answer);
+    await sleep(span(target, 4_000, 10_000));
+    target.receiver.answerWith({ status: 200 });
+    return Date.now();
+  },
+});
+
+export const SCENARIOS: Scenario[] = [
+  drain('gateway-1', true),
+  drain('gateway-2', false),
+  kill('gateway-2', false),
+  kill('crm-1', true),
+  kill('webhooks-1', true),
+  kill('messaging-1', false),
+  kill('agents-1', false),
+  {
+    name: 'Kafka broker down',
+    short: false,
+    async inject(target) {
+      await stopKafka(target.chaos.stackEnv);
+      await sleep(span(target, 10_000, 30_000));
+      await startKafka(target.chaos.stackEnv);
+      return Date.now();
+    },
+  },
+  {
+    name: 'database down',
+    short: true,
+    async inject(target) {
+      await stopDatabase(target.chaos.stackEnv);
+      await sleep(span(target, 5_000, 10_000));
+      await startDatabase(target.chaos.stackEnv);
+      return Date.now();
+    },
+  },
+  {
+    name: 'database +200 ms latency',
+    short: false,
+    inject: (target) =>
+      withToxics(target, [['mongo', { name: 'latency', type: 'latency', attributes: { latency: 200, jitter: 50 } }]], 10_000),
+  },
+  {
+    name: 'database bandwidth 64 KB/s',
+    short: false,
+    inject: (target) => withToxics(target, [['mongo', { name: 'bandwidth', type: 'bandwidth', attributes: { rate: 64 } }]], 10_000),
+  },
+  {
+    name: 'database connections reset',
+    short: false,
+    // Every connection to the database is reset 500 ms after it opens: replies cut mid-stream, reconnect storms.
+    inject: (target) =>
+      withToxics(target, [['mongo', { name: 'reset', type: 'reset_peer', attributes: { timeout: 500 } }]], span(target, 4_000, 8_000)),
+  },
+  {
+    name: 'gateway→CRM +200 ms latency',
+    short: false,
+    inject: (target) => withToxics(target, onCrm({ name: 'latency', type: 'latency', attributes: { latency: 200, jitter: 50 } }), 10_000),
+  },
+  {
+    name: 'gateway→CRM cut (partition, stalled replies)',
+    short: false,
+    async inject(target) {
+      // crm-1 unreachable (connections dropped and refused); crm-2's replies stall, then its connections close.
+      await target.toxiproxy.setEnabled('crm-1', false);
+      return withToxics(target, [['crm-2', { name: 'stall', type: 'timeout', attributes: { timeout: 3_000 } }]], 6_000);
+    },
+  },
+  receiverFault('receiver slow (1 s answers)', false, { status: 200, delayMs: 1_000 }),
+  receiverFault('receiver times out', false, { status: 200, delayMs: 3_000 }),
+  receiverFault('receiver 500, then 200', false, { status: 500 }),
+  { ...receiverFault('receiver 410 Gone (pauses)', false, { status: 410 }), gone: true },
+];
+
+export const scenariosFor = (profile: ChaosContext['profile']): Scenario[] =>
+  SCENARIOS.filter((scenario) => profile === 'full' || scenario.short);

@@ -1,0 +1,20 @@
+/**
+ * The chaos system's settings. Webhook retries are fast and many (about 30 s of attempts, the most it takes), so a delivery that
+ * failed during a fault is retried after it; pausing after failures is off, 410 still pauses at once by design.
+ */
+export const CHAOS_ENV: Record<string, string> = {
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_PER_SECOND: '0',
+  EVENTS_TOPIC_PARTITIONS: '3',
+  WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1',
+  WEBHOOK_RETRY_SCHEDULE_MS: '0,250,500,1000,2000,4000,8000,8000,8000,8000',
+  WEBHOOK_TIMEOUT_MS: '1500',
+  WEBHOOK_PAUSE_AFTER_FAILURES: '100000',
+  WEBHOOK_LEASE_MS: '2500',
+  SIM_STATUS_DELAY_MS: '150',
+  PROVIDER_TIMEOUT_MS: '2000',
+  BROADCAST_PACE_MULTIPLIER: '20',
+  BROADCAST_LEASE_MS: '1500',
+  AGENTS_RUN_LEASE_MS: '2000',
+  AGENTS_IDLE_CHECK_MS: '500',
+};
