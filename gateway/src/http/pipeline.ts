@@ -7,6 +7,7 @@ import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotenc
 import { requireScope, type Authenticate } from '../plugins/auth';
 import { UNPARSABLE_JSON, UNSUPPORTED_MEDIA } from './body-markers';
 import { CursorCodec, listFingerprint } from './cursor';
+import { refuseBrokenText, refuseOperatorNames } from './input-guards';
 import { errorBody, list, one } from './envelope';
 import type { ListResult, Page, RouteDefinition } from './route';
 
@@ -38,6 +39,7 @@ function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
 
     const params = route.params ? parseOrThrow(route.params, request.params) : {};
     const rawQuery = (request.query ?? {}) as Record<string, unknown>;
+    refuseOperatorNames(rawQuery);
     const query = route.query ? parseOrThrow(route.query, rawQuery) : {};
     const body = route.body ? parseOrThrow(route.body, bodyObject(request.body)) : undefined;
 
@@ -77,6 +79,7 @@ function bodyObject(body: unknown): unknown {
   if (body === undefined) return {};
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new AppError('INVALID_JSON', 'The body must be a JSON object.');
+  refuseBrokenText(body);
   return body;
 }
 
