@@ -7,9 +7,9 @@ import { AppError } from '@crm/shared';
  * UTF-8 encoding turns a lone surrogate into U+FFFD, so the services could not even see it: the record would be
  * stored silently altered. NUL is refused too: no field's text needs it, and stores and exports truncate at it.
  *
- * Query parameter names: every parameter of the API is a plain word, so a name such as `search[$gt]` or `a.b` is an
- * attempt to smuggle an operator or a path; it is refused rather than ignored, so it can never start to mean something
- * if the query parser changes.
+ * Query parameter names (routes that take a query): every parameter of the API is a plain word, so a name such as
+ * `search[$gt]` or `a.b` is an attempt to smuggle an operator or a path; it is refused rather than ignored, so it can
+ * never start to mean something if the query parser changes. Other unknown names stay ignored, as before.
  */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const isBroken = (text: string): boolean => text.includes('\u0000') || LONE_SURROGATE.test(text);
@@ -37,10 +37,13 @@ export function refuseBrokenText(body: unknown): void {
   }
 }
 
+/** VALIDATION_ERROR, which every route with a query already documents. */
 export function refuseOperatorNames(query: Record<string, unknown>): void {
   const names = Object.keys(query).filter((name) => !PLAIN_NAME.test(name));
   if (names.length === 0) return;
-  throw new AppError('UNKNOWN_FIELDS', `These query parameters are not accepted here: ${names.join(', ')}.`, { fields: names });
+  const issue = 'is not a query parameter: parameter names are plain words, without brackets, dots or $';
+  const fields = names.map((field) => ({ field, issue }));
+  throw new AppError('VALIDATION_ERROR', `Invalid request: ${names.map((name) => `${name}: ${issue}`).join('; ')}.`, { fields });
 }
 
 function brokenText(node: Node): AppError {

@@ -39,7 +39,7 @@ function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
 
     const params = route.params ? parseOrThrow(route.params, request.params) : {};
     const rawQuery = (request.query ?? {}) as Record<string, unknown>;
-    refuseOperatorNames(rawQuery);
+    if (route.query) refuseOperatorNames(rawQuery);
     const query = route.query ? parseOrThrow(route.query, rawQuery) : {};
     const body = route.body ? parseOrThrow(route.body, bodyObject(request.body)) : undefined;
 
