@@ -164,6 +164,10 @@ log "a short provider callback secret must be refused"
 if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set secret.providerCallbackSecret=short >/dev/null 2>&1; then
   fail "a PROVIDER_CALLBACK_SECRET under 8 characters was accepted"
 fi
+log "a webhook secrets key that is not the base64 of 32 bytes must be refused"
+if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set secret.webhookSecretsKey=c2hvcnQ= >/dev/null 2>&1; then
+  fail "a WEBHOOK_SECRETS_KEY of 5 bytes was accepted"
+fi
 log "a replication factor above the Kafka nodes must be refused"
 if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set kafka.eventsTopicReplicationFactor=4 >/dev/null 2>&1; then
   fail "kafka.eventsTopicReplicationFactor 4 was accepted with 3 Kafka nodes"

@@ -91,6 +91,9 @@ export function systemEnv(
     CRM_CONSUMER_GROUP: options.namespace ? `crm-messages-${options.namespace}` : 'crm-messages',
     AGENTS_CONSUMER_GROUP: options.namespace ? `agents-runner-${options.namespace}` : 'agents-runner',
     PORT: String(options.gatewayPort),
+    // Webhook secrets at rest: a fixed key so local data survives restarts; it is in the repository, so local only.
+    WEBHOOK_SECRETS_KEY: 'QH9xkXbQtg6pGR1gItle2QeN5GMH6xrwEmjhs2WcSQE=',
+    WEBHOOK_SECRETS_KEY_ID: 'local',
     ...options.env,
   };
 }

@@ -1,5 +1,5 @@
 import './instrumentation';
-import { connectMongoClient, createLogger, onShutdown } from '@crm/shared';
+import { connectMongoClient, createLogger, onShutdown, REDACT } from '@crm/shared';
 import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { buildApp } from './app';
 import { closeClients, createClients } from './clients';
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     clients,
     idempotency,
     rateLimitCounter,
-    logger: { level: config.LOG_LEVEL, name: 'gateway' },
+    logger: { level: config.LOG_LEVEL, name: 'gateway', redact: REDACT },
     ready: async () => {
       await mongo.db(config.GATEWAY_DB_NAME).command({ ping: 1 });
       await clients.accounts.authenticate({ key_hash: '0'.repeat(64) }, { timeoutMs: 2_000 }).catch((error: { code?: string }) => {

@@ -16,7 +16,7 @@ export interface WebhookReplica {
  * Webhook service replicas of their own — one database, one consumer group, a short lease — on the run's events
  * topic, so that killing them disturbs no other test. Subscriptions are created over a replica's gRPC port.
  */
-export async function isolatedWebhooks(options: { replicas: number; name: string }) {
+export async function isolatedWebhooks(options: { replicas: number; name: string; env?: Record<string, string> }) {
   const { env, logDir } = testSystem();
   const suffix = randomUUID().slice(0, 8);
   const shared = {
@@ -27,6 +27,7 @@ export async function isolatedWebhooks(options: { replicas: number; name: string
     // Held requests time out and count as failures; these tests are about crashes, not about pausing.
     WEBHOOK_PAUSE_AFTER_FAILURES: '1000',
     OTEL_TRACES_FILE: '',
+    ...options.env,
   };
   const replicas: WebhookReplica[] = [];
   for (let index = 1; index <= options.replicas; index++) {
@@ -54,6 +55,7 @@ export async function isolatedWebhooks(options: { replicas: number; name: string
   return {
     replicas,
     consumerGroup: shared.WEBHOOK_CONSUMER_GROUP,
+    dbName: shared.WEBHOOKS_DB_NAME,
     async dropDatabase() {
       for (const replica of replicas) replica.client.close();
       const mongo = await new MongoClient(env.MONGODB_URI ?? '').connect();

@@ -8,6 +8,7 @@ import { requireScope, type Authenticate } from '../plugins/auth';
 import type { RateLimiter } from '../plugins/rate-limit';
 import { TOO_DEEP_JSON, UNPARSABLE_JSON, UNSUPPORTED_MEDIA } from './body-markers';
 import { CursorCodec, listFingerprint } from './cursor';
+import { refuseBrokenText, refuseOperatorNames } from './input-guards';
 import { errorBody, list, one } from './envelope';
 import type { ListResult, Page, RouteDefinition } from './route';
 
@@ -42,6 +43,7 @@ function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
 
     const params = route.params ? parseOrThrow(route.params, request.params) : {};
     const rawQuery = (request.query ?? {}) as Record<string, unknown>;
+    if (route.query) refuseOperatorNames(rawQuery);
     const query = route.query ? parseOrThrow(route.query, rawQuery) : {};
     const body = route.body ? parseOrThrow(route.body, bodyObject(request.body)) : undefined;
 
@@ -82,6 +84,7 @@ function bodyObject(body: unknown): unknown {
   if (body === undefined) return {};
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new AppError('INVALID_JSON', 'The body must be a JSON object.');
+  refuseBrokenText(body);
   return body;
 }
 

@@ -62,7 +62,7 @@ app.kubernetes.io/component: {{ .service }}
 {{- end }}
 {{- end }}
 
-{{/* Name of the Secret holding MONGODB_URI, CURSOR_SECRET, PROVIDER_CALLBACK_SECRET and PROVIDER_TOKEN. */}}
+{{/* Name of the Secret holding MONGODB_URI, CURSOR_SECRET, PROVIDER_CALLBACK_SECRET, WEBHOOK_SECRETS_KEY and PROVIDER_TOKEN. */}}
 {{- define "crm.secretName" -}}
 {{- default (include "crm.fullname" .) .Values.secret.existingSecret }}
 {{- end }}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { loadWebhooksConfig } from './config';
+import { DEV_KEY } from './delivery/secret-keyring';
 
 describe('webhooks config', () => {
   it('defaults to the spec: 5 attempts on 0/5 min/30 min/2 h/8 h, 10 s timeout, pause after 10', () => {
@@ -23,5 +25,28 @@ describe('webhooks config', () => {
     expect(() => loadWebhooksConfig({ WEBHOOK_RETRY_SCHEDULE_MS: '0,-1' })).toThrow(/WEBHOOK_RETRY_SCHEDULE_MS/);
     expect(() => loadWebhooksConfig({ WEBHOOK_ALLOWED_HOSTS: 'not a host!' })).toThrow(/allow-list/);
     expect(() => loadWebhooksConfig({ WEBHOOK_LEASE_MS: '1000', WEBHOOK_TIMEOUT_MS: '5000' })).toThrow(/WEBHOOK_LEASE_MS/);
+  });
+
+  it('reads the secrets key, its id and the old keys; production refuses to start without a key or with the development key', () => {
+    const key = randomBytes(32);
+    const old = randomBytes(32);
+    const config = loadWebhooksConfig({
+      NODE_ENV: 'production',
+      WEBHOOK_SECRETS_KEY: key.toString('base64'),
+      WEBHOOK_SECRETS_KEY_ID: 'k2',
+      WEBHOOK_SECRETS_OLD_KEYS: `k1:${old.toString('base64')}`,
+    });
+    expect(config.WEBHOOK_SECRETS_KEY?.equals(key)).toBe(true);
+    expect(config.WEBHOOK_SECRETS_KEY_ID).toBe('k2');
+    expect(config.WEBHOOK_SECRETS_OLD_KEYS.get('k1')?.equals(old)).toBe(true);
+    expect(loadWebhooksConfig({}).WEBHOOK_SECRETS_KEY).toBeUndefined();
+
+    expect(() => loadWebhooksConfig({ NODE_ENV: 'production' })).toThrow(/WEBHOOK_SECRETS_KEY: is required/);
+    expect(() => loadWebhooksConfig({ NODE_ENV: 'production', WEBHOOK_SECRETS_KEY: DEV_KEY.toString('base64') })).toThrow(
+      /development key/,
+    );
+    expect(() => loadWebhooksConfig({ WEBHOOK_SECRETS_KEY: randomBytes(16).toString('base64') })).toThrow(/exactly 32 bytes/);
+    expect(() => loadWebhooksConfig({ WEBHOOK_SECRETS_OLD_KEYS: 'no-separator' })).toThrow(/OLD_KEYS/);
+    expect(() => loadWebhooksConfig({ WEBHOOK_SECRETS_KEY_ID: 'a:b' })).toThrow(/WEBHOOK_SECRETS_KEY_ID/);
   });
 });

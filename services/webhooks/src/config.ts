@@ -2,6 +2,8 @@ import { commonEnv, envPort, loadConfig } from '@crm/shared';
 import { z } from 'zod';
 import { parseAllowList } from './delivery/address-guard';
 import { DEFAULT_SCHEDULE_MS } from './delivery/retry-schedule';
+import { KEY_ID_RE } from './delivery/secret-box';
+import { DEV_KEY, parseKey, parseOldKeys } from './delivery/secret-keyring';
 
 const positiveInt = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
 
@@ -23,6 +25,17 @@ const allowListSchema = z
       return parseAllowList(value);
     } catch (error) {
       context.addIssue({ code: 'custom', message: error instanceof Error ? error.message : 'invalid allow-list' });
+      return z.NEVER;
+    }
+  });
+
+/** Parses with `parse`, reporting its message as the variable's issue. */
+const parsed = <T>(parse: (value: string) => T) =>
+  z.string().transform((value, context) => {
+    try {
+      return parse(value);
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: error instanceof Error ? error.message : 'invalid' });
       return z.NEVER;
     }
   });
@@ -55,6 +68,17 @@ const schema = z
     WEBHOOK_RETENTION_DAYS: positiveInt(15),
     /** Default of rotate-secret's overlap_hours: how long the replaced secret keeps signing. */
     WEBHOOK_ROTATION_OVERLAP_HOURS: z.coerce.number().int().min(0).max(168).default(24),
+    NODE_ENV: z.string().optional(),
+    /** Encrypts signing secrets at rest (AES-256-GCM): base64 of 32 bytes. Required in production. */
+    WEBHOOK_SECRETS_KEY: parsed((value) => parseKey(value, 'WEBHOOK_SECRETS_KEY')).optional(),
+    /** Stored with every sealed secret; a new key needs a new id. */
+    WEBHOOK_SECRETS_KEY_ID: z.string().regex(KEY_ID_RE, '1-32 of A-Z a-z 0-9 . _ -').default('k1'),
+    /** "<id>:<base64>,…": keys of before a key rotation, which only open what they sealed. */
+    WEBHOOK_SECRETS_OLD_KEYS: parsed(parseOldKeys).default(() => new Map<string, Buffer>()),
+  })
+  .refine((config) => config.NODE_ENV !== 'production' || (config.WEBHOOK_SECRETS_KEY && !config.WEBHOOK_SECRETS_KEY.equals(DEV_KEY)), {
+    path: ['WEBHOOK_SECRETS_KEY'],
+    message: 'is required with NODE_ENV=production (base64 of 32 random bytes), and must not be the public development key',
   })
   .refine((config) => config.WEBHOOK_LEASE_MS > config.WEBHOOK_TIMEOUT_MS, {
     path: ['WEBHOOK_LEASE_MS'],

@@ -2,6 +2,7 @@ import './instrumentation';
 import { connectMongo, createLogger, EventBus, onShutdown } from '@crm/shared';
 import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { loadWebhooksConfig } from './config';
+import { sealStoredSecrets } from './domain/seal-stored-secrets';
 import { startEventConsumer } from './events/event-consumer';
 import { startWebhooksServer } from './server';
 import { createDeps } from './wiring';
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   // The worker is woken by the consumer and the reactivation path through deps; it is created right below.
   const deps = createDeps(db, config, logger, (leased) => (leased ? worker.accept(leased) : worker.nudge()));
   await Promise.all(Object.values(db.models).map((model) => model.init()));
+  await sealStoredSecrets(deps);
   const worker = new DeliveryWorker({ deps, concurrency: config.WEBHOOK_WORKER_CONCURRENCY, idleCheckMs: config.WEBHOOK_IDLE_CHECK_MS });
   worker.start();
   const server = await startWebhooksServer(deps, { host: config.WEBHOOKS_GRPC_HOST, port: config.WEBHOOKS_GRPC_PORT, logger });

@@ -3,6 +3,8 @@ import type { Connection } from 'mongoose';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { WebhooksConfig } from './config';
+import { createSecretBox } from './delivery/secret-box';
+import { buildKeyring } from './delivery/secret-keyring';
 import type { WebhookDeps } from './domain/deps';
 import { createDeliveryRepository } from './repository/delivery.repository';
 import { createWebhookRepository } from './repository/webhook.repository';
@@ -14,8 +16,18 @@ export function createDeps(
   logger: Logger,
   deliveriesQueued: WebhookDeps['deliveriesQueued'],
 ): WebhookDeps {
+  const { keyring, devKey } = buildKeyring({
+    key: config.WEBHOOK_SECRETS_KEY,
+    keyId: config.WEBHOOK_SECRETS_KEY_ID,
+    oldKeys: config.WEBHOOK_SECRETS_OLD_KEYS,
+  });
+  if (devKey) {
+    logger.warn(
+      'WEBHOOK_SECRETS_KEY is not set: webhook secrets are encrypted with the PUBLIC development key. Set a key of your own (openssl rand -base64 32) anywhere but on a laptop; production refuses to start without one.',
+    );
+  }
   return {
-    webhooks: createWebhookRepository(db),
+    webhooks: createWebhookRepository(db, createSecretBox(keyring)),
     deliveries: createDeliveryRepository(db),
     settings: {
       allowList: config.WEBHOOK_ALLOWED_HOSTS,

@@ -37,10 +37,13 @@ export function startTelemetry(serviceName: string): void {
     processors.push(new BatchSpanProcessor(new FileSpanExporter(process.env.OTEL_TRACES_FILE), { scheduledDelayMillis: 200 }));
   }
   prometheus = new PrometheusExporter({ preventServerStart: true, withoutScopeInfo: true, withResourceConstantLabels: /^service\.name$/ });
+  // Credentials stay out of spans (test/e2e/secrets-hygiene.test.ts): no request or response headers are copied
+  // (no headersToSpanAttributes), no gRPC metadata (no metadataToSpanAttributes), and database statements keep
+  // their shape with every value replaced by "?" (enhancedDatabaseReporting off), so no stored secret is recorded.
   const instrumentations = [
     new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has(req.url?.split('?')[0] ?? '') }),
     new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
-    new MongoDBInstrumentation(),
+    new MongoDBInstrumentation({ enhancedDatabaseReporting: false }),
   ];
   sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME ?? serviceName }),

@@ -117,14 +117,19 @@ describe('sendWebhook', () => {
     });
   });
 
-  it('does not follow redirects (302 is a failure)', async () => {
+  it('does not follow redirects: any 3xx is the failure redirect_refused, naming the Location', async () => {
     const { port, received } = await startReceiver((req, res) => {
       if (req.url === '/hook') res.writeHead(302, { location: '/elsewhere' }).end();
+      else if (req.url === '/moved') res.writeHead(308, { location: 'http://169.254.169.254/latest/meta-data' }).end();
       else res.writeHead(200).end();
     });
     const result = await sendWebhook({ ...delivery(port), allowList: LOOPBACK });
-    expect(result).toMatchObject({ ok: false, statusCode: 302, error: 'http_302' });
-    expect(received.map((r) => r.url)).toEqual(['/hook']);
+    expect(result).toMatchObject({ ok: false, statusCode: 302, error: 'redirect_refused' });
+    expect(result.errorDetail).toBe('302 to /elsewhere; redirects are never followed');
+    const moved = await sendWebhook({ ...delivery(port, '/moved'), allowList: LOOPBACK });
+    expect(moved).toMatchObject({ ok: false, statusCode: 308, error: 'redirect_refused' });
+    expect(moved.errorDetail).toContain('308 to http://169.254.169.254/latest/meta-data');
+    expect(received.map((r) => r.url)).toEqual(['/hook', '/moved']);
   });
 
   it('times out a receiver that never answers', async () => {

@@ -11,7 +11,10 @@ export const DEFAULT_MAX_EXCERPT_BYTES = 1024;
 /** Stop reading a response after this many bytes: receivers are not allowed to make us buffer or drain gigabytes. */
 export const DEFAULT_MAX_READ_BYTES = 64 * 1024;
 
-export type SendError = 'timeout' | 'connection_error' | 'blocked_address' | `http_${number}`;
+export type SendError = 'timeout' | 'connection_error' | 'blocked_address' | 'redirect_refused' | `http_${number}`;
+
+/** Longest Location kept in the refusal's detail: it is the receiver's text, shown back to its owner. */
+const MAX_LOCATION_CHARS = 200;
 
 export interface SendResult {
   /** True only for a 2xx status received (with the body read or capped) within the timeout. */
@@ -66,6 +69,7 @@ interface Outcome {
   connectionError: string | null;
   excerpt: string | null;
   retryAfter: string | null;
+  location: string | null;
 }
 
 const TIMED_OUT = Symbol('timed-out');
@@ -85,10 +89,14 @@ function untilAbort(signal: AbortSignal): Promise<typeof TIMED_OUT> {
   });
 }
 
+const redirectDetail = (statusCode: number | null, location: string | null): string =>
+  `${String(statusCode)} to ${location === null ? '(no Location)' : location.slice(0, MAX_LOCATION_CHARS)}; redirects are never followed`;
+
 /**
  * POSTs one webhook. Never throws for network or receiver problems: every failure is returned so
- * the caller can record the attempt and schedule a retry. Redirects are not followed (a 3xx is a
- * failure): following them would let a receiver bounce us to an unchecked (e.g. internal) URL.
+ * the caller can record the attempt and schedule a retry. Redirects are never followed: a 3xx is the
+ * failure `redirect_refused`, because following it would let a receiver bounce us to an unchecked
+ * (e.g. internal) URL; the Location target gets no request.
  */
 export async function sendWebhook(input: SendWebhookInput): Promise<SendResult> {
   const started = performance.now();
@@ -103,6 +111,7 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendResult> 
     let error: SendError | null = null;
     if (outcome.timedOut) error = 'timeout';
     else if (outcome.connectionError !== null) error = 'connection_error';
+    else if (statusCode !== null && statusCode >= 300 && statusCode < 400) error = 'redirect_refused';
     else if (!is2xx) error = statusCode === null ? 'connection_error' : `http_${statusCode}`;
     return {
       ok: error === null,
@@ -113,10 +122,13 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendResult> 
       retryAfter: outcome.retryAfter,
       pauseSubscription: shouldPauseSubscription(statusCode),
       errorDetail:
-        errorDetail ?? outcome.connectionError ?? (outcome.timedOut ? `no complete response within ${String(timeoutMs)} ms` : null),
+        errorDetail ??
+        outcome.connectionError ??
+        (outcome.timedOut ? `no complete response within ${String(timeoutMs)} ms` : null) ??
+        (error === 'redirect_refused' ? redirectDetail(statusCode, outcome.location) : null),
     };
   };
-  const noResponse = { statusCode: null, excerpt: null, retryAfter: null };
+  const noResponse = { statusCode: null, excerpt: null, retryAfter: null, location: null };
   const blocked = (reason: string): SendResult => ({
     ...finish({ ...noResponse, timedOut: false, connectionError: null }, reason),
     error: 'blocked_address',
@@ -179,6 +191,7 @@ function exchange(input: ExchangeInput): Promise<Outcome> {
     let settled = false;
     let statusCode: number | null = null;
     let retryAfter: string | null = null;
+    let location: string | null = null;
     const kept: Buffer[] = [];
     let keptBytes = 0;
     let readBytes = 0;
@@ -188,7 +201,7 @@ function exchange(input: ExchangeInput): Promise<Outcome> {
       if (settled) return;
       settled = true;
       input.signal.removeEventListener('abort', onAbort);
-      resolve({ statusCode, timedOut, connectionError, excerpt: excerpt(), retryAfter });
+      resolve({ statusCode, timedOut, connectionError, excerpt: excerpt(), retryAfter, location });
       // Release the socket in every case; we never reuse connections (agent: false).
       req.destroy();
     };
@@ -223,6 +236,7 @@ function exchange(input: ExchangeInput): Promise<Outcome> {
       statusCode = res.statusCode ?? null;
       const header = res.headers['retry-after'];
       retryAfter = typeof header === 'string' ? header : null;
+      location = res.headers.location ?? null;
       res.on('data', (chunk: Buffer) => {
         readBytes += chunk.length;
         if (keptBytes < input.maxExcerptBytes) {

@@ -62,4 +62,15 @@ describe('planAttemptOutcome', () => {
     expect(outcome.attempt.error).toBe('connection_error');
     expect(outcome.failureReason).toContain('blocked_address: Target host');
   });
+
+  it('reports a refused redirect with its status, and says redirect_refused and where it pointed for the subscription', () => {
+    const outcome = plan(1, {
+      statusCode: 302,
+      error: 'redirect_refused',
+      errorDetail: '302 to http://10.0.0.1/; redirects are never followed',
+    });
+    expect(outcome).toMatchObject({ status: 'pending', error: 'http_302' });
+    expect(outcome.attempt).toMatchObject({ error: 'http_302', response_status: 302 });
+    expect(outcome.failureReason).toBe('redirect_refused: 302 to http://10.0.0.1/; redirects are never followed');
+  });
 });

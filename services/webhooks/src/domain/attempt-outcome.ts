@@ -33,8 +33,7 @@ export interface PlanInput {
  */
 export function planAttemptOutcome(input: PlanInput): AttemptOutcome {
   const { result, now } = input;
-  // A target refused at delivery time (DNS now points inside) is reported as a connection error: the request never left.
-  const error = result.error === 'blocked_address' ? 'connection_error' : result.error;
+  const error = publicError(result);
   const attempt: AttemptRecord = {
     attempt: input.attempt,
     attempted_at: input.startedAt,
@@ -47,7 +46,9 @@ export function planAttemptOutcome(input: PlanInput): AttemptOutcome {
   if (result.ok) return { ...base, status: 'succeeded', next_attempt_at: null, completed_at: now, failureReason: null };
 
   const failureReason =
-    result.error === 'blocked_address' ? `blocked_address: ${result.errorDetail ?? 'target address refused'}` : result.error;
+    result.error === 'blocked_address' || result.error === 'redirect_refused'
+      ? `${result.error}: ${result.errorDetail ?? 'refused'}`
+      : result.error;
   const delay = input.retries
     ? nextAttemptDelay({
         attempt: input.attempt,
@@ -60,4 +61,15 @@ export function planAttemptOutcome(input: PlanInput): AttemptOutcome {
     : null;
   if (delay === null) return { ...base, status: 'failed', next_attempt_at: null, completed_at: now, failureReason };
   return { ...base, status: 'pending', next_attempt_at: new Date(now.getTime() + delay), completed_at: null, failureReason };
+}
+
+/**
+ * The attempt's `error` in the documented vocabulary (timeout, connection_error, http_<status>). A target refused at
+ * delivery time (DNS now points inside) is a connection error: the request never left. A refused redirect keeps its
+ * status; the subscription's last_failure_reason says `redirect_refused` and where it pointed.
+ */
+function publicError(result: SendResult): string | null {
+  if (result.error === 'blocked_address') return 'connection_error';
+  if (result.error === 'redirect_refused') return `http_${String(result.statusCode)}`;
+  return result.error;
 }

@@ -1,5 +1,6 @@
 import { keyset, type KeysetPage, type KeysetPosition, toPage } from '@crm/shared';
 import { Schema, type Connection, type FilterQuery } from 'mongoose';
+import type { SecretBox } from '../delivery/secret-box';
 
 export type WebhookStatus = 'active' | 'paused';
 
@@ -10,7 +11,7 @@ export interface WebhookRecord {
   url: string;
   events: string[];
   status: WebhookStatus;
-  /** Signs every delivery. */
+  /** Signs every delivery. Plaintext here; stored sealed by the SecretBox (AES-256-GCM), see delivery/secret-box.ts. */
   secret: string;
   /** The secret the last rotation replaced; it also signs until previous_secret_expires_at. */
   previous_secret: string | null;
@@ -59,15 +60,26 @@ export interface WebhookQuery {
 
 export type WebhookRepository = ReturnType<typeof createWebhookRepository>;
 
-export function createWebhookRepository(db: Connection) {
+/** The secrets leave and enter the store only through `box`: rows hold them sealed, records in plaintext. */
+export function createWebhookRepository(db: Connection, box: SecretBox) {
   const Webhook = db.model<WebhookDoc>('Webhook', webhookSchema);
-  const toRecord = ({ _id, ...rest }: WebhookDoc): WebhookRecord => ({ id: _id, ...rest });
+  const toRecord = ({ _id, ...rest }: WebhookDoc): WebhookRecord => ({
+    id: _id,
+    ...rest,
+    secret: box.open(rest.secret, _id),
+    previous_secret: rest.previous_secret === null ? null : box.open(rest.previous_secret, _id),
+  });
   const byId = (orgId: string, id: string) => ({ _id: id, org_id: orgId });
+  const sealed = <T extends { secret?: string; previous_secret?: string | null }>(id: string, fields: T): T => ({
+    ...fields,
+    ...(fields.secret !== undefined ? { secret: box.seal(fields.secret, id) } : {}),
+    ...(typeof fields.previous_secret === 'string' ? { previous_secret: box.seal(fields.previous_secret, id) } : {}),
+  });
 
   return {
     async insert(record: WebhookRecord): Promise<void> {
       const { id, ...rest } = record;
-      await Webhook.collection.insertOne({ _id: id, ...rest } as never);
+      await Webhook.collection.insertOne({ _id: id, ...sealed(id, rest) } as never);
     },
 
     async getById(orgId: string, id: string): Promise<WebhookRecord | null> {
@@ -100,7 +112,7 @@ export function createWebhookRepository(db: Connection) {
     },
 
     async update(orgId: string, id: string, set: Partial<Omit<WebhookRecord, 'id' | 'org_id'>>): Promise<WebhookRecord | null> {
-      const doc = await Webhook.findOneAndUpdate(byId(orgId, id), { $set: set }, { new: true }).lean<WebhookDoc>();
+      const doc = await Webhook.findOneAndUpdate(byId(orgId, id), { $set: sealed(id, set) }, { new: true }).lean<WebhookDoc>();
       return doc ? toRecord(doc) : null;
     },
 
@@ -121,6 +133,36 @@ export function createWebhookRepository(db: Connection) {
         { new: true },
       ).lean<WebhookDoc>();
       return doc ? toRecord(doc) : null;
+    },
+
+    /**
+     * Seals what is stored in plaintext (rows of before encryption) or under an old key, so an old key can be retired
+     * after every replica started once with the new one. Each write is conditional on the values read: a rotation
+     * made meanwhile (or another replica's pass) wins. Rows that do not open are left and reported.
+     */
+    async sealStoredSecrets(): Promise<{ sealed: number; unreadable: string[] }> {
+      const rows = await Webhook.find({}, { secret: 1, previous_secret: 1 }).lean<
+        Pick<WebhookDoc, '_id' | 'secret' | 'previous_secret'>[]
+      >();
+      let count = 0;
+      const unreadable: string[] = [];
+      for (const row of rows) {
+        const stale = !box.isCurrent(row.secret) || (row.previous_secret !== null && !box.isCurrent(row.previous_secret));
+        if (!stale) continue;
+        let set: { secret: string; previous_secret: string | null };
+        try {
+          set = sealed(row._id, {
+            secret: box.open(row.secret, row._id),
+            previous_secret: row.previous_secret === null ? null : box.open(row.previous_secret, row._id),
+          });
+        } catch {
+          unreadable.push(row._id);
+          continue;
+        }
+        const result = await Webhook.updateOne({ _id: row._id, secret: row.secret, previous_secret: row.previous_secret }, { $set: set });
+        count += result.modifiedCount;
+      }
+      return { sealed: count, unreadable };
     },
 
     /** Conditional on `active`, so a pause never overwrites a reactivation that happened meanwhile with stale state. */

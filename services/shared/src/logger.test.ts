@@ -1,0 +1,32 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from './logger';
+
+function capture() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  return { logger: createLogger('test', 'info', stream), text: () => lines.join('') };
+}
+
+describe('logger redaction', () => {
+  it('redacts API keys and webhook secrets at the top, one and two levels down', () => {
+    const { logger, text } = capture();
+    const key = 'sk_live_abcdefghijklmnopqrstuvwxyz012345';
+    const secret = 'whsec_c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3I=';
+    logger.info({ authorization: `Bearer ${key}`, key, api_key: key, apiKey: key, secret, previous_secret: secret }, 'top');
+    logger.info({ req: { headers: { authorization: `Bearer ${key}`, 'x-api-key': key, cookie: key } } }, 'request');
+    logger.info({ headers: { 'x-api-key': key } }, 'headers');
+    logger.info({ webhook: { secret, previous_secret: secret, api_key: key, apiKey: key } }, 'one down');
+    logger.info({ update: { $set: { secret, previous_secret: secret } } }, 'two down');
+    logger.info({ call: { request: { headers: { authorization: key } } } }, 'headers two down');
+    const output = text();
+    expect(output).not.toContain(key);
+    expect(output).not.toContain(secret);
+    expect(output.match(/\[redacted\]/g)?.length).toBe(17);
+  });
+});
