@@ -115,6 +115,11 @@ export const ERROR_CATALOGUE = {
   PAYLOAD_TOO_LARGE: { http: 413, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'The body is larger than the limit this API accepts.' },
   UNSUPPORTED_MEDIA_TYPE: { http: 415, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'Bodies must be sent as application/json.' },
   SERVICE_UNAVAILABLE: { http: 503, grpc: GrpcStatus.UNAVAILABLE, message: 'A backing service is unavailable; retry shortly.' },
+  UPSTREAM_TIMEOUT: {
+    http: 504,
+    grpc: GrpcStatus.DEADLINE_EXCEEDED,
+    message: 'A backing service did not answer within the request deadline; retry shortly.',
+  },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -135,6 +140,8 @@ const TYPE_BY_HTTP: Record<number, string> = {
   500: 'internal_error',
   502: 'upstream_error',
   503: 'unavailable',
+  // Too slow is, to a client, the same as down: retry later.
+  504: 'unavailable',
 };
 
 export function errorType(httpStatus: number): string {
