@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const idempotency = new IdempotencyStore(mongo.db(config.GATEWAY_DB_NAME), config.IDEMPOTENCY_TTL_HOURS * 3_600_000);
   await idempotency.init();
 
-  const clients = createClients(config);
+  const clients = createClients(config, (service, state) => logger.warn({ service, breaker: state }, 'circuit breaker changed'));
   const app = buildApp({
     config,
     clients,
