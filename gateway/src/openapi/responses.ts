@@ -5,6 +5,10 @@ import type { RouteDefinition } from '../http/route';
 import { ref, type JsonSchema, type SchemaWriter } from './json-schema';
 
 const AUTH_ERRORS: ErrorCode[] = ['MISSING_API_KEY', 'INVALID_API_KEY_FORMAT', 'INVALID_API_KEY', 'RATE_LIMITED', 'INTERNAL_ERROR'];
+/** Any operation may meet a backing service that is down or slow, or a gateway at capacity (README "Deadlines"). */
+const UPSTREAM_ERRORS: ErrorCode[] = ['SERVICE_UNAVAILABLE', 'UPSTREAM_TIMEOUT'];
+/** Statuses whose answers carry Retry-After (pipeline.ts, error-handler.ts, inflight-limit.ts). */
+const RETRY_AFTER_STATUSES = new Set([429, 503, 504]);
 export const EXAMPLE_REQUEST_ID = 'req_9Xc2LmQ7wRt4KpZ8vNb3Yd';
 
 /** Headers the gateway sends (app.ts, pipeline.ts, error-handler.ts), as reusable components. */
@@ -46,6 +50,7 @@ export function errorCodesByStatus(route: RouteDefinition): Map<number, ErrorCod
     ...(route.scope ? (['INSUFFICIENT_SCOPES'] as ErrorCode[]) : []),
     ...(route.errors ?? []),
     ...(validatesInput(route) ? (['VALIDATION_ERROR'] as ErrorCode[]) : []),
+    ...UPSTREAM_ERRORS,
   ];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set(codes)) {
@@ -97,7 +102,10 @@ export function responses(route: RouteDefinition, writer: SchemaWriter, example:
   for (const [status, codes] of errorCodesByStatus(route)) {
     out[String(status)] = {
       description: `Error: ${codes.join(', ')}`,
-      headers: { 'X-Request-Id': header('RequestId'), ...(status === 429 ? { 'Retry-After': header('RetryAfter') } : {}) },
+      headers: {
+        'X-Request-Id': header('RequestId'),
+        ...(RETRY_AFTER_STATUSES.has(status) ? { 'Retry-After': header('RetryAfter') } : {}),
+      },
       content: { 'application/json': { schema: ref('Error'), examples: errorExamples(status, codes) } },
     };
   }
