@@ -3,7 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors/app-error';
 import { createAsyncClient } from './client';
-import { callDeadline, currentDeadline, DEADLINE_MARGIN_MS, withDeadline } from './deadline';
+import { callDeadline, currentDeadline, DEADLINE_MARGIN_MS, outsideRequest, withDeadline } from './deadline';
 import { startGrpcServer, type RunningGrpcServer } from './server';
 import { bindService } from './unary';
 
@@ -25,6 +25,13 @@ describe('the request deadline', () => {
       later = () => currentDeadline();
     });
     expect(later()).toBeUndefined();
+  });
+
+  it('does not bind a worker that a request only wakes', async () => {
+    await withDeadline(Date.now() + 1_000, async () => {
+      expect(outsideRequest(() => currentDeadline())).toBeUndefined();
+      expect(await outsideRequest(async () => currentDeadline())).toBeUndefined();
+    });
   });
 
   it('ignores an absent or infinite deadline (a call sent without one)', async () => {

@@ -33,6 +33,12 @@ export async function withDeadline<T>(deadline: number | undefined, work: () => 
   }
 }
 
+/**
+ * Runs `work` outside any request's deadline: for a worker loop that a request only wakes (a launch waking the
+ * broadcast sender), whose calls must not be cut by the budget of the request that happened to wake it.
+ */
+export const outsideRequest = <T>(work: () => T): T => budgets.exit(work);
+
 /** The deadline of the request being served, if any. */
 export const currentDeadline = (): number | undefined => budgets.getStore()?.deadline;
 
