@@ -81,7 +81,7 @@ beforeAll(async () => {
     process: gateway,
     logFile,
   });
-  // Warm the key's verification into the gateway's cache path, so timings below measure the routes only.
+  // The key's first verification (a CRM call) happens here, so the timings below measure the routes only.
   expect((await get('/v1/contacts?limit=1')).status).toBe(200);
 });
 
