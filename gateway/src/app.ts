@@ -11,6 +11,7 @@ import { createHandler } from './http/pipeline';
 import type { RouteDefinition } from './http/route';
 import { checkQuery, jsonDepthExceeds, serverLimits } from './http/request-limits';
 import { measureRequests } from './http/request-metrics';
+import { limitInflight } from './resilience/inflight-limit';
 import { createRouteTable, toFastifyPath } from './http/route-table';
 import type { IdempotencyStore } from './idempotency/idempotency.store';
 import { buildOpenApiDocument } from './openapi/build-document';
@@ -78,6 +79,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     if (request.is404) return unrouted(request, reply);
   });
   measureRequests(app);
+  limitInflight(app, deps.config.MAX_INFLIGHT_REQUESTS);
 
   // JSON bodies; an empty body is "no body". Failures are marked, not thrown: see body-markers.ts.
   app.removeAllContentTypeParsers();
@@ -109,6 +111,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     cursors: new CursorCodec(deps.config.CURSOR_SECRET, deps.config.CURSOR_TTL_SECONDS),
     idempotency: deps.idempotency,
     exposeDbCommands: deps.config.EXPOSE_DB_COMMANDS,
+    requestTimeoutMs: deps.config.REQUEST_TIMEOUT_MS,
   };
   for (const route of routes) {
     app.route({ method: route.method, url: toFastifyPath(route.path), handler: createHandler(route, pipeline) });

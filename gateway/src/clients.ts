@@ -11,22 +11,44 @@ import { MessagingServiceService } from '@crm/proto/gen/messaging/v1/messaging';
 import { WebhookServiceService } from '@crm/proto/gen/webhooks/v1/webhooks';
 import { createAsyncClient } from '@crm/shared';
 import type { GatewayConfig } from './config';
+import { CircuitBreaker, type BreakerState } from './resilience/circuit-breaker';
 
-export function createClients(
-  config: Pick<GatewayConfig, 'CRM_GRPC_URL' | 'WEBHOOKS_GRPC_URL' | 'MESSAGING_GRPC_URL' | 'AGENTS_GRPC_URL'>,
-) {
+type ClientsConfig = Pick<
+  GatewayConfig,
+  | 'CRM_GRPC_URL'
+  | 'WEBHOOKS_GRPC_URL'
+  | 'MESSAGING_GRPC_URL'
+  | 'AGENTS_GRPC_URL'
+  | 'BREAKER_FAILURES'
+  | 'BREAKER_WINDOW_MS'
+  | 'BREAKER_COOLDOWN_MS'
+>;
+
+/** The gateway's clients; the clients of one backing service (one address) share its circuit breaker. */
+export function createClients(config: ClientsConfig, onBreakerChange?: (service: string, state: BreakerState) => void) {
+  const breaker = (service: string) =>
+    new CircuitBreaker({
+      failures: config.BREAKER_FAILURES,
+      windowMs: config.BREAKER_WINDOW_MS,
+      cooldownMs: config.BREAKER_COOLDOWN_MS,
+      onStateChange: (state) => onBreakerChange?.(service, state),
+    });
+  const crm = breaker('crm');
+  const messaging = breaker('messaging');
+  const agents = breaker('agents');
+  const webhooks = breaker('webhooks');
   return {
-    contacts: createAsyncClient(ContactServiceService, config.CRM_GRPC_URL, 'crm.v1.ContactService'),
-    companies: createAsyncClient(CompanyServiceService, config.CRM_GRPC_URL, 'crm.v1.CompanyService'),
-    notes: createAsyncClient(NoteServiceService, config.CRM_GRPC_URL, 'crm.v1.NoteService'),
-    tasks: createAsyncClient(TaskServiceService, config.CRM_GRPC_URL, 'crm.v1.TaskService'),
-    deals: createAsyncClient(DealServiceService, config.CRM_GRPC_URL, 'crm.v1.DealService'),
-    funnels: createAsyncClient(FunnelServiceService, config.CRM_GRPC_URL, 'crm.v1.FunnelService'),
-    accounts: createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService'),
-    messaging: createAsyncClient(MessagingServiceService, config.MESSAGING_GRPC_URL, 'messaging.v1.MessagingService'),
-    broadcasts: createAsyncClient(BroadcastServiceService, config.MESSAGING_GRPC_URL, 'broadcasts.v1.BroadcastService'),
-    agents: createAsyncClient(AgentServiceService, config.AGENTS_GRPC_URL, 'agents.v1.AgentService'),
-    webhooks: createAsyncClient(WebhookServiceService, config.WEBHOOKS_GRPC_URL, 'webhooks.v1.WebhookService'),
+    contacts: createAsyncClient(ContactServiceService, config.CRM_GRPC_URL, 'crm.v1.ContactService', crm),
+    companies: createAsyncClient(CompanyServiceService, config.CRM_GRPC_URL, 'crm.v1.CompanyService', crm),
+    notes: createAsyncClient(NoteServiceService, config.CRM_GRPC_URL, 'crm.v1.NoteService', crm),
+    tasks: createAsyncClient(TaskServiceService, config.CRM_GRPC_URL, 'crm.v1.TaskService', crm),
+    deals: createAsyncClient(DealServiceService, config.CRM_GRPC_URL, 'crm.v1.DealService', crm),
+    funnels: createAsyncClient(FunnelServiceService, config.CRM_GRPC_URL, 'crm.v1.FunnelService', crm),
+    accounts: createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService', crm),
+    messaging: createAsyncClient(MessagingServiceService, config.MESSAGING_GRPC_URL, 'messaging.v1.MessagingService', messaging),
+    broadcasts: createAsyncClient(BroadcastServiceService, config.MESSAGING_GRPC_URL, 'broadcasts.v1.BroadcastService', messaging),
+    agents: createAsyncClient(AgentServiceService, config.AGENTS_GRPC_URL, 'agents.v1.AgentService', agents),
+    webhooks: createAsyncClient(WebhookServiceService, config.WEBHOOKS_GRPC_URL, 'webhooks.v1.WebhookService', webhooks),
   };
 }
 

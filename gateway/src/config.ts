@@ -13,6 +13,18 @@ const schema = z.object({
   WEBHOOKS_GRPC_URL: z.string().default('127.0.0.1:50054'),
   MESSAGING_GRPC_URL: z.string().default('127.0.0.1:50052'),
   AGENTS_GRPC_URL: z.string().default('127.0.0.1:50053'),
+  /**
+   * Each request's budget from its arrival: the gRPC calls made while serving it end by then (504 UPSTREAM_TIMEOUT).
+   * Above the webhook service's 10 s attempt timeout, which POST /v1/webhooks/{id}/test waits for.
+   */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(12_000),
+  /** Requests this process serves at once; one more is refused 503 with Retry-After: 1, never queued. 0 disables. */
+  MAX_INFLIGHT_REQUESTS: z.coerce.number().int().min(0).default(1_000),
+  /** Per backing service: consecutive transport failures within the window that open its circuit breaker… */
+  BREAKER_FAILURES: z.coerce.number().int().min(1).default(5),
+  BREAKER_WINDOW_MS: z.coerce.number().int().min(1).default(10_000),
+  /** …and how long it then refuses calls (503 + Retry-After) before letting one probe through. */
+  BREAKER_COOLDOWN_MS: z.coerce.number().int().min(1).default(5_000),
   /** Signs cursors. Set the same value on every replica; a random one per process is used when absent. */
   CURSOR_SECRET: z.string().min(32).optional(),
   CURSOR_TTL_SECONDS: z.coerce.number().int().min(10).default(3600),

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   const rateLimitCounter = new RateLimitStore(mongo.db(config.GATEWAY_DB_NAME));
   await rateLimitCounter.init();
 
-  const clients = createClients(config);
+  const clients = createClients(config, (service, state) => logger.warn({ service, breaker: state }, 'circuit breaker changed'));
   const app = buildApp({
     config,
     clients,

@@ -39,6 +39,7 @@ export function renderReport(results: BenchResults): string {
     webhookTable(results),
     '',
     ...broadcastSection(results),
+    ...degradedSection(results),
     '## Processes: memory and idle CPU',
     '',
     `RSS after the load runs, peak RSS over the whole run (VmHWM), and CPU over ${results.resources.idle_seconds} s with no traffic (utime + stime from /proc).`,
@@ -182,6 +183,34 @@ function broadcastSection(results: BenchResults): string[] {
     ...figures.profiles.map((f) => `| ${f.channel} | ${f.profile} | ${f.recipients} | ${f.target_per_s} | ${f.measured_per_s} |`),
     '',
     `2,000 recipients, one official number, aggressive: all sent after ${large.send_s} s (${large.per_s}/s), \`completed\` after ${large.completed_s} s, every recipient \`read\` after ${large.all_read_s} s.`,
+    '',
+  ];
+}
+
+/** From `npm run bench:degraded` (its own system), when it ran. */
+function degradedSection(results: BenchResults): string[] {
+  const figures = results.degraded;
+  if (!figures) return [];
+  return [
+    '## One service stopped',
+    '',
+    `From \`npm run bench:degraded\` (a system of its own, ${figures.measured_at}): GET /v1/contacts with ${figures.clients} clients for ${figures.seconds} s with every service healthy, then with the agents process stopped (SIGSTOP: it accepts calls and answers none; request budget ${figures.request_timeout_ms} ms, breaker defaults) while ${figures.clients} more clients call GET /v1/ai-agents.`,
+    '',
+    table(
+      ['phase', 'contacts req/s', 'contacts p50', 'contacts p99', 'contacts non-2xx', 'ai-agents answers by status'],
+      figures.phases.map(({ phase, contacts, agents_statuses }) => [
+        phase,
+        contacts.rps,
+        contacts.p50_ms,
+        contacts.p99_ms,
+        contacts.non_2xx,
+        Object.entries(agents_statuses)
+          .map(([status, count]) => `${status}: ${count}`)
+          .join(', ') || 'not called',
+      ]),
+    ),
+    '',
+    `p99 of GET /v1/contacts, agents stopped / healthy: ${cell(figures.p99_ratio)}.`,
     '',
   ];
 }

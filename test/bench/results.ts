@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
 import type { BroadcastFigures } from './broadcasts';
+import type { DegradedFigures } from './degraded';
 import type { BenchConfig } from './config';
 import type { RouteFigures } from './http-scenarios';
 import type { ResourceFigures } from './resources';
@@ -28,6 +29,8 @@ export interface BenchResults {
   startup: StartupFigures;
   /** From `npm run bench:broadcasts`, when it ran. */
   broadcasts?: BroadcastFigures;
+  /** From `npm run bench:degraded`, when it ran. */
+  degraded?: DegradedFigures;
 }
 
 export function writeResult<K extends keyof BenchResults>(name: K, value: BenchResults[K]): string {
@@ -47,6 +50,7 @@ export function readResults(): BenchResults {
     resources: read('resources'),
     startup: startupOf(read('startup')),
     ...(existsSync(resolve(RESULTS_DIR, 'broadcasts.json')) ? { broadcasts: read('broadcasts') } : {}),
+    ...(existsSync(resolve(RESULTS_DIR, 'degraded.json')) ? { degraded: read('degraded') } : {}),
   };
 }
 

@@ -16,7 +16,8 @@ export function handleError(error: FastifyError | Error, request: FastifyRequest
   const mapped = error instanceof AppError ? error : fastifyCode ? FASTIFY_CODES[fastifyCode]?.() : undefined;
   const appError = mapped ?? new AppError('INTERNAL_ERROR');
   if (!mapped || appError.httpStatus >= 500) request.log.error({ err: error }, 'request failed');
-  const retryAfter = appError.details?.retry_after_seconds;
+  // A service that is down or slow is worth retrying soon: 503 and 504 always say when.
+  const retryAfter = appError.details?.retry_after_seconds ?? (appError.httpStatus === 503 || appError.httpStatus === 504 ? 1 : undefined);
   if (typeof retryAfter === 'number') void reply.header('Retry-After', String(retryAfter));
   void reply.code(appError.httpStatus).send(errorBody(appError, request.id));
 }

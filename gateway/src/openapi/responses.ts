@@ -12,6 +12,10 @@ const AUTH_ERRORS: ErrorCode[] = [
   'URI_TOO_LONG',
   'INTERNAL_ERROR',
 ];
+/** Any operation may meet a backing service that is down or slow, or a gateway at capacity (README "Deadlines"). */
+const UPSTREAM_ERRORS: ErrorCode[] = ['SERVICE_UNAVAILABLE', 'UPSTREAM_TIMEOUT'];
+/** Statuses whose answers carry Retry-After (pipeline.ts, error-handler.ts, inflight-limit.ts). */
+const RETRY_AFTER_STATUSES = new Set([429, 503, 504]);
 export const EXAMPLE_REQUEST_ID = 'req_9Xc2LmQ7wRt4KpZ8vNb3Yd';
 
 /** Headers the gateway sends (app.ts, pipeline.ts, error-handler.ts), as reusable components. */
@@ -73,6 +77,7 @@ export function errorCodesByStatus(route: RouteDefinition): Map<number, ErrorCod
     ...(route.scope ? (['INSUFFICIENT_SCOPES'] as ErrorCode[]) : []),
     ...(route.errors ?? []),
     ...(validatesInput(route) ? (['VALIDATION_ERROR'] as ErrorCode[]) : []),
+    ...UPSTREAM_ERRORS,
   ];
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of new Set(codes)) {
@@ -127,7 +132,7 @@ export function responses(route: RouteDefinition, writer: SchemaWriter, example:
       description: `Error: ${codes.join(', ')}`,
       headers: {
         'X-Request-Id': header('RequestId'),
-        ...(status === 429 ? { 'Retry-After': header('RetryAfter') } : {}),
+        ...(RETRY_AFTER_STATUSES.has(status) ? { 'Retry-After': header('RetryAfter') } : {}),
         ...(status === 401 ? {} : RATE_LIMIT_HEADERS),
       },
       content: { 'application/json': { schema: ref('Error'), examples: errorExamples(status, codes) } },

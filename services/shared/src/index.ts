@@ -3,6 +3,7 @@ export * from './errors/app-error';
 export * from './errors/catalogue';
 export * from './errors/grpc-errors';
 export * from './grpc/client';
+export * from './grpc/deadline';
 export * from './grpc/server';
 export * from './grpc/unary';
 export * from './ids';

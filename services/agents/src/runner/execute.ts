@@ -83,7 +83,7 @@ async function outcomeOf(deps: AgentsDeps, run: RunRecord): Promise<Outcome> {
     try {
       sent.push(await sendReply(deps, agent, run, conversation, reply.content));
     } catch (error) {
-      if (!(error instanceof AppError) || error.code === 'INTERNAL_ERROR' || error.code === 'SERVICE_UNAVAILABLE') throw error;
+      if (!(error instanceof AppError) || ['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE', 'UPSTREAM_TIMEOUT'].includes(error.code)) throw error;
       return failed(deps, agent, run, history, `The reply was refused: ${error.code}: ${error.message}`, reply);
     }
   }

@@ -195,7 +195,7 @@ export class LaneSender {
       await this.pauseForDisconnect(error as AppError);
       return 'stop';
     }
-    const unconfirmed = code === 'TEMPLATE_NOT_CONFIRMED' || code === 'SERVICE_UNAVAILABLE' || code === 'INTERNAL_ERROR';
+    const unconfirmed = ['TEMPLATE_NOT_CONFIRMED', 'SERVICE_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'INTERNAL_ERROR'].includes(code);
     if (unconfirmed && attempt < UNCONFIRMED_RETRIES) {
       this.deps.logger.warn(
         { err: error, broadcast: recipient.broadcast_id, recipient: recipient.id },

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { randomToken } from '@crm/shared';
+import { outsideRequest, randomToken } from '@crm/shared';
 import type { MessagingDeps } from '../domain/deps';
 import { startFields } from './actions';
 import { checkLaunch } from './launch-checks';
@@ -38,7 +38,8 @@ export class BroadcastSender {
       return;
     }
     clearTimeout(this.timer);
-    this.ticking = this.tick()
+    // A launch request wakes the worker; the pass (audience streams, sends) is not bound by that request's deadline.
+    this.ticking = outsideRequest(() => this.tick())
       .catch((error: unknown) => this.deps.logger.error({ err: error }, 'broadcast worker pass failed'))
       .then(async (delay) => {
         this.ticking = undefined;

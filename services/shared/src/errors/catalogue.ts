@@ -132,6 +132,11 @@ export const ERROR_CATALOGUE = {
     message: 'The request was not received in time; the connection is closed.',
   },
   MALFORMED_REQUEST: { http: 400, grpc: GrpcStatus.INVALID_ARGUMENT, message: 'The request is not well-formed HTTP.' },
+  UPSTREAM_TIMEOUT: {
+    http: 504,
+    grpc: GrpcStatus.DEADLINE_EXCEEDED,
+    message: 'A backing service did not answer within the request deadline; retry shortly.',
+  },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -152,6 +157,8 @@ const TYPE_BY_HTTP: Record<number, string> = {
   500: 'internal_error',
   502: 'upstream_error',
   503: 'unavailable',
+  // Too slow is, to a client, the same as down: retry later.
+  504: 'unavailable',
 };
 
 export function errorType(httpStatus: number): string {

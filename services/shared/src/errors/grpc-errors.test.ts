@@ -2,7 +2,7 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
 import { AppError } from './app-error';
 import { ERROR_CATALOGUE, errorType, type ErrorCode } from './catalogue';
-import { fromGrpcError, toGrpcError } from './grpc-errors';
+import { fromGrpcError, isTransportFailure, toGrpcError } from './grpc-errors';
 
 const CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
 
@@ -24,9 +24,19 @@ describe('error catalogue over gRPC', () => {
     expect(back.message).not.toContain('secret');
   });
 
-  it('maps an unreachable service to SERVICE_UNAVAILABLE', () => {
+  it('maps an unreachable service to SERVICE_UNAVAILABLE (503) and a passed deadline to UPSTREAM_TIMEOUT (504)', () => {
     expect(fromGrpcError({ code: GrpcStatus.UNAVAILABLE }).code).toBe('SERVICE_UNAVAILABLE');
-    expect(fromGrpcError({ code: GrpcStatus.DEADLINE_EXCEEDED }).code).toBe('SERVICE_UNAVAILABLE');
+    expect(fromGrpcError({ code: GrpcStatus.DEADLINE_EXCEEDED }).code).toBe('UPSTREAM_TIMEOUT');
+    expect(fromGrpcError({ code: GrpcStatus.DEADLINE_EXCEEDED }).httpStatus).toBe(504);
+  });
+
+  it('counts as a transport failure only a service that did not answer, not one that answered an error', () => {
+    expect(isTransportFailure({ code: GrpcStatus.UNAVAILABLE })).toBe(true);
+    expect(isTransportFailure({ code: GrpcStatus.DEADLINE_EXCEEDED })).toBe(true);
+    expect(isTransportFailure({ code: GrpcStatus.NOT_FOUND })).toBe(false);
+    // A service that is up and says "retry" (a concurrent change) is answering: it must not open a breaker.
+    expect(isTransportFailure(toGrpcError(new AppError('SERVICE_UNAVAILABLE')))).toBe(false);
+    expect(isTransportFailure(toGrpcError(new AppError('UPSTREAM_TIMEOUT')))).toBe(false);
   });
 
   it('gives every HTTP status of the catalogue a public error type', () => {

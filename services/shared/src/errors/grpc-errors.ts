@@ -13,11 +13,14 @@ export function toGrpcError(error: unknown): Partial<ServiceError> {
   return { code: ERROR_CATALOGUE[appError.code].grpc, details: appError.message, metadata };
 }
 
-/** The inverse of toGrpcError. A failure without our metadata (deadline, unavailable peer) maps by gRPC status. */
+/**
+ * The inverse of toGrpcError. A failure without our metadata maps by gRPC status: a passed deadline is
+ * UPSTREAM_TIMEOUT (504, the service was too slow), an unreachable peer SERVICE_UNAVAILABLE (503).
+ */
 export function fromGrpcError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const serviceError = error as Partial<ServiceError>;
-  const raw = serviceError.metadata?.get(ERROR_METADATA_KEY)[0];
+  const raw = appErrorPayload(serviceError);
   if (Buffer.isBuffer(raw)) {
     try {
       const parsed = JSON.parse(raw.toString('utf8')) as { code?: unknown; message?: string; details?: Record<string, unknown> };
@@ -26,8 +29,19 @@ export function fromGrpcError(error: unknown): AppError {
       // fall through to the status mapping
     }
   }
-  if (serviceError.code === GrpcStatus.UNAVAILABLE || serviceError.code === GrpcStatus.DEADLINE_EXCEEDED) {
-    return new AppError('SERVICE_UNAVAILABLE');
-  }
+  if (serviceError.code === GrpcStatus.DEADLINE_EXCEEDED) return new AppError('UPSTREAM_TIMEOUT');
+  if (serviceError.code === GrpcStatus.UNAVAILABLE) return new AppError('SERVICE_UNAVAILABLE');
   return new AppError('INTERNAL_ERROR');
 }
+
+/**
+ * Whether a call failed because the service did not answer (not reachable, or not before the deadline), as
+ * opposed to a service that answered with an error of its own (which carries our metadata).
+ */
+export function isTransportFailure(error: unknown): boolean {
+  const serviceError = error as Partial<ServiceError>;
+  if (error instanceof AppError || appErrorPayload(serviceError) !== undefined) return false;
+  return serviceError.code === GrpcStatus.UNAVAILABLE || serviceError.code === GrpcStatus.DEADLINE_EXCEEDED;
+}
+
+const appErrorPayload = (error: Partial<ServiceError>): unknown => error.metadata?.get(ERROR_METADATA_KEY)[0];

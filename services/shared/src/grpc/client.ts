@@ -10,16 +10,26 @@ import {
   type ServiceDefinition,
   type ServiceError,
 } from '@grpc/grpc-js';
-import { fromGrpcError } from '../errors/grpc-errors';
+import { fromGrpcError, isTransportFailure } from '../errors/grpc-errors';
 import { currentCommands, DB_COMMANDS_METADATA } from '../mongo/command-count';
 import { readStream } from './client-stream';
+import { callDeadline } from './deadline';
 
 export interface CallOptions {
   /**
-   * Milliseconds before the call fails with SERVICE_UNAVAILABLE: for a stream, the whole stream, not one message
-   * (default DEFAULT_TIMEOUT_MS, DEFAULT_STREAM_TIMEOUT_MS for a stream).
+   * Milliseconds before the call fails with UPSTREAM_TIMEOUT: for a stream, the whole stream, not one message
+   * (default DEFAULT_TIMEOUT_MS, DEFAULT_STREAM_TIMEOUT_MS for a stream). Never later than the deadline of the
+   * request being served (deadline.ts).
    */
   timeoutMs?: number;
+}
+
+/** Admits or refuses the calls to one service, and hears how each ended: the gateway's circuit breaker. */
+export interface CallGuard {
+  /** Throws (an AppError) to refuse a call without sending it. */
+  admit(): void;
+  /** `unreachable`: the service did not answer (UNAVAILABLE or DEADLINE_EXCEEDED from the transport). */
+  settle(unreachable: boolean): void;
 }
 
 type AsyncMethod<M> = M extends { requestStream: true }
@@ -59,42 +69,55 @@ export function grpcTarget(address: string): string {
 
 export const ROUND_ROBIN = { 'grpc.service_config': JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] }) };
 
+/**
+ * Calls do not wait for a connection (grpc-js's default, waitForReady false): with every address refusing, a call
+ * fails UNAVAILABLE at once instead of waiting out its deadline. Reconnection backs off from 0.5 s up to 5 s, not
+ * grpc-js's 120 s, so a service that comes back is used again within seconds.
+ */
+const CHANNEL_OPTIONS = {
+  ...ROUND_ROBIN,
+  'grpc.keepalive_time_ms': 30_000,
+  'grpc.enable_retries': 1,
+  'grpc.initial_reconnect_backoff_ms': 500,
+  'grpc.max_reconnect_backoff_ms': 5_000,
+};
+
 export function createAsyncClient<D extends ServiceDefinition>(
   definition: D,
   address: string,
   name: string,
+  guard?: CallGuard,
 ): AsyncClient<D> & { close(): void } {
   const Constructor = makeGenericClientConstructor(definition, name);
-  const client = new Constructor(grpcTarget(address), credentials.createInsecure(), {
-    ...ROUND_ROBIN,
-    'grpc.keepalive_time_ms': 30_000,
-    'grpc.enable_retries': 1,
-  }) as Client & Record<string, UnaryMethod | StreamMethod>;
+  const client = new Constructor(grpcTarget(address), credentials.createInsecure(), CHANNEL_OPTIONS) as Client &
+    Record<string, UnaryMethod | StreamMethod>;
+  const settle = (error: unknown) => guard?.settle(error !== undefined && isTransportFailure(error));
   const asyncClient: Record<string, unknown> = { close: () => client.close() };
   for (const [method, { responseStream }] of Object.entries(definition)) {
     const call = client[method];
     if (!call) throw new Error(`unknown rpc ${method}`);
     asyncClient[method] = responseStream
       ? (request: unknown, options: CallOptions = {}) =>
-          readStream(() =>
-            (call as StreamMethod).call(client, request, new Metadata(), {
-              deadline: deadlineIn(options.timeoutMs ?? DEFAULT_STREAM_TIMEOUT_MS),
-            }),
-          )
+          readStream(() => {
+            guard?.admit();
+            const deadline = callDeadline(options.timeoutMs ?? DEFAULT_STREAM_TIMEOUT_MS);
+            return (call as StreamMethod).call(client, request, new Metadata(), { deadline });
+          }, settle)
       : (request: unknown, options: CallOptions = {}) =>
           new Promise((resolve, reject) => {
+            guard?.admit();
             const commands = currentCommands();
             const interceptors = commands ? [collectCommandsInto(commands)] : [];
-            const deadline = deadlineIn(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-            (call as UnaryMethod).call(client, request, new Metadata(), { deadline, interceptors }, (error, response) =>
-              error ? reject(fromGrpcError(error)) : resolve(response),
-            );
+            const deadline = callDeadline(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+            (call as UnaryMethod).call(client, request, new Metadata(), { deadline, interceptors }, (error, response) => {
+              settle(error ?? undefined);
+              if (error) reject(fromGrpcError(error));
+              else resolve(response);
+            });
           });
   }
   return asyncClient as AsyncClient<D> & { close(): void };
 }
-
-const deadlineIn = (ms: number): Date => new Date(Date.now() + ms);
 
 /** Adds the service's database commands of one call (its response headers) to the caller's count (see command-count.ts). */
 function collectCommandsInto(commands: string[]): Interceptor {

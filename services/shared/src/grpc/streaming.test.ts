@@ -147,14 +147,14 @@ describe('server-streaming RPCs through bindService and createAsyncClient', () =
     expect(produced.length).toBeLessThan(1_000);
   });
 
-  it('fails with SERVICE_UNAVAILABLE at the deadline and stops the server generator', async () => {
+  it('fails with UPSTREAM_TIMEOUT at the deadline and stops the server generator', async () => {
     const done = reset();
     const failure = await (async () => {
       for await (const _item of client.count({ count: 100_000, payload_bytes: 16_384 }, { timeoutMs: 300 })) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     })().catch((error: unknown) => error);
-    expect(failure).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(failure).toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
     await done;
   });
 });

@@ -11,6 +11,7 @@ import { AppError } from '../errors/app-error';
 import { toGrpcError } from '../errors/grpc-errors';
 import type { Logger } from '../logger';
 import { DB_COMMANDS_METADATA, withCommandCount } from '../mongo/command-count';
+import { deadlineMs, withDeadline } from './deadline';
 import { RPC_OK, RPC_UNKNOWN, timeRpc } from './server-metrics';
 import { replyWithStream, type StreamHandler } from './server-stream';
 import { dropNulls, type Nullable } from './wire';
@@ -34,6 +35,7 @@ type AnyHandler = (request: unknown, call: ServerUnaryCall<unknown, unknown> | S
 /**
  * Binds async handlers to grpc-js. The only place a gRPC callback is called: results become replies, AppErrors
  * travel with their catalogue code, anything else is logged with its trace id and answered as INTERNAL_ERROR.
+ * A handler runs under its call's deadline (deadline.ts): the calls it makes to other services end by then.
  */
 export function bindService<S extends UntypedServiceImplementation>(handlers: AsyncService<S>, logger: Logger): S {
   const bound: Record<string, handleUnaryCall<unknown, unknown> | handleServerStreamingCall<unknown, unknown>> = {};
@@ -42,8 +44,9 @@ export function bindService<S extends UntypedServiceImplementation>(handlers: As
     // server-streaming one (`responseStream: true`) with none, its replies written to the call.
     bound[name] = (call: ServerWritableStream<unknown, unknown>, callback?: sendUnaryData<unknown>) => {
       const done = timeRpc(call);
-      if (callback) replyOnce(call, callback, handler, logger, name, done);
-      else void replyWithStream(call, startStream(handler, call), logger, name).then(done);
+      const deadline = deadlineMs(call.getDeadline());
+      if (callback) replyOnce(call, callback, () => withDeadline(deadline, async () => handler(call.request, call)), logger, name, done);
+      else void withDeadline(deadline, () => replyWithStream(call, startStream(handler, call), logger, name)).then(done);
     };
   }
   return bound as unknown as S;
@@ -57,12 +60,12 @@ async function* startStream(handler: AnyHandler, call: ServerWritableStream<unkn
 function replyOnce(
   call: ServerUnaryCall<unknown, unknown>,
   callback: sendUnaryData<unknown>,
-  handler: AnyHandler,
+  run: () => Promise<unknown>,
   logger: Logger,
   name: string,
   done: (statusCode: number) => void,
 ): void {
-  const { commands, result } = withCommandCount(async () => handler(call.request, call));
+  const { commands, result } = withCommandCount(run);
   result.then(
     (response) => {
       // The call's database commands travel back to the gateway in the response headers (the query budget).
