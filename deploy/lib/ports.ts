@@ -11,3 +11,20 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** `count` free loopback ports. */
+export const freePorts = (count: number): Promise<number[]> => Promise.all(Array.from({ length: count }, () => freePort()));
+
+/**
+ * Free ports for `replicas` replicas of every service (gRPC; messaging also its callback listener) and the one
+ * simulator: the service part of a system's port plan (see SystemOptions in system.ts).
+ */
+export async function servicePorts(replicas: number) {
+  return {
+    crmPorts: await freePorts(replicas),
+    webhooksPorts: await freePorts(replicas),
+    messagingPorts: await Promise.all(Array.from({ length: replicas }, async () => ({ grpc: await freePort(), http: await freePort() }))),
+    agentsPorts: await freePorts(replicas),
+    simulatorPort: await freePort(),
+  };
+}

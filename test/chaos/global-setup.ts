@@ -2,7 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
-import { freePort } from '../../deploy/lib/ports';
+import { freePort, freePorts, servicePorts } from '../../deploy/lib/ports';
 import { systemEnv, type ServiceName, type SystemOptions } from '../../deploy/lib/system';
 import type { TestSystem } from '../support/system';
 import type { ChaosContext, ChaosProfile, ChaosStackEnv } from './support/context';
@@ -16,8 +16,6 @@ declare module 'vitest' {
   }
 }
 
-const ports = (count: number) => Promise.all(Array.from({ length: count }, () => freePort()));
-
 /**
  * The chaos suite's own servers — Kafka and SecantusDB on their own ports and state directory, which the scenarios
  * stop and start (never the shared stack), and a toxiproxy in front of the database and the CRM replicas — and the
@@ -30,7 +28,7 @@ export default async function setup(project: TestProject) {
   const localDir = resolve(REPO_ROOT, '.local/chaos');
   const logDir = resolve(localDir, 'logs', namespace);
   mkdirSync(logDir, { recursive: true });
-  const [mongoPort, kafkaPort, controllerPort] = await ports(3);
+  const [mongoPort, kafkaPort, controllerPort] = await freePorts(3);
   const stackEnv: ChaosStackEnv = {
     CRM_STACK_DIR: resolve(localDir, 'stack'),
     STACK_MONGO_PORT: String(mongoPort),
@@ -42,8 +40,9 @@ export default async function setup(project: TestProject) {
   await startStack(stackEnv);
   const toxi = await startToxiproxyServer(await freePort(), resolve(logDir, 'toxiproxy.log'));
 
-  const crmPorts = await ports(2);
-  const [mongoProxyPort, ...crmProxyPorts] = await ports(3);
+  const services = await servicePorts(2);
+  const { crmPorts } = services;
+  const [mongoProxyPort, ...crmProxyPorts] = await freePorts(3);
   const proxies = toxiproxy(toxi.url);
   await proxies.createProxy('mongo', `127.0.0.1:${mongoProxyPort}`, `127.0.0.1:${mongoPort}`);
   for (const [index, port] of crmPorts.entries())
@@ -53,20 +52,13 @@ export default async function setup(project: TestProject) {
   // the test itself (its ledger, its admin writes) goes straight to the servers.
   const proxiedMongo = { MONGODB_URI: `mongodb://127.0.0.1:${mongoProxyPort}/?directConnection=true` };
   const proxied: ServiceName[] = ['crm', 'webhooks', 'messaging', 'agents'];
-  const gatewayPorts = await ports(2);
+  const gatewayPorts = await freePorts(2);
   const options: SystemOptions = {
     stack: { MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?directConnection=true`, KAFKA_BROKERS: `127.0.0.1:${kafkaPort}` },
     namespace,
     gatewayPort: gatewayPorts[0]!,
     gatewayPorts,
-    crmPorts,
-    webhooksPorts: await ports(2),
-    messagingPorts: [
-      { grpc: await freePort(), http: await freePort() },
-      { grpc: await freePort(), http: await freePort() },
-    ],
-    agentsPorts: await ports(2),
-    simulatorPort: await freePort(),
+    ...services,
     logDir,
     env: { ...CHAOS_ENV, WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}` },
     envFor: {

@@ -66,6 +66,8 @@ describe('the API against its OpenAPI document (schemathesis)', () => {
     mkdirSync(REPORT_DIR, { recursive: true });
     const started = Date.now();
     const result = await run([
+      '--config-file',
+      resolve(REPO_ROOT, 'test/contract/schemathesis.toml'),
       'run',
       `${baseUrl}/api/docs/openapi.json`,
       '--header',

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestOrg, type TestOrg } from '../support/orgs';
+import { standardVerifies } from '../support/signatures';
 import { testSystem } from '../support/system';
 import { eventually, sleep, startReceiver, type Receiver, type ReceivedRequest } from '../support/webhook-receiver';
 
@@ -33,19 +33,6 @@ function xSignatureMatches(request: ReceivedRequest, secret: string): boolean {
     .split(',')
     .map((entry) => Buffer.from(entry.trim().replace(/^sha256=/, ''), 'hex'))
     .some((candidate) => candidate.length === expected.length && timingSafeEqual(candidate, expected));
-}
-
-function standardVerifies(request: ReceivedRequest, secret: string): boolean {
-  try {
-    new StandardWebhook(secret).verify(request.body, {
-      'webhook-id': String(request.headers['webhook-id']),
-      'webhook-timestamp': String(request.headers['webhook-timestamp']),
-      'webhook-signature': String(request.headers['webhook-signature']),
-    });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const deliveriesOf = async (org: TestOrg, webhookId: string, query = '') => {

@@ -1,14 +1,14 @@
 import { MongoClient, type Db } from 'mongodb';
 import { randomBytes } from 'node:crypto';
-import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox, type SecretBox } from '../../services/webhooks/src/delivery/secret-box';
 import { parseKey } from '../../services/webhooks/src/delivery/secret-keyring';
 import { generateSecret } from '../../services/webhooks/src/delivery/secrets';
 import { isolatedWebhooks } from '../support/isolated-webhooks';
 import { createTestOrg, type TestOrg } from '../support/orgs';
+import { standardVerifies } from '../support/signatures';
 import { testSystem } from '../support/system';
-import { eventually, sleep, startReceiver, type Receiver, type ReceivedRequest } from '../support/webhook-receiver';
+import { eventually, sleep, startReceiver, type Receiver } from '../support/webhook-receiver';
 
 /** The stored document, as far as these tests read it. */
 interface WebhookRow {
@@ -45,19 +45,6 @@ async function subscribe(org: TestOrg, url?: string) {
 }
 
 const rawRow = (id: string) => db.collection<WebhookRow>('webhooks').findOne({ _id: id });
-
-function standardVerifies(request: ReceivedRequest, secret: string): boolean {
-  try {
-    new StandardWebhook(secret).verify(request.body, {
-      'webhook-id': String(request.headers['webhook-id']),
-      'webhook-timestamp': String(request.headers['webhook-timestamp']),
-      'webhook-signature': String(request.headers['webhook-signature']),
-    });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('webhook secrets at rest', () => {
   it('stores the secret sealed (no plaintext in the document), and deliveries verify with the secret the API returned', async () => {

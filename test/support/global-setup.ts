@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
 import { localStackRunning, REPO_ROOT, startLocalStack, stopLocalStack } from '../../deploy/lib/local-stack';
-import { freePort } from '../../deploy/lib/ports';
+import { freePort, servicePorts } from '../../deploy/lib/ports';
 import { startSystem, type RunningSystem } from '../../deploy/lib/system';
 import { dropNamespace } from './namespace';
 import type { TestSystem } from './system';
@@ -26,21 +26,13 @@ export default async function setup(project: TestProject) {
   const runDir = mkdtempSync(join(tmpdir(), 'crm-test-'));
   const logDir = resolve(REPO_ROOT, '.local/test-logs', namespace);
   mkdirSync(logDir, { recursive: true });
-  const ports = async (count: number) => Promise.all(Array.from({ length: count }, () => freePort()));
 
   const system: RunningSystem = await startSystem({
     stack,
     namespace,
     gatewayPort: await freePort(),
     // Two replicas of each service (one simulator): every test runs against a scaled-out system.
-    crmPorts: await ports(2),
-    webhooksPorts: await ports(2),
-    messagingPorts: [
-      { grpc: await freePort(), http: await freePort() },
-      { grpc: await freePort(), http: await freePort() },
-    ],
-    agentsPorts: await ports(2),
-    simulatorPort: await freePort(),
+    ...(await servicePorts(2)),
     // Every process serves Prometheus metrics on its own free port; metrics.test.ts scrapes them.
     metricsPort: () => freePort(),
     logDir,

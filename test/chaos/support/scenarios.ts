@@ -1,7 +1,7 @@
 import type { RunningSystem, SystemOptions } from '../../../deploy/lib/system';
 import type { ReceivedEvent } from '../../support/events';
 import type { Receiver } from '../../support/webhook-receiver';
-import type { ChaosContext } from './context';
+import type { ChaosContext, ChaosStackEnv } from './context';
 import { restartReplica } from './replicas';
 import { startDatabase, startKafka, stopDatabase, stopKafka } from './stack-control';
 import type { Toxic, Toxiproxy } from './toxiproxy';
@@ -45,6 +45,24 @@ const drain = (name: string, short: boolean): Scenario => ({
   inject: (target) => restartReplica(target.system, target.options, name, 'SIGTERM', 500),
 });
 
+/** One of the chaos stack's servers stopped for [short, full] ms, then started again. */
+const serverDown = (
+  name: string,
+  short: boolean,
+  stop: (env: ChaosStackEnv) => Promise<void>,
+  start: (env: ChaosStackEnv) => Promise<void>,
+  [shortMs, fullMs]: [number, number],
+): Scenario => ({
+  name,
+  short,
+  async inject(target) {
+    await stop(target.chaos.stackEnv);
+    await sleep(span(target, shortMs, fullMs));
+    await start(target.chaos.stackEnv);
+    return Date.now();
+  },
+});
+
 async function withToxics(target: FaultTarget, toxics: Array<[proxy: string, toxic: Toxic]>, ms: number): Promise<number> {
   for (const [proxy, toxic] of toxics) await target.toxiproxy.addToxic(proxy, toxic);
   await sleep(ms);
@@ -77,26 +95,8 @@ export const SCENARIOS: Scenario[] = [
   kill('webhooks-1', true),
   kill('messaging-1', false),
   kill('agents-1', false),
-  {
-    name: 'Kafka broker down',
-    short: false,
-    async inject(target) {
-      await stopKafka(target.chaos.stackEnv);
-      await sleep(span(target, 10_000, 30_000));
-      await startKafka(target.chaos.stackEnv);
-      return Date.now();
-    },
-  },
-  {
-    name: 'database down',
-    short: true,
-    async inject(target) {
-      await stopDatabase(target.chaos.stackEnv);
-      await sleep(span(target, 5_000, 10_000));
-      await startDatabase(target.chaos.stackEnv);
-      return Date.now();
-    },
-  },
+  serverDown('Kafka broker down', false, stopKafka, startKafka, [10_000, 30_000]),
+  serverDown('database down', true, stopDatabase, startDatabase, [5_000, 10_000]),
   {
     name: 'database +200 ms latency',
     short: false,
