@@ -11,6 +11,7 @@ import {
   type TestNumber,
   uniquePhone,
   sendChatText,
+  sendTemplate,
 } from '../support/messaging';
 import { createTestOrg, type TestOrg } from '../support/orgs';
 
@@ -97,15 +98,7 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     });
     expect(ignored.response.status).toBe(201);
     expect(ignored.data!.data).toMatchObject({ type: 'text', content: 'plain', template: null });
-    const noContent = await org.client.POST('/v1/messages/send', {
-      body: {
-        contact_id: contact.id,
-        channel: 'chatapp',
-        instance_id: qr.id,
-        template_name: 'order_update',
-        template_language: 'en_US',
-      },
-    });
+    const noContent = await sendTemplate(org.client, contact.id, qr.id, 'order_update', 'en_US');
     expect(noContent.response.status).toBe(422);
     expect(noContent.error!.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { fields: [{ field: 'content' }] } });
   });
@@ -184,15 +177,7 @@ describe('POST /v1/messages/send and delivery statuses', () => {
 
   it('a template approved at the provider becomes sendable (status callback)', async () => {
     const contact = (await org.client.POST('/v1/contacts', { body: { name: 'Approval target', phone: uniquePhone() } })).data!.data;
-    const before = await org.client.POST('/v1/messages/send', {
-      body: {
-        contact_id: contact.id,
-        channel: 'chatapp',
-        instance_id: official.id,
-        template_name: 'welcome',
-        template_language: 'pt_BR',
-      },
-    });
+    const before = await sendTemplate(org.client, contact.id, official.id, 'welcome', 'pt_BR');
     expect(before.error!.error.code).toBe('TEMPLATE_NOT_FOUND');
     const approved = await sim('templates', {
       channel: 'official',
@@ -204,15 +189,7 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     expect(approved.body.callback_status).toBe(200);
     const listed = await org.raw.get(`/v1/chatapp-instances/${official.id}/templates?name=welcome&language=pt_BR`);
     expect(listed.body.data[0].status).toBe('APPROVED');
-    const after = await org.client.POST('/v1/messages/send', {
-      body: {
-        contact_id: contact.id,
-        channel: 'chatapp',
-        instance_id: official.id,
-        template_name: 'welcome',
-        template_language: 'pt_BR',
-      },
-    });
+    const after = await sendTemplate(org.client, contact.id, official.id, 'welcome', 'pt_BR');
     expect(after.response.status).toBe(201);
   });
 
@@ -221,15 +198,7 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     await addTemplate(org.orgId, billing.id, { name: 'welcome', text: 'Welcome!' });
     await configureNumber(billing, { late_billing_failure: true });
     const contact = (await org.client.POST('/v1/contacts', { body: { name: 'Billing target', phone: uniquePhone() } })).data!.data;
-    const response = await org.client.POST('/v1/messages/send', {
-      body: {
-        contact_id: contact.id,
-        channel: 'chatapp',
-        instance_id: billing.id,
-        template_name: 'welcome',
-        template_language: 'en_US',
-      },
-    });
+    const response = await sendTemplate(org.client, contact.id, billing.id, 'welcome', 'en_US');
     expect(response.response.status).toBe(201);
     expect(response.data!.data.status).toBe('sent');
     const failed = await eventually('status failed', async () => {
@@ -249,15 +218,7 @@ describe('POST /v1/messages/send and delivery statuses', () => {
     await addTemplate(org.orgId, unpaid.id, { name: 'welcome', text: 'Welcome!' });
     await configureNumber(unpaid, { payment_method: false });
     const contact = (await org.client.POST('/v1/contacts', { body: { name: 'Unpaid target', phone: uniquePhone() } })).data!.data;
-    const response = await org.client.POST('/v1/messages/send', {
-      body: {
-        contact_id: contact.id,
-        channel: 'chatapp',
-        instance_id: unpaid.id,
-        template_name: 'welcome',
-        template_language: 'en_US',
-      },
-    });
+    const response = await sendTemplate(org.client, contact.id, unpaid.id, 'welcome', 'en_US');
     expect(response.response.status).toBe(422);
     expect(response.error!.error).toMatchObject({ code: 'TEMPLATE_SEND_ERROR', details: { provider_code: '131042' } });
     expect(response.error!.error.message).toMatch(/payment method/);

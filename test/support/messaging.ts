@@ -121,3 +121,10 @@ export const uniquePhone = (): string => `+1555${String(Math.floor(Math.random()
 export function sendChatText(client: CrmClient, contactId: string, instanceId: string, content: string) {
   return client.POST('/v1/messages/send', { body: { contact_id: contactId, channel: 'chatapp', instance_id: instanceId, content } });
 }
+
+/** A template send (no components) to a contact over a chat number. */
+export function sendTemplate(client: CrmClient, contactId: string, instanceId: string, name: string, language: string) {
+  return client.POST('/v1/messages/send', {
+    body: { contact_id: contactId, channel: 'chatapp', instance_id: instanceId, template_name: name, template_language: language },
+  });
+}

@@ -21,7 +21,7 @@ interface Node {
   parent: Node | null;
 }
 
-/** Walks without recursion (bodies may nest thousands of levels); the path is built only for the answer. */
+/** Walks with a stack rather than recursion, so its cost never depends on JSON_MAX_DEPTH; the path is built only for the answer. */
 export function refuseBrokenText(body: unknown): void {
   const stack: Node[] = [{ value: body, key: null, parent: null }];
   for (let node = stack.pop(); node; node = stack.pop()) {

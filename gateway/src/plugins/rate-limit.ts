@@ -1,4 +1,4 @@
-import { AppError } from '@crm/shared';
+import { AppError, withTimeout } from '@crm/shared';
 import type { RateLimitCounter } from './rate-limit.store';
 
 export interface RateLimitOptions {
@@ -51,7 +51,13 @@ export function createRateLimiter(options: RateLimitOptions) {
     const windowStart = Math.floor(now / windowMs) * windowMs;
     let counts: Record<PolicyName, number>;
     try {
-      counts = await withTimeout(options.counter.hit(principal.orgId, principal.keyId, windowStart, windowMs), options.storeTimeoutMs);
+      counts = await withTimeout(
+        options.counter.hit(principal.orgId, principal.keyId, windowStart, windowMs),
+        options.storeTimeoutMs,
+        () => {
+          throw new StoreTimeout(`no answer within ${options.storeTimeoutMs} ms`);
+        },
+      );
     } catch (error) {
       // A slow answer serves only this request unlimited: a burst that slows the store must not switch limits off.
       if (!(error instanceof StoreTimeout)) skipUntil = now + STORE_BACKOFF_MS;
@@ -92,11 +98,3 @@ const quotaOf = (perSecond: number, windowSeconds: number): number =>
   perSecond <= 0 ? 0 : Math.max(1, Math.floor(perSecond * windowSeconds));
 
 class StoreTimeout extends Error {}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new StoreTimeout(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}

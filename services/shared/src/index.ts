@@ -19,6 +19,7 @@ export * from './shutdown';
 export * from './time';
 export * from './grpc/wire';
 export * from './concurrency/ttl-cache';
+export * from './concurrency/with-timeout';
 export * from './mongo/keyset';
 export * from './grpc/paging';
 export * from './scopes';

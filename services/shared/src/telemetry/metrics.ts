@@ -1,4 +1,5 @@
 import { metrics, type Histogram, type Meter, type MeterProvider } from '@opentelemetry/api';
+import { withTimeout } from '../concurrency/with-timeout';
 
 /** The meter every instrument of the project is created on (the Prometheus exporter drops the instrumentations' own). */
 export const METER_NAME = 'crm';
@@ -41,8 +42,6 @@ export function cachedObservation<T>(compute: () => Promise<T>, maxAgeMs: number
       .then((value) => (last = { at: Date.now(), value }).value)
       .catch(() => (last = undefined))
       .finally(() => (running = undefined));
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs).unref()));
-    return Promise.race([running, late]).finally(() => clearTimeout(timer));
+    return withTimeout(running, timeoutMs, () => undefined);
   };
 }
