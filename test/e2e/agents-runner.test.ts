@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { activeAgent, runsOf } from '../support/agents';
 import { eventsOf, type EventLog } from '../support/events';
 import { addNumber, eventually, inbound, sim, uniquePhone, type TestNumber } from '../support/messaging';
@@ -44,6 +44,10 @@ describe('the AI agent runner answers conversations and records every run', () =
       scope: { sources: ['chatapp'], chatappInstanceIds: [qr.id] },
       behavior: { strategy: 'always', replyDelayMs: 0 },
     });
+    // Deactivated however the test ends: left active, it would answer the later tests' conversations on this number.
+    onTestFinished(async () => {
+      await org.client.POST('/v1/ai-agents/{id}/deactivate', { params: { path: { id: agent.id } } });
+    });
     const latencies: number[] = [];
     for (let i = 0; i < 12; i++) {
       const phone = uniquePhone();
@@ -51,9 +55,13 @@ describe('the AI agent runner answers conversations and records every run', () =
       const reply = await eventually('the agent reply at the simulator', async () => (await sentTo(qr, phone))[0], 15_000);
       expect(reply.body.text).toBe('Our plans start at 10 dollars.');
       const conversation = await conversationOf(org, phone);
-      const messages = (
-        await org.client.GET('/v1/conversations/{id}/messages', { params: { path: { id: conversation.id }, query: { order: 'asc' } } })
-      ).data!.data;
+      // The reply is stored once the provider accepted it, so the simulator may hold it a moment before the API shows it.
+      const messages = await eventually('the stored reply', async () => {
+        const listed = (
+          await org.client.GET('/v1/conversations/{id}/messages', { params: { path: { id: conversation.id }, query: { order: 'asc' } } })
+        ).data!.data;
+        return listed.length >= 2 ? listed : undefined;
+      });
       expect(messages.map((m: any) => [m.direction, m.sender.type])).toEqual([
         ['inbound', 'contact'],
         ['outbound', 'ai_agent'],
@@ -88,7 +96,6 @@ describe('the AI agent runner answers conversations and records every run', () =
     console.log(
       `inbound → agent reply (replyDelayMs 0, ${latencies.length} conversations): p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms`,
     );
-    await org.client.POST('/v1/ai-agents/{id}/deactivate', { params: { path: { id: agent.id } } });
   });
 
   it('runs list filters apply to meta.total; runs are isolated between organizations', async () => {
