@@ -1,4 +1,4 @@
-import { connectMongo, createLogger } from '@crm/shared';
+import { connectStorage, createLogger } from '@crm/shared';
 import { parseArgs } from 'node:util';
 import { createApiKey, createMember, createOrganization, revokeApiKey } from '../domain/admin';
 import { seedDemo } from '../domain/demo-seed';
@@ -24,9 +24,9 @@ type Options = Record<string, string | boolean | undefined>;
 async function run(command: string | undefined, options: Options): Promise<unknown> {
   if (command === 'scopes') return { scopes: SCOPES };
   const config = loadCrmConfig();
-  const db = await connectMongo(config.MONGODB_URI, config.CRM_DB_NAME);
+  const db = await connectStorage(config.MONGODB_URI, config.CRM_DB_NAME);
   const deps = createDeps(db, createLogger('crm-admin', 'warn'));
-  await Promise.all(Object.values(db.models).map((model) => model.init()));
+  await Promise.all(Object.values(db.connection.models).map((model) => model.init()));
   try {
     const text = (name: string): string => {
       const value = options[name];

@@ -1,4 +1,4 @@
-import { connectMongo, createLogger } from '@crm/shared';
+import { connectStorage, createLogger } from '@crm/shared';
 import { parseArgs } from 'node:util';
 import { loadMessagingConfig } from '../config';
 import { createNumber, createTemplate, setDefaultNumber } from '../domain/admin';
@@ -24,9 +24,9 @@ type Options = Record<string, string | boolean | undefined>;
 
 async function run(command: string | undefined, options: Options): Promise<unknown> {
   const config = loadMessagingConfig();
-  const db = await connectMongo(config.MONGODB_URI, config.MESSAGING_DB_NAME);
+  const db = await connectStorage(config.MONGODB_URI, config.MESSAGING_DB_NAME);
   const deps = createDeps(db, config, createLogger('messaging-admin', 'warn'));
-  await Promise.all(Object.values(db.models).map((model) => model.init()));
+  await Promise.all(Object.values(db.connection.models).map((model) => model.init()));
   const text = (name: string): string => {
     const value = options[name];
     if (typeof value !== 'string' || value.length === 0) throw new Error(`--${name} is required\n\n${USAGE}`);
