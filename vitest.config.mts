@@ -11,13 +11,17 @@ export default defineConfig({
     reporters: ['default'],
     projects: [
       {
-        test: { name: 'unit', include: ['services/*/src/**/*.test.ts', 'gateway/src/**/*.test.ts'], testTimeout: 10_000 },
+        test: {
+          name: 'unit',
+          include: ['services/*/src/**/*.test.ts', 'gateway/src/**/*.test.ts', 'test/structure/*.test.ts'],
+          testTimeout: 10_000,
+        },
       },
       {
         test: {
           name: 'e2e',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/deploy/**', 'test/contract/**', 'test/chaos/**'],
+          exclude: ['test/deploy/**', 'test/contract/**', 'test/chaos/**', 'test/structure/**'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
