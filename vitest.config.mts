@@ -13,7 +13,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['services/*/src/**/*.test.ts', 'gateway/src/**/*.test.ts', 'tools/*/src/**/*.test.ts'],
+          include: ['services/*/src/**/*.test.ts', 'gateway/src/**/*.test.ts', 'tools/*/src/**/*.test.ts', 'test/structure/*.test.ts'],
           testTimeout: 10_000,
         },
       },
@@ -21,7 +21,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/deploy/**', 'test/contract/**', 'test/chaos/**'],
+          exclude: ['test/deploy/**', 'test/contract/**', 'test/chaos/**', 'test/structure/**'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,

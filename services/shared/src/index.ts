@@ -6,6 +6,7 @@ export * from './grpc/client';
 export * from './grpc/deadline';
 export * from './grpc/server';
 export * from './grpc/unary';
+export * from './grpc/handlers';
 export * from './ids';
 export * from './kafka/event-bus';
 export * from './logger';

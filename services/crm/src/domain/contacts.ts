@@ -9,12 +9,15 @@ import {
   writeRevision,
 } from '@crm/shared';
 import { addContactTagsBody, createContactBody, parseOrThrow, updateContactBody } from '@crm/shared/schemas';
-import type { ContactQuery, ContactRecord } from '../repository/contact.repository';
+import type { ContactQuery, ContactRecord, ContactSort } from '../repository/contact.repository';
 import type { IdentityKind } from '../repository/identity.repository';
 import { eventObject, viewContact, viewContactDetail, viewContacts, type ContactView } from './contact.view';
 import { checkCustomFields } from './custom-field-values';
 import type { CrmDeps } from './deps';
 import { planAllows } from './plans';
+
+/** The orders of GET /v1/contacts. */
+export const CONTACT_SORTS = ['created_at', 'updated_at', 'name'] as const satisfies readonly ContactSort[];
 
 export async function listContacts(deps: CrmDeps, orgId: string, query: ContactQuery) {
   // GET /v1/companies/{id}/contacts: the company must be live here, and meta.total counts its contacts (catalogue §1).

@@ -1,6 +1,8 @@
 import { type KeysetPosition, newId, newOutboxEntry, notFound } from '@crm/shared';
 import { createNoteBody, parseOrThrow, updateNoteBody } from '@crm/shared/schemas';
 import type { NoteParent, NoteRecord } from '../repository/note.repository';
+
+export type { NoteParent };
 import type { CrmDeps } from './deps';
 import { viewNote } from './note.view';
 

@@ -1,8 +1,11 @@
 import { AppError, invalidReference, newId, newOutboxEntry, notFound } from '@crm/shared';
 import { createTaskBody, parseOrThrow, updateTaskBody, type UpdateTaskBody } from '@crm/shared/schemas';
-import type { TaskQuery, TaskRecord, TaskStatus } from '../repository/task.repository';
+import type { TaskQuery, TaskRecord, TaskSort, TaskStatus } from '../repository/task.repository';
 import type { CrmDeps } from './deps';
 import { viewTask, viewTasks, type TaskView } from './task.view';
+
+/** The orders of GET /v1/tasks. */
+export const TASK_SORTS = ['created_at', 'due_at'] as const satisfies readonly TaskSort[];
 
 export async function listTasks(deps: CrmDeps, orgId: string, query: TaskQuery) {
   const [page, total] = await Promise.all([deps.tasks.list(orgId, query), deps.tasks.countLive(orgId)]);

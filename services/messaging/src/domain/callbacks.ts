@@ -1,6 +1,6 @@
 import { AppError, newId, newOutboxEntry, notFound, writeRevision } from '@crm/shared';
 import type { Channel, InstanceKind } from '@crm/shared/schemas';
-import { applyMarketingKeyword, applyRecipientStatus } from '../broadcasts/recipient-status';
+import { applyMarketingKeyword, applyRecipientStatus } from './broadcasts/recipient-status';
 import type { ProviderCallback } from '../providers/provider';
 import type { ChatInstanceRecord, InstanceStatus } from '../repository/chat-instance.repository';
 import type { MessageRecord } from '../repository/message.repository';

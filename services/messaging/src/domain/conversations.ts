@@ -13,6 +13,9 @@ import type { ConversationRecord, ConversationSort } from '../repository/convers
 import type { MessagingDeps } from './deps';
 import { viewConversation, viewMessage, type ConversationView } from './views';
 
+/** The orders of GET /v1/conversations. */
+export const CONVERSATION_SORTS = ['created_at', 'updated_at', 'last_message_at'] as const satisfies readonly ConversationSort[];
+
 export async function listConversations(
   deps: MessagingDeps,
   orgId: string,
