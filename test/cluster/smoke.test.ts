@@ -1,7 +1,7 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { admin, call, freshOrganization } from './support/api';
-import { clusterEnv, eventually, kubectl, kubectlJson } from './support/cluster';
+import { clusterEnv, eventually, kubectl, kubectlJson, releasePods } from './support/cluster';
 import { expectNothingLost, startWriteLoad } from './support/load';
 import { deploySmokePods, RECEIVER_URL, waitForEvents } from './support/smoke-namespace';
 
@@ -18,17 +18,26 @@ async function deployments(): Promise<{ name: string; ready: number; desired: nu
 }
 
 async function podsOf(deployment: string): Promise<string[]> {
-  const { CLUSTER_NAMESPACE, CLUSTER_RELEASE } = await clusterEnv();
-  const component = deployment.slice(CLUSTER_RELEASE.length + 1);
-  const pods = await kubectlJson<{ items: any[] }>([
-    '-n',
-    CLUSTER_NAMESPACE,
-    'get',
-    'pods',
-    '-l',
-    `app.kubernetes.io/component=${component}`,
-  ]);
-  return pods.items.filter((p) => !p.metadata.deletionTimestamp).map((p) => p.metadata.name as string);
+  const { CLUSTER_RELEASE } = await clusterEnv();
+  return (await releasePods(deployment.slice(CLUSTER_RELEASE.length + 1))).map((pod) => pod.name);
+}
+
+/** Failures counted by kind. */
+function summary(failures: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const failure of failures) counts[failure] = (counts[failure] ?? 0) + 1;
+  return counts;
+}
+
+/** What the gateways logged above info (breakers, failed calls): where failed requests come from. */
+async function gatewayWarnings(): Promise<string> {
+  const { CLUSTER_NAMESPACE } = await clusterEnv();
+  const logs = await kubectl(['-n', CLUSTER_NAMESPACE, 'logs', '-l', 'app.kubernetes.io/component=gateway', '--prefix', '--tail=2000']);
+  return logs
+    .split('\n')
+    .filter((line) => /"level":(40|50)/.test(line))
+    .slice(-30)
+    .join('\n');
 }
 
 /**
@@ -55,7 +64,7 @@ describe('the release, through the gateway Service', () => {
   it('accepts the key the admin CLI created and refuses missing, unknown and under-scoped keys', async () => {
     const me = await call('GET', '/v1/me', { key });
     expect(me.status).toBe(200);
-    expect(me.body.data.scopes).toContain('write:contacts');
+    expect(me.body.data.api_key.scopes).toContain('write:contacts');
     expect((await call('GET', '/v1/contacts')).body.error.code).toBe('MISSING_API_KEY');
     const unknown = await call('GET', '/v1/contacts', { key: `sk_live_${'0'.repeat(40)}` });
     expect([unknown.status, unknown.body.error.code]).toEqual([401, 'INVALID_API_KEY']);
@@ -108,7 +117,8 @@ describe('the release, through the gateway Service', () => {
     });
     await new Promise((wake) => setTimeout(wake, 3_000));
     await load.stop();
-    console.log(`pod deletion: ${load.acknowledged.length} writes acknowledged, ${load.failures.length} failed`, load.failures);
+    console.log(`pod deletion: ${load.acknowledged.length} writes acknowledged, ${load.failures.length} failed`, summary(load.failures));
+    if (load.failures.length > 0) console.log(await gatewayWarnings());
     expect(load.acknowledged.length).toBeGreaterThan(50);
     await expectNothingLost(key, load.acknowledged);
   });
@@ -130,7 +140,8 @@ describe('the release, through the gateway Service', () => {
         (await podsOf(name)).filter((p) => pods.includes(p)),
         name,
       ).toEqual([]);
-    console.log(`rollout restart: ${load.acknowledged.length} writes acknowledged, ${load.failures.length} failed`);
+    console.log(`rollout restart: ${load.acknowledged.length} writes acknowledged, ${load.failures.length} failed`, summary(load.failures));
+    if (load.failures.length > 0) console.log(await gatewayWarnings());
     expect(load.failures).toEqual([]);
     expect(load.acknowledged.length).toBeGreaterThan(100);
     await expectNothingLost(key, load.acknowledged);

@@ -12,6 +12,7 @@ export interface ClusterEnv {
   KUBECTL: string;
   HELM: string;
   CLUSTER_NODE_IMAGE: string;
+  CLUSTER_NODE_IP: string;
   CLUSTER_RELEASE: string;
   CLUSTER_NAMESPACE: string;
   CLUSTER_VALUES: string;
@@ -91,4 +92,20 @@ export async function eventually<T>(what: string, timeoutMs: number, check: () =
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((wake) => setTimeout(wake, 500));
   }
+}
+
+/** The release's pods of one service (app.kubernetes.io/component) that are not terminating. */
+export async function releasePods(component: string): Promise<{ name: string; ip: string; running: boolean }[]> {
+  const { CLUSTER_NAMESPACE } = await clusterEnv();
+  const pods = await kubectlJson<{ items: any[] }>([
+    '-n',
+    CLUSTER_NAMESPACE,
+    'get',
+    'pods',
+    '-l',
+    `app.kubernetes.io/component=${component}`,
+  ]);
+  return pods.items
+    .filter((p) => !p.metadata.deletionTimestamp)
+    .map((p) => ({ name: p.metadata.name as string, ip: p.status.podIP as string, running: p.status.phase === 'Running' }));
 }
