@@ -75,7 +75,7 @@ IS_TTY=false
 PHASE_INDEX=0
 PHASE_TOTAL=0
 phase() {
-  local name="$1" fn="$2" summary="$3" log_file="$STATE/logs/$1.log" started rc=0 ticker=""
+  local name="$1" fn="$2" summary="$3" log_file="$STATE/logs/$1.log" started rc=0 ticker
   PHASE_INDEX=$((PHASE_INDEX + 1))
   mkdir -p "$STATE/logs"
   : >"$log_file"
@@ -94,6 +94,15 @@ phase() {
     printf '%s …' "$label" >&3
   else
     printf '%s …\n' "$label" >&3
+    # Plain lines for logs: one every 30 s while a long phase (a build) runs.
+    (
+      local s=0
+      while sleep 1; do
+        s=$((s + 1))
+        if ((s % 30 == 0)); then printf '       %s still running after %ds\n' "$name" "$s" >&3; fi
+      done
+    ) &
+    ticker=$!
   fi
   # A subshell with errexit of its own: in `fn || ...` bash would ignore errexit inside fn.
   set +e
@@ -103,7 +112,9 @@ phase() {
   ) >>"$log_file" 2>&1
   rc=$?
   set -e
-  [[ -n "$ticker" ]] && { kill "$ticker" 2>/dev/null; wait "$ticker" 2>/dev/null || true; printf '\r\033[K' >&3; }
+  kill "$ticker" 2>/dev/null
+  wait "$ticker" 2>/dev/null || true
+  if $IS_TTY; then printf '\r\033[K' >&3; fi
   local ms=$((($(date +%s%N) - started) / 1000000))
   local seconds
   seconds="$(printf '%d.%01d' $((ms / 1000)) $((ms % 1000 / 100)))"

@@ -12,9 +12,10 @@ DAEMONS_IN_STOP_ORDER="kube-router kube-proxy kubelet containerd kube-scheduler 
 # containerd holds no sandbox.
 drain_pods() {
   daemon_pid kube-apiserver >/dev/null && daemon_pid kubelet >/dev/null && daemon_pid containerd >/dev/null || return 0
-  kubectl_admin delete namespace crm crm-smoke monitoring --ignore-not-found --wait=false >/dev/null 2>&1 || true
-  kubectl_admin -n kube-system delete deployment --all --wait=false >/dev/null 2>&1 || true
-  kubectl_admin delete pods --all-namespaces --all --grace-period 5 --wait=false >/dev/null 2>&1 || true
+  # Workloads first (so nothing recreates the pods), then the pods with a short grace: the cluster is going away,
+  # what matters is that kubelet stops each sandbox through the runtime and the CNI plugin.
+  kubectl_admin delete deployments,replicasets,jobs --all-namespaces --all --wait=false >/dev/null 2>&1 || true
+  kubectl_admin delete pods --all-namespaces --all --grace-period 1 --wait=false >/dev/null 2>&1 || true
   local deadline=$((SECONDS + 90))
   while ((SECONDS < deadline)); do
     [[ -z "$(ctr --address "$CONTAINERD_SOCK" -n k8s.io tasks ls -q 2>/dev/null)" ]] &&
@@ -27,11 +28,13 @@ drain_pods() {
 stop_daemons() {
   local name
   for name in $DAEMONS_IN_STOP_ORDER; do
+    local started=$SECONDS
     case "$name" in
       kube-router) stop_daemon "$name" 10 && "$CACHE/kube-router-$KUBE_ROUTER_VERSION/bin/kube-router" --cleanup-config >/dev/null 2>&1 || true ;;
       kube-proxy) stop_daemon "$name" 10 && "$KUBE_BIN/kube-proxy" --cleanup >/dev/null 2>&1 || true ;;
       *) stop_daemon "$name" 20 ;;
     esac
+    echo "  $name stopped in $((SECONDS - started)) s"
   done
   # Shims of containers that outlived containerd (they hold our socket address in their command line).
   local pid
@@ -111,14 +114,21 @@ teardown() {
   printf 'cluster down in %d s\n' $((SECONDS - started)) >&3
 }
 
+# step <function>: runs one teardown step, its time in the log.
+step() {
+  local started=$SECONDS
+  "$1"
+  echo "$1: $((SECONDS - started)) s"
+}
+
 teardown_stop() {
-  drain_pods
-  stop_daemons
-  unmount_all
-  remove_links
-  remove_chains
-  remove_cgroups
-  restore_sysctls
+  step drain_pods
+  step stop_daemons
+  step unmount_all
+  step remove_links
+  step remove_chains
+  step remove_cgroups
+  step restore_sysctls
   if [[ -f "$STATE/created-paths" ]]; then
     xargs -r rm -rf <"$STATE/created-paths"
     rm -f "$STATE/created-paths"

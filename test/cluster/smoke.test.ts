@@ -1,7 +1,7 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { admin, call, freshOrganization } from './support/api';
-import { clusterEnv, eventually, kubectl, kubectlJson, releasePods } from './support/cluster';
+import { clusterEnv, eventually, followLogs, kubectl, kubectlJson, releasePods } from './support/cluster';
 import { expectNothingLost, startWriteLoad } from './support/load';
 import { deploySmokePods, RECEIVER_URL, waitForEvents } from './support/smoke-namespace';
 
@@ -29,14 +29,11 @@ function summary(failures: string[]): Record<string, number> {
   return counts;
 }
 
-/** What the gateways logged above info (breakers, failed calls): where failed requests come from. */
-async function gatewayWarnings(): Promise<string> {
-  const { CLUSTER_NAMESPACE } = await clusterEnv();
-  const logs = await kubectl(['-n', CLUSTER_NAMESPACE, 'logs', '-l', 'app.kubernetes.io/component=gateway', '--prefix', '--tail=2000']);
-  return logs
-    .split('\n')
-    .filter((line) => /"level":(40|50)/.test(line))
-    .slice(-30)
+/** The lines above info (warnings, errors: breakers, failed calls) among `lines`: where failed requests come from. */
+function warnings(lines: string[]): string {
+  return lines
+    .filter((line) => /"level":(40|50|60)/.test(line))
+    .slice(-40)
     .join('\n');
 }
 
@@ -102,6 +99,7 @@ describe('the release, through the gateway Service', () => {
 
   it('replaces a deleted pod of each service, and loses no write and no event', async () => {
     const { CLUSTER_NAMESPACE } = await clusterEnv();
+    const gatewayLogs = await followLogs('gateway');
     const load = startWriteLoad(key, 'pod deletion');
     await new Promise((wake) => setTimeout(wake, 3_000));
     const deleted: string[] = [];
@@ -118,7 +116,8 @@ describe('the release, through the gateway Service', () => {
     await new Promise((wake) => setTimeout(wake, 3_000));
     await load.stop();
     console.log(`pod deletion: ${load.acknowledged.length} writes acknowledged, ${load.failures.length} failed`, summary(load.failures));
-    if (load.failures.length > 0) console.log(await gatewayWarnings());
+    const logged = gatewayLogs();
+    if (load.failures.length > 0) console.log(warnings(logged));
     expect(load.acknowledged.length).toBeGreaterThan(50);
     await expectNothingLost(key, load.acknowledged);
   });
@@ -127,6 +126,7 @@ describe('the release, through the gateway Service', () => {
     const { CLUSTER_NAMESPACE } = await clusterEnv();
     const before = new Map<string, string[]>();
     for (const { name } of await deployments()) before.set(name, await podsOf(name));
+    const gatewayLogs = await followLogs('gateway');
     const load = startWriteLoad(key, 'rollout');
     await new Promise((wake) => setTimeout(wake, 3_000));
     await kubectl(['-n', CLUSTER_NAMESPACE, 'rollout', 'restart', 'deployment']);
@@ -141,7 +141,8 @@ describe('the release, through the gateway Service', () => {
         name,
       ).toEqual([]);
     console.log(`rollout restart: ${load.acknowledged.length} writes acknowledged, ${load.failures.length} failed`, summary(load.failures));
-    if (load.failures.length > 0) console.log(await gatewayWarnings());
+    const logged = gatewayLogs();
+    if (load.failures.length > 0) console.log(warnings(logged));
     expect(load.failures).toEqual([]);
     expect(load.acknowledged.length).toBeGreaterThan(100);
     await expectNothingLost(key, load.acknowledged);

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -108,4 +109,25 @@ export async function releasePods(component: string): Promise<{ name: string; ip
   return pods.items
     .filter((p) => !p.metadata.deletionTimestamp)
     .map((p) => ({ name: p.metadata.name as string, ip: p.status.podIP as string, running: p.status.phase === 'Running' }));
+}
+
+/**
+ * Follows the logs of the pods of one service that exist now (they may be replaced meanwhile: their logs go with
+ * them), until the returned function is called; it returns their lines, each prefixed with its pod.
+ */
+export async function followLogs(component: string): Promise<() => string[]> {
+  const env = await clusterEnv();
+  const lines: string[] = [];
+  const children = (await releasePods(component)).map((pod) => {
+    const child = spawn(env.KUBECTL, ['-n', env.CLUSTER_NAMESPACE, 'logs', '-f', pod.name], {
+      env: { ...process.env, KUBECONFIG: env.KUBECONFIG },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    createInterface({ input: child.stdout }).on('line', (line) => lines.push(`${pod.name} ${line}`));
+    return child;
+  });
+  return () => {
+    for (const child of children) child.kill();
+    return lines;
+  };
 }
