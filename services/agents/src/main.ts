@@ -1,5 +1,5 @@
 import './instrumentation';
-import { connectMongo, createLogger, EventBus, onShutdown } from '@crm/shared';
+import { connectStorage, createLogger, EventBus, onShutdown } from '@crm/shared';
 import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { loadAgentsConfig } from './config';
 import { startEventConsumer } from './runner/event-consumer';
@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const config = loadAgentsConfig();
   const logger = createLogger('agents', config.LOG_LEVEL);
   const metrics = await startMetricsEndpoint({ host: config.METRICS_HOST, port: config.METRICS_PORT });
-  const db = await connectMongo(config.MONGODB_URI, config.AGENTS_DB_NAME);
+  const db = await connectStorage(config.MONGODB_URI, config.AGENTS_DB_NAME);
   const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? 'agents', logger });
   // Another service may be creating the topic at the same moment; a second try sees it.
   await bus
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
 
   let scheduler: RunScheduler | undefined;
   const deps = createDeps(db, config, logger, (at) => scheduler?.wake(at));
-  await Promise.all(Object.values(db.models).map((model) => model.init()));
+  await Promise.all(Object.values(db.connection.models).map((model) => model.init()));
   const server = await startAgentsServer(deps, { host: config.AGENTS_GRPC_HOST, port: config.AGENTS_GRPC_PORT, logger });
   if (config.AGENTS_RUNNER_ENABLED) {
     scheduler = new RunScheduler({ deps, concurrency: config.AGENTS_RUN_CONCURRENCY, idleCheckMs: config.AGENTS_IDLE_CHECK_MS });

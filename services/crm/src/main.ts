@@ -1,25 +1,25 @@
 import './instrumentation';
-import { connectMongo, createLogger, EventBus, onShutdown, OutboxRelay } from '@crm/shared';
+import { connectStorage, createLogger, EventBus, onShutdown, OutboxRelay } from '@crm/shared';
 import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { loadCrmConfig } from './config';
 import { startMessageConsumer } from './events/message-consumer';
 import { startCrmServer } from './server';
-import { createDeps, outboxCollections } from './wiring';
+import { createDeps } from './wiring';
 
 async function main(): Promise<void> {
   const config = loadCrmConfig();
   const logger = createLogger('crm', config.LOG_LEVEL);
   const metrics = await startMetricsEndpoint({ host: config.METRICS_HOST, port: config.METRICS_PORT });
-  const db = await connectMongo(config.MONGODB_URI, config.CRM_DB_NAME);
+  const db = await connectStorage(config.MONGODB_URI, config.CRM_DB_NAME);
   const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? 'crm', logger });
   await bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS, config.EVENTS_TOPIC_REPLICATION_FACTOR);
 
   let relay: OutboxRelay | undefined;
-  const deps = createDeps(db, logger, (collection) => relay?.nudge(collection));
-  await Promise.all(Object.values(db.models).map((model) => model.init()));
+  const deps = createDeps(db, logger);
+  await Promise.all(Object.values(db.connection.models).map((model) => model.init()));
   if (config.OUTBOX_RELAY_ENABLED) {
     relay = new OutboxRelay({
-      collections: outboxCollections(deps),
+      outbox: db.outbox,
       bus,
       topic: config.EVENTS_TOPIC,
       logger,

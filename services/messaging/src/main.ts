@@ -1,35 +1,29 @@
 import './instrumentation';
-import { connectMongo, createLogger, EventBus, onShutdown, OutboxRelay } from '@crm/shared';
+import { connectStorage, createLogger, EventBus, onShutdown, OutboxRelay } from '@crm/shared';
 import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { observeLanes } from './broadcasts/broadcast-metrics';
 import { BroadcastSender } from './broadcasts/sender';
 import { loadMessagingConfig } from './config';
 import { startCallbackServer } from './http/callback-server';
 import { startMessagingServer } from './server';
-import { createDeps, outboxCollections } from './wiring';
+import { createDeps } from './wiring';
 
 async function main(): Promise<void> {
   const config = loadMessagingConfig();
   const logger = createLogger('messaging', config.LOG_LEVEL);
   const metrics = await startMetricsEndpoint({ host: config.METRICS_HOST, port: config.METRICS_PORT });
   // A message and its conversation change are stored in one transaction (a replica set; SecantusDB is one).
-  const db = await connectMongo(config.MONGODB_URI, config.MESSAGING_DB_NAME, { requires: ['transactions'] });
+  const db = await connectStorage(config.MONGODB_URI, config.MESSAGING_DB_NAME, { requires: ['transactions'] });
   const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? 'messaging', logger });
   await bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS, config.EVENTS_TOPIC_REPLICATION_FACTOR);
 
   let relay: OutboxRelay | undefined;
   let sender: BroadcastSender | undefined;
-  const deps = createDeps(
-    db,
-    config,
-    logger,
-    (collection) => relay?.nudge(collection),
-    () => sender?.wake(),
-  );
-  await Promise.all(Object.values(db.models).map((model) => model.init()));
+  const deps = createDeps(db, config, logger, () => sender?.wake());
+  await Promise.all(Object.values(db.connection.models).map((model) => model.init()));
   if (config.OUTBOX_RELAY_ENABLED) {
     relay = new OutboxRelay({
-      collections: outboxCollections(deps),
+      outbox: db.outbox,
       bus,
       topic: config.EVENTS_TOPIC,
       logger,

@@ -1,5 +1,5 @@
 import './instrumentation';
-import { connectMongo, createLogger, EventBus, onShutdown } from '@crm/shared';
+import { connectStorage, createLogger, EventBus, onShutdown } from '@crm/shared';
 import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { loadWebhooksConfig } from './config';
 import { sealStoredSecrets } from './domain/seal-stored-secrets';
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const config = loadWebhooksConfig();
   const logger = createLogger('webhooks', config.LOG_LEVEL);
   const metrics = await startMetricsEndpoint({ host: config.METRICS_HOST, port: config.METRICS_PORT });
-  const db = await connectMongo(config.MONGODB_URI, config.WEBHOOKS_DB_NAME);
+  const db = await connectStorage(config.MONGODB_URI, config.WEBHOOKS_DB_NAME);
   const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? 'webhooks', logger });
   // The CRM may be creating the topic at the same moment; a second try sees it.
   await bus
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
 
   // The worker is woken by the consumer and the reactivation path through deps; it is created right below.
   const deps = createDeps(db, config, logger, (leased) => (leased ? worker.accept(leased) : worker.nudge()));
-  await Promise.all(Object.values(db.models).map((model) => model.init()));
+  await Promise.all(Object.values(db.connection.models).map((model) => model.init()));
   await sealStoredSecrets(deps);
   const worker = new DeliveryWorker({ deps, concurrency: config.WEBHOOK_WORKER_CONCURRENCY, idleCheckMs: config.WEBHOOK_IDLE_CHECK_MS });
   worker.start();
