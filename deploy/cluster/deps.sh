@@ -1,9 +1,11 @@
 # shellcheck shell=bash
 # The machine's packages the cluster needs, from Debian: podman and buildah (images; rootful, native overlay, runc),
 # containerd and runc (the node's runtime), the CNI plugins (bridge, host-local, loopback), etcd, debootstrap (the
-# Node base image), iptables and conntrack (kube-proxy), ipset (kube-router's NetworkPolicies). Sourced by cluster.sh.
+# Node base image), iptables and conntrack (kube-proxy), ipset (kube-router's NetworkPolicies); openssl, curl and
+# envsubst (gettext-base) for the scripts themselves. Sourced by cluster.sh.
 
-CLUSTER_PACKAGES="podman buildah containerd runc containernetworking-plugins etcd-server debootstrap iptables conntrack ipset"
+CLUSTER_PACKAGES="podman buildah containerd runc containernetworking-plugins etcd-server debootstrap iptables conntrack
+ipset openssl curl gettext-base"
 
 install_deps() {
   local missing=() pkg

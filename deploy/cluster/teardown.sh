@@ -16,10 +16,12 @@ drain_pods() {
   # what matters is that kubelet stops each sandbox through the runtime and the CNI plugin.
   kubectl_admin delete deployments,replicasets,jobs --all-namespaces --all --wait=false >/dev/null 2>&1 || true
   kubectl_admin delete pods --all-namespaces --all --grace-period 1 --wait=false >/dev/null 2>&1 || true
+  # Done when no container runs and no pod network namespace is left (kubelet stopped every sandbox: the CNI plugin
+  # released its address and veth).
   local deadline=$((SECONDS + 90))
   while ((SECONDS < deadline)); do
-    [[ -z "$(ctr --address "$CONTAINERD_SOCK" -n k8s.io tasks ls -q 2>/dev/null)" ]] &&
-      ! ls "$RUN/containerd/io.containerd.grpc.v1.cri/sandboxes" 2>/dev/null | grep -q . && return 0
+    ! ctr --address "$CONTAINERD_SOCK" -n k8s.io tasks ls 2>/dev/null | grep -q RUNNING &&
+      ! findmnt -rn -o TARGET | grep -q "^$RUN/containerd/io.containerd.grpc.v1.cri/netns/" && return 0
     sleep 1
   done
   echo "pods still running after 90 s; stopping them with the runtime"
