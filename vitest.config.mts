@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-// Five projects; `npm test` runs unit, e2e and deploy together, then `contract` alone, then `chaos` alone. `unit`: the tests beside the
+// Six projects; `npm test` runs unit, e2e and deploy together, then `contract` alone, then `chaos` alone. `unit`: the tests beside the
 // code (*.test.ts), pure logic, no servers, seconds (`npm run test:unit`). `e2e`: the tests in test/ against the real stack, which test/support/global-setup.ts
 // starts once (Kafka, SecantusDB or MONGODB_URI, two replicas of each service, the gateway). `deploy`: the Helm chart and
-// the image recipe, offline (deploy/validate-chart.sh; no stack), in parallel with e2e.
+// the image recipe, offline (deploy/validate-chart.sh; no stack), in parallel with e2e. `cluster`: on a local Kubernetes, alone
+// (`npm run test:cluster` after `npm run cluster:up`).
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -21,7 +22,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/deploy/**', 'test/contract/**', 'test/chaos/**', 'test/structure/**'],
+          exclude: ['test/deploy/**', 'test/contract/**', 'test/chaos/**', 'test/structure/**', 'test/cluster/**'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
@@ -48,6 +49,19 @@ export default defineConfig({
           env: { CHAOS_PROFILE: process.env.CHAOS_PROFILE ?? 'short' },
           testTimeout: 300_000,
           hookTimeout: 1_200_000,
+        },
+      },
+      {
+        // The product on a local single-node Kubernetes (test/cluster): the image, the chart against the API server, a smoke
+        // through the gateway Service with pods deleted and every Deployment restarted under load, NetworkPolicies. Needs
+        // `npm run cluster:up` first (deploy/cluster); `npm run test:cluster`, one file at a time.
+        test: {
+          name: 'cluster',
+          include: ['test/cluster/*.test.ts'],
+          // One file at a time: they share the cluster (and its 2 cores) and some restart its pods.
+          poolOptions: { forks: { singleFork: true } },
+          testTimeout: 900_000,
+          hookTimeout: 300_000,
         },
       },
       {

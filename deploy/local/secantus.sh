@@ -103,18 +103,18 @@ secantus_preflight() {
 secantus_start() {
   local pid
   if pid="$(secantus_pid)"; then
-    log "SecantusDB already running (pid $pid) on 127.0.0.1:$STACK_MONGO_PORT"
+    log "SecantusDB already running (pid $pid) on $STACK_HOST:$STACK_MONGO_PORT"
     return 0
   fi
   secantus_install
   mkdir -p "$SECANTUS_RUN_DIR/data" "$SECANTUS_RUN_DIR/logs"
   if [[ -f "$SECANTUS_LOG" ]]; then mv -f "$SECANTUS_LOG" "$SECANTUS_LOG.prev"; fi
-  log "starting SecantusDB $SECANTUS_VERSION on 127.0.0.1:$STACK_MONGO_PORT (log: $SECANTUS_LOG)"
+  log "starting SecantusDB $SECANTUS_VERSION on $STACK_HOST:$STACK_MONGO_PORT (log: $SECANTUS_LOG)"
   # An explicit (empty) config file: no secantusd.toml from the user's home or /etc changes the local stack.
   : >"$SECANTUS_RUN_DIR/secantusd.toml"
   spawn_detached "$SECANTUS_LOG" "$SECANTUS_PID_FILE" "$SECANTUS_BIN" \
     --config "$SECANTUS_RUN_DIR/secantusd.toml" \
-    --host 127.0.0.1 \
+    --host "$STACK_HOST" \
     --port "$STACK_MONGO_PORT" \
     --storage-path "$SECANTUS_RUN_DIR/data" \
     --cache-size "$SECANTUS_CACHE_SIZE" \
