@@ -1,5 +1,5 @@
 import './instrumentation';
-import { connectMongoClient, createLogger, onShutdown, REDACT } from '@crm/shared';
+import { ConfigError, connectMongoClient, createLogger, onShutdown, REDACT } from '@crm/shared';
 import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { buildApp } from './app';
 import { closeClients, createClients } from './clients';
@@ -48,6 +48,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // A bad environment is one line (which variable, why); anything else keeps its stack.
+  console.error(error instanceof ConfigError ? `gateway: ${error.message}` : error);
   process.exit(1);
 });

@@ -27,9 +27,10 @@ async function main(): Promise<void> {
     });
     relay.start();
   }
+  // Serve first: joining the consumer group waits out a crashed member's session (about 30 s), and the API needs no consumer.
+  const server = await startCrmServer(deps, { host: config.CRM_GRPC_HOST, port: config.CRM_GRPC_PORT, logger });
   if (config.CRM_MESSAGE_CONSUMER_ENABLED)
     await startMessageConsumer(deps, bus, { groupId: config.CRM_CONSUMER_GROUP, topic: config.EVENTS_TOPIC, logger });
-  const server = await startCrmServer(deps, { host: config.CRM_GRPC_HOST, port: config.CRM_GRPC_PORT, logger });
   logger.info({ port: server.port, metrics: metrics?.port, relay: config.OUTBOX_RELAY_ENABLED }, 'crm service listening');
 
   onShutdown(logger, [
