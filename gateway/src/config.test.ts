@@ -1,4 +1,4 @@
-import { ConfigError } from '@crm/shared';
+import { ConfigError } from '@crm/shared/config';
 import { describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from './config';
 

@@ -1,5 +1,4 @@
-import type { Logger } from '@crm/shared';
-import type { Connection } from 'mongoose';
+import type { Logger, Storage } from '@crm/shared';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { WebhooksConfig } from './config';
@@ -11,7 +10,7 @@ import { createWebhookRepository } from './repository/webhook.repository';
 
 /** Builds the repositories and the delivery settings over one connection. */
 export function createDeps(
-  db: Connection,
+  db: Storage,
   config: WebhooksConfig,
   logger: Logger,
   deliveriesQueued: WebhookDeps['deliveriesQueued'],

@@ -1,4 +1,4 @@
-import { connectMongo, createLogger } from '@crm/shared';
+import { connectStorage, createLogger } from '@crm/shared';
 import { UsageError, type CliCommand, type CliProgram } from '@crm/shared/cli';
 import { loadCrmConfig } from '../config';
 import { createApiKey, createMember, createOrganization, revokeApiKey } from '../domain/admin';
@@ -102,9 +102,9 @@ export function adminProgram(invocation: string, extra: ReadonlyArray<CliCommand
     commands: [...ADMIN_COMMANDS, ...extra],
     open: async () => {
       const config = loadCrmConfig();
-      const db = await connectMongo(config.MONGODB_URI, config.CRM_DB_NAME);
+      const db = await connectStorage(config.MONGODB_URI, config.CRM_DB_NAME);
       const deps = createDeps(db, createLogger('crm-admin', 'warn'));
-      await Promise.all(Object.values(db.models).map((model) => model.init()));
+      await Promise.all(Object.values(db.connection.models).map((model) => model.init()));
       return { context: deps, close: () => db.close() };
     },
   };

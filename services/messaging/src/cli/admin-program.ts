@@ -1,4 +1,4 @@
-import { AppError, connectMongo, createLogger } from '@crm/shared';
+import { AppError, connectStorage, createLogger } from '@crm/shared';
 import { UsageError, type CliCommand, type CliProgram } from '@crm/shared/cli';
 import { INSTANCE_KINDS, TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '@crm/shared/schemas';
 import { loadMessagingConfig } from '../config';
@@ -125,9 +125,9 @@ export function messagingAdminProgram(
     commands: [...MESSAGING_ADMIN_COMMANDS, ...extra],
     open: async () => {
       const config = loadMessagingConfig();
-      const db = await connectMongo(config.MONGODB_URI, config.MESSAGING_DB_NAME);
+      const db = await connectStorage(config.MONGODB_URI, config.MESSAGING_DB_NAME);
       const deps = createDeps(db, config, createLogger('messaging-admin', 'warn'));
-      await Promise.all(Object.values(db.models).map((model) => model.init()));
+      await Promise.all(Object.values(db.connection.models).map((model) => model.init()));
       return {
         context: deps,
         close: async () => {

@@ -1,5 +1,5 @@
-import { isDuplicateKeyError, keyset, type KeysetPage, type KeysetPosition, toPage } from '@crm/shared';
-import { Schema, type Connection, type FilterQuery } from 'mongoose';
+import { type PageRequest, RecordStore, type Storage, type StoreFilter } from '@crm/shared';
+import { Schema } from 'mongoose';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -49,9 +49,7 @@ export interface DeliveryRecord {
   trace: Record<string, string>;
 }
 
-type DeliveryDoc = Omit<DeliveryRecord, 'id'> & { _id: string };
-
-const deliverySchema = new Schema<DeliveryDoc>(
+const deliverySchema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -87,12 +85,10 @@ deliverySchema.index({ status: 1, next_attempt_at: 1 });
 deliverySchema.index({ status: 1, lease_until: 1 });
 deliverySchema.index({ expires_at: 1 }, { expireAfterSeconds: 0 });
 
-export interface DeliveryQuery {
+export interface DeliveryQuery extends PageRequest {
   status?: string | null;
   event_type?: string | null;
   created_after?: string | null;
-  limit: number;
-  after: KeysetPosition | undefined;
 }
 
 export interface AttemptUpdate {
@@ -102,47 +98,25 @@ export interface AttemptUpdate {
 
 export type DeliveryRepository = ReturnType<typeof createDeliveryRepository>;
 
-export function createDeliveryRepository(db: Connection) {
-  const Delivery = db.model<DeliveryDoc>('Delivery', deliverySchema);
-  const toRecord = ({ _id, ...rest }: DeliveryDoc): DeliveryRecord => ({ id: _id, ...rest });
+export function createDeliveryRepository(storage: Storage) {
+  const deliveries = new RecordStore<DeliveryRecord>(storage, { model: 'Delivery', schema: deliverySchema, what: 'delivery' });
+  const Delivery = deliveries.model;
   const freeLease = (now: Date) => ({ $or: [{ lease_until: null }, { lease_until: { $lt: now } }] });
 
   return {
     /** False when the delivery already exists (a re-consumed event). */
-    async insertIfNew(record: DeliveryRecord): Promise<boolean> {
-      const { id, ...rest } = record;
-      try {
-        await Delivery.collection.insertOne({ _id: id, ...rest } as never);
-        return true;
-      } catch (error) {
-        if (isDuplicateKeyError(error)) return false;
-        throw error;
-      }
-    },
+    insertIfNew: (record: DeliveryRecord) => deliveries.insertIfNew(record),
 
-    async getById(orgId: string, id: string): Promise<DeliveryRecord | null> {
-      const doc = await Delivery.findOne({ _id: id, org_id: orgId }).lean<DeliveryDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getById: (orgId: string, id: string) => deliveries.findOne({ _id: id, org_id: orgId }),
 
-    async countForWebhook(orgId: string, webhookId: string): Promise<number> {
-      return Delivery.countDocuments({ org_id: orgId, webhook_id: webhookId });
-    },
+    countForWebhook: (orgId: string, webhookId: string) => deliveries.count({ org_id: orgId, webhook_id: webhookId }),
 
-    async list(orgId: string, webhookId: string, query: DeliveryQuery): Promise<KeysetPage<DeliveryRecord>> {
-      const after = query.after ? { ...query.after, value: new Date(String(query.after.value)) } : undefined;
-      const { filter: position, sort } = keyset('created_at', 'desc', after);
-      const conditions: FilterQuery<DeliveryDoc>[] = [{ org_id: orgId, webhook_id: webhookId }];
+    list(orgId: string, webhookId: string, query: DeliveryQuery) {
+      const conditions: StoreFilter[] = [{ org_id: orgId, webhook_id: webhookId }];
       if (query.status) conditions.push({ status: query.status });
       if (query.event_type) conditions.push({ event_type: query.event_type });
       if (query.created_after) conditions.push({ created_at: { $gte: new Date(query.created_after) } });
-      if (after) conditions.push(position as FilterQuery<DeliveryDoc>);
-      const rows = await Delivery.find({ $and: conditions })
-        .sort(sort)
-        .limit(query.limit + 1)
-        .lean<DeliveryDoc[]>();
-      const page = toPage(rows, query.limit, (row) => row.created_at.toISOString());
-      return { ...page, items: page.items.map(toRecord) };
+      return deliveries.listPage(conditions, { field: 'created_at', order: 'desc', type: 'date' }, query);
     },
 
     /**
@@ -157,12 +131,9 @@ export function createDeliveryRepository(db: Connection) {
         .lean<{ _id: string }[]>();
       const claimed: DeliveryRecord[] = [];
       for (const candidate of candidates) {
-        const doc = await Delivery.findOneAndUpdate(
-          { _id: candidate._id, ...due, ...freeLease(now) },
-          { $set: { lease_until: new Date(now.getTime() + leaseMs), lease_owner: owner } },
-          { new: true },
-        ).lean<DeliveryDoc>();
-        if (doc) claimed.push(toRecord(doc));
+        const lease = { lease_until: new Date(now.getTime() + leaseMs), lease_owner: owner };
+        const record = await deliveries.update({ _id: candidate._id, ...due, ...freeLease(now) }, lease);
+        if (record) claimed.push(record);
       }
       return claimed;
     },
@@ -178,12 +149,10 @@ export function createDeliveryRepository(db: Connection) {
       attemptsBefore: number,
       update: AttemptUpdate,
     ): Promise<DeliveryRecord | null> {
-      const doc = await Delivery.findOneAndUpdate(
+      return deliveries.update(
         { _id: id, org_id: orgId, lease_owner: owner, attempt: attemptsBefore },
         { $set: { ...update.set, lease_until: null, lease_owner: null }, $push: { attempts: update.attempt } },
-        { new: true },
-      ).lean<DeliveryDoc>();
-      return doc ? toRecord(doc) : null;
+      );
     },
 
     /** Parks a due attempt of a paused subscription until it is reactivated. */
@@ -215,10 +184,10 @@ export function createDeliveryRepository(db: Connection) {
       const [due, lease] = await Promise.all([
         Delivery.findOne({ status: 'pending', next_attempt_at: { $ne: null }, lease_until: null }, { next_attempt_at: 1 })
           .sort({ next_attempt_at: 1 })
-          .lean<DeliveryDoc>(),
+          .lean<Pick<DeliveryRecord, 'next_attempt_at'>>(),
         Delivery.findOne({ status: 'pending', lease_until: { $ne: null } }, { lease_until: 1 })
           .sort({ lease_until: 1 })
-          .lean<DeliveryDoc>(),
+          .lean<Pick<DeliveryRecord, 'lease_until'>>(),
       ]);
       const times = [due?.next_attempt_at, lease?.lease_until]
         .filter((time): time is Date => time instanceof Date)

@@ -1,5 +1,5 @@
-import { keyset, type KeysetPage, type KeysetPosition, toPage } from '@crm/shared';
-import { Schema, type Connection, type FilterQuery } from 'mongoose';
+import { type PageRequest, RecordStore, type Storage, type StoreFilter } from '@crm/shared';
+import { Schema } from 'mongoose';
 import type { SecretBox } from '../delivery/secret-box';
 
 export type WebhookStatus = 'active' | 'paused';
@@ -24,11 +24,10 @@ export interface WebhookRecord {
   updated_at: Date;
 }
 
-interface WebhookDoc extends Omit<WebhookRecord, 'id'> {
-  _id: string;
-}
+/** A stored webhook: its secrets sealed. */
+type WebhookDoc = Omit<WebhookRecord, 'id'> & { _id: string };
 
-const webhookSchema = new Schema<WebhookDoc>(
+const webhookSchema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -52,23 +51,25 @@ const webhookSchema = new Schema<WebhookDoc>(
 webhookSchema.index({ org_id: 1, created_at: -1, _id: -1 });
 webhookSchema.index({ org_id: 1, status: 1 });
 
-export interface WebhookQuery {
+export interface WebhookQuery extends PageRequest {
   status?: WebhookStatus | null;
-  limit: number;
-  after: KeysetPosition | undefined;
 }
 
 export type WebhookRepository = ReturnType<typeof createWebhookRepository>;
 
 /** The secrets leave and enter the store only through `box`: rows hold them sealed, records in plaintext. */
-export function createWebhookRepository(db: Connection, box: SecretBox) {
-  const Webhook = db.model<WebhookDoc>('Webhook', webhookSchema);
-  const toRecord = ({ _id, ...rest }: WebhookDoc): WebhookRecord => ({
-    id: _id,
-    ...rest,
-    secret: box.open(rest.secret, _id),
-    previous_secret: rest.previous_secret === null ? null : box.open(rest.previous_secret, _id),
+export function createWebhookRepository(storage: Storage, box: SecretBox) {
+  const webhooks = new RecordStore<WebhookRecord>(storage, {
+    model: 'Webhook',
+    schema: webhookSchema,
+    what: 'webhook',
+    fromStored: (record) => ({
+      ...record,
+      secret: box.open(record.secret, record.id),
+      previous_secret: record.previous_secret === null ? null : box.open(record.previous_secret, record.id),
+    }),
   });
+  const Webhook = webhooks.model;
   const byId = (orgId: string, id: string) => ({ _id: id, org_id: orgId });
   const sealed = <T extends { secret?: string; previous_secret?: string | null }>(id: string, fields: T): T => ({
     ...fields,
@@ -78,43 +79,24 @@ export function createWebhookRepository(db: Connection, box: SecretBox) {
 
   return {
     async insert(record: WebhookRecord): Promise<void> {
-      const { id, ...rest } = record;
-      await Webhook.collection.insertOne({ _id: id, ...sealed(id, rest) } as never);
+      await webhooks.insert({ ...record, ...sealed(record.id, record) });
     },
 
-    async getById(orgId: string, id: string): Promise<WebhookRecord | null> {
-      const doc = await Webhook.findOne(byId(orgId, id)).lean<WebhookDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getById: (orgId: string, id: string) => webhooks.findOne(byId(orgId, id)),
 
-    async count(orgId: string): Promise<number> {
-      return Webhook.countDocuments({ org_id: orgId });
-    },
+    count: (orgId: string) => webhooks.count({ org_id: orgId }),
 
-    async list(orgId: string, query: WebhookQuery): Promise<KeysetPage<WebhookRecord>> {
-      const after = query.after ? { ...query.after, value: new Date(String(query.after.value)) } : undefined;
-      const { filter: position, sort } = keyset('created_at', 'desc', after);
-      const conditions: FilterQuery<WebhookDoc>[] = [{ org_id: orgId }];
+    list(orgId: string, query: WebhookQuery) {
+      const conditions: StoreFilter[] = [{ org_id: orgId }];
       if (query.status) conditions.push({ status: query.status });
-      if (after) conditions.push(position as FilterQuery<WebhookDoc>);
-      const rows = await Webhook.find({ $and: conditions })
-        .sort(sort)
-        .limit(query.limit + 1)
-        .lean<WebhookDoc[]>();
-      const page = toPage(rows, query.limit, (row) => row.created_at.toISOString());
-      return { ...page, items: page.items.map(toRecord) };
+      return webhooks.listPage(conditions, { field: 'created_at', order: 'desc', type: 'date' }, query);
     },
 
     /** The subscriptions an event of this organization may go to; the caller matches the kind. */
-    async listActive(orgId: string): Promise<WebhookRecord[]> {
-      const docs = await Webhook.find({ org_id: orgId, status: 'active' }).lean<WebhookDoc[]>();
-      return docs.map(toRecord);
-    },
+    listActive: (orgId: string) => webhooks.findMany({ org_id: orgId, status: 'active' }),
 
-    async update(orgId: string, id: string, set: Partial<Omit<WebhookRecord, 'id' | 'org_id'>>): Promise<WebhookRecord | null> {
-      const doc = await Webhook.findOneAndUpdate(byId(orgId, id), { $set: sealed(id, set) }, { new: true }).lean<WebhookDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    update: (orgId: string, id: string, set: Partial<Omit<WebhookRecord, 'id' | 'org_id'>>) =>
+      webhooks.update(byId(orgId, id), sealed(id, set)),
 
     async delete(orgId: string, id: string): Promise<boolean> {
       const result = await Webhook.deleteOne(byId(orgId, id));
@@ -126,14 +108,8 @@ export function createWebhookRepository(db: Connection, box: SecretBox) {
     },
 
     /** $inc, not read-modify-write: concurrent failing attempts must all count. Returns the record after the change. */
-    async recordFailure(orgId: string, id: string, at: Date, reason: string): Promise<WebhookRecord | null> {
-      const doc = await Webhook.findOneAndUpdate(
-        byId(orgId, id),
-        { $inc: { consecutive_failures: 1 }, $set: { last_failure_at: at, last_failure_reason: reason } },
-        { new: true },
-      ).lean<WebhookDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    recordFailure: (orgId: string, id: string, at: Date, reason: string) =>
+      webhooks.update(byId(orgId, id), { $inc: { consecutive_failures: 1 }, $set: { last_failure_at: at, last_failure_reason: reason } }),
 
     /**
      * Seals what is stored in plaintext (rows of before encryption) or under an old key, so an old key can be retired

@@ -1,6 +1,6 @@
 import { createChatInstanceRepository } from '@crm/messaging/src/repository/chat-instance.repository';
 import { loadMessagingConfig } from '@crm/messaging/src/config';
-import { connectMongo } from '@crm/shared';
+import { connectStorage } from '@crm/shared';
 import { invocation, UsageError, type CliCommand, type CliOption, type CliProgram, type CliValues } from '@crm/shared/cli';
 import { INSTANCE_KINDS, TEMPLATE_STATUSES, type InstanceKind } from '@crm/shared/schemas';
 
@@ -196,7 +196,7 @@ export function simProgram(): CliProgram<SimContext> {
 }
 
 function openSimContext(simUrl: string): { context: SimContext; close(): Promise<void> } {
-  let database: ReturnType<typeof connectMongo> | undefined;
+  let database: ReturnType<typeof connectStorage> | undefined;
   const control = async (path: string, body?: Record<string, unknown>): Promise<unknown> => {
     const response = await fetch(`${simUrl}/control/${path}`, {
       ...(body ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
@@ -218,7 +218,7 @@ function openSimContext(simUrl: string): { context: SimContext; close(): Promise
       if (!ref) throw new UsageError(`the simulator knows no ${kind} number yet: pass --to <handle>`);
     }
     const config = loadMessagingConfig();
-    database ??= connectMongo(config.MONGODB_URI, config.MESSAGING_DB_NAME);
+    database ??= connectStorage(config.MONGODB_URI, config.MESSAGING_DB_NAME);
     if (!(await createChatInstanceRepository(await database).getByProviderRef(kind, ref)))
       throw new Error(
         `no ${kind} number or page '${ref}' exists (database ${config.MESSAGING_DB_NAME}): messaging-admin create-number connects one`,
