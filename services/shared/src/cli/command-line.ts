@@ -16,6 +16,11 @@ export interface CliOption {
 
 export type CliValues = Record<string, string | boolean | undefined>;
 
+/** An option's text: '' when absent (a required option was checked before the command ran). */
+export const text = (value: string | boolean | undefined): string => (typeof value === 'string' ? value : '');
+/** An optional option's text, or undefined when absent or empty. */
+export const optional = (value: string | boolean | undefined): string | undefined => text(value) || undefined;
+
 export interface CliCommand<Context> {
   name: string;
   summary: string;

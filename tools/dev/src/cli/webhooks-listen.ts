@@ -1,10 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { exitWith, invocation, runCli, UsageError, type CliProgram, type CliValues } from '@crm/shared/cli';
+import { exitWith, invocation, runCli, text, UsageError, type CliProgram, type CliValues } from '@crm/shared/cli';
 import { startListener, type Delivery } from '../webhooks/listener';
 
 const ROOT = resolve(__dirname, '../../../..');
-const text = (value: string | boolean | undefined) => (typeof value === 'string' ? value : '');
 
 /** The running `npm start`'s base URL (its state file), else the default one. */
 function defaultBaseUrl(): string {
