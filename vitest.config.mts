@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Six projects; `npm test` runs unit, e2e and deploy together, then `contract` alone, then `chaos` alone. `unit`: the tests beside the
+// Seven projects; `npm test` runs unit, e2e and deploy together, then `contract`, `chaos` and `docs`, each alone. `unit`: the tests beside the
 // code (*.test.ts), pure logic, no servers, seconds (`npm run test:unit`). `e2e`: the tests in test/ against the real stack, which test/support/global-setup.ts
 // starts once (Kafka, SecantusDB or MONGODB_URI, two replicas of each service, the gateway). `deploy`: the Helm chart and
 // the image recipe, offline (deploy/validate-chart.sh; no stack), in parallel with e2e. `cluster`: on a local Kubernetes, alone
@@ -14,7 +14,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['services/*/src/**/*.test.ts', 'gateway/src/**/*.test.ts', 'tools/*/src/**/*.test.ts', 'test/structure/*.test.ts'],
+          include: ['services/*/src/**/*.test.ts', 'gateway/src/**/*.test.ts', 'tools/*/src/**/*.test.ts', 'test/structure/*.test.ts', 'deploy/lib/*.test.ts'],
           testTimeout: 10_000,
         },
       },
@@ -22,7 +22,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/deploy/**', 'test/contract/**', 'test/chaos/**', 'test/structure/**', 'test/cluster/**'],
+          exclude: ['test/deploy/**', 'test/contract/**', 'test/chaos/**', 'test/structure/**', 'test/cluster/**', 'test/docs/**'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
@@ -63,6 +63,11 @@ export default defineConfig({
           testTimeout: 900_000,
           hookTimeout: 300_000,
         },
+      },
+      {
+        // The README's and docs' commands as written (test/docs): a fresh copy of the repository whose own `npm start`
+        // installs, builds and starts a whole system, alone in a fourth `vitest run` (npm test), like contract and chaos.
+        test: { name: 'docs', include: ['test/docs/*.test.ts'], testTimeout: 1_500_000, hookTimeout: 900_000 },
       },
       {
         // A clean CI machine builds helm from its Go module and pip-installs kubernetes-validate and hadolint: measured 12 min

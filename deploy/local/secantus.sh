@@ -18,12 +18,12 @@ SECANTUS_EXPECTED_BUILD_SECONDS=450
 
 secantus_installed() { [[ -x "$SECANTUS_BIN" && -f "$SECANTUS_HOME/.installed" ]]; }
 
-# Prints a progress line every 15 s while cargo builds: crates compiled out of those in the lock file, time
+# Prints a progress line every STACK_PROGRESS_SECONDS (15) while cargo builds: crates compiled out of those in the lock file, time
 # spent, and the time left estimated from the measured build time (the crate count alone misleads: WiredTiger's
 # C build is one crate and a third of the time).
 secantus_build_progress() {
   local build_log="$1" started="$2" total="$3" done elapsed left
-  while sleep 15; do
+  while sleep "${STACK_PROGRESS_SECONDS:-15}"; do
     done="$(grep -c '^ *Compiling ' "$build_log" 2>/dev/null || true)"
     elapsed=$((SECONDS - started))
     left=$((SECANTUS_EXPECTED_BUILD_SECONDS - elapsed))

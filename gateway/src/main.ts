@@ -1,5 +1,6 @@
 import { config } from './instrumentation';
 import { connectMongoClient, createLogger, onShutdown, REDACT } from '@crm/shared';
+import { startFailure } from '@crm/shared/config';
 import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { buildApp } from './app';
 import { closeClients, createClients } from './clients';
@@ -46,6 +47,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(startFailure('gateway', error));
   process.exit(1);
 });

@@ -3,6 +3,7 @@ import { createLogger, createStorage } from '@crm/shared';
 import mongoose from 'mongoose';
 import { freePort } from '../../deploy/lib/ports';
 import { REPO_ROOT, startLocalStack, type StackEnv } from '../../deploy/lib/local-stack';
+import { generateSecrets } from '../../deploy/lib/secrets';
 import { startSystem, type RunningSystem } from '../../deploy/lib/system';
 import { createApiKey, createOrganization } from '../../services/crm/src/domain/admin';
 import { SCOPES } from '../../services/crm/src/domain/scopes';
@@ -39,6 +40,7 @@ export async function startOwnSystem(options: { crmReplicas: number; webhooksRep
   const system = await startSystem({
     stack,
     namespace,
+    secrets: generateSecrets(),
     gatewayPort: await freePort(),
     crmPorts: await ports(options.crmReplicas),
     webhooksPorts: await ports(options.webhooksReplicas),
