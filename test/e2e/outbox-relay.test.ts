@@ -1,12 +1,4 @@
-import {
-  createLogger,
-  newOutboxEntry,
-  outboxOnInsert,
-  outboxOnUpdate,
-  OutboxRelay,
-  type EventBus,
-  type OutgoingMessage,
-} from '@crm/shared';
+import { createLogger, newEvent, outboxOnInsert, outboxOnUpdate, OutboxRelay, type EventBus, type OutgoingMessage } from '@crm/shared';
 import { MongoClient, type Collection, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testSystem } from '../support/system';
@@ -74,7 +66,7 @@ describe('outbox relays of two replicas', () => {
     const relayA = new OutboxRelay({ ...options, bus: a.bus });
     const relayB = new OutboxRelay({ ...options, bus: b.bus });
 
-    const first = newOutboxEntry('org_relay', 'contact.created', {});
+    const first = newEvent('org_relay', 'contact.tag.added', { contact: { id: 'ct_relay', name: 'Relay' }, tag: 'first' });
     await collection.insertOne({ _id: 'ct_relay' as never, ...outboxOnInsert([first]) });
     a.holdNext();
     relayA.start();
@@ -82,7 +74,7 @@ describe('outbox relays of two replicas', () => {
       // Replica A leased the record and waits for the broker; replica B's writer appends and nudges its relay.
       await waitFor('the lease of replica A', () => a.holding, 5_000);
       relayB.start();
-      const second = newOutboxEntry('org_relay', 'contact.updated', {});
+      const second = newEvent('org_relay', 'contact.tag.added', { contact: { id: 'ct_relay', name: 'Relay' }, tag: 'second' });
       await collection.updateOne({ _id: 'ct_relay' as never }, outboxOnUpdate([second]) as Document);
       relayB.nudge(collection.collectionName);
       await new Promise((resolve) => setTimeout(resolve, 200));

@@ -19,13 +19,14 @@ async function main(): Promise<void> {
     .catch(() => bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS, config.EVENTS_TOPIC_REPLICATION_FACTOR));
 
   let scheduler: RunScheduler | undefined;
+  let consumer: Awaited<ReturnType<typeof startEventConsumer>> | undefined;
   const deps = createDeps(db, config, logger, (at) => scheduler?.wake(at));
   await Promise.all(Object.values(db.models).map((model) => model.init()));
   const server = await startAgentsServer(deps, { host: config.AGENTS_GRPC_HOST, port: config.AGENTS_GRPC_PORT, logger });
   if (config.AGENTS_RUNNER_ENABLED) {
     scheduler = new RunScheduler({ deps, concurrency: config.AGENTS_RUN_CONCURRENCY, idleCheckMs: config.AGENTS_IDLE_CHECK_MS });
     scheduler.start();
-    await startEventConsumer(deps, bus, { groupId: config.AGENTS_CONSUMER_GROUP, topic: config.EVENTS_TOPIC });
+    consumer = await startEventConsumer(deps, bus, { groupId: config.AGENTS_CONSUMER_GROUP, topic: config.EVENTS_TOPIC });
   }
   logger.info(
     { port: server.port, metrics: metrics?.port, runner: config.AGENTS_RUNNER_ENABLED, model: deps.model.name },
@@ -34,7 +35,8 @@ async function main(): Promise<void> {
 
   onShutdown(logger, [
     { name: 'grpc', run: () => server.stop() },
-    { name: 'kafka consumer', run: () => bus.close() },
+    { name: 'kafka consumer', run: () => consumer?.stop() },
+    { name: 'kafka', run: () => bus.close() },
     { name: 'run scheduler', run: () => scheduler?.stop() },
     { name: 'clients', run: () => deps.close() },
     { name: 'mongo', run: () => db.close() },

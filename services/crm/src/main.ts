@@ -27,13 +27,15 @@ async function main(): Promise<void> {
     });
     relay.start();
   }
-  if (config.CRM_MESSAGE_CONSUMER_ENABLED)
-    await startMessageConsumer(deps, bus, { groupId: config.CRM_CONSUMER_GROUP, topic: config.EVENTS_TOPIC, logger });
+  const consumer = config.CRM_MESSAGE_CONSUMER_ENABLED
+    ? await startMessageConsumer(deps, bus, { groupId: config.CRM_CONSUMER_GROUP, topic: config.EVENTS_TOPIC, logger })
+    : undefined;
   const server = await startCrmServer(deps, { host: config.CRM_GRPC_HOST, port: config.CRM_GRPC_PORT, logger });
   logger.info({ port: server.port, metrics: metrics?.port, relay: config.OUTBOX_RELAY_ENABLED }, 'crm service listening');
 
   onShutdown(logger, [
     { name: 'grpc', run: () => server.stop() },
+    { name: 'message consumer', run: () => consumer?.stop() },
     { name: 'outbox relay', run: () => relay?.stop() },
     { name: 'kafka', run: () => bus.close() },
     { name: 'mongo', run: () => db.close() },

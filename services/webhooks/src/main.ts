@@ -6,7 +6,7 @@ import { sealStoredSecrets } from './domain/seal-stored-secrets';
 import { startEventConsumer } from './events/event-consumer';
 import { startWebhooksServer } from './server';
 import { createDeps } from './wiring';
-import { DeliveryWorker } from './worker/delivery-worker';
+import { startDeliveryWorker } from './worker/delivery-worker';
 
 async function main(): Promise<void> {
   const config = loadWebhooksConfig();
@@ -20,18 +20,21 @@ async function main(): Promise<void> {
     .catch(() => bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS, config.EVENTS_TOPIC_REPLICATION_FACTOR));
 
   // The worker is woken by the consumer and the reactivation path through deps; it is created right below.
-  const deps = createDeps(db, config, logger, (leased) => (leased ? worker.accept(leased) : worker.nudge()));
+  const deps = createDeps(db, config, logger, {
+    deliveriesQueued: (leased) => (leased ? worker.dispatcher.accept(leased) : worker.scanner.nudge()),
+    paused: (orgId, webhookId) => worker.dispatcher.holdEndpoint(orgId, webhookId),
+  });
   await Promise.all(Object.values(db.models).map((model) => model.init()));
   await sealStoredSecrets(deps);
-  const worker = new DeliveryWorker({ deps, concurrency: config.WEBHOOK_WORKER_CONCURRENCY, idleCheckMs: config.WEBHOOK_IDLE_CHECK_MS });
-  worker.start();
+  const worker = startDeliveryWorker(deps, config);
   const server = await startWebhooksServer(deps, { host: config.WEBHOOKS_GRPC_HOST, port: config.WEBHOOKS_GRPC_PORT, logger });
-  await startEventConsumer(deps, bus, { groupId: config.WEBHOOK_CONSUMER_GROUP, topic: config.EVENTS_TOPIC });
+  const consumer = await startEventConsumer(deps, bus, { groupId: config.WEBHOOK_CONSUMER_GROUP, topic: config.EVENTS_TOPIC });
   logger.info({ port: server.port, metrics: metrics?.port, group: config.WEBHOOK_CONSUMER_GROUP }, 'webhooks service listening');
 
   onShutdown(logger, [
     { name: 'grpc', run: () => server.stop() },
-    { name: 'kafka consumer', run: () => bus.close() },
+    { name: 'kafka consumer', run: () => consumer.stop() },
+    { name: 'kafka', run: () => bus.close() },
     { name: 'delivery worker', run: () => worker.stop() },
     { name: 'mongo', run: () => db.close() },
     { name: 'telemetry', run: () => stopTelemetry() },

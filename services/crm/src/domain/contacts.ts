@@ -1,4 +1,4 @@
-import { AppError, invalidReference, newId, newOutboxEntry, notFound, type OutboxEntry } from '@crm/shared';
+import { AppError, invalidReference, newId, newEvent, notFound, type OutboxEntry } from '@crm/shared';
 import { addContactTagsBody, createContactBody, parseOrThrow, updateContactBody } from '@crm/shared/schemas';
 import type { ContactQuery, ContactRecord } from '../repository/contact.repository';
 import type { IdentityKind } from '../repository/identity.repository';
@@ -55,7 +55,7 @@ export async function createContact(deps: CrmDeps, orgId: string, rawBody: unkno
   const claimed = await claimIdentities(deps, record, { email: record.email, phone: record.phone });
   try {
     const view = await viewContact(deps, orgId, record, { created: true });
-    await deps.contacts.insert(record, [newOutboxEntry(orgId, 'contact.created', { object: eventObject(view) }, now)]);
+    await deps.contacts.insert(record, [newEvent(orgId, 'contact.created', { object: eventObject(view) }, now)]);
     deps.eventsWritten('contacts');
     return view;
   } catch (error) {
@@ -94,7 +94,7 @@ export async function updateContact(deps: CrmDeps, orgId: string, id: string, ra
       set: { ...Object.fromEntries(changed.map((field) => [field, next[field]])), updated_at: next.updated_at },
       claims,
       events: (view: ContactView) => [
-        newOutboxEntry(
+        newEvent(
           orgId,
           'contact.updated',
           { object: eventObject(view), previous: Object.fromEntries(changed.map((f) => [previousName(f), previousValue(current, f)])) },
@@ -112,7 +112,7 @@ export async function deleteContact(deps: CrmDeps, orgId: string, id: string): P
     return {
       set: { deleted_at: at, updated_at: at },
       claims: {},
-      events: () => [newOutboxEntry(orgId, 'contact.deleted', { object: { id } }, at)],
+      events: () => [newEvent(orgId, 'contact.deleted', { object: { id } }, at)],
     };
   });
   // The identities of a deleted contact become free for new contacts.
@@ -238,7 +238,7 @@ function definedFields<T extends Record<string, unknown>>(fields: T): Partial<T>
 function tagEvents(orgId: string, view: ContactView, before: string[], after: string[], at: Date): OutboxEntry[] {
   const contact = { id: view.id, name: view.name };
   return [
-    ...after.filter((tag) => !before.includes(tag)).map((tag) => newOutboxEntry(orgId, 'contact.tag.added', { contact, tag }, at)),
-    ...before.filter((tag) => !after.includes(tag)).map((tag) => newOutboxEntry(orgId, 'contact.tag.removed', { contact, tag }, at)),
+    ...after.filter((tag) => !before.includes(tag)).map((tag) => newEvent(orgId, 'contact.tag.added', { contact, tag }, at)),
+    ...before.filter((tag) => !after.includes(tag)).map((tag) => newEvent(orgId, 'contact.tag.removed', { contact, tag }, at)),
   ];
 }

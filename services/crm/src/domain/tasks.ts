@@ -1,4 +1,4 @@
-import { AppError, invalidReference, newId, newOutboxEntry, notFound } from '@crm/shared';
+import { AppError, invalidReference, newId, newEvent, notFound } from '@crm/shared';
 import { createTaskBody, parseOrThrow, updateTaskBody, type UpdateTaskBody } from '@crm/shared/schemas';
 import type { TaskQuery, TaskRecord, TaskStatus } from '../repository/task.repository';
 import type { CrmDeps } from './deps';
@@ -36,7 +36,7 @@ export async function createTask(deps: CrmDeps, orgId: string, rawBody: unknown)
     deleted_at: null,
   };
   const view = await viewTask(deps, orgId, record);
-  await deps.tasks.insert(record, [newOutboxEntry(orgId, 'task.created', { object: view }, now)]);
+  await deps.tasks.insert(record, [newEvent(orgId, 'task.created', { object: view }, now)]);
   deps.eventsWritten('tasks');
   return view;
 }
@@ -87,7 +87,7 @@ async function transition(
   const at = deps.now();
   const set = { ...change(at), updated_at: at };
   const view = await viewTask(deps, orgId, { ...current, ...set });
-  const events = emits ? [newOutboxEntry(orgId, 'task.completed', { object: view }, at)] : [];
+  const events = emits ? [newEvent(orgId, 'task.completed', { object: view }, at)] : [];
   const written = await deps.tasks.update(orgId, id, set, events, from);
   if (!written) throw invalidStatus((await requireTask(deps, orgId, id)).status);
   if (emits) deps.eventsWritten('tasks');

@@ -1,4 +1,4 @@
-import { AppError, invalidReference, newOutboxEntry, notFound, type KeysetPosition, type Order } from '@crm/shared';
+import { AppError, invalidReference, newEvent, notFound, type KeysetPosition, type Order } from '@crm/shared';
 import { assignConversationBody, parseOrThrow } from '@crm/shared/schemas';
 import type { ConversationRecord, ConversationSort } from '../repository/conversation.repository';
 import type { MessagingDeps } from './deps';
@@ -61,9 +61,7 @@ export async function assignConversation(deps: MessagingDeps, orgId: string, id:
     return {
       // A person taking the conversation ends an AI agent's part in it (handoff).
       set: member ? { assigned_to: member, ai_agent: null, updated_at: at } : { assigned_to: member, updated_at: at },
-      events: (view) => [
-        newOutboxEntry(orgId, 'conversation.assigned', { object: view, previous: { assigned_to: current.assigned_to } }, at),
-      ],
+      events: (view) => [newEvent(orgId, 'conversation.assigned', { object: view, previous: { assigned_to: current.assigned_to } }, at)],
     };
   });
 }
@@ -76,12 +74,12 @@ export async function closeConversation(deps: MessagingDeps, orgId: string, id: 
     const at = deps.now();
     return {
       set: { status: 'closed', closed_at: at, updated_at: at },
-      events: (view) => [newOutboxEntry(orgId, 'conversation.closed', { object: view }, at)],
+      events: (view) => [newEvent(orgId, 'conversation.closed', { object: view }, at)],
     };
   });
 }
 
-type Plan = { set: Partial<ConversationRecord>; events: (view: ConversationView) => ReturnType<typeof newOutboxEntry>[] } | null;
+type Plan = { set: Partial<ConversationRecord>; events: (view: ConversationView) => ReturnType<typeof newEvent>[] } | null;
 
 const MAX_TRIES = 10;
 

@@ -52,6 +52,20 @@ const webhookSchema = new Schema<WebhookDoc>(
 webhookSchema.index({ org_id: 1, created_at: -1, _id: -1 });
 webhookSchema.index({ org_id: 1, status: 1 });
 
+/**
+ * What a flush of attempts did to one subscription's monitoring fields: `reset` when one succeeded (the count
+ * becomes the failures after the last success), otherwise `failures` more in a row.
+ */
+export interface HealthChange {
+  orgId: string;
+  id: string;
+  reset: boolean;
+  failures: number;
+  lastSuccessAt: Date | null;
+  lastFailureAt: Date | null;
+  lastFailureReason: string | null;
+}
+
 export interface WebhookQuery {
   status?: WebhookStatus | null;
   limit: number;
@@ -105,9 +119,10 @@ export function createWebhookRepository(db: Connection, box: SecretBox) {
       return { ...page, items: page.items.map(toRecord) };
     },
 
-    /** The subscriptions an event of this organization may go to; the caller matches the kind. */
-    async listActive(orgId: string): Promise<WebhookRecord[]> {
-      const docs = await Webhook.find({ org_id: orgId, status: 'active' }).lean<WebhookDoc[]>();
+    /** The subscriptions events of these organizations may go to (one query per batch); the caller matches kinds. */
+    async listActive(orgIds: string[]): Promise<WebhookRecord[]> {
+      if (orgIds.length === 0) return [];
+      const docs = await Webhook.find({ org_id: { $in: orgIds }, status: 'active' }).lean<WebhookDoc[]>();
       return docs.map(toRecord);
     },
 
@@ -121,18 +136,32 @@ export function createWebhookRepository(db: Connection, box: SecretBox) {
       return result.deletedCount > 0;
     },
 
-    async recordSuccess(orgId: string, id: string, at: Date): Promise<void> {
-      await Webhook.updateOne(byId(orgId, id), { $set: { consecutive_failures: 0, last_delivery_at: at } });
-    },
-
-    /** $inc, not read-modify-write: concurrent failing attempts must all count. Returns the record after the change. */
-    async recordFailure(orgId: string, id: string, at: Date, reason: string): Promise<WebhookRecord | null> {
-      const doc = await Webhook.findOneAndUpdate(
-        byId(orgId, id),
-        { $inc: { consecutive_failures: 1 }, $set: { last_failure_at: at, last_failure_reason: reason } },
-        { new: true },
-      ).lean<WebhookDoc>();
-      return doc ? toRecord(doc) : null;
+    /**
+     * The monitoring fields after a flush of attempts (see HealthChange), in one round trip for the subscriptions
+     * that only succeeded. Those with failures are updated one by one and returned with their new failure count,
+     * for the pause rule. Failures are added with $inc, not read-modify-write: other replicas' attempts count too.
+     */
+    async applyHealth(changes: HealthChange[]): Promise<WebhookRecord[]> {
+      const update = (change: HealthChange) => {
+        const set: Record<string, unknown> = {};
+        if (change.lastSuccessAt) set.last_delivery_at = change.lastSuccessAt;
+        if (change.lastFailureAt)
+          Object.assign(set, { last_failure_at: change.lastFailureAt, last_failure_reason: change.lastFailureReason });
+        if (change.reset) set.consecutive_failures = change.failures;
+        return change.reset || change.failures === 0 ? { $set: set } : { $set: set, $inc: { consecutive_failures: change.failures } };
+      };
+      const quiet = changes.filter((change) => change.failures === 0);
+      if (quiet.length > 0)
+        await Webhook.bulkWrite(
+          quiet.map((change) => ({ updateOne: { filter: byId(change.orgId, change.id), update: update(change) } })),
+          { ordered: false },
+        );
+      const failing = await Promise.all(
+        changes
+          .filter((change) => change.failures > 0)
+          .map((change) => Webhook.findOneAndUpdate(byId(change.orgId, change.id), update(change), { new: true }).lean<WebhookDoc>()),
+      );
+      return failing.flatMap((doc) => (doc ? [toRecord(doc)] : []));
     },
 
     /**
