@@ -11,7 +11,11 @@ export default defineConfig({
     reporters: ['default'],
     projects: [
       {
-        test: { name: 'unit', include: ['services/*/src/**/*.test.ts', 'gateway/src/**/*.test.ts'], testTimeout: 10_000 },
+        test: {
+          name: 'unit',
+          include: ['services/*/src/**/*.test.ts', 'gateway/src/**/*.test.ts', 'tools/*/src/**/*.test.ts'],
+          testTimeout: 10_000,
+        },
       },
       {
         test: {

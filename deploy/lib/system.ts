@@ -50,7 +50,7 @@ export interface RunningSystem {
 const ENTRIES: Record<ServiceName, string> = {
   crm: 'services/crm/src/main.ts',
   webhooks: 'services/webhooks/src/main.ts',
-  simulator: 'services/messaging/src/simulator/main.ts',
+  simulator: 'tools/dev/src/simulator/main.ts',
   messaging: 'services/messaging/src/main.ts',
   agents: 'services/agents/src/main.ts',
   gateway: 'gateway/src/main.ts',

@@ -1,4 +1,4 @@
-import { commonEnv, envPort, loadConfig } from '@crm/shared';
+import { commonEnv, envPort, loadConfig, telemetryEnv } from '@crm/shared/config';
 import { z } from 'zod';
 
 const schema = z.object({
@@ -6,6 +6,7 @@ const schema = z.object({
   MONGODB_URI: commonEnv.MONGODB_URI,
   METRICS_HOST: commonEnv.METRICS_HOST,
   METRICS_PORT: commonEnv.METRICS_PORT,
+  ...telemetryEnv,
   GATEWAY_DB_NAME: z.string().min(1).default('gateway'),
   HOST: z.string().default('127.0.0.1'),
   PORT: envPort(8080),

@@ -1,4 +1,4 @@
-import { createLogger } from '@crm/shared';
+import { createLogger, createStorage } from '@crm/shared';
 import type { SendProfile } from '@crm/shared/schemas';
 import mongoose from 'mongoose';
 import { loadMessagingConfig } from '../../services/messaging/src/config';
@@ -12,7 +12,7 @@ import { seedContacts } from './seed';
 export async function connectNumbers(own: OwnSystem) {
   const config = loadMessagingConfig({ ...own.system.env, LOG_LEVEL: 'silent' });
   const connection = await mongoose.createConnection(config.MONGODB_URI, { dbName: config.MESSAGING_DB_NAME }).asPromise();
-  const deps = createDeps(connection, config, createLogger('bench', 'silent'));
+  const deps = createDeps(createStorage(connection), config, createLogger('bench', 'silent'));
   const official: Array<{ id: string; ref: string }> = [];
   const qrcode: Array<{ id: string; ref: string }> = [];
   for (let i = 0; i < 4; i++) {

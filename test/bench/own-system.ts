@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createLogger } from '@crm/shared';
+import { createLogger, createStorage } from '@crm/shared';
 import mongoose from 'mongoose';
 import { freePort } from '../../deploy/lib/ports';
 import { REPO_ROOT, startLocalStack, type StackEnv } from '../../deploy/lib/local-stack';
@@ -63,7 +63,7 @@ export async function startOwnSystem(options: {
     envFor: options.envFor,
   });
   const connection = await mongoose.createConnection(system.env.MONGODB_URI ?? '', { dbName: system.env.CRM_DB_NAME }).asPromise();
-  const deps = createDeps(connection, createLogger('bench', 'silent'));
+  const deps = createDeps(createStorage(connection), createLogger('bench', 'silent'));
   const newOrg = async (name: string) => {
     const organization = await createOrganization(deps, { name });
     const created = await createApiKey(deps, organization.id, { name: 'bench', scopes: [...SCOPES] });

@@ -1,4 +1,13 @@
-import { createLogger, newEvent, outboxOnInsert, outboxOnUpdate, OutboxRelay, type EventBus, type OutgoingMessage } from '@crm/shared';
+import {
+  createLogger,
+  newEvent,
+  outboxOnInsert,
+  outboxOnUpdate,
+  OutboxRelay,
+  OutboxSignal,
+  type EventBus,
+  type OutgoingMessage,
+} from '@crm/shared';
 import { MongoClient, type Collection, type Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testSystem } from '../support/system';
@@ -62,9 +71,13 @@ describe('outbox relays of two replicas', () => {
     const a = recordingBus();
     const b = recordingBus();
     // Leases and idle checks far longer than the wait below: only a prompt second look can pass.
-    const options = { collections: [collection], topic: 'unused', logger, leaseMs: 60_000, idleCheckMs: 60_000 };
-    const relayA = new OutboxRelay({ ...options, bus: a.bus });
-    const relayB = new OutboxRelay({ ...options, bus: b.bus });
+    // Each replica's own signal: a write of replica B wakes B's relay only.
+    const [signalA, signalB] = [new OutboxSignal(), new OutboxSignal()];
+    signalA.register(collection);
+    signalB.register(collection);
+    const options = { topic: 'unused', logger, leaseMs: 60_000, idleCheckMs: 60_000 };
+    const relayA = new OutboxRelay({ ...options, outbox: signalA, bus: a.bus });
+    const relayB = new OutboxRelay({ ...options, outbox: signalB, bus: b.bus });
 
     const first = newEvent('org_relay', 'contact.tag.added', { contact: { id: 'ct_relay', name: 'Relay' }, tag: 'first' });
     await collection.insertOne({ _id: 'ct_relay' as never, ...outboxOnInsert([first]) });
@@ -76,7 +89,7 @@ describe('outbox relays of two replicas', () => {
       relayB.start();
       const second = newEvent('org_relay', 'contact.tag.added', { contact: { id: 'ct_relay', name: 'Relay' }, tag: 'second' });
       await collection.updateOne({ _id: 'ct_relay' as never }, outboxOnUpdate([second]) as Document);
-      relayB.nudge(collection.collectionName);
+      signalB.written(collection.collectionName);
       await new Promise((resolve) => setTimeout(resolve, 200));
       a.release();
 

@@ -1,5 +1,5 @@
 import { AgentServiceService, type AgentServiceServer } from '@crm/proto/gen/agents/v1/agents';
-import { bindService, startGrpcServer, type AsyncService, type Logger } from '@crm/shared';
+import { bindService, type AsyncService, type GrpcServiceBinding, type Logger } from '@crm/shared';
 import type { AgentsDeps } from './domain/deps';
 import { activateAgentHandler } from './handlers/activate-agent.handler';
 import { createAgentHandler } from './handlers/create-agent.handler';
@@ -12,7 +12,7 @@ import { listRunsHandler } from './handlers/list-runs.handler';
 import { replaceAgentHandler } from './handlers/replace-agent.handler';
 
 /** Binds agents.v1.AgentService (one RPC per file) to its handlers. */
-export function startAgentsServer(deps: AgentsDeps, options: { host: string; port: number; logger: Logger }) {
+export function agentsGrpcServices(deps: AgentsDeps, logger: Logger): GrpcServiceBinding[] {
   const handlers: AsyncService<AgentServiceServer> = {
     listAgents: (request) => listAgentsHandler(deps, request),
     createAgent: (request) => createAgentHandler(deps, request),
@@ -24,9 +24,5 @@ export function startAgentsServer(deps: AgentsDeps, options: { host: string; por
     listRuns: (request) => listRunsHandler(deps, request),
     getRun: (request) => getRunHandler(deps, request),
   };
-  return startGrpcServer({
-    host: options.host,
-    port: options.port,
-    services: [{ definition: AgentServiceService, implementation: bindService(handlers, options.logger) }],
-  });
+  return [{ definition: AgentServiceService, implementation: bindService(handlers, logger) }];
 }

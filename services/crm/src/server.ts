@@ -6,7 +6,7 @@ import { DealServiceService } from '@crm/proto/gen/crm/v1/deals';
 import { FunnelServiceService } from '@crm/proto/gen/crm/v1/funnels';
 import { NoteServiceService } from '@crm/proto/gen/crm/v1/notes';
 import { TaskServiceService } from '@crm/proto/gen/crm/v1/tasks';
-import { bindService, startGrpcServer, type Logger } from '@crm/shared';
+import { bindService, type GrpcServiceBinding, type Logger } from '@crm/shared';
 import type { CrmDeps } from './domain/deps';
 import { accountHandlers } from './handlers/account.handlers';
 import { audienceHandlers } from './handlers/audience.handlers';
@@ -17,19 +17,16 @@ import { funnelHandlers } from './handlers/funnel.handlers';
 import { noteHandlers } from './handlers/note.handlers';
 import { taskHandlers } from './handlers/task.handlers';
 
-export function startCrmServer(deps: CrmDeps, options: { host: string; port: number; logger: Logger }) {
-  return startGrpcServer({
-    host: options.host,
-    port: options.port,
-    services: [
-      { definition: ContactServiceService, implementation: bindService(contactHandlers(deps), options.logger) },
-      { definition: CompanyServiceService, implementation: bindService(companyHandlers(deps), options.logger) },
-      { definition: NoteServiceService, implementation: bindService(noteHandlers(deps), options.logger) },
-      { definition: TaskServiceService, implementation: bindService(taskHandlers(deps), options.logger) },
-      { definition: DealServiceService, implementation: bindService(dealHandlers(deps), options.logger) },
-      { definition: FunnelServiceService, implementation: bindService(funnelHandlers(deps), options.logger) },
-      { definition: AccountServiceService, implementation: bindService(accountHandlers(deps), options.logger) },
-      { definition: AudienceServiceService, implementation: bindService(audienceHandlers(deps), options.logger) },
-    ],
-  });
+/** The CRM's gRPC services, each generated definition bound to its handlers. */
+export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBinding[] {
+  return [
+    { definition: ContactServiceService, implementation: bindService(contactHandlers(deps), logger) },
+    { definition: CompanyServiceService, implementation: bindService(companyHandlers(deps), logger) },
+    { definition: NoteServiceService, implementation: bindService(noteHandlers(deps), logger) },
+    { definition: TaskServiceService, implementation: bindService(taskHandlers(deps), logger) },
+    { definition: DealServiceService, implementation: bindService(dealHandlers(deps), logger) },
+    { definition: FunnelServiceService, implementation: bindService(funnelHandlers(deps), logger) },
+    { definition: AccountServiceService, implementation: bindService(accountHandlers(deps), logger) },
+    { definition: AudienceServiceService, implementation: bindService(audienceHandlers(deps), logger) },
+  ];
 }

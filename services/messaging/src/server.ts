@@ -1,6 +1,6 @@
 import { BroadcastServiceService } from '@crm/proto/gen/broadcasts/v1/broadcasts';
 import { MessagingServiceService, type MessagingServiceServer } from '@crm/proto/gen/messaging/v1/messaging';
-import { bindService, startGrpcServer, type AsyncService, type Logger } from '@crm/shared';
+import { bindService, type AsyncService, type GrpcServiceBinding, type Logger } from '@crm/shared';
 import type { MessagingDeps } from './domain/deps';
 import { broadcastHandlers } from './handlers/broadcast.handlers';
 import { assignConversationHandler } from './handlers/assign-conversation.handler';
@@ -15,7 +15,7 @@ import { listTemplatesHandler } from './handlers/list-templates.handler';
 import { sendMessageHandler } from './handlers/send-message.handler';
 
 /** Binds messaging.v1.MessagingService (one RPC per file) and broadcasts.v1.BroadcastService to their handlers. */
-export function startMessagingServer(deps: MessagingDeps, options: { host: string; port: number; logger: Logger }) {
+export function messagingGrpcServices(deps: MessagingDeps, logger: Logger): GrpcServiceBinding[] {
   const handlers: AsyncService<MessagingServiceServer> = {
     listConversations: (request) => listConversationsHandler(deps, request),
     getConversation: (request) => getConversationHandler(deps, request),
@@ -28,12 +28,8 @@ export function startMessagingServer(deps: MessagingDeps, options: { host: strin
     getChatInstance: (request) => getChatInstanceHandler(deps, request),
     listTemplates: (request) => listTemplatesHandler(deps, request),
   };
-  return startGrpcServer({
-    host: options.host,
-    port: options.port,
-    services: [
-      { definition: MessagingServiceService, implementation: bindService(handlers, options.logger) },
-      { definition: BroadcastServiceService, implementation: bindService(broadcastHandlers(deps), options.logger) },
-    ],
-  });
+  return [
+    { definition: MessagingServiceService, implementation: bindService(handlers, logger) },
+    { definition: BroadcastServiceService, implementation: bindService(broadcastHandlers(deps), logger) },
+  ];
 }

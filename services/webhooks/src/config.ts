@@ -1,4 +1,4 @@
-import { commonEnv, envPort, loadConfig } from '@crm/shared';
+import { envPort, loadConfig, serviceEnv } from '@crm/shared/config';
 import { z } from 'zod';
 import { parseAllowList } from './delivery/address-guard';
 import { DEFAULT_SCHEDULE_MS } from './delivery/retry-schedule';
@@ -40,9 +40,9 @@ const parsed = <T>(parse: (value: string) => T) =>
     }
   });
 
-const schema = z
+export const webhooksConfig = z
   .object({
-    ...commonEnv,
+    ...serviceEnv,
     WEBHOOKS_GRPC_HOST: z.string().default('127.0.0.1'),
     WEBHOOKS_GRPC_PORT: envPort(50054),
     WEBHOOKS_DB_NAME: z.string().min(1).default('webhooks'),
@@ -93,6 +93,6 @@ const schema = z
     message: 'must be longer than WEBHOOK_TIMEOUT_MS, so a lease never ends while its attempt is still running',
   });
 
-export type WebhooksConfig = z.infer<typeof schema>;
+export type WebhooksConfig = z.infer<typeof webhooksConfig>;
 
-export const loadWebhooksConfig = (env: NodeJS.ProcessEnv = process.env): WebhooksConfig => loadConfig(schema, env);
+export const loadWebhooksConfig = (env: NodeJS.ProcessEnv = process.env): WebhooksConfig => loadConfig(webhooksConfig, env);

@@ -1,5 +1,4 @@
-import type { Logger } from '@crm/shared';
-import type { Connection } from 'mongoose';
+import type { Logger, Storage } from '@crm/shared';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { WebhooksConfig } from './config';
@@ -18,7 +17,7 @@ export interface WorkerHooks {
 }
 
 /** Builds the repositories, the recorder and the delivery settings over one connection. */
-export function createDeps(db: Connection, config: WebhooksConfig, logger: Logger, hooks: WorkerHooks): WebhookDeps {
+export function createDeps(db: Storage, config: WebhooksConfig, logger: Logger, hooks: WorkerHooks): WebhookDeps {
   const { keyring, devKey } = buildKeyring({
     key: config.WEBHOOK_SECRETS_KEY,
     keyId: config.WEBHOOK_SECRETS_KEY_ID,

@@ -1,4 +1,4 @@
-import { eachEvent, runConsumer, type EventBus, type EventConsumer } from '@crm/shared';
+import { eachEvent, EventConsumer, type EventBus } from '@crm/shared';
 import type { AgentsDeps } from '../domain/deps';
 import { takeInboundMessage } from './intake';
 
@@ -7,12 +7,12 @@ import { takeInboundMessage } from './intake';
  * partitions; an organization's events share one, so they are taken in order). A batch's offsets are committed
  * after its runs are recorded; a redelivered event finds its runs (one per event and agent) and adds nothing.
  */
-export function startEventConsumer(
+export function runnerIntake(
   deps: AgentsDeps,
   bus: EventBus,
   options: { groupId: string; topic: string },
-): Promise<EventConsumer<'message.received'>> {
-  return runConsumer({
+): EventConsumer<'message.received'> {
+  return new EventConsumer({
     bus,
     logger: deps.logger,
     groupId: options.groupId,

@@ -1,5 +1,5 @@
 import type { Conversation } from '@crm/proto/gen/messaging/v1/messaging';
-import { AppError, newId, type DomainEvent } from '@crm/shared';
+import { AppError, newId, retryOnConflict, WriteConflict, type DomainEvent } from '@crm/shared';
 import type { MessageObject } from '@crm/shared/events';
 import type { SkipReason } from '@crm/shared/schemas';
 import type { AgentsDeps } from '../domain/deps';
@@ -133,18 +133,22 @@ async function skipReasonFor(deps: AgentsDeps, agent: AgentRecord, context: Inbo
   return claimConversation(deps, agent, context, state.agent_id);
 }
 
-/** The first active agent to answer a conversation keeps it; one that was deactivated or deleted loses it. */
-async function claimConversation(
+/**
+ * The first active agent to answer a conversation keeps it; one that was deactivated or deleted loses it. A claim
+ * that lost to another agent's reads the new holder and decides again (the conflict policy).
+ */
+function claimConversation(
   deps: AgentsDeps,
   agent: AgentRecord,
   context: InboundContext,
   holder: string | null,
 ): Promise<SkipReason | null> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (holder === agent.id) return null;
-    if (holder && context.activeIds.has(holder)) return 'another_agent_answering';
-    if (await deps.states.compareAndSet(context.orgId, context.conversation.id, { agent_id: holder }, { agent_id: agent.id })) return null;
-    holder = (await deps.states.get(context.orgId, context.conversation.id)).agent_id;
-  }
-  return 'another_agent_answering';
+  let known = holder;
+  return retryOnConflict(async () => {
+    if (known === agent.id) return null;
+    if (known && context.activeIds.has(known)) return 'another_agent_answering';
+    if (await deps.states.compareAndSet(context.orgId, context.conversation.id, { agent_id: known }, { agent_id: agent.id })) return null;
+    known = (await deps.states.get(context.orgId, context.conversation.id)).agent_id;
+    throw new WriteConflict('conversation state');
+  });
 }

@@ -49,7 +49,7 @@ export async function getMe(deps: CrmDeps, orgId: string, keyId: string) {
 }
 
 export async function listMembers(deps: CrmDeps, orgId: string, limit: number, after?: KeysetPosition) {
-  const [page, total] = await Promise.all([deps.members.listActive(orgId, limit, after), deps.members.countActive(orgId)]);
+  const [page, total] = await Promise.all([deps.members.listActive(orgId, { limit, after }), deps.members.countActive(orgId)]);
   const items = page.items.map((member) => ({
     id: member.id,
     name: member.name,
@@ -70,7 +70,7 @@ export async function listCustomFields(
   limit: number,
   after?: KeysetPosition,
 ) {
-  const [page, total] = await Promise.all([deps.customFields.list(orgId, entity, limit, after), deps.customFields.count(orgId)]);
+  const [page, total] = await Promise.all([deps.customFields.list(orgId, entity, { limit, after }), deps.customFields.count(orgId)]);
   const items = page.items.map((field) => ({
     id: field.id,
     key: field.key,

@@ -67,7 +67,6 @@ async function createChannelContact(
     created_at: now,
     updated_at: now,
     deleted_at: null,
-    rev: 1,
   };
   // The phone stays unique among live contacts; a holder found here was created since the lookup above.
   if (
@@ -78,7 +77,6 @@ async function createChannelContact(
   try {
     const view = await viewContact(deps, orgId, record);
     await deps.contacts.insert(record, [newEvent(orgId, 'contact.created', { object: eventObject(view) }, now)]);
-    deps.eventsWritten('contacts');
     return viewContactDetail(deps, orgId, record);
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;

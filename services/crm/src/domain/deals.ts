@@ -3,7 +3,7 @@ import { createDealBody, parseOrThrow, updateDealBody } from '@crm/shared/schema
 import type { DealQuery, DealRecord } from '../repository/deal.repository';
 import { previousOf, viewDeal, viewDeals, type DealView } from './deal.view';
 import { checkDealLinks, placementFor } from './deal-references';
-import { NOTHING, writeDeal } from './deal-write';
+import { writeDeal } from './deal-write';
 import { checkCustomFields } from './custom-field-values';
 import type { CrmDeps } from './deps';
 
@@ -67,11 +67,9 @@ export async function createDeal(deps: CrmDeps, orgId: string, rawBody: unknown)
     deleted_at: null,
     created_at: now,
     updated_at: now,
-    rev: 1,
   };
   const view = await viewDeal(deps, orgId, record);
   await deps.deals.insert(record, [newEvent(orgId, 'deal.created', { object: view }, now)]);
-  deps.eventsWritten('deals');
   return view;
 }
 
@@ -111,11 +109,11 @@ export async function updateDeal(deps: CrmDeps, orgId: string, id: string, rawBo
     const changed = (Object.keys(UPDATABLE) as Updatable[]).filter(
       (field) => field in wanted && JSON.stringify(wanted[field]) !== JSON.stringify(current[field]),
     );
-    if (changed.length === 0) return NOTHING;
+    if (changed.length === 0) return null;
     const at = deps.now();
     return {
       set: { ...Object.fromEntries(changed.map((field) => [field, wanted[field]])), updated_at: at },
-      events: (view, before) => [
+      events: ({ view, before }) => [
         newEvent(
           orgId,
           'deal.updated',

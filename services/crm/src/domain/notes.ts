@@ -11,7 +11,7 @@ import { viewNote } from './note.view';
 export async function listNotes(deps: CrmDeps, orgId: string, parent: NoteParent, limit: number, after: KeysetPosition | undefined) {
   await requireParent(deps, orgId, parent);
   // meta.total of a sub-collection counts the parent's records (catalogue §1).
-  const [page, total] = await Promise.all([deps.notes.list(orgId, parent, limit, after), deps.notes.countByParent(orgId, parent)]);
+  const [page, total] = await Promise.all([deps.notes.list(orgId, parent, { limit, after }), deps.notes.countByParent(orgId, parent)]);
   return { items: page.items.map(viewNote), hasMore: page.hasMore, next: page.next, total };
 }
 
@@ -37,7 +37,6 @@ export async function createNote(deps: CrmDeps, orgId: string, parent: NoteParen
       ? newEvent(orgId, 'contact.note.added', { note: view, contact_id: parent.id }, now)
       : newEvent(orgId, 'deal.note.added', { note: view, deal_id: parent.id }, now);
   await deps.notes.insert(record, [event]);
-  deps.eventsWritten('notes');
   return view;
 }
 

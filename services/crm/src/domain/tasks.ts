@@ -37,7 +37,6 @@ export async function createTask(deps: CrmDeps, orgId: string, rawBody: unknown)
   };
   const view = await viewTask(deps, orgId, record);
   await deps.tasks.insert(record, [newEvent(orgId, 'task.created', { object: view }, now)]);
-  deps.eventsWritten('tasks');
   return view;
 }
 
@@ -90,7 +89,6 @@ async function transition(
   const events = emits ? [newEvent(orgId, 'task.completed', { object: view }, at)] : [];
   const written = await deps.tasks.update(orgId, id, set, events, from);
   if (!written) throw invalidStatus((await requireTask(deps, orgId, id)).status);
-  if (emits) deps.eventsWritten('tasks');
   return view;
 }
 

@@ -1,4 +1,4 @@
-import { eachEvent, runConsumer, type ConsumedEvent, type EventBus, type EventConsumer, type Logger } from '@crm/shared';
+import { eachEvent, EventConsumer, type ConsumedEvent, type EventBus, type Logger } from '@crm/shared';
 import type { CrmDeps } from '../domain/deps';
 
 /**
@@ -6,16 +6,16 @@ import type { CrmDeps } from '../domain/deps';
  * received or sent counts as "a message exchanged"). Each event is counted once: the event id is recorded in the
  * same conditional update (see ContactRepository.countMessage), so a redelivered batch changes nothing.
  */
-export function startMessageConsumer(
+export function messageConsumer(
   deps: CrmDeps,
   bus: EventBus,
   options: { groupId: string; topic: string; logger: Logger },
-): Promise<EventConsumer<'message.received' | 'message.sent'>> {
+): EventConsumer<'message.received' | 'message.sent'> {
   const count = async ({ event }: ConsumedEvent<'message.received' | 'message.sent'>) => {
     const message = event.data.object;
     await deps.contacts.countMessage(event.org_id, message.contact_id, event.id, new Date(message.created_at));
   };
-  return runConsumer({
+  return new EventConsumer({
     bus,
     logger: options.logger,
     groupId: options.groupId,

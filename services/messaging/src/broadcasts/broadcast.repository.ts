@@ -1,6 +1,6 @@
-import { keyset, type KeysetPage, type KeysetPosition, recordOf, toPage, TtlCache } from '@crm/shared';
+import { type PageRequest, RevisionedRecords, type Storage, type StoreFilter, TtlCache } from '@crm/shared';
 import type { BroadcastStatus, SendProfile } from '@crm/shared/schemas';
-import { Schema, type Connection, type FilterQuery } from 'mongoose';
+import { Schema } from 'mongoose';
 
 export interface BroadcastAudience {
   type: 'all' | 'tags' | 'contacts';
@@ -62,15 +62,11 @@ export interface BroadcastRecord {
   stats_at: Date | null;
   created_at: Date;
   updated_at: Date;
-  rev: number;
 }
-
-/** Internal: the replica building the recipient list holds it until then (a crashed replica's lease expires). */
-type BroadcastDoc = Omit<BroadcastRecord, 'id'> & { _id: string; materialize_lease_until: Date | null };
 
 export const EMPTY_STATS: BroadcastStats = { total: 0, sent: 0, delivered: 0, read: 0, failed: 0, excluded: 0 };
 
-const schema = new Schema<BroadcastDoc>(
+const schema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -91,10 +87,10 @@ const schema = new Schema<BroadcastDoc>(
     materialized: { type: Boolean, default: false },
     recipients_changed_at: { type: Date, default: null },
     stats_at: { type: Date, default: null },
+    // Internal: the replica building the recipient list holds it until then (a crashed replica's lease expires).
     materialize_lease_until: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
-    rev: { type: Number, required: true },
   },
   { versionKey: false, collection: 'broadcasts', minimize: false },
 );
@@ -102,9 +98,7 @@ schema.index({ org_id: 1, created_at: -1, _id: -1 });
 // The scheduler's and the recipient builder's queries: few broadcasts are ever in these statuses at once.
 schema.index({ status: 1, scheduled_at: 1 });
 
-export interface BroadcastQuery {
-  limit: number;
-  after: KeysetPosition | undefined;
+export interface BroadcastQuery extends PageRequest {
   status?: string | null;
   created_after?: string | null;
   created_before?: string | null;
@@ -112,65 +106,46 @@ export interface BroadcastQuery {
 
 export type BroadcastRepository = ReturnType<typeof createBroadcastRepository>;
 
-export function createBroadcastRepository(db: Connection) {
-  const Broadcast = db.model<BroadcastDoc>('Broadcast', schema);
-  const toRecord = (doc: BroadcastDoc): BroadcastRecord => recordOf(doc, ['materialize_lease_until']);
+export function createBroadcastRepository(storage: Storage) {
+  const broadcasts = new RevisionedRecords<BroadcastRecord>(storage, {
+    model: 'Broadcast',
+    schema,
+    what: 'broadcast',
+    internal: ['materialize_lease_until'],
+  });
+  const Broadcast = broadcasts.model;
   const totals = new TtlCache<number>(2_000);
 
   return {
-    collection: Broadcast.collection,
+    collection: broadcasts.collection,
 
-    async insert(record: BroadcastRecord): Promise<void> {
-      const { id, ...rest } = record;
-      await Broadcast.collection.insertOne({ _id: id, ...rest, materialize_lease_until: null } as never);
+    async insert(record: BroadcastRecord) {
+      const stored = await broadcasts.insert(record);
       totals.invalidate(record.org_id);
+      return stored;
     },
 
-    async getById(orgId: string, id: string): Promise<BroadcastRecord | null> {
-      const doc = await Broadcast.findOne({ _id: id, org_id: orgId }).lean<BroadcastDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getById: (orgId: string, id: string) => broadcasts.findOne({ _id: id, org_id: orgId }),
 
     /** For the sender, which works across organizations. */
-    async getAnyOrg(id: string): Promise<BroadcastRecord | null> {
-      const doc = await Broadcast.findOne({ _id: id }).lean<BroadcastDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getAnyOrg: (id: string) => broadcasts.findOne({ _id: id }),
 
-    async countAll(orgId: string): Promise<number> {
-      return totals.get(orgId, () => Broadcast.countDocuments({ org_id: orgId }).exec());
-    },
+    countAll: (orgId: string) => totals.get(orgId, () => broadcasts.count({ org_id: orgId })),
 
-    async list(orgId: string, query: BroadcastQuery): Promise<KeysetPage<BroadcastRecord>> {
-      const after = query.after ? { ...query.after, value: new Date(String(query.after.value)) } : undefined;
-      const { filter: position, sort } = keyset('created_at', 'desc', after);
-      const conditions: FilterQuery<BroadcastDoc>[] = [{ org_id: orgId }];
+    list(orgId: string, query: BroadcastQuery) {
+      const conditions: StoreFilter[] = [{ org_id: orgId }];
       if (query.status) conditions.push({ status: query.status });
       if (query.created_after) conditions.push({ created_at: { $gte: new Date(query.created_after) } });
       if (query.created_before) conditions.push({ created_at: { $lt: new Date(query.created_before) } });
-      if (after) conditions.push(position as FilterQuery<BroadcastDoc>);
-      const rows = await Broadcast.find({ $and: conditions })
-        .sort(sort)
-        .limit(query.limit + 1)
-        .lean<BroadcastDoc[]>();
-      const page = toPage(rows, query.limit, (row) => row.created_at.toISOString());
-      return { ...page, items: page.items.map(toRecord) };
+      return broadcasts.listPage(conditions, { field: 'created_at', order: 'desc', type: 'date' }, query);
     },
 
     /**
      * Changes a broadcast when it is still in one of `from` (and, with `rev`, unchanged since it was read): every
      * transition is one conditional update, so two replicas or two requests never both apply one.
      */
-    async transition(
-      id: string,
-      from: readonly BroadcastStatus[],
-      set: Partial<BroadcastRecord>,
-      rev?: number,
-    ): Promise<BroadcastRecord | null> {
-      const filter: FilterQuery<BroadcastDoc> = { _id: id, status: { $in: [...from] } };
-      if (rev !== undefined) filter.rev = rev;
-      const doc = await Broadcast.findOneAndUpdate(filter, { $set: set, $inc: { rev: 1 } }, { new: true }).lean<BroadcastDoc>();
-      return doc ? toRecord(doc) : null;
+    transition(id: string, from: readonly BroadcastStatus[], set: Partial<BroadcastRecord>, rev?: number) {
+      return broadcasts.update({ _id: id, status: { $in: [...from] }, ...(rev === undefined ? {} : { rev }) }, set);
     },
 
     async delete(orgId: string, id: string, from: readonly BroadcastStatus[]): Promise<boolean> {
@@ -196,17 +171,11 @@ export function createBroadcastRepository(db: Connection) {
     },
 
     /** Scheduled broadcasts whose time has come. */
-    async dueScheduled(now: Date, limit: number): Promise<BroadcastRecord[]> {
-      const docs = await Broadcast.find({ status: 'scheduled', scheduled_at: { $lte: now } })
-        .sort({ scheduled_at: 1 })
-        .limit(limit)
-        .lean<BroadcastDoc[]>();
-      return docs.map(toRecord);
-    },
+    dueScheduled: (now: Date, limit: number) =>
+      broadcasts.findMany({ status: 'scheduled', scheduled_at: { $lte: now } }, { sort: { scheduled_at: 1 }, limit }),
 
     async nextScheduledAt(): Promise<Date | null> {
-      const doc = await Broadcast.findOne({ status: 'scheduled' }).sort({ scheduled_at: 1 }).lean<BroadcastDoc>();
-      return doc?.scheduled_at ?? null;
+      return (await broadcasts.findOne({ status: 'scheduled' }, { scheduled_at: 1 }))?.scheduled_at ?? null;
     },
 
     /** True while some broadcast's recipient list is being written (its builder may die and leave it to others). */
@@ -215,16 +184,11 @@ export function createBroadcastRepository(db: Connection) {
     },
 
     /** Broadcasts that wait for their recipient list, or whose builder died (its lease expired). */
-    async awaitingRecipients(now: Date, limit: number): Promise<BroadcastRecord[]> {
-      const docs = await Broadcast.find({
-        status: 'processing',
-        materialized: false,
-        $or: [{ materialize_lease_until: null }, { materialize_lease_until: { $lt: now } }],
-      })
-        .limit(limit)
-        .lean<BroadcastDoc[]>();
-      return docs.map(toRecord);
-    },
+    awaitingRecipients: (now: Date, limit: number) =>
+      broadcasts.findMany(
+        { status: 'processing', materialized: false, $or: [{ materialize_lease_until: null }, { materialize_lease_until: { $lt: now } }] },
+        { limit },
+      ),
 
     /** Takes or renews the right to build the recipient list until `until`; false when another replica holds it. */
     async leaseMaterialization(id: string, now: Date, until: Date, renew: boolean): Promise<boolean> {
@@ -239,17 +203,12 @@ export function createBroadcastRepository(db: Connection) {
     },
 
     /** The recipient list is complete: its totals, and `sending` unless the broadcast was paused or cancelled meanwhile. */
-    async finishMaterialization(id: string, stats: BroadcastStats, now: Date): Promise<BroadcastRecord | null> {
-      await Broadcast.updateOne(
+    async finishMaterialization(id: string, stats: BroadcastStats, now: Date) {
+      await broadcasts.update(
         { _id: id, materialized: false },
-        { $set: { materialized: true, materialize_lease_until: null, stats, stats_at: now }, $inc: { rev: 1 } },
+        { $set: { materialized: true, materialize_lease_until: null, stats, stats_at: now } },
       );
-      const doc = await Broadcast.findOneAndUpdate(
-        { _id: id, status: 'processing' },
-        { $set: { status: 'sending', updated_at: now }, $inc: { rev: 1 } },
-        { new: true },
-      ).lean<BroadcastDoc>();
-      return doc ? toRecord(doc) : null;
+      return broadcasts.update({ _id: id, status: 'processing' }, { status: 'sending', updated_at: now });
     },
   };
 }

@@ -1,21 +1,23 @@
-import { AppError, newId, notFound, type KeysetPosition } from '@crm/shared';
-import { createBroadcastBody, estimateAudienceBody, parseOrThrow, updateBroadcastBody, type BroadcastStatus } from '@crm/shared/schemas';
+import { AppError, newId, notFound, type PageRequest, retryOnConflict, type Revised, WriteConflict } from '@crm/shared';
+import {
+  createBroadcastBody,
+  estimateAudienceBody,
+  parseOrThrow,
+  updateBroadcastBody,
+  type BroadcastStatus,
+  type UpdateBroadcastBody,
+} from '@crm/shared/schemas';
 import type { MessagingDeps } from '../domain/deps';
 import { countAudience } from './audience';
 import { EMPTY_STATS, type BroadcastRecord } from './broadcast.repository';
 import { audienceRecord, checkContactIds, checkPlan, resolveInstances, resolveTemplate } from './configuration';
 import { viewBroadcast, viewRecipient, type AudienceEstimateView, type BroadcastView } from './views';
 
-interface Page {
-  limit: number;
-  after: KeysetPosition | undefined;
-}
-
 /** Statuses in which a broadcast's configuration may change (#62) and in which it may be deleted (#63). */
 const EDITABLE: readonly BroadcastStatus[] = ['draft', 'scheduled'];
 const DELETABLE: readonly BroadcastStatus[] = ['draft', 'scheduled', 'completed', 'completed_with_errors', 'failed', 'cancelled'];
 
-export async function requireBroadcast(deps: MessagingDeps, orgId: string, id: string): Promise<BroadcastRecord> {
+export async function requireBroadcast(deps: MessagingDeps, orgId: string, id: string): Promise<Revised<BroadcastRecord>> {
   const record = await deps.broadcasts.records.getById(orgId, id);
   if (!record) throw notFound('broadcast');
   return record;
@@ -50,7 +52,7 @@ export const invalidStatus = (record: BroadcastRecord, action: string, allowed: 
 export async function listBroadcasts(
   deps: MessagingDeps,
   orgId: string,
-  query: Page & { status?: string | null; created_after?: string | null; created_before?: string | null },
+  query: PageRequest & { status?: string | null; created_after?: string | null; created_before?: string | null },
 ) {
   const [page, total] = await Promise.all([deps.broadcasts.records.list(orgId, query), deps.broadcasts.records.countAll(orgId)]);
   const items = await Promise.all(page.items.map((record) => withFreshStats(deps, record)));
@@ -94,7 +96,6 @@ export async function createBroadcast(deps: MessagingDeps, orgId: string, plan: 
     stats_at: null,
     created_at: now,
     updated_at: now,
-    rev: 0,
   };
   await deps.broadcasts.records.insert(record);
   return viewBroadcast(record);
@@ -112,10 +113,30 @@ export async function updateBroadcast(
   rawBody: unknown,
 ): Promise<BroadcastView> {
   const body = parseOrThrow(updateBroadcastBody, rawBody);
-  const current = await requireBroadcast(deps, orgId, id);
-  if (!EDITABLE.includes(current.status)) throw invalidStatus(current, 'changed', EDITABLE);
-  if (body.settings?.sendProfile) checkPlan(plan, body.settings.sendProfile);
+  return retryOnConflict(async () => {
+    const current = await requireBroadcast(deps, orgId, id);
+    if (!EDITABLE.includes(current.status)) throw invalidStatus(current, 'changed', EDITABLE);
+    if (body.settings?.sendProfile) checkPlan(plan, body.settings.sendProfile);
 
+    const set = await changesOf(deps, orgId, body, current);
+    const updated = await deps.broadcasts.records.transition(id, EDITABLE, set, current.rev);
+    if (!updated) {
+      // Launched, cancelled or changed by someone else since it was read: answer from what it is now.
+      const now = await requireBroadcast(deps, orgId, id);
+      if (!EDITABLE.includes(now.status)) throw invalidStatus(now, 'changed', EDITABLE);
+      throw new WriteConflict('broadcast');
+    }
+    return viewBroadcast(updated);
+  });
+}
+
+/** The fields a PATCH changes, its references resolved and checked against the broadcast as read. */
+async function changesOf(
+  deps: MessagingDeps,
+  orgId: string,
+  body: UpdateBroadcastBody,
+  current: BroadcastRecord,
+): Promise<Partial<BroadcastRecord>> {
   const set: Partial<BroadcastRecord> = { updated_at: deps.now() };
   if (body.name !== undefined) set.name = body.name;
   if (body.description !== undefined) set.description = body.description;
@@ -149,14 +170,7 @@ export async function updateBroadcast(
     set.audience = audienceRecord(body.audience);
     await checkContactIds(deps, orgId, set.audience);
   }
-  const updated = await deps.broadcasts.records.transition(id, EDITABLE, set, current.rev);
-  if (!updated) {
-    // Launched, cancelled or changed by someone else since it was read: answer from what it is now.
-    const now = await requireBroadcast(deps, orgId, id);
-    if (!EDITABLE.includes(now.status)) throw invalidStatus(now, 'changed', EDITABLE);
-    throw new AppError('SERVICE_UNAVAILABLE', 'The broadcast changed while this update was applied; retry.');
-  }
-  return viewBroadcast(updated);
+  return set;
 }
 
 /** #63: refused while it sends or is paused (cancel first); removes its recipient log with it. */
@@ -204,7 +218,12 @@ export async function estimateAudience(deps: MessagingDeps, orgId: string, rawBo
 }
 
 /** #69: the recipient log in send order (the audience's order), optionally by status. */
-export async function listRecipients(deps: MessagingDeps, orgId: string, broadcastId: string, query: Page & { status?: string | null }) {
+export async function listRecipients(
+  deps: MessagingDeps,
+  orgId: string,
+  broadcastId: string,
+  query: PageRequest & { status?: string | null },
+) {
   const broadcast = await requireBroadcast(deps, orgId, broadcastId);
   const page = await deps.broadcasts.recipients.list(broadcastId, query);
   return {

@@ -1,5 +1,5 @@
-import { recordOf } from '@crm/shared';
-import { Schema, type Connection } from 'mongoose';
+import { RecordStore, type Storage } from '@crm/shared';
+import { Schema } from 'mongoose';
 
 export type LaneState = 'active' | 'paused' | 'done' | 'cancelled';
 
@@ -20,9 +20,7 @@ export interface LaneRecord {
   updated_at: Date;
 }
 
-type LaneDoc = Omit<LaneRecord, 'id'> & { _id: string };
-
-const schema = new Schema<LaneDoc>(
+const schema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -40,13 +38,13 @@ schema.index({ broadcast_id: 1 });
 
 export type LaneRepository = ReturnType<typeof createLaneRepository>;
 
-export function createLaneRepository(db: Connection) {
-  const Lane = db.model<LaneDoc>('BroadcastLane', schema);
-  const toRecord = (doc: LaneDoc): LaneRecord => recordOf(doc);
+export function createLaneRepository(storage: Storage) {
+  const lanes = new RecordStore<LaneRecord>(storage, { model: 'BroadcastLane', schema, what: 'broadcast lane' });
+  const Lane = lanes.model;
   const free = (now: Date) => ({ $or: [{ lease_until: null }, { lease_until: { $lt: now } }] });
 
   return {
-    collection: Lane.collection,
+    collection: lanes.collection,
 
     /** One lane per number; a repeated call (a recipient builder that crashed after this) changes nothing. */
     async createFor(orgId: string, broadcastId: string, instanceIds: string[], state: LaneState, now: Date): Promise<void> {
@@ -72,14 +70,8 @@ export function createLaneRepository(db: Connection) {
     },
 
     /** Takes one active lane nobody holds (or whose holder's lease expired). */
-    async claim(owner: string, now: Date, until: Date): Promise<LaneRecord | null> {
-      const doc = await Lane.findOneAndUpdate(
-        { state: 'active', ...free(now) },
-        { $set: { owner, lease_until: until, updated_at: now } },
-        { new: true },
-      ).lean<LaneDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    claim: (owner: string, now: Date, until: Date) =>
+      lanes.update({ state: 'active', ...free(now) }, { owner, lease_until: until, updated_at: now }),
 
     /** Extends the holder's lease; false when the lane was paused, cancelled or taken over: the holder stops. */
     async renew(id: string, owner: string, now: Date, until: Date): Promise<boolean> {

@@ -1,4 +1,5 @@
-import { Schema, type Connection } from 'mongoose';
+import type { Storage } from '@crm/shared';
+import { Schema } from 'mongoose';
 
 /**
  * Contacts that asked for no marketing (an inbound STOP): official broadcasts with a marketing template leave
@@ -24,8 +25,8 @@ schema.index({ org_id: 1, contact_id: 1 });
 
 export type OptOutRepository = ReturnType<typeof createOptOutRepository>;
 
-export function createOptOutRepository(db: Connection) {
-  const OptOut = db.model<OptOutDoc>('MarketingOptOut', schema);
+export function createOptOutRepository(storage: Storage) {
+  const OptOut = storage.connection.model<OptOutDoc>('MarketingOptOut', schema);
   const key = (orgId: string, contactId: string) => `${orgId}:${contactId}`;
   return {
     async optOut(orgId: string, contactId: string, at: Date): Promise<void> {

@@ -1,5 +1,5 @@
 import type { AudienceContact } from '@crm/proto/gen/crm/v1/audiences';
-import { newId } from '@crm/shared';
+import { newId, retryOnConflict, WriteConflict } from '@crm/shared';
 import type { MessagingDeps } from '../domain/deps';
 import { classifyAudience } from './audience';
 import { EMPTY_STATS, type BroadcastRecord, type BroadcastStats, type BroadcastTemplate } from './broadcast.repository';
@@ -101,17 +101,24 @@ export async function completeIfDone(deps: MessagingDeps, broadcastId: string): 
 
 /**
  * Deliveries fail after the last send too (131042 arrives with the status callbacks): a finished broadcast's
- * status follows its recipients, so every send failing later still makes it `failed`.
+ * status follows its recipients, so every send failing later still makes it `failed`. Another writer changing the
+ * broadcast meanwhile makes it count again (the conflict policy).
  */
-export async function settleFinalStatus(deps: MessagingDeps, broadcastId: string): Promise<void> {
+export function settleFinalStatus(deps: MessagingDeps, broadcastId: string): Promise<void> {
   const { records, recipients } = deps.broadcasts;
-  const broadcast = await records.getAnyOrg(broadcastId);
-  if (!broadcast || !(FINISHED as readonly string[]).includes(broadcast.status)) return;
-  const now = deps.now();
-  const stats = await recipients.countStats(broadcastId);
-  const status = finalStatus(stats);
-  if (status !== broadcast.status) await records.transition(broadcastId, [broadcast.status], { status, updated_at: now }, broadcast.rev);
-  await records.saveStats(broadcastId, stats, now);
+  return retryOnConflict(async () => {
+    const broadcast = await records.getAnyOrg(broadcastId);
+    if (!broadcast || !(FINISHED as readonly string[]).includes(broadcast.status)) return;
+    const now = deps.now();
+    const stats = await recipients.countStats(broadcastId);
+    const status = finalStatus(stats);
+    if (
+      status !== broadcast.status &&
+      !(await records.transition(broadcastId, [broadcast.status], { status, updated_at: now }, broadcast.rev))
+    )
+      throw new WriteConflict('broadcast');
+    await records.saveStats(broadcastId, stats, now);
+  });
 }
 
 const finalStatus = (stats: BroadcastStats): (typeof FINISHED)[number] =>

@@ -1,6 +1,6 @@
-import { type KeysetPage, type KeysetPosition, recordOf, toPage } from '@crm/shared';
+import { type PageRequest, RecordStore, toDocument, type Storage, type StoreFilter } from '@crm/shared';
 import type { ExclusionReason } from '@crm/shared/schemas';
-import { Schema, type ClientSession, type Connection, type FilterQuery } from 'mongoose';
+import { Schema, type ClientSession } from 'mongoose';
 import type { BroadcastStats } from './broadcast.repository';
 
 export type RecipientStatus = 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | 'excluded';
@@ -28,9 +28,7 @@ export interface RecipientRecord {
   updated_at: Date;
 }
 
-type RecipientDoc = Omit<RecipientRecord, 'id'> & { _id: string };
-
-const schema = new Schema<RecipientDoc>(
+const schema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -65,19 +63,18 @@ const MOVES_FROM: Record<'delivered' | 'read' | 'failed', RecipientStatus[]> = {
 
 export type RecipientRepository = ReturnType<typeof createRecipientRepository>;
 
-export function createRecipientRepository(db: Connection) {
-  const Recipient = db.model<RecipientDoc>('BroadcastRecipient', schema);
-  const toRecord = (doc: RecipientDoc): RecipientRecord => recordOf(doc);
+export function createRecipientRepository(storage: Storage) {
+  const recipients = new RecordStore<RecipientRecord>(storage, { model: 'BroadcastRecipient', schema, what: 'broadcast recipient' });
+  const Recipient = recipients.model;
 
   return {
-    collection: Recipient.collection,
+    collection: recipients.collection,
 
     /** Inserts a page of the list; rows already written by an earlier (crashed) attempt are kept as they are. */
     async insertMany(records: RecipientRecord[]): Promise<void> {
       if (records.length === 0) return;
-      const docs = records.map(({ id, ...rest }) => ({ _id: id, ...rest }));
       try {
-        await Recipient.collection.insertMany(docs as never[], { ordered: false });
+        await recipients.collection.insertMany(records.map(toDocument) as never[], { ordered: false });
       } catch (error) {
         const writeErrors = (error as { writeErrors?: Array<{ code?: number }> }).writeErrors;
         const onlyDuplicates = Array.isArray(writeErrors) && writeErrors.every((e) => e.code === 11000);
@@ -86,13 +83,11 @@ export function createRecipientRepository(db: Connection) {
     },
 
     /** The next recipients a lane sends, in order: pending ones of this number after position `afterSeq`. */
-    async nextPending(broadcastId: string, instanceId: string, afterSeq: number, limit: number): Promise<RecipientRecord[]> {
-      const docs = await Recipient.find({ broadcast_id: broadcastId, instance_id: instanceId, status: 'pending', seq: { $gt: afterSeq } })
-        .sort({ seq: 1 })
-        .limit(limit)
-        .lean<RecipientDoc[]>();
-      return docs.map(toRecord);
-    },
+    nextPending: (broadcastId: string, instanceId: string, afterSeq: number, limit: number) =>
+      recipients.findMany(
+        { broadcast_id: broadcastId, instance_id: instanceId, status: 'pending', seq: { $gt: afterSeq } },
+        { sort: { seq: 1 }, limit },
+      ),
 
     async countPending(broadcastId: string, instanceId?: string): Promise<number> {
       return Recipient.countDocuments({ broadcast_id: broadcastId, status: 'pending', ...(instanceId ? { instance_id: instanceId } : {}) });
@@ -115,33 +110,18 @@ export function createRecipientRepository(db: Connection) {
     },
 
     /** A delivery status of the recipient's message; the record before the change, or null when nothing changed. */
-    async applyStatus(
-      messageId: string,
-      status: 'delivered' | 'read' | 'failed',
-      error: RecipientRecord['error'],
-      at: Date,
-    ): Promise<RecipientRecord | null> {
-      const doc = await Recipient.findOneAndUpdate(
+    applyStatus: (messageId: string, status: 'delivered' | 'read' | 'failed', error: RecipientRecord['error'], at: Date) =>
+      recipients.update(
         { message_id: messageId, status: { $in: MOVES_FROM[status] } },
-        { $set: { status, updated_at: at, ...(error ? { error } : {}) } },
-        { new: false },
-      ).lean<RecipientDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+        { status, updated_at: at, ...(error ? { error } : {}) },
+        { before: true },
+      ),
 
-    async list(
-      broadcastId: string,
-      query: { limit: number; after: KeysetPosition | undefined; status?: string | null },
-    ): Promise<KeysetPage<RecipientRecord>> {
-      const conditions: FilterQuery<RecipientDoc>[] = [{ broadcast_id: broadcastId }];
+    list(broadcastId: string, query: PageRequest & { status?: string | null }) {
+      const conditions: StoreFilter[] = [{ broadcast_id: broadcastId }];
       if (query.status) conditions.push({ status: query.status });
-      if (query.after) conditions.push({ seq: { $gt: Number(query.after.value) } });
-      const rows = await Recipient.find({ $and: conditions })
-        .sort({ seq: 1 })
-        .limit(query.limit + 1)
-        .lean<RecipientDoc[]>();
-      const page = toPage(rows, query.limit, (row) => row.seq);
-      return { ...page, items: page.items.map(toRecord) };
+      // seq is unique within a broadcast: its index serves the order alone.
+      return recipients.listPage(conditions, { field: 'seq', order: 'asc', type: 'number', unique: true }, query);
     },
 
     /**

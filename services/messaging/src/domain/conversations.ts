@@ -1,18 +1,22 @@
-import { AppError, invalidReference, newEvent, notFound, type KeysetPosition, type Order } from '@crm/shared';
+import {
+  AppError,
+  invalidReference,
+  newEvent,
+  notFound,
+  type Order,
+  type PageRequest,
+  type PlannedChange,
+  writeRevision,
+} from '@crm/shared';
 import { assignConversationBody, parseOrThrow } from '@crm/shared/schemas';
 import type { ConversationRecord, ConversationSort } from '../repository/conversation.repository';
 import type { MessagingDeps } from './deps';
 import { viewConversation, viewMessage, type ConversationView } from './views';
 
-interface Page {
-  limit: number;
-  after: KeysetPosition | undefined;
-}
-
 export async function listConversations(
   deps: MessagingDeps,
   orgId: string,
-  query: Page & {
+  query: PageRequest & {
     sort: ConversationSort;
     order: Order;
     updated_after?: string | null;
@@ -35,7 +39,7 @@ export async function listMessages(
   deps: MessagingDeps,
   orgId: string,
   conversationId: string,
-  query: Page & { order: Order; created_after?: string | null },
+  query: PageRequest & { order: Order; created_after?: string | null },
 ) {
   await requireConversation(deps, orgId, conversationId);
   const [page, total] = await Promise.all([
@@ -79,36 +83,22 @@ export async function closeConversation(deps: MessagingDeps, orgId: string, id: 
   });
 }
 
-type Plan = { set: Partial<ConversationRecord>; events: (view: ConversationView) => ReturnType<typeof newEvent>[] } | null;
-
-const MAX_TRIES = 10;
-
-/**
- * Read, plan, write conditionally on the revision read; on a lost race re-read and plan again. No lock: the
- * conditional single-document update is the concurrency control, so any number of replicas may write.
- */
-async function writeConversation(
+/** Read, plan, write conditionally on the revision read (the storage kit's writeRevision). A null plan changes nothing. */
+function writeConversation(
   deps: MessagingDeps,
   orgId: string,
   id: string,
-  plan: (current: ConversationRecord) => Plan,
+  plan: (current: ConversationRecord) => PlannedChange<ConversationRecord, ConversationView> | null,
 ): Promise<ConversationView> {
-  for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
-    const current = await requireConversation(deps, orgId, id);
-    const planned = plan(current);
-    if (!planned) return viewConversation(current);
-    const view = viewConversation({ ...current, ...planned.set });
-    const written = await deps.conversations.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view));
-    if (written) {
-      deps.eventsWritten(deps.conversations.collection.collectionName);
-      return viewConversation(written);
-    }
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
-  }
-  throw new AppError('INTERNAL_ERROR', 'The conversation changed too often concurrently; retry.');
+  return writeRevision({
+    read: () => requireConversation(deps, orgId, id),
+    plan,
+    view: viewConversation,
+    write: (current, set, events) => deps.conversations.updateAtRevision(orgId, id, current.rev, set, events),
+  });
 }
 
-async function requireConversation(deps: MessagingDeps, orgId: string, id: string): Promise<ConversationRecord> {
+async function requireConversation(deps: MessagingDeps, orgId: string, id: string) {
   const record = await deps.conversations.getById(orgId, id);
   if (!record) throw notFound('conversation');
   return record;

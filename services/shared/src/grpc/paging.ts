@@ -1,6 +1,6 @@
 import { AppError } from '../errors/app-error';
 import { isId, type IdKind } from '../ids';
-import type { KeysetPosition } from '../mongo/keyset';
+import type { KeysetPosition } from '../mongo/list-page';
 
 /** Services validate again what the gateway validated: proto3 has no required fields. */
 export function requireId(kind: IdKind, value: string): string {

@@ -112,10 +112,18 @@ export class EventBus {
     return name;
   }
 
-  async close(): Promise<void> {
-    await Promise.allSettled(this.consumers.map((consumer) => consumer.disconnect()));
+  /**
+   * Stops every consumer of this bus: each finishes the batch it is handling (its offsets committed after the
+   * effect), then leaves its group, so the partitions move to the other replicas at once. The producer stays.
+   */
+  async stopConsumers(): Promise<void> {
+    await Promise.allSettled(this.consumers.splice(0).map((consumer) => consumer.disconnect()));
     await this.lag?.close().catch(() => undefined);
     this.lag = undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.stopConsumers();
     const producer = await this.producer?.catch(() => undefined);
     this.producer = undefined;
     await producer?.disconnect();

@@ -16,25 +16,35 @@ let sdk: NodeSDK | undefined;
 let prometheus: PrometheusExporter | undefined;
 let endpoint: MetricsEndpoint | undefined;
 
+/** What telemetry/start needs of a process's configuration (config.ts telemetryEnv). */
+export interface TelemetrySettings {
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
+  OTEL_TRACES_FILE?: string | undefined;
+  OTEL_SERVICE_NAME?: string | undefined;
+  OTEL_SDK_DISABLED?: boolean | undefined;
+}
+
 /** Probes and scrapes are not requests worth a span. */
 const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * Starts OpenTelemetry. Must run before grpc, mongodb and kafkajs are first required, so each main.ts imports
- * its instrumentation file first. Spans go to OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set, to a JSON-lines
- * file when OTEL_TRACES_FILE is set, and nowhere otherwise (context still propagates across hops).
+ * Starts OpenTelemetry. Must run before grpc, mongodb and kafkajs are first required: the services' bootstrap
+ * (service/run-service.ts) starts it right after reading the configuration and only then loads the rest; the
+ * gateway's main.ts imports its instrumentation file first. Spans go to OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is
+ * set, to a JSON-lines file when OTEL_TRACES_FILE is set, and nowhere otherwise (context still propagates).
  *
  * Metrics are collected from here on (the meter provider is global before any instrument is created) and read
  * only when Prometheus scrapes the endpoint that startMetricsEndpoint opens once the configuration is loaded;
  * nothing is pushed. Every series carries `service_name`. The instrumentations' own metrics are dropped: the
  * project records its own, with predictable names (docs/operations.md).
  */
-export function startTelemetry(serviceName: string): void {
-  if (sdk || process.env.OTEL_SDK_DISABLED === 'true') return;
+export function startTelemetry(serviceName: string, settings: TelemetrySettings): void {
+  if (sdk || settings.OTEL_SDK_DISABLED) return;
   const processors: SpanProcessor[] = [];
-  if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT) processors.push(new BatchSpanProcessor(new OTLPTraceExporter()));
-  if (process.env.OTEL_TRACES_FILE) {
-    processors.push(new BatchSpanProcessor(new FileSpanExporter(process.env.OTEL_TRACES_FILE), { scheduledDelayMillis: 200 }));
+  const endpoint = settings.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (endpoint) processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` })));
+  if (settings.OTEL_TRACES_FILE) {
+    processors.push(new BatchSpanProcessor(new FileSpanExporter(settings.OTEL_TRACES_FILE), { scheduledDelayMillis: 200 }));
   }
   prometheus = new PrometheusExporter({ preventServerStart: true, withoutScopeInfo: true, withResourceConstantLabels: /^service\.name$/ });
   // Credentials stay out of spans (test/e2e/secrets-hygiene.test.ts): no request or response headers are copied
@@ -46,7 +56,7 @@ export function startTelemetry(serviceName: string): void {
     new MongoDBInstrumentation({ enhancedDatabaseReporting: false }),
   ];
   sdk = new NodeSDK({
-    resource: resourceFromAttributes({ 'service.name': process.env.OTEL_SERVICE_NAME ?? serviceName }),
+    resource: resourceFromAttributes({ 'service.name': settings.OTEL_SERVICE_NAME ?? serviceName }),
     spanProcessors: processors,
     metricReaders: [prometheus],
     views: instrumentations.map((instrumentation) => ({

@@ -1,4 +1,4 @@
-import { runConsumer, type EventBus, type EventConsumer, type EventType } from '@crm/shared';
+import { EventConsumer, type EventBus, type EventType } from '@crm/shared';
 import type { WebhookDeps } from '../domain/deps';
 import { fanOut } from '../domain/fan-out';
 
@@ -8,12 +8,8 @@ import { fanOut } from '../domain/fan-out';
  * The deliveries then go to the worker in memory: a slow receiver never holds up the consumer. Partitions are
  * spread over the replicas of the consumer group.
  */
-export function startEventConsumer(
-  deps: WebhookDeps,
-  bus: EventBus,
-  options: { groupId: string; topic: string },
-): Promise<EventConsumer<EventType>> {
-  return runConsumer({
+export function eventFanOut(deps: WebhookDeps, bus: EventBus, options: { groupId: string; topic: string }): EventConsumer<EventType> {
+  return new EventConsumer({
     bus,
     logger: deps.logger,
     groupId: options.groupId,

@@ -1,6 +1,6 @@
 import { isDuplicateKeyError } from '@crm/shared';
-import type { AnyBulkWriteOperation, Model } from 'mongoose';
-import type { AttemptRecord, DeliveryDoc, DeliveryRecord } from './delivery.repository';
+import type { RecordStore } from '@crm/shared';
+import type { AttemptRecord, DeliveryRecord } from './delivery.repository';
 
 /** One attempt to store: its delivery's new fields and the attempt appended to its log. */
 export interface AttemptWrite {
@@ -24,13 +24,17 @@ const freeLease = (now: Date) => ({ $or: [{ lease_until: null }, { lease_until: 
  * The delivery worker's side of the `deliveries` collection: system jobs across organizations (claiming due
  * attempts, leases, storing a batch of outcomes), each a constant number of round trips whatever the batch size.
  */
-export function deliveryQueueMethods(Delivery: Model<DeliveryDoc>, toRecord: (doc: DeliveryDoc) => DeliveryRecord) {
+export function deliveryQueueMethods(deliveries: RecordStore<DeliveryRecord>) {
+  const Delivery = deliveries.model;
   return {
     /** Stores new deliveries in one round trip; those already stored (a re-consumed event) are left out of the answer. */
     async insertNew(records: DeliveryRecord[]): Promise<DeliveryRecord[]> {
       if (records.length === 0) return [];
       try {
-        await Delivery.collection.insertMany(records.map(({ id, ...rest }) => ({ _id: id, ...rest })) as never[], { ordered: false });
+        await deliveries.collection.insertMany(
+          records.map(({ id, ...rest }) => ({ _id: id, ...rest }) as never),
+          { ordered: false },
+        );
         return records;
       } catch (error) {
         // The driver gives one WriteError or a list of them.
@@ -59,8 +63,7 @@ export function deliveryQueueMethods(Delivery: Model<DeliveryDoc>, toRecord: (do
       const ids = candidates.map((candidate) => candidate._id);
       const until = new Date(now.getTime() + leaseMs);
       await Delivery.updateMany({ _id: { $in: ids }, ...due, ...freeLease(now) }, { $set: { lease_until: until, lease_owner: owner } });
-      const leased = await Delivery.find({ _id: { $in: ids }, lease_owner: owner, lease_until: until }).lean<DeliveryDoc[]>();
-      return leased.map(toRecord);
+      return deliveries.findMany({ _id: { $in: ids }, lease_owner: owner, lease_until: until });
     },
 
     /**
@@ -70,13 +73,14 @@ export function deliveryQueueMethods(Delivery: Model<DeliveryDoc>, toRecord: (do
      */
     async recordAttempts(owner: string, writes: AttemptWrite[]): Promise<number> {
       if (writes.length === 0) return 0;
-      const operations: AnyBulkWriteOperation<DeliveryDoc>[] = writes.map((write) => ({
+      const operations = writes.map((write) => ({
         updateOne: {
           filter: { _id: write.id, org_id: write.orgId, lease_owner: owner, attempt: write.attemptsBefore },
           update: { $set: { ...write.set, lease_until: null, lease_owner: null }, $push: { attempts: write.attempt } },
         },
       }));
-      const result = await Delivery.bulkWrite(operations, { ordered: false });
+      // Ids are strings here, not the driver's default ObjectId: its typing does not see that.
+      const result = await deliveries.collection.bulkWrite(operations as never, { ordered: false });
       return result.modifiedCount;
     },
 
@@ -109,10 +113,10 @@ export function deliveryQueueMethods(Delivery: Model<DeliveryDoc>, toRecord: (do
       const [due, lease] = await Promise.all([
         Delivery.findOne({ ...DUE, ...others, next_attempt_at: { $ne: null }, lease_until: null }, { next_attempt_at: 1 })
           .sort({ next_attempt_at: 1 })
-          .lean<DeliveryDoc>(),
+          .lean<Partial<DeliveryRecord>>(),
         Delivery.findOne({ ...DUE, lease_until: { $ne: null } }, { lease_until: 1 })
           .sort({ lease_until: 1 })
-          .lean<DeliveryDoc>(),
+          .lean<Partial<DeliveryRecord>>(),
       ]);
       const times = [due?.next_attempt_at, lease?.lease_until]
         .filter((time): time is Date => time instanceof Date)

@@ -1,5 +1,5 @@
-import { keyset, type KeysetPage, type KeysetPosition, toPage } from '@crm/shared';
-import { Schema, type Connection, type FilterQuery, type PipelineStage } from 'mongoose';
+import { type PageRequest, RecordStore, type Storage, type StoreFilter } from '@crm/shared';
+import { Schema, type PipelineStage } from 'mongoose';
 import { deliveryQueueMethods } from './delivery-queue';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -50,9 +50,7 @@ export interface DeliveryRecord {
   trace: Record<string, string>;
 }
 
-export type DeliveryDoc = Omit<DeliveryRecord, 'id'> & { _id: string };
-
-const deliverySchema = new Schema<DeliveryDoc>(
+const deliverySchema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -90,12 +88,10 @@ deliverySchema.index({ status: 1, lease_until: 1 });
 deliverySchema.index({ webhook_id: 1, status: 1, created_at: 1 });
 deliverySchema.index({ expires_at: 1 }, { expireAfterSeconds: 0 });
 
-export interface DeliveryQuery {
+export interface DeliveryQuery extends PageRequest {
   status?: string | null;
   event_type?: string | null;
   created_after?: string | null;
-  limit: number;
-  after: KeysetPosition | undefined;
 }
 
 /** Undelivered deliveries of one subscription (pending: on their first attempt, retrying or held). */
@@ -108,36 +104,23 @@ export interface Backlog {
 
 export type DeliveryRepository = ReturnType<typeof createDeliveryRepository>;
 
-export function createDeliveryRepository(db: Connection) {
-  const Delivery = db.model<DeliveryDoc>('Delivery', deliverySchema);
-  const toRecord = ({ _id, ...rest }: DeliveryDoc): DeliveryRecord => ({ id: _id, ...rest });
+export function createDeliveryRepository(storage: Storage) {
+  const deliveries = new RecordStore<DeliveryRecord>(storage, { model: 'Delivery', schema: deliverySchema, what: 'delivery' });
+  const Delivery = deliveries.model;
 
   return {
-    ...deliveryQueueMethods(Delivery, toRecord),
+    ...deliveryQueueMethods(deliveries),
 
-    async getById(orgId: string, id: string): Promise<DeliveryRecord | null> {
-      const doc = await Delivery.findOne({ _id: id, org_id: orgId }).lean<DeliveryDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getById: (orgId: string, id: string) => deliveries.findOne({ _id: id, org_id: orgId }),
 
-    async countForWebhook(orgId: string, webhookId: string): Promise<number> {
-      return Delivery.countDocuments({ org_id: orgId, webhook_id: webhookId });
-    },
+    countForWebhook: (orgId: string, webhookId: string) => deliveries.count({ org_id: orgId, webhook_id: webhookId }),
 
-    async list(orgId: string, webhookId: string, query: DeliveryQuery): Promise<KeysetPage<DeliveryRecord>> {
-      const after = query.after ? { ...query.after, value: new Date(String(query.after.value)) } : undefined;
-      const { filter: position, sort } = keyset('created_at', 'desc', after);
-      const conditions: FilterQuery<DeliveryDoc>[] = [{ org_id: orgId, webhook_id: webhookId }];
+    list(orgId: string, webhookId: string, query: DeliveryQuery) {
+      const conditions: StoreFilter[] = [{ org_id: orgId, webhook_id: webhookId }];
       if (query.status) conditions.push({ status: query.status });
       if (query.event_type) conditions.push({ event_type: query.event_type });
       if (query.created_after) conditions.push({ created_at: { $gte: new Date(query.created_after) } });
-      if (after) conditions.push(position as FilterQuery<DeliveryDoc>);
-      const rows = await Delivery.find({ $and: conditions })
-        .sort(sort)
-        .limit(query.limit + 1)
-        .lean<DeliveryDoc[]>();
-      const page = toPage(rows, query.limit, (row) => row.created_at.toISOString());
-      return { ...page, items: page.items.map(toRecord) };
+      return deliveries.listPage(conditions, { field: 'created_at', order: 'desc', type: 'date' }, query);
     },
 
     /** Makes the held attempts of a reactivated subscription due now. */

@@ -5,7 +5,7 @@ import { DueScanner } from './due-scanner';
 import { observeSubscriptionLag } from './lag-metrics';
 
 /** The delivery worker: the fair dispatcher of this replica's leased deliveries, and the scanner of due ones. */
-export function startDeliveryWorker(deps: WebhookDeps, config: WebhooksConfig) {
+export function deliveryWorker(deps: WebhookDeps, config: WebhooksConfig) {
   const dispatcher: DeliveryDispatcher = new DeliveryDispatcher(
     deps,
     {
@@ -18,12 +18,15 @@ export function startDeliveryWorker(deps: WebhookDeps, config: WebhooksConfig) {
     () => scanner.nudge(),
   );
   const scanner = new DueScanner(deps, dispatcher, config.WEBHOOK_IDLE_CHECK_MS);
-  dispatcher.start();
-  scanner.start();
-  const stopObserving = observeSubscriptionLag(deps.deliveries, deps.now);
+  let stopObserving = () => {};
   return {
     dispatcher,
     scanner,
+    start(): void {
+      dispatcher.start();
+      scanner.start();
+      stopObserving = observeSubscriptionLag(deps.deliveries, deps.now);
+    },
     /** The scanner first (no new claims), then the dispatcher (queued ones given back, attempts in flight finished and stored). */
     async stop(): Promise<void> {
       stopObserving();

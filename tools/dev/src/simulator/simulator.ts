@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { INSTANCE_KINDS, type InstanceKind } from '@crm/shared/schemas';
-import { signBody } from '../http/signature';
 import { SimState, type SimNumber } from './state';
 import { callbackBody, signatureHeaderOf, type SimEvent } from './wire';
 
@@ -208,7 +207,10 @@ class Simulator {
         status: 200,
         body: { data: this.state.sent.filter((s) => !query.get('ref') || s.ref === query.get('ref')), replayed: this.state.replayed },
       };
-    if (method === 'GET' && resource === 'numbers') return { status: 200, body: { data: [...this.state.numbers.values()] } };
+    if (method === 'GET' && resource === 'numbers') {
+      const last = Object.fromEntries(INSTANCE_KINDS.map((candidate) => [candidate, this.state.lastRef(candidate) ?? null]));
+      return { status: 200, body: { data: [...this.state.numbers.values()], last } };
+    }
     if (method !== 'POST') return { status: 404, body: { error: 'unknown control route' } };
     if (!ref) return { status: 400, body: { error: 'to_number (the provider handle of the number or page) is required' } };
     const number = this.state.number(kind, ref);
@@ -328,6 +330,9 @@ class Simulator {
     return status;
   }
 }
+
+/** `sha256=<hex HMAC-SHA256 of the raw body>`: how the providers sign their callbacks. */
+const signBody = (secret: string, raw: string): string => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
 
 function refusal(kind: InstanceKind, status: number, code: number, message: string): Reply {
   return kind === 'qrcode'

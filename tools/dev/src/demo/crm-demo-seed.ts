@@ -1,9 +1,9 @@
 import { newId } from '@crm/shared';
-import { createApiKey, createMember, createOrganization } from './admin';
-import type { CrmDeps } from './deps';
-import { seedDefaultFunnel } from './funnels';
-import { SCOPES } from './scopes';
-import type { CustomFieldEntity, CustomFieldType } from '../repository/custom-field.repository';
+import { createApiKey, createMember, createOrganization } from '@crm/crm/src/domain/admin';
+import type { CrmDeps } from '@crm/crm/src/domain/deps';
+import { seedDefaultFunnel } from '@crm/crm/src/domain/funnels';
+import { SCOPES } from '@crm/crm/src/domain/scopes';
+import type { CustomFieldEntity, CustomFieldType } from '@crm/crm/src/repository/custom-field.repository';
 
 const FIELDS: Array<{
   entity: CustomFieldEntity;

@@ -1,8 +1,8 @@
 import type { KeysetPosition } from '@crm/shared';
 import { INSTANCE_KINDS } from '@crm/shared/schemas';
-import { templateRegistration } from '../providers/provider';
-import type { ChatInstanceRecord } from '../repository/chat-instance.repository';
-import type { MessagingDeps } from './deps';
+import { templateRegistration } from '@crm/messaging/src/providers/provider';
+import type { ChatInstanceRecord } from '@crm/messaging/src/repository/chat-instance.repository';
+import type { MessagingDeps } from '@crm/messaging/src/domain/deps';
 
 /**
  * Local development only: the provider simulator keeps its numbers and templates in memory, so after a restart

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { callbackBody } from '../simulator/wire';
-import type { SimEvent } from '../simulator/wire';
-import { cloudApiAdapter } from './cloud-api.adapter';
-import { pageMessengerAdapter } from './page-messenger.adapter';
-import { qrBridgeAdapter } from './qr-bridge.adapter';
+import { cloudApiAdapter } from '@crm/messaging/src/providers/cloud-api.adapter';
+import { pageMessengerAdapter } from '@crm/messaging/src/providers/page-messenger.adapter';
+import { qrBridgeAdapter } from '@crm/messaging/src/providers/qr-bridge.adapter';
+import { callbackBody, type SimEvent } from './wire';
 
 const options = { baseUrl: 'http://provider.invalid', token: 't', timeoutMs: 100 };
 const adapters = {

@@ -1,5 +1,5 @@
-import { createNumber, createTemplate } from './admin';
-import type { MessagingDeps } from './deps';
+import { createNumber, createTemplate } from '@crm/messaging/src/domain/admin';
+import type { MessagingDeps } from '@crm/messaging/src/domain/deps';
 
 const HOUR = 3_600_000;
 

@@ -1,7 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ChatTurn } from './model-provider';
-import { estimateTokens } from './usage-estimate';
+
+/** One message of an OpenAI chat-completions request. */
+export interface ChatTurn {
+  role: string;
+  content: string;
+}
+
+/** About 4 characters per token, never zero: the usage a model would report, close enough for a fake. */
+const estimateTokens = (text: string): number => Math.max(1, Math.ceil(text.length / 4));
 
 /**
  * What the next calls get instead of a normal answer (scripted with `script`):
