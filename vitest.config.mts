@@ -14,7 +14,13 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['services/*/src/**/*.test.ts', 'gateway/src/**/*.test.ts', 'tools/*/src/**/*.test.ts', 'test/structure/*.test.ts', 'deploy/lib/*.test.ts'],
+          include: [
+            'services/*/src/**/*.test.ts',
+            'gateway/src/**/*.test.ts',
+            'tools/*/src/**/*.test.ts',
+            'test/structure/*.test.ts',
+            'deploy/lib/*.test.ts',
+          ],
           testTimeout: 10_000,
         },
       },
