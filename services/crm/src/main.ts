@@ -1,5 +1,5 @@
 import './instrumentation';
-import { connectStorage, createLogger, EventBus, onShutdown, OutboxRelay } from '@crm/shared';
+import { connectStorage, createLogger, EventBus, onShutdown, OutboxRelay, refreshDerivedFields } from '@crm/shared';
 import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { loadCrmConfig } from './config';
 import { startMessageConsumer } from './events/message-consumer';
@@ -17,6 +17,8 @@ async function main(): Promise<void> {
   let relay: OutboxRelay | undefined;
   const deps = createDeps(db, logger);
   await Promise.all(Object.values(db.connection.models).map((model) => model.init()));
+  // Search keys of records stored before them, in the background: the service serves meanwhile.
+  void refreshDerivedFields(db, logger);
   if (config.OUTBOX_RELAY_ENABLED) {
     relay = new OutboxRelay({
       outbox: db.outbox,
