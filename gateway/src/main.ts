@@ -1,15 +1,14 @@
-import './instrumentation';
+import { config } from './instrumentation';
 import { connectMongoClient, createLogger, onShutdown, REDACT } from '@crm/shared';
+import { startFailure } from '@crm/shared/config';
 import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { buildApp } from './app';
 import { closeClients, createClients } from './clients';
-import { loadGatewayConfig } from './config';
 import { drainingClose } from './http/drain';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { RateLimitStore } from './plugins/rate-limit.store';
 
 async function main(): Promise<void> {
-  const config = loadGatewayConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const metrics = await startMetricsEndpoint({ host: config.METRICS_HOST, port: config.METRICS_PORT });
   const mongo = await connectMongoClient(config.MONGODB_URI);
@@ -48,6 +47,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(startFailure('gateway', error));
   process.exit(1);
 });

@@ -1,6 +1,6 @@
 import {
   createLogger,
-  newOutboxEntry,
+  newEvent,
   outboxOnInsert,
   outboxOnUpdate,
   OutboxRelay,
@@ -79,7 +79,7 @@ describe('outbox relays of two replicas', () => {
     const relayA = new OutboxRelay({ ...options, outbox: signalA, bus: a.bus });
     const relayB = new OutboxRelay({ ...options, outbox: signalB, bus: b.bus });
 
-    const first = newOutboxEntry('org_relay', 'contact.created', {});
+    const first = newEvent('org_relay', 'contact.tag.added', { contact: { id: 'ct_relay', name: 'Relay' }, tag: 'first' });
     await collection.insertOne({ _id: 'ct_relay' as never, ...outboxOnInsert([first]) });
     a.holdNext();
     relayA.start();
@@ -87,7 +87,7 @@ describe('outbox relays of two replicas', () => {
       // Replica A leased the record and waits for the broker; replica B's writer appends and nudges its relay.
       await waitFor('the lease of replica A', () => a.holding, 5_000);
       relayB.start();
-      const second = newOutboxEntry('org_relay', 'contact.updated', {});
+      const second = newEvent('org_relay', 'contact.tag.added', { contact: { id: 'ct_relay', name: 'Relay' }, tag: 'second' });
       await collection.updateOne({ _id: 'ct_relay' as never }, outboxOnUpdate([second]) as Document);
       signalB.written(collection.collectionName);
       await new Promise((resolve) => setTimeout(resolve, 200));

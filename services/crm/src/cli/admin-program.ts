@@ -1,5 +1,5 @@
 import { connectStorage, createLogger } from '@crm/shared';
-import { UsageError, type CliCommand, type CliProgram } from '@crm/shared/cli';
+import { optional, text, UsageError, type CliCommand, type CliProgram } from '@crm/shared/cli';
 import { loadCrmConfig } from '../config';
 import { createApiKey, createMember, createOrganization, revokeApiKey } from '../domain/admin';
 import type { CrmDeps } from '../domain/deps';
@@ -8,8 +8,6 @@ import { PLANS } from '../repository/organization.repository';
 import { createDeps } from '../wiring';
 
 const ROLES = ['owner', 'admin', 'member'] as const;
-const text = (value: string | boolean | undefined): string => (typeof value === 'string' ? value : '');
-const optional = (value: string | boolean | undefined): string | undefined => (typeof value === 'string' && value ? value : undefined);
 const ORG = { name: 'org', value: '<org_id>', required: true, help: 'the organization (org_…)' } as const;
 
 /** The operator's commands: organizations, members and keys, which the public API can only read. */

@@ -1,6 +1,8 @@
 import { AppError, iso, isoOrNull, type KeysetPosition, notFound } from '@crm/shared';
 import { timingSafeEqual } from 'node:crypto';
-import type { CustomFieldEntity } from '../repository/custom-field.repository';
+import { CUSTOM_FIELD_ENTITIES, type CustomFieldEntity } from '../repository/custom-field.repository';
+
+export { CUSTOM_FIELD_ENTITIES };
 import type { CrmDeps } from './deps';
 
 /** last_used_at is written at most once a minute per key: authentication stays a read on the hot path. */

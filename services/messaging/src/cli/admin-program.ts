@@ -1,13 +1,11 @@
 import { AppError, connectStorage, createLogger } from '@crm/shared';
-import { UsageError, type CliCommand, type CliProgram } from '@crm/shared/cli';
+import { optional, text, UsageError, type CliCommand, type CliProgram } from '@crm/shared/cli';
 import { INSTANCE_KINDS, TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '@crm/shared/schemas';
 import { loadMessagingConfig } from '../config';
 import { createNumber, createTemplate, setDefaultNumber } from '../domain/admin';
 import type { MessagingDeps } from '../domain/deps';
 import { createDeps } from '../wiring';
 
-const text = (value: string | boolean | undefined): string => (typeof value === 'string' ? value : '');
-const optional = (value: string | boolean | undefined): string | undefined => (typeof value === 'string' && value ? value : undefined);
 const ORG = { name: 'org', value: '<org_id>', required: true, help: 'the organization (org_…), checked with the CRM service' } as const;
 
 /**

@@ -1,7 +1,7 @@
 import type { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
 import type { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
 import type { AsyncClient, Logger, Storage, TtlCache } from '@crm/shared';
-import type { BroadcastParts } from '../broadcasts/deps';
+import type { BroadcastParts } from './broadcasts/deps';
 import type { Providers, ProviderAccount } from '../providers/provider';
 import type { ChatInstanceRepository } from '../repository/chat-instance.repository';
 import type { ConversationRepository } from '../repository/conversation.repository';

@@ -16,6 +16,11 @@ export interface CliOption {
 
 export type CliValues = Record<string, string | boolean | undefined>;
 
+/** An option's text: '' when absent (a required option was checked before the command ran). */
+export const text = (value: string | boolean | undefined): string => (typeof value === 'string' ? value : '');
+/** An optional option's text, or undefined when absent or empty. */
+export const optional = (value: string | boolean | undefined): string | undefined => text(value) || undefined;
+
 export interface CliCommand<Context> {
   name: string;
   summary: string;
@@ -34,6 +39,8 @@ export interface CliProgram<Context> {
   /** The environment it reads, one line per variable. */
   environment: readonly string[];
   commands: ReadonlyArray<CliCommand<Context>>;
+  /** A program of one command, run without naming it (`npm run webhooks:listen -- --events …`). */
+  single?: boolean;
   /** Opens what the commands need (a database connection, clients); closed after the command. */
   open(): Promise<{ context: Context; close(): Promise<void> }>;
 }
@@ -49,6 +56,7 @@ export class UsageError extends Error {}
 
 const GLOBAL_OPTIONS: readonly CliOption[] = [
   { name: 'json', help: 'print the result as one line of JSON (for scripts)' },
+  { name: 'field', value: '<name>', help: 'print only this field of the result (ORG=$(… --field id))' },
   { name: 'help', help: 'this help' },
 ];
 
@@ -68,11 +76,11 @@ export function helpText<Context>(program: CliProgram<Context>, only?: CliComman
     ].join('\n');
   const commands = only ? [only] : program.commands;
   return [
-    `Usage: ${program.invocation} <command> [options] [--json]`,
+    `Usage: ${program.invocation}${program.single ? '' : ' <command>'} [options] [--json | --field <name>]`,
     '',
     program.about,
     '',
-    'Commands:',
+    program.single ? 'Options:' : 'Commands:',
     commands.map(describe).join('\n\n'),
     '',
     'Every command:',
@@ -88,6 +96,7 @@ export function parseCommandLine<Context>(
   program: CliProgram<Context>,
   argv: readonly string[],
 ): { command?: CliCommand<Context>; values: CliValues } {
+  if (program.single) argv = [program.commands[0]?.name ?? '', ...argv];
   const name = argv[0];
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') return { values: { help: true } };
   const command = program.commands.find((candidate) => candidate.name === name);
@@ -153,7 +162,7 @@ const firstLine = (text: string): string =>
  * as JSON with --json, else as `key: value` lines.
  */
 export async function runCli<Context>(program: CliProgram<Context>, argv: readonly string[]): Promise<number> {
-  const hint = (command?: CliCommand<Context>) => `(${program.invocation} ${command ? `${command.name} ` : ''}--help)`;
+  const hint = (command?: CliCommand<Context>) => `(${program.invocation} ${command && !program.single ? `${command.name} ` : ''}--help)`;
   let parsed: ReturnType<typeof parseCommandLine<Context>>;
   try {
     parsed = parseCommandLine(program, argv);
@@ -170,7 +179,9 @@ export async function runCli<Context>(program: CliProgram<Context>, argv: readon
   try {
     if (command.needsContext !== false) opened = await program.open();
     const result = await command.run(values, opened?.context as Context);
-    console.log(values.json ? JSON.stringify(result) : humanText(result));
+    console.log(
+      typeof values.field === 'string' ? fieldOf(result, values.field) : values.json ? JSON.stringify(result) : humanText(result),
+    );
     return 0;
   } catch (error) {
     const usage = error instanceof UsageError;
@@ -179,6 +190,13 @@ export async function runCli<Context>(program: CliProgram<Context>, argv: readon
   } finally {
     await opened?.close();
   }
+}
+
+/** One field of the result, for a shell variable; refused when the result has none of that name. */
+function fieldOf(result: unknown, name: string): string {
+  const value = typeof result === 'object' && result !== null ? (result as Record<string, unknown>)[name] : undefined;
+  if (value === undefined) throw new UsageError(`the result has no field '${name}' (fields: ${Object.keys(result ?? {}).join(', ')})`);
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 function humanText(result: unknown): string {

@@ -30,8 +30,14 @@ export async function connectMongo(
   options: { requires?: StoreCapability[] } = {},
 ): Promise<Connection & { store: StoreDescription }> {
   const connection = mongoose.createConnection(uri, { ...CLIENT_OPTIONS, dbName, autoIndex: true });
-  await connection.asPromise();
-  return Object.assign(connection, { store: await prepare(connection.getClient(), options.requires ?? []) });
+  try {
+    await connection.asPromise();
+    return Object.assign(connection, { store: await prepare(connection.getClient(), options.requires ?? []) });
+  } catch (error) {
+    // Not left open behind a failed start (the start-up retry opens a new one).
+    await connection.close().catch(() => undefined);
+    throw error;
+  }
 }
 
 /** The same for a process that uses the driver directly (the gateway's idempotency records). */

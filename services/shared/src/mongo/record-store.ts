@@ -1,10 +1,10 @@
-import { isDeepStrictEqual } from 'node:util';
-import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
+import type { Collection, Document } from 'mongodb';
 import type { ClientSession, FilterQuery, Model, Schema, SortOrder } from 'mongoose';
 import type { OutboxEntry } from '../outbox/domain-event';
 import { OUTBOX_FIELDS, outboxOnInsert } from '../outbox/outbox-fields';
 import { retryOnConflict, WriteConflict } from './conflicts';
 import { isDuplicateKeyError } from './connect';
+import { refreshDerived } from './derived-fields';
 import { keysetQuery, toPage, type KeysetPage, type PageOrder, type PageRequest } from './list-page';
 import { ListWindows } from './list-window';
 import { toDocument, toRecord } from './record-mapper';
@@ -229,35 +229,18 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     return result.modifiedCount;
   }
 
-  /**
-   * Recomputes the derived keys of every stored record, once per deriveVersion: records stored before it (or by a
-   * replica of the previous version) get theirs. Safe with several replicas at once: each write is conditional on
-   * the revision (or the sources) it was computed from, and only a pass that found nothing left to change marks
-   * the version done, so a second start after an upgrade walks again and catches what older replicas still wrote.
-   */
-  async refreshDerived(batch = 500): Promise<number> {
-    if (!this.options.derive || !this.options.deriveVersion) return 0;
-    const passes = this.storage.connection.collection<{ _id: string }>('derived_field_passes');
-    const marker = `${this.collection.collectionName}:${this.options.deriveVersion}`;
-    if (await passes.findOne({ _id: marker })) return 0;
-    let changed = 0;
-    let after: KeysetPage<StoredDocument>['next'];
-    do {
-      const page = await this.storedPage([], { field: '_id', order: 'asc', type: 'string', unique: true }, { limit: batch, after });
-      const writes = page.items.flatMap((doc) => this.refreshOf(doc));
-      if (writes.length > 0) changed += (await this.collection.bulkWrite(writes, { ordered: false })).modifiedCount;
-      after = page.next;
-    } while (after);
-    if (changed === 0) await passes.updateOne({ _id: marker }, { $set: { completed_at: new Date() } }, { upsert: true });
-    return changed;
-  }
-
-  private refreshOf(doc: StoredDocument): AnyBulkWriteOperation<Document>[] {
-    const derived = this.options.derive?.(doc as unknown as Partial<R>) ?? {};
-    if (Object.entries(derived).every(([key, value]) => isDeepStrictEqual(doc[key], value))) return [];
-    const sources = Object.fromEntries((this.options.deriveFrom ?? []).map((field) => [field, doc[field] ?? null]));
-    const guard = typeof doc.rev === 'number' ? { rev: doc.rev } : sources;
-    return [{ updateOne: { filter: { _id: doc._id as never, ...guard }, update: { $set: derived } } }];
+  /** Recomputes the derived keys of records stored without them, once per deriveVersion (derived-fields.ts). */
+  refreshDerived(batch = 500): Promise<number> {
+    const { derive, deriveFrom, deriveVersion } = this.options;
+    if (!derive || !deriveVersion) return Promise.resolve(0);
+    return refreshDerived({
+      collection: this.collection,
+      passes: this.storage.connection.collection('derived_field_passes'),
+      version: deriveVersion,
+      derive: (doc) => derive(doc as unknown as Partial<R>),
+      sources: deriveFrom ?? [],
+      page: (after) => this.storedPage([], { field: '_id', order: 'asc', type: 'string', unique: true }, { limit: batch, after }),
+    });
   }
 
   protected newStored(record: R): S {

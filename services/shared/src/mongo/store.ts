@@ -67,10 +67,15 @@ export function classify(buildInfo: BuildInfo, hello: Hello): StoreDescription {
   };
 }
 
+/** A store that lacks what the code relies on: refused at start, never retried. */
+export class UnsupportedStoreError extends Error {
+  override readonly name = 'UnsupportedStoreError';
+}
+
 export function requireCapabilities(store: StoreDescription, required: StoreCapability[]): void {
   const missing = required.filter((capability) => !store.capabilities[capability]);
   if (missing.length === 0) return;
-  throw new Error(
+  throw new UnsupportedStoreError(
     `${store.server} ${store.version} lacks ${missing.join(', ')}, which this service relies on ` +
       "(concurrent updates would be lost, or expired records kept). Use MongoDB (a replica set) or the local stack's SecantusDB.",
   );

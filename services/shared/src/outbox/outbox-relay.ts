@@ -1,6 +1,7 @@
 import type { Collection, Document } from 'mongodb';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { withTimeout } from '../concurrency/with-timeout';
 import type { EventBus } from '../kafka/event-bus';
 import type { Logger } from '../logger';
 import { toDomainEvent, type OutboxEntry } from './domain-event';
@@ -35,6 +36,7 @@ interface ClaimedRecord {
 }
 
 const PENDING = { _outbox_pending: true } as const;
+const FLUSH_TIMEOUT_MS = 5_000;
 const leaseFree = (now: Date) => ({ $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] });
 
 /**
@@ -82,12 +84,22 @@ export class OutboxRelay {
     this.wake?.();
   }
 
+  /**
+   * Stops the loop, then publishes once more what writes of this process signalled since its last pass (a
+   * request that finished during the shutdown), for up to 5 s. What is still pending after that stays in its
+   * records for the other replicas' relays (or this one's next start): nothing is lost either way.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
     this.stopObserving?.();
     this.wake?.();
     await this.loop;
+    const pending = this.collections.filter((collection) => this.dirty.has(collection.collectionName));
+    if (pending.length === 0) return;
+    await withTimeout(this.drain(pending), FLUSH_TIMEOUT_MS, () => undefined).catch((error: unknown) =>
+      this.options.logger.warn({ err: error }, 'outbox relay could not flush at shutdown; the events stay pending'),
+    );
   }
 
   private async run(): Promise<void> {

@@ -1,5 +1,5 @@
 import { adminProgram } from '@crm/crm/src/cli/admin-program';
-import { exitWith, invocation, runCli } from '@crm/shared/cli';
+import { exitWith, invocation, optional, runCli } from '@crm/shared/cli';
 import { seedDemo } from '../demo/crm-demo-seed';
 
 /** `npm run admin`: the CRM's operator CLI (in the image) plus seed-demo, which only a development machine needs. */
@@ -9,7 +9,7 @@ const program = adminProgram(invocation(), [
     summary: 'creates a demo organization: members, custom fields, a default funnel and an all-scopes key (printed once)',
     options: [{ name: 'name', value: '<name>', help: 'default "Demo organization"' }],
     example: 'seed-demo --json',
-    run: (values, deps) => seedDemo(deps, { name: typeof values.name === 'string' && values.name ? values.name : 'Demo organization' }),
+    run: (values, deps) => seedDemo(deps, { name: optional(values.name) ?? 'Demo organization' }),
   },
 ]);
 

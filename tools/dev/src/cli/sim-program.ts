@@ -1,7 +1,7 @@
 import { createChatInstanceRepository } from '@crm/messaging/src/repository/chat-instance.repository';
 import { loadMessagingConfig } from '@crm/messaging/src/config';
 import { connectStorage } from '@crm/shared';
-import { invocation, UsageError, type CliCommand, type CliOption, type CliProgram, type CliValues } from '@crm/shared/cli';
+import { invocation, text, UsageError, type CliCommand, type CliOption, type CliProgram, type CliValues } from '@crm/shared/cli';
 import { INSTANCE_KINDS, TEMPLATE_STATUSES, type InstanceKind } from '@crm/shared/schemas';
 
 /** What the commands use: the simulator's control API, and the messaging database to tell real numbers from typos. */
@@ -19,7 +19,6 @@ const TO: CliOption = {
   value: '<handle>',
   help: "the number's or page's provider handle (default: the one the simulator used last for the channel)",
 };
-const text = (value: string | boolean | undefined): string => (typeof value === 'string' ? value : '');
 const channelOf = (values: CliValues): InstanceKind => (text(values.channel) || 'qrcode') as InstanceKind;
 
 /** A sender as its channel names people: a phone number for chatapp numbers, any handle for the social pages. */
