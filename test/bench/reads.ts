@@ -10,13 +10,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import mongoose from 'mongoose';
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
 import { apiClient, type ApiClient } from './api-client';
 import { machineInfo } from './config';
 import { startOwnSystem } from './own-system';
 import { probeStore, type ProbeFigures } from './reads-probe';
-import { importContacts, SEARCH_TERM, TAG_ONE_PERCENT } from './reads-seed';
+import { importContactsRange, SEARCH_TERM, TAG_ONE_PERCENT } from './reads-seed';
 import { renderReport } from './report';
 import { readResults, RESULTS_DIR, writeResult } from './results';
 import { percentile, round } from './stats';
@@ -63,7 +62,6 @@ async function main(): Promise<void> {
   const calls = Number(process.env.BENCH_READS_CALLS ?? 41);
   log(`starting a system of its own (1 gateway, 1 crm replica); sizes ${sizes.join(', ')}; ${calls} calls per read`);
   const own = await startOwnSystem({ crmReplicas: 1, webhooksReplicas: 1 });
-  const connection = await mongoose.createConnection(own.system.env.MONGODB_URI ?? '', { dbName: own.system.env.CRM_DB_NAME }).asPromise();
   const figures: ReadsSize[] = [];
   try {
     const api = apiClient(own.system.baseUrl, own.key);
@@ -71,7 +69,7 @@ async function main(): Promise<void> {
     const ids: string[] = [];
     for (const size of sizes) {
       const started = Date.now();
-      ids.push(...(await importContacts(connection, own.orgId, ids.length, size, now)));
+      ids.push(...(await importContactsRange(own.contacts, own.orgId, ids.length, size, now)));
       log(`${size.toLocaleString('en')} contacts (imported in ${Date.now() - started} ms)`);
       const before = load1();
       const reads = await measureReads(api, ids, calls);
@@ -82,7 +80,6 @@ async function main(): Promise<void> {
       log(`  driver probe: ${JSON.stringify(probe)}; load ${before} → ${load1()}`);
     }
   } finally {
-    await connection.close();
     await own.stop();
   }
   writeResult('reads', {
