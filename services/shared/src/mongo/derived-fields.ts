@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import type { Logger } from '../logger';
 import type { KeysetPage, KeysetPosition } from './list-page';
-import type { StoredDocument } from './record-store';
+import type { StoredDocument } from './stored-document';
 import type { Storage } from './storage';
 
 export interface DerivedTarget {

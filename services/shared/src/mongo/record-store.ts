@@ -5,6 +5,7 @@ import { OUTBOX_FIELDS, outboxOnInsert } from '../outbox/outbox-fields';
 import { retryOnConflict, WriteConflict } from './conflicts';
 import { isDuplicateKeyError } from './connect';
 import { refreshDerived } from './derived-fields';
+import type { StoredDocument } from './stored-document';
 import { keysetQuery, toPage, type KeysetPage, type PageOrder, type PageRequest } from './list-page';
 import { ListWindows } from './list-window';
 import { toDocument, toRecord } from './record-mapper';
@@ -22,8 +23,7 @@ export type Revised<R> = R & Revision;
 /** A new record starts at revision 1, in the kit only. */
 export const INITIAL_REVISION = 1;
 
-/** A stored document, as the kit handles it: keyed by its `_id`. */
-export type StoredDocument = { _id: string } & Record<string, unknown>;
+export type { StoredDocument } from './stored-document';
 
 export type StoreFilter = FilterQuery<StoredDocument>;
 
