@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Five projects; `npm test` runs unit, e2e and deploy together, then `contract` alone, then `chaos` alone. `unit`: the tests beside the
-// code (*.test.ts), pure logic, no servers, seconds (`npm run test:unit`). `e2e`: the tests in test/ against the real stack, which test/support/global-setup.ts
+// Six projects; `npm test` runs unit and integration, then e2e and deploy together, then `contract` alone, then `chaos` alone.
+// `unit`: the tests beside the code (*.test.ts), pure logic, no servers, seconds (`npm run test:unit`). `integration`: the
+// *.int.test.ts beside the code, repositories and the storage kit on the real database server and Kafka, no service, about
+// a minute (`npm run test:integration`). `e2e`: the tests in test/ against the real stack, which test/support/global-setup.ts
 // starts once (Kafka, SecantusDB or MONGODB_URI, two replicas of each service, the gateway). `deploy`: the Helm chart and
 // the image recipe, offline (deploy/validate-chart.sh; no stack), in parallel with e2e.
 export default defineConfig({
@@ -14,7 +16,19 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['services/*/src/**/*.test.ts', 'gateway/src/**/*.test.ts', 'test/structure/*.test.ts'],
+          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           testTimeout: 10_000,
+        },
+      },
+      {
+        // The integration tier: each package's repositories and the storage kit against the real database server
+        // (and Kafka for the outbox), no service started (test/support/integration-setup.ts).
+        test: {
+          name: 'integration',
+          include: ['services/*/src/**/*.int.test.ts'],
+          globalSetup: ['test/support/integration-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
         },
       },
       {
