@@ -3,7 +3,8 @@
 // Scans `import … from 'x'`, `export … from 'x'`, `import 'x'`, `import('x')` and `require('x')` in the
 // workspace's sources (relative paths and Node builtins excluded) and exits 1 listing every undeclared one.
 // The root devDependencies (vitest, autocannon, …) count as declared only for test code: `*.test.ts` files and
-// the `test` workspace. Plain Node and no dependency of its own.
+// the `test` workspace. The other way round, a package in a workspace's "dependencies" that none of its files
+// imports is an unused dependency (it would ship in the images for nothing). Plain Node and no dependency of its own.
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
@@ -81,14 +82,21 @@ for (const workspace of rootManifest.workspaces) {
     ),
   ]);
   const undeclared = new Map(); // package -> files importing it
+  const imported = new Set();
   for (const file of sourceFiles(dir)) {
     const isTestCode = workspace === 'test' || TEST_FILE.test(file);
     for (const name of importedPackages(file)) {
+      imported.add(name);
       if (declared.has(name) || (isTestCode && rootDevDependencies.has(name))) continue;
       const files = undeclared.get(name) ?? [];
       files.push(relative(root, file));
       undeclared.set(name, files);
     }
+  }
+  const unused = Object.keys(manifest.dependencies ?? {}).filter((name) => !imported.has(name));
+  if (unused.length > 0) {
+    failures += unused.length;
+    console.error(`${workspace}/package.json declares dependencies none of its files imports: ${unused.join(', ')}`);
   }
   if (undeclared.size === 0) continue;
   failures += undeclared.size;
@@ -101,8 +109,10 @@ for (const workspace of rootManifest.workspaces) {
 
 if (failures > 0) {
   console.error(
-    `\n${failures} undeclared import(s): add each to the workspace's "dependencies", with the version range the lockfile already has.`,
+    `\n${failures} problem(s): add each undeclared import to the workspace's "dependencies", with the version range the lockfile already has; remove each unused one (npm uninstall -w <workspace> <package>).`,
   );
   process.exit(1);
 }
-console.log(`Workspace dependencies: every import is declared (${rootManifest.workspaces.length} workspaces).`);
+console.log(
+  `Workspace dependencies: every import is declared and every dependency imported (${rootManifest.workspaces.length} workspaces).`,
+);

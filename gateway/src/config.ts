@@ -1,7 +1,7 @@
 import { commonEnv, envPort, loadConfig, telemetryEnv } from '@crm/shared/config';
 import { z } from 'zod';
 
-const schema = z.object({
+export const gatewayConfig = z.object({
   LOG_LEVEL: commonEnv.LOG_LEVEL,
   MONGODB_URI: commonEnv.MONGODB_URI,
   METRICS_HOST: commonEnv.METRICS_HOST,
@@ -63,6 +63,6 @@ const schema = z.object({
     .transform((value) => value === 'true'),
 });
 
-export type GatewayConfig = z.infer<typeof schema>;
+export type GatewayConfig = z.infer<typeof gatewayConfig>;
 
-export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig => loadConfig(schema, env);
+export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig => loadConfig(gatewayConfig, env);

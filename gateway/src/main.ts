@@ -1,5 +1,6 @@
 import { config } from './instrumentation';
-import { connectMongoClient, createLogger, onShutdown, REDACT } from '@crm/shared';
+import { createLogger, onShutdown, REDACT } from '@crm/shared/core';
+import { connectMongoClient } from '@crm/shared/mongo-driver';
 import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { buildApp } from './app';
 import { closeClients, createClients } from './clients';

@@ -3,7 +3,7 @@ import type { ClientSession, FilterQuery, Model, Schema, SortOrder } from 'mongo
 import type { OutboxEntry } from '../outbox/domain-event';
 import { OUTBOX_FIELDS, outboxOnInsert } from '../outbox/outbox-fields';
 import { retryOnConflict, WriteConflict } from './conflicts';
-import { isDuplicateKeyError } from './connect';
+import { isDuplicateKeyError } from './client';
 import { keysetQuery, toPage, type KeysetPage, type PageOrder, type PageRequest } from './list-page';
 import { toDocument, toRecord } from './record-mapper';
 import type { Storage } from './storage';
