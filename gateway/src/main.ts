@@ -1,4 +1,5 @@
 import { config } from './instrumentation';
+import { startFailure } from '@crm/shared/config';
 import { createLogger, onShutdown, REDACT } from '@crm/shared/core';
 import { connectMongoClient } from '@crm/shared/mongo-driver';
 import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
@@ -47,6 +48,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(startFailure('gateway', error));
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 import type { RouteFigures } from './http-scenarios';
 import type { LoadResult } from './load';
 import type { BenchResults } from './results';
+import { webhookRows } from './report-webhooks';
 import { mark, TARGETS, type Verdict } from './targets';
 
 type Cell = string | number | null | undefined;
@@ -95,32 +96,8 @@ function httpTable(routes: RouteFigures[], most: number): string {
   return table(['side', 'route', 'clients', 'req/s', 'p50', 'p99', 'errors / non-2xx', 'target', ''], rows);
 }
 
-function webhookTable({ webhooks: { latency, throughput } }: BenchResults): string {
-  const deliveries = TARGETS.deliveries(throughput.deliveries_per_s);
-  const p99 = TARGETS.webhookP99(latency.p99_ms, latency.lost);
-  const writeRate = Math.round(throughput.contacts_created / Math.max(0.001, throughput.write_seconds));
-  // When writes are slow the offered load (writes/s × subscriptions) bounds this figure, not the delivery pipeline.
-  const burst = `${throughput.contacts_created} contacts created by ${throughput.write_clients} clients in ${throughput.write_seconds} s (${writeRate}/s) × ${throughput.subscriptions} subscriptions`;
-  return table(
-    ['what', 'figure', 'target', ''],
-    [
-      [
-        `deliveries/s to a fast receiver (${burst}; first write → last delivery, ${throughput.seconds_to_last} s)`,
-        throughput.deliveries_per_s,
-        deliveries.target,
-        mark(deliveries),
-      ],
-      ['best whole second of that run', throughput.peak_deliveries_per_s, '—', ''],
-      ['delivered / expected, duplicates', `${throughput.delivered} / ${throughput.expected}, ${throughput.duplicates}`, '—', ''],
-      [`write → received p50 at ${latency.rate_per_s} events/s for ${latency.seconds} s`, latency.p50_ms, '—', ''],
-      [
-        `write → received p99 (max ${cell(latency.max_ms)}; ${latency.delivered} delivered, ${latency.lost} lost, ${latency.write_failures} failed writes)`,
-        latency.p99_ms,
-        p99.target,
-        mark(p99),
-      ],
-    ],
-  );
+function webhookTable(results: BenchResults): string {
+  return table(['what', 'figure', 'target', ''], webhookRows(results));
 }
 
 function processTable({ resources }: BenchResults): string {

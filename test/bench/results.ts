@@ -7,7 +7,7 @@ import type { BenchConfig } from './config';
 import type { RouteFigures } from './http-scenarios';
 import type { ResourceFigures } from './resources';
 import type { StartupFigures } from './startup-hook';
-import type { WebhookLatency, WebhookThroughput } from './webhook-scenarios';
+import type { WebhookFigures } from './webhooks';
 
 export const RESULTS_DIR = resolve(REPO_ROOT, 'bench-results');
 
@@ -24,7 +24,7 @@ export interface BenchResults {
     seeded: { contacts: number; deals: number };
   };
   http: { routes: RouteFigures[] };
-  webhooks: { latency: WebhookLatency; throughput: WebhookThroughput };
+  webhooks: WebhookFigures;
   resources: ResourceFigures;
   startup: StartupFigures;
   /** From `npm run bench:broadcasts`, when it ran. */

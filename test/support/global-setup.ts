@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
 import { freePort, servicePorts } from '../../deploy/lib/ports';
+import { generateSecrets } from '../../deploy/lib/secrets';
 import { startSystem, type RunningSystem } from '../../deploy/lib/system';
 import { dropNamespace } from './namespace';
 import { stackForRun } from './run-stack';
@@ -29,6 +30,7 @@ export default async function setup(project: TestProject) {
   const system: RunningSystem = await startSystem({
     stack,
     namespace,
+    secrets: generateSecrets(),
     gatewayPort: await freePort(),
     // Two replicas of each service (one simulator): every test runs against a scaled-out system.
     ...(await servicePorts(2)),

@@ -1,4 +1,4 @@
-import { connectStorage, createLogger, EventBus, type Storage } from '@crm/shared';
+import { connectStorage, createLogger, EventBus, newEvent, newId, type OutboxEntry, type Storage } from '@crm/shared';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, inject } from 'vitest';
 
@@ -59,3 +59,6 @@ export function useDatabase(
     await storage?.close();
   });
 }
+
+/** A catalogue-valid event for tests where only its presence matters (it rides in a record's outbox). */
+export const testEvent = (orgId: string): OutboxEntry => newEvent(orgId, 'contact.deleted', { object: { id: newId('contact') } });

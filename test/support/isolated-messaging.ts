@@ -38,7 +38,7 @@ export async function isolatedMessaging(options: { replicas: number; name: strin
   const simLog = join(logDir, `sim-${options.name}-${suffix}.log`);
   const simulator = startService(
     `sim-${options.name}`,
-    'services/messaging/src/simulator/main.ts',
+    'tools/dev/src/simulator/main.ts',
     { ...shared, SIM_PORT: String(simPort), SIM_CALLBACK_URL: ports.map((p) => `http://127.0.0.1:${p.http}`).join(',') },
     simLog,
   );

@@ -103,7 +103,7 @@ export function buildOpenApiDocument(routes: RouteDefinition[], baseUrl?: string
     },
     servers: [{ url: baseUrl ?? '/' }],
     paths,
-    webhooks: webhookEntries(example),
+    webhooks: webhookEntries(),
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: sk_live_ followed by an opaque string' } },
       schemas,

@@ -19,6 +19,14 @@ export const Webhook = component(
     ),
     created_at: timestamp,
     updated_at: timestamp,
+    pending_deliveries: z
+      .number()
+      .int()
+      .default(0)
+      .describe('deliveries not yet done: on their first attempt, waiting for a retry, or held while paused'),
+    lag_seconds: nullable(z.number()).describe(
+      'age of the oldest of those deliveries: how far behind the subscription is (null when nothing is pending)',
+    ),
   }),
   'A webhook subscription.',
 );

@@ -1,7 +1,7 @@
 import type { ServiceDefinition } from '@crm/shared/service';
 import type { AgentsConfig } from './config';
 import type { AgentsDeps } from './domain/deps';
-import { startEventConsumer } from './runner/event-consumer';
+import { runnerIntake } from './runner/event-consumer';
 import { RunScheduler } from './runner/scheduler';
 import { agentsGrpcServices } from './server';
 import { createDeps } from './wiring';
@@ -25,13 +25,7 @@ export function agentsService(config: AgentsConfig): ServiceDefinition<AgentsCon
       return { 'run scheduler': scheduler };
     },
     consumers: ({ deps, bus }) =>
-      runner
-        ? {
-            'runner intake': {
-              start: () => startEventConsumer(deps, bus, { groupId: config.AGENTS_CONSUMER_GROUP, topic: config.EVENTS_TOPIC }),
-            },
-          }
-        : {},
+      runner ? { 'runner intake': runnerIntake(deps, bus, { groupId: config.AGENTS_CONSUMER_GROUP, topic: config.EVENTS_TOPIC }) } : {},
     close: (deps) => deps.close(),
   };
 }

@@ -1,7 +1,7 @@
 import type { ServiceDefinition } from '@crm/shared/service';
 import type { CrmConfig } from './config';
 import type { CrmDeps } from './domain/deps';
-import { startMessageConsumer } from './events/message-consumer';
+import { messageConsumer } from './events/message-consumer';
 import { crmGrpcServices } from './server';
 import { createDeps } from './wiring';
 
@@ -13,11 +13,7 @@ export function crmService(config: CrmConfig): ServiceDefinition<CrmConfig, CrmD
     grpc: ({ deps, logger }) => ({ host: config.CRM_GRPC_HOST, port: config.CRM_GRPC_PORT, services: crmGrpcServices(deps, logger) }),
     consumers: ({ deps, bus, logger }) =>
       config.CRM_MESSAGE_CONSUMER_ENABLED
-        ? {
-            'message counts': {
-              start: () => startMessageConsumer(deps, bus, { groupId: config.CRM_CONSUMER_GROUP, topic: config.EVENTS_TOPIC, logger }),
-            },
-          }
+        ? { 'message counts': messageConsumer(deps, bus, { groupId: config.CRM_CONSUMER_GROUP, topic: config.EVENTS_TOPIC, logger }) }
         : {},
   };
 }

@@ -1,15 +1,26 @@
 import { z } from 'zod';
 
+/** A bad environment: its message is one line naming every bad variable, fit to print as the reason a process exits. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
 /**
  * Reads process.env once through a zod object and fails fast listing every bad variable,
- * so a misconfigured pod dies at start with one readable message instead of at first use.
+ * so a misconfigured pod dies at start with one readable line instead of at first use.
  */
 export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const result = schema.safeParse(env);
   if (result.success) return result.data;
-  const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`);
-  throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`);
+  throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
 }
+
+/**
+ * Why a process could not start, as it prints it: a bad environment in one line (`gateway: Invalid configuration:
+ * CURSOR_SECRET: …`), anything else with its stack.
+ */
+export const startFailure = (name: string, error: unknown): unknown => (error instanceof ConfigError ? `${name}: ${error.message}` : error);
 
 /** Environment booleans: "true"/"1" and "false"/"0". */
 export const envBoolean = (fallback: boolean) =>

@@ -7,6 +7,7 @@ export * from './concurrency/with-timeout';
 export * from './errors/app-error';
 export * from './errors/catalogue';
 export * from './errors/grpc-errors';
+export * from './errors/transient-error';
 export * from './ids';
 export * from './logger';
 export * from './scopes';

@@ -54,8 +54,16 @@ export const webhooksConfig = z
     /** Consecutive failed attempts that pause a subscription (the spec says 5 and 10; we chose 10). */
     WEBHOOK_PAUSE_AFTER_FAILURES: positiveInt(10),
     WEBHOOK_CONSUMER_GROUP: z.string().min(1).default('webhooks'),
-    /** Attempts in flight per replica. */
-    WEBHOOK_WORKER_CONCURRENCY: positiveInt(16),
+    /** Attempts in flight per replica (sockets waiting on receivers: cheap). */
+    WEBHOOK_WORKER_CONCURRENCY: positiveInt(128),
+    /** Attempts in flight to one subscription per replica: what a slow endpoint can hold at most. */
+    WEBHOOK_ENDPOINT_CONCURRENCY: positiveInt(8),
+    /** Attempts in flight for one organization per replica, over all its subscriptions. */
+    WEBHOOK_ORG_CONCURRENCY: positiveInt(32),
+    /** Deliveries queued in memory per subscription; beyond it they wait in the database, still due. */
+    WEBHOOK_ENDPOINT_QUEUE: positiveInt(2_000),
+    /** Deliveries queued in memory in all, per replica. */
+    WEBHOOK_QUEUE: positiveInt(20_000),
     /** How long a replica owns a due delivery; must outlast one attempt, or another replica could send it too. */
     WEBHOOK_LEASE_MS: positiveInt(60_000, 500),
     /**

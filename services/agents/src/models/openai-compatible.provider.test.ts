@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from './fake-openai-server';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '@crm/dev-tools/fake-openai';
 import { HANDOFF_PROTOCOL } from './handoff-protocol';
 import { ModelError } from './model-error';
 import type { ChatTurn, ModelRequest } from './model-provider';

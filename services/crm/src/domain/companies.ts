@@ -1,4 +1,4 @@
-import { AppError, invalidReference, newId, newOutboxEntry, notFound, type PlannedChange, type Revised, writeRevision } from '@crm/shared';
+import { AppError, invalidReference, newId, newEvent, notFound, type PlannedChange, type Revised, writeRevision } from '@crm/shared';
 import { createCompanyBody, parseOrThrow, updateCompanyBody } from '@crm/shared/schemas';
 import type { CompanyQuery, CompanyRecord } from '../repository/company.repository';
 import { viewCompanies, viewCompany, type CompanyView } from './company.view';
@@ -46,7 +46,7 @@ export async function createCompany(deps: CrmDeps, orgId: string, rawBody: unkno
     deleted_at: null,
   };
   const view = await viewCompany(deps, orgId, record);
-  await deps.companies.insert(record, [newOutboxEntry(orgId, 'company.created', { object: view }, now)]);
+  await deps.companies.insert(record, [newEvent(orgId, 'company.created', { object: view }, now)]);
   return view;
 }
 
@@ -64,7 +64,7 @@ export async function updateCompany(deps: CrmDeps, orgId: string, id: string, ra
     const previous = await previousValues(deps, orgId, current, changed);
     return {
       set: { ...Object.fromEntries(changed.map((field) => [field, next[field]])), updated_at: at },
-      events: (view) => [newOutboxEntry(orgId, 'company.updated', { object: view, previous }, at)],
+      events: (view) => [newEvent(orgId, 'company.updated', { object: view, previous }, at)],
     };
   });
 }
@@ -84,7 +84,7 @@ export async function deleteCompany(deps: CrmDeps, orgId: string, id: string): P
       );
     }
     const at = deps.now();
-    return { set: { deleted_at: at, updated_at: at }, events: () => [newOutboxEntry(orgId, 'company.deleted', { object: { id } }, at)] };
+    return { set: { deleted_at: at, updated_at: at }, events: () => [newEvent(orgId, 'company.deleted', { object: { id } }, at)] };
   });
 }
 

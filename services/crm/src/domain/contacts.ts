@@ -1,13 +1,4 @@
-import {
-  AppError,
-  invalidReference,
-  newId,
-  newOutboxEntry,
-  notFound,
-  type OutboxEntry,
-  type PlannedChange,
-  writeRevision,
-} from '@crm/shared';
+import { AppError, invalidReference, newId, newEvent, notFound, type OutboxEntry, type PlannedChange, writeRevision } from '@crm/shared';
 import { addContactTagsBody, createContactBody, parseOrThrow, updateContactBody } from '@crm/shared/schemas';
 import type { ContactQuery, ContactRecord, ContactSort } from '../repository/contact.repository';
 import type { IdentityKind } from '../repository/identity.repository';
@@ -69,7 +60,7 @@ export async function createContact(deps: CrmDeps, orgId: string, rawBody: unkno
   const claimed = await claimIdentities(deps, record, { email: record.email, phone: record.phone });
   try {
     const view = await viewContact(deps, orgId, record, { created: true });
-    await deps.contacts.insert(record, [newOutboxEntry(orgId, 'contact.created', { object: eventObject(view) }, now)]);
+    await deps.contacts.insert(record, [newEvent(orgId, 'contact.created', { object: eventObject(view) }, now)]);
     return view;
   } catch (error) {
     await releaseIdentities(deps, record, claimed);
@@ -102,7 +93,7 @@ export async function updateContact(deps: CrmDeps, orgId: string, id: string, ra
     return {
       set: { ...Object.fromEntries(changed.map((field) => [field, next[field]])), updated_at: next.updated_at },
       events: (view: ContactView) => [
-        newOutboxEntry(
+        newEvent(
           orgId,
           'contact.updated',
           { object: eventObject(view), previous: Object.fromEntries(changed.map((f) => [previousName(f), previousValue(current, f)])) },
@@ -119,7 +110,7 @@ export async function deleteContact(deps: CrmDeps, orgId: string, id: string): P
   await writeContact(deps, orgId, id, async (current) => {
     deleted = current;
     const at = deps.now();
-    return { set: { deleted_at: at, updated_at: at }, events: () => [newOutboxEntry(orgId, 'contact.deleted', { object: { id } }, at)] };
+    return { set: { deleted_at: at, updated_at: at }, events: () => [newEvent(orgId, 'contact.deleted', { object: { id } }, at)] };
   });
   // The identities of a deleted contact become free for new contacts.
   if (deleted) await releaseIdentities(deps, deleted, { email: deleted.email, phone: deleted.phone });
@@ -242,7 +233,7 @@ function definedFields<T extends Record<string, unknown>>(fields: T): Partial<T>
 function tagEvents(orgId: string, view: ContactView, before: string[], after: string[], at: Date): OutboxEntry[] {
   const contact = { id: view.id, name: view.name };
   return [
-    ...after.filter((tag) => !before.includes(tag)).map((tag) => newOutboxEntry(orgId, 'contact.tag.added', { contact, tag }, at)),
-    ...before.filter((tag) => !after.includes(tag)).map((tag) => newOutboxEntry(orgId, 'contact.tag.removed', { contact, tag }, at)),
+    ...after.filter((tag) => !before.includes(tag)).map((tag) => newEvent(orgId, 'contact.tag.added', { contact, tag }, at)),
+    ...before.filter((tag) => !after.includes(tag)).map((tag) => newEvent(orgId, 'contact.tag.removed', { contact, tag }, at)),
   ];
 }

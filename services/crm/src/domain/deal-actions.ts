@@ -1,7 +1,7 @@
-import { AppError, newOutboxEntry, type PlannedChange } from '@crm/shared';
+import { AppError, newEvent, type PlannedChange } from '@crm/shared';
 import { emptyActionBody, loseDealBody, moveDealBody, parseOrThrow, transferDealBody } from '@crm/shared/schemas';
 import type { DealRecord, DealStatus } from '../repository/deal.repository';
-import { eventObject, previousOf, type DealView } from './deal.view';
+import { previousOf, type DealView } from './deal.view';
 import { placementFor, stageIn } from './deal-references';
 import { writeDeal, type DealViews } from './deal-write';
 import type { CrmDeps } from './deps';
@@ -29,9 +29,7 @@ export async function moveDeal(deps: CrmDeps, orgId: string, id: string, rawBody
     const at = deps.now();
     return {
       set: { stage_id: stage.id, updated_at: at },
-      events: ({ view, before }) => [
-        newOutboxEntry(orgId, 'deal.stage.changed', { object: eventObject(view), previous: previousOf(before, ['stage']) }, at),
-      ],
+      events: ({ view, before }) => [newEvent(orgId, 'deal.stage.changed', { object: view, previous: previousOf(before, ['stage']) }, at)],
     };
   });
 }
@@ -78,9 +76,7 @@ function statusChange(
   ];
   return {
     set: { status, ...extra, updated_at: at },
-    events: ({ view, before }) => [
-      newOutboxEntry(orgId, 'deal.updated', { object: eventObject(view), previous: previousOf(before, changed) }, at),
-    ],
+    events: ({ view, before }) => [newEvent(orgId, 'deal.updated', { object: view, previous: previousOf(before, changed) }, at)],
   };
 }
 
@@ -105,12 +101,7 @@ export async function transferDeal(deps: CrmDeps, orgId: string, id: string, raw
     return {
       set: { funnel_id: funnel.id, stage_id: stage.id, updated_at: at },
       events: ({ view, before }) => [
-        newOutboxEntry(
-          orgId,
-          'deal.pipeline.transferred',
-          { object: eventObject(view), previous: previousOf(before, ['funnel', 'stage']) },
-          at,
-        ),
+        newEvent(orgId, 'deal.pipeline.transferred', { object: view, previous: previousOf(before, ['funnel', 'stage']) }, at),
       ],
     };
   });

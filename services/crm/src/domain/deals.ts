@@ -1,7 +1,7 @@
-import { isId, newId, newOutboxEntry, notFound } from '@crm/shared';
+import { isId, newId, newEvent, notFound } from '@crm/shared';
 import { createDealBody, parseOrThrow, updateDealBody } from '@crm/shared/schemas';
 import type { DealQuery, DealRecord } from '../repository/deal.repository';
-import { eventObject, previousOf, viewDeal, viewDeals, type DealView } from './deal.view';
+import { previousOf, viewDeal, viewDeals, type DealView } from './deal.view';
 import { checkDealLinks, placementFor } from './deal-references';
 import { writeDeal } from './deal-write';
 import { checkCustomFields } from './custom-field-values';
@@ -69,7 +69,7 @@ export async function createDeal(deps: CrmDeps, orgId: string, rawBody: unknown)
     updated_at: now,
   };
   const view = await viewDeal(deps, orgId, record);
-  await deps.deals.insert(record, [newOutboxEntry(orgId, 'deal.created', { object: eventObject(view) }, now)]);
+  await deps.deals.insert(record, [newEvent(orgId, 'deal.created', { object: view }, now)]);
   return view;
 }
 
@@ -114,11 +114,11 @@ export async function updateDeal(deps: CrmDeps, orgId: string, id: string, rawBo
     return {
       set: { ...Object.fromEntries(changed.map((field) => [field, wanted[field]])), updated_at: at },
       events: ({ view, before }) => [
-        newOutboxEntry(
+        newEvent(
           orgId,
           'deal.updated',
           {
-            object: eventObject(view),
+            object: view,
             previous: previousOf(
               before,
               changed.map((field) => UPDATABLE[field]),
@@ -127,7 +127,7 @@ export async function updateDeal(deps: CrmDeps, orgId: string, id: string, rawBo
           at,
         ),
         ...(changed.includes('assigned_to')
-          ? [newOutboxEntry(orgId, 'deal.assigned', { object: eventObject(view), previous: previousOf(before, ['assigned_to']) }, at)]
+          ? [newEvent(orgId, 'deal.assigned', { object: view, previous: previousOf(before, ['assigned_to']) }, at)]
           : []),
       ],
     };
@@ -138,6 +138,6 @@ export async function updateDeal(deps: CrmDeps, orgId: string, id: string, rawBo
 export async function deleteDeal(deps: CrmDeps, orgId: string, id: string): Promise<void> {
   await writeDeal(deps, orgId, id, async () => {
     const at = deps.now();
-    return { set: { deleted_at: at, updated_at: at }, events: () => [newOutboxEntry(orgId, 'deal.deleted', { object: { id } }, at)] };
+    return { set: { deleted_at: at, updated_at: at }, events: () => [newEvent(orgId, 'deal.deleted', { object: { id } }, at)] };
   });
 }

@@ -1,4 +1,4 @@
-import { type KeysetPosition, newId, newOutboxEntry, notFound } from '@crm/shared';
+import { type KeysetPosition, newId, newEvent, notFound } from '@crm/shared';
 import { createNoteBody, parseOrThrow, updateNoteBody } from '@crm/shared/schemas';
 import type { NoteParent, NoteRecord } from '../repository/note.repository';
 
@@ -36,8 +36,8 @@ export async function createNote(deps: CrmDeps, orgId: string, parent: NoteParen
   // The event rides in the note's own document: the note and its event are written together or not at all.
   const event =
     parent.kind === 'contact'
-      ? newOutboxEntry(orgId, 'contact.note.added', { note: view, contact_id: parent.id }, now)
-      : newOutboxEntry(orgId, 'deal.note.added', { note: view, deal_id: parent.id }, now);
+      ? newEvent(orgId, 'contact.note.added', { note: view, contact_id: parent.id }, now)
+      : newEvent(orgId, 'deal.note.added', { note: view, deal_id: parent.id }, now);
   await deps.notes.insert(record, [event]);
   return view;
 }

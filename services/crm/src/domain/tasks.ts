@@ -1,4 +1,4 @@
-import { AppError, invalidReference, newId, newOutboxEntry, notFound } from '@crm/shared';
+import { AppError, invalidReference, newId, newEvent, notFound } from '@crm/shared';
 import { createTaskBody, parseOrThrow, updateTaskBody, type UpdateTaskBody } from '@crm/shared/schemas';
 import type { TaskQuery, TaskRecord, TaskSort, TaskStatus } from '../repository/task.repository';
 import type { CrmDeps } from './deps';
@@ -39,7 +39,7 @@ export async function createTask(deps: CrmDeps, orgId: string, rawBody: unknown)
     deleted_at: null,
   };
   const view = await viewTask(deps, orgId, record);
-  await deps.tasks.insert(record, [newOutboxEntry(orgId, 'task.created', { object: view }, now)]);
+  await deps.tasks.insert(record, [newEvent(orgId, 'task.created', { object: view }, now)]);
   return view;
 }
 
@@ -89,7 +89,7 @@ async function transition(
   const at = deps.now();
   const set = { ...change(at), updated_at: at };
   const view = await viewTask(deps, orgId, { ...current, ...set });
-  const events = emits ? [newOutboxEntry(orgId, 'task.completed', { object: view }, at)] : [];
+  const events = emits ? [newEvent(orgId, 'task.completed', { object: view }, at)] : [];
   const written = await deps.tasks.update(orgId, id, set, events, from);
   if (!written) throw invalidStatus((await requireTask(deps, orgId, id)).status);
   return view;

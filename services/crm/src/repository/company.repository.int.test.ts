@@ -1,7 +1,7 @@
-import { createLogger, newId, newOutboxEntry } from '@crm/shared';
+import { createLogger, newId } from '@crm/shared';
 import { describe, expect, it } from 'vitest';
 import { companyRecord, contactRecord, dealRecord, noteRecord, taskRecord } from '../../../../test/support/crm-records';
-import { useDatabase } from '../../../../test/support/integration';
+import { testEvent, useDatabase } from '../../../../test/support/integration';
 import type { CrmDeps } from '../domain/deps';
 import { createDeps } from '../wiring';
 
@@ -31,7 +31,7 @@ describe('company, note, task and link repositories', () => {
     const orgId = newId('organization');
     const [contactId, otherId] = [newId('contact'), newId('contact')];
     const older = await deps.notes.insert(noteRecord(orgId, { contact_id: contactId }, { created_at: new Date(1_000), content: 'older' }), [
-      newOutboxEntry(orgId, 'contact.note.added', {}),
+      testEvent(orgId),
     ]);
     await deps.notes.insert(noteRecord(orgId, { contact_id: contactId }, { created_at: new Date(2_000), content: 'newer' }), []);
     expect(await deps.notes.getById(orgId, { kind: 'contact', id: otherId }, older.id)).toBeNull();

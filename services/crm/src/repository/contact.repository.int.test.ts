@@ -1,7 +1,7 @@
-import { createLogger, newId, newOutboxEntry, WriteConflict } from '@crm/shared';
+import { createLogger, newId, WriteConflict } from '@crm/shared';
 import { describe, expect, it } from 'vitest';
 import { contactRecord } from '../../../../test/support/crm-records';
-import { useDatabase } from '../../../../test/support/integration';
+import { testEvent, useDatabase } from '../../../../test/support/integration';
 import type { CrmDeps } from '../domain/deps';
 import { createDeps } from '../wiring';
 
@@ -57,7 +57,7 @@ describe('contact repository', () => {
 
   it('writes a change with its events at the revision read, and refuses a stale revision', async () => {
     const record = await deps.contacts.insert(contactRecord('org_a'), []);
-    const event = newOutboxEntry('org_a', 'contact.updated', {});
+    const event = testEvent('org_a');
     const updated = await deps.contacts.updateAtRevision('org_a', record.id, 1, { name: 'Grace' }, [event]);
     expect(updated).toMatchObject({ name: 'Grace', rev: 2 });
     const raw = await deps.contacts.collection.findOne({ _id: record.id as never });

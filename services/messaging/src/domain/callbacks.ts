@@ -1,4 +1,4 @@
-import { AppError, newId, newOutboxEntry, notFound, writeRevision } from '@crm/shared';
+import { AppError, newId, newEvent, notFound, writeRevision } from '@crm/shared';
 import type { Channel, InstanceKind } from '@crm/shared/schemas';
 import { applyMarketingKeyword, applyRecipientStatus } from './broadcasts/recipient-status';
 import type { ProviderCallback } from '../providers/provider';
@@ -79,7 +79,7 @@ async function receiveMessage(
       now: deps.now(),
     },
     record,
-    (view) => [newOutboxEntry(instance.org_id, 'message.received', { object: view }, record.created_at)],
+    (view) => [newEvent(instance.org_id, 'message.received', { object: view }, record.created_at)],
   );
   return 'applied';
 }
@@ -118,7 +118,7 @@ async function recordPhoneSend(
       now: deps.now(),
     },
     record,
-    (view) => [newOutboxEntry(instance.org_id, 'message.sent', { object: view }, record.created_at)],
+    (view) => [newEvent(instance.org_id, 'message.sent', { object: view }, record.created_at)],
   );
   return 'applied';
 }
@@ -138,7 +138,7 @@ async function applyStatus(
   if (!message) return 'retry';
   const at = deps.now();
   const written = await deps.messages.applyStatus(message, callback.status, callback.error, at, (next) =>
-    callback.status === 'sent' ? [] : [newOutboxEntry(instance.org_id, STATUS_EVENTS[callback.status], { object: viewMessage(next) }, at)],
+    callback.status === 'sent' ? [] : [newEvent(instance.org_id, STATUS_EVENTS[callback.status], { object: viewMessage(next) }, at)],
   );
   if (written) await deps.conversations.touchUpdatedAt(message.org_id, message.conversation_id, at);
   await applyRecipientStatus(deps, message, callback.status, callback.error);
@@ -155,7 +155,7 @@ async function applyEdit(
   // The provider's time, not the receipt time: a retried edit callback carries the same time and changes nothing.
   const at = providerTime(callback.at, deps.now());
   const written = await deps.messages.applyEdit(message.id, callback.text, at, (next) => [
-    newOutboxEntry(instance.org_id, 'message.edited', { object: viewMessage(next), previous: { content: message.content } }, at),
+    newEvent(instance.org_id, 'message.edited', { object: viewMessage(next), previous: { content: message.content } }, at),
   ]);
   if (written) await deps.conversations.touchUpdatedAt(message.org_id, message.conversation_id, deps.now());
   return 'applied';
@@ -175,7 +175,7 @@ async function applyConnection(deps: MessagingDeps, instance: ChatInstanceRecord
       const at = deps.now();
       return {
         set: { status, updated_at: at },
-        events: (view) => [newOutboxEntry(instance.org_id, connected ? 'channel.connected' : 'channel.disconnected', { object: view }, at)],
+        events: (view) => [newEvent(instance.org_id, connected ? 'channel.connected' : 'channel.disconnected', { object: view }, at)],
       };
     },
     view: viewChatInstance,

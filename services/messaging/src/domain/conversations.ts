@@ -1,7 +1,7 @@
 import {
   AppError,
   invalidReference,
-  newOutboxEntry,
+  newEvent,
   notFound,
   type Order,
   type PageRequest,
@@ -68,9 +68,7 @@ export async function assignConversation(deps: MessagingDeps, orgId: string, id:
     return {
       // A person taking the conversation ends an AI agent's part in it (handoff).
       set: member ? { assigned_to: member, ai_agent: null, updated_at: at } : { assigned_to: member, updated_at: at },
-      events: (view) => [
-        newOutboxEntry(orgId, 'conversation.assigned', { object: view, previous: { assigned_to: current.assigned_to } }, at),
-      ],
+      events: (view) => [newEvent(orgId, 'conversation.assigned', { object: view, previous: { assigned_to: current.assigned_to } }, at)],
     };
   });
 }
@@ -83,7 +81,7 @@ export async function closeConversation(deps: MessagingDeps, orgId: string, id: 
     const at = deps.now();
     return {
       set: { status: 'closed', closed_at: at, updated_at: at },
-      events: (view) => [newOutboxEntry(orgId, 'conversation.closed', { object: view }, at)],
+      events: (view) => [newEvent(orgId, 'conversation.closed', { object: view }, at)],
     };
   });
 }

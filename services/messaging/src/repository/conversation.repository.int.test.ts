@@ -1,6 +1,6 @@
-import { createLogger, newId, newOutboxEntry } from '@crm/shared';
+import { createLogger, newId } from '@crm/shared';
 import { describe, expect, it } from 'vitest';
-import { useDatabase } from '../../../../test/support/integration';
+import { testEvent, useDatabase } from '../../../../test/support/integration';
 import { instanceRecord, messageRecord, touchOf } from '../../../../test/support/messaging-records';
 import { loadMessagingConfig } from '../config';
 import { storeMessage } from '../domain/store-message';
@@ -33,7 +33,7 @@ describe('conversation, message, number and template repositories', () => {
     const instanceId = newId('chatInstance');
     const touch = touchOf(orgId, newId('contact'), instanceId);
     const record = messageRecord(orgId, '', { instance_id: instanceId, direction: 'inbound', status: 'received', external_id: 'wamid.1' });
-    const events = () => [newOutboxEntry(orgId, 'message.received', {})];
+    const events = () => [testEvent(orgId)];
     const stored = await Promise.all(
       [1, 2, 3].map((n) => storeMessage(deps, touch, { ...record, id: n === 1 ? record.id : newId('message') }, events)),
     );
@@ -50,7 +50,7 @@ describe('conversation, message, number and template repositories', () => {
     await deps.messages.insert(record, []);
     const outcomes = await Promise.all(
       (['delivered', 'read', 'delivered', 'read'] as const).map((status) =>
-        deps.messages.applyStatus(record, status, null, new Date(), () => [newOutboxEntry(orgId, `message.${status}`, {})]),
+        deps.messages.applyStatus(record, status, null, new Date(), () => [testEvent(orgId)]),
       ),
     );
     expect((await deps.messages.getById(orgId, record.id))?.status).toBe('read');

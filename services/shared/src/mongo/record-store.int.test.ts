@@ -1,7 +1,6 @@
 import { Schema } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testStorage } from '../../../../test/support/integration';
-import { newOutboxEntry } from '../outbox/domain-event';
+import { testEvent, testStorage } from '../../../../test/support/integration';
 import { WriteConflict } from './conflicts';
 import { RecordStore, RevisionedRecords } from './record-store';
 import { writeRevision } from './revisioned-write';
@@ -53,7 +52,7 @@ describe('the storage kit on the real database server', () => {
   afterAll(() => storage.close());
 
   it('stores a record at revision 1, keeps its internal keys and outbox out of the record, and derives its sort keys', async () => {
-    const stored = await things.insert(thing(1), { events: [newOutboxEntry('org_a', 'thing.created', {})] });
+    const stored = await things.insert(thing(1), { events: [testEvent('org_a')] });
     expect(stored.rev).toBe(1);
     const raw = await things.collection.findOne({ _id: 'th_001' as never });
     expect(raw).toMatchObject({ name_key: 'thing 1', rev: 1, _outbox_pending: true });
@@ -117,7 +116,7 @@ describe('the storage kit on the real database server', () => {
     try {
       await expect(
         storage.transaction(async (session) => {
-          await things.insert(thing(10), { session, events: [newOutboxEntry('org_a', 'thing.created', {})] });
+          await things.insert(thing(10), { session, events: [testEvent('org_a')] });
           expect(woken).toEqual([]);
           await things.insert(thing(10), { session });
         }),
@@ -126,7 +125,7 @@ describe('the storage kit on the real database server', () => {
       expect(woken).toEqual([]);
 
       await storage.transaction(async (session) => {
-        await things.insert(thing(11), { session, events: [newOutboxEntry('org_a', 'thing.created', {})] });
+        await things.insert(thing(11), { session, events: [testEvent('org_a')] });
         await things.insert(thing(12), { session });
         expect(woken).toEqual([]);
       });

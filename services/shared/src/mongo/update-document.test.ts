@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newOutboxEntry } from '../outbox/domain-event';
+import { newEvent } from '../outbox/domain-event';
 import { operatorsOf, withEvents, withRevisionBump } from './update-document';
 
 describe('update documents of the storage kit', () => {
@@ -14,7 +14,7 @@ describe('update documents of the storage kit', () => {
   });
 
   it('appends events to the outbox in the same update and marks the record pending', () => {
-    const event = newOutboxEntry('org_1', 'thing.changed', {});
+    const event = newEvent('org_1', 'contact.tag.added', { contact: { id: 'ct_1', name: 'One' }, tag: 'vip' });
     expect(withEvents({ $set: { a: 1 }, $push: { tags: 'x' } }, [event])).toEqual({
       $set: { a: 1, _outbox_pending: true },
       $push: { tags: 'x', _outbox: { $each: [event] } },

@@ -2,12 +2,12 @@ import { Kafka, logLevel } from 'kafkajs';
 import { MongoClient, type Collection, type Document } from 'mongodb';
 import { Schema } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { testBus, testStorage, uniqueName } from '../../../../test/support/integration';
+import { testBus, testEvent, testStorage, uniqueName } from '../../../../test/support/integration';
 import type { EventBus, OutgoingMessage } from '../kafka/event-bus';
 import { createLogger } from '../logger';
 import { RecordStore } from '../mongo/record-store';
 import type { Storage } from '../mongo/storage';
-import { newOutboxEntry } from './domain-event';
+import { newEvent } from './domain-event';
 import { outboxOnInsert, outboxOnUpdate } from './outbox-fields';
 import { OutboxRelay } from './outbox-relay';
 import { OutboxSignal } from './outbox-signal';
@@ -45,9 +45,9 @@ describe('outbox writes wake the relay', () => {
     try {
       // The relay's first pass (every collection, at start) is over before the writes below.
       await new Promise((resolve) => setTimeout(resolve, 500));
-      const created = newOutboxEntry('org_a', 'note.created', {});
+      const created = testEvent('org_a');
       await notes.insert({ id: 'nt_1', org_id: 'org_a', text: 'first' }, { events: [created] });
-      const edited = newOutboxEntry('org_a', 'note.edited', {});
+      const edited = testEvent('org_a');
       await notes.update({ _id: 'nt_1' }, { text: 'second' }, { events: [edited] });
       await expect.poll(() => received, { timeout: 15_000, interval: 50 }).toEqual(expect.arrayContaining([created.id, edited.id]));
       await expect
@@ -124,7 +124,7 @@ describe('outbox relays of two replicas', () => {
     const relayA = new OutboxRelay({ ...options, outbox: signalA, bus: a.bus });
     const relayB = new OutboxRelay({ ...options, outbox: signalB, bus: b.bus });
 
-    const first = newOutboxEntry('org_relay', 'contact.created', {});
+    const first = newEvent('org_relay', 'contact.tag.added', { contact: { id: 'ct_relay', name: 'Relay' }, tag: 'first' });
     await collection.insertOne({ _id: 'ct_relay' as never, ...outboxOnInsert([first]) });
     a.holdNext();
     relayA.start();
@@ -132,7 +132,7 @@ describe('outbox relays of two replicas', () => {
       // Replica A leased the record and waits for the broker; replica B's writer appends and nudges its relay.
       await waitFor('the lease of replica A', () => a.holding, 5_000);
       relayB.start();
-      const second = newOutboxEntry('org_relay', 'contact.updated', {});
+      const second = newEvent('org_relay', 'contact.tag.added', { contact: { id: 'ct_relay', name: 'Relay' }, tag: 'second' });
       await collection.updateOne({ _id: 'ct_relay' as never }, outboxOnUpdate([second]) as Document);
       signalB.written(collection.collectionName);
       await new Promise((resolve) => setTimeout(resolve, 200));

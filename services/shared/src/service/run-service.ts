@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { loadConfig, type ServiceConfig } from '../config';
+import { loadConfig, startFailure, type ServiceConfig } from '../config';
 import { startTelemetry } from '../telemetry/start';
 import type { ServiceDefinition } from './service-definition';
 
@@ -30,7 +30,7 @@ export function runService<C extends ServiceConfig, D>(entry: ServiceEntry<C, D>
     await bootstrap(entry.name, config, define(config));
   };
   start().catch((error: unknown) => {
-    console.error(error);
+    console.error(startFailure(entry.name, error));
     process.exit(1);
   });
 }

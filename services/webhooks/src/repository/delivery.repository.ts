@@ -1,5 +1,6 @@
 import { type PageRequest, RecordStore, type Storage, type StoreFilter } from '@crm/shared';
-import { Schema } from 'mongoose';
+import { Schema, type PipelineStage } from 'mongoose';
+import { deliveryQueueMethods } from './delivery-queue';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -83,6 +84,8 @@ deliverySchema.index({ org_id: 1, webhook_id: 1, created_at: -1, _id: -1 });
 // The worker's claim of due attempts and its wake-up times (next due attempt, earliest expiring lease).
 deliverySchema.index({ status: 1, next_attempt_at: 1 });
 deliverySchema.index({ status: 1, lease_until: 1 });
+// Per subscription: its oldest undelivered event (the lag) and the count of those pending.
+deliverySchema.index({ webhook_id: 1, status: 1, created_at: 1 });
 deliverySchema.index({ expires_at: 1 }, { expireAfterSeconds: 0 });
 
 export interface DeliveryQuery extends PageRequest {
@@ -91,9 +94,12 @@ export interface DeliveryQuery extends PageRequest {
   created_after?: string | null;
 }
 
-export interface AttemptUpdate {
-  set: Partial<DeliveryRecord>;
-  attempt: AttemptRecord;
+/** Undelivered deliveries of one subscription (pending: on their first attempt, retrying or held). */
+export interface Backlog {
+  orgId: string;
+  pending: number;
+  /** When the oldest of them was created: now minus this is the subscription's lag. */
+  oldest: Date;
 }
 
 export type DeliveryRepository = ReturnType<typeof createDeliveryRepository>;
@@ -101,11 +107,9 @@ export type DeliveryRepository = ReturnType<typeof createDeliveryRepository>;
 export function createDeliveryRepository(storage: Storage) {
   const deliveries = new RecordStore<DeliveryRecord>(storage, { model: 'Delivery', schema: deliverySchema, what: 'delivery' });
   const Delivery = deliveries.model;
-  const freeLease = (now: Date) => ({ $or: [{ lease_until: null }, { lease_until: { $lt: now } }] });
 
   return {
-    /** False when the delivery already exists (a re-consumed event). */
-    insertIfNew: (record: DeliveryRecord) => deliveries.insertIfNew(record),
+    ...deliveryQueueMethods(deliveries),
 
     getById: (orgId: string, id: string) => deliveries.findOne({ _id: id, org_id: orgId }),
 
@@ -117,50 +121,6 @@ export function createDeliveryRepository(storage: Storage) {
       if (query.event_type) conditions.push({ event_type: query.event_type });
       if (query.created_after) conditions.push({ created_at: { $gte: new Date(query.created_after) } });
       return deliveries.listPage(conditions, { field: 'created_at', order: 'desc', type: 'date' }, query);
-    },
-
-    /**
-     * System job across organizations: leases up to `limit` due attempts for `owner`. Each lease is a conditional
-     * findOneAndUpdate, so of several replicas that saw the same candidate exactly one gets it.
-     */
-    async claimDue(now: Date, limit: number, leaseMs: number, owner: string): Promise<DeliveryRecord[]> {
-      const due = { status: 'pending', next_attempt_at: { $lte: now } };
-      const candidates = await Delivery.find({ ...due, ...freeLease(now) }, { _id: 1 })
-        .sort({ next_attempt_at: 1 })
-        .limit(limit)
-        .lean<{ _id: string }[]>();
-      const claimed: DeliveryRecord[] = [];
-      for (const candidate of candidates) {
-        const lease = { lease_until: new Date(now.getTime() + leaseMs), lease_owner: owner };
-        const record = await deliveries.update({ _id: candidate._id, ...due, ...freeLease(now) }, lease);
-        if (record) claimed.push(record);
-      }
-      return claimed;
-    },
-
-    /**
-     * Stores one attempt and releases the lease. Conditional on the lease and the attempt count read at claim time:
-     * if the lease was lost (this replica stalled past it), the other replica's record wins and this one is dropped.
-     */
-    async recordAttempt(
-      orgId: string,
-      id: string,
-      owner: string,
-      attemptsBefore: number,
-      update: AttemptUpdate,
-    ): Promise<DeliveryRecord | null> {
-      return deliveries.update(
-        { _id: id, org_id: orgId, lease_owner: owner, attempt: attemptsBefore },
-        { $set: { ...update.set, lease_until: null, lease_owner: null }, $push: { attempts: update.attempt } },
-      );
-    },
-
-    /** Parks a due attempt of a paused subscription until it is reactivated. */
-    async hold(orgId: string, id: string, owner: string): Promise<void> {
-      await Delivery.updateOne(
-        { _id: id, org_id: orgId, lease_owner: owner },
-        { $set: { next_attempt_at: null, lease_until: null, lease_owner: null } },
-      );
     },
 
     /** Makes the held attempts of a reactivated subscription due now. */
@@ -176,23 +136,23 @@ export function createDeliveryRepository(storage: Storage) {
       await Delivery.deleteMany({ org_id: orgId, webhook_id: webhookId });
     },
 
-    /**
-     * System job across organizations: when the worker has something to do next — the earliest due attempt
-     * or expiring lease (a replica that died holding it). Null when nothing is pending.
-     */
-    async nextWakeAt(): Promise<Date | null> {
-      const [due, lease] = await Promise.all([
-        Delivery.findOne({ status: 'pending', next_attempt_at: { $ne: null }, lease_until: null }, { next_attempt_at: 1 })
-          .sort({ next_attempt_at: 1 })
-          .lean<Pick<DeliveryRecord, 'next_attempt_at'>>(),
-        Delivery.findOne({ status: 'pending', lease_until: { $ne: null } }, { lease_until: 1 })
-          .sort({ lease_until: 1 })
-          .lean<Pick<DeliveryRecord, 'lease_until'>>(),
-      ]);
-      const times = [due?.next_attempt_at, lease?.lease_until]
-        .filter((time): time is Date => time instanceof Date)
-        .map((time) => time.getTime());
-      return times.length > 0 ? new Date(Math.min(...times)) : null;
+    /** Per subscription of the organization: its undelivered deliveries and the time of the oldest (the lag). */
+    async backlogOf(orgId: string, webhookIds: string[]): Promise<Map<string, Backlog>> {
+      if (webhookIds.length === 0) return new Map();
+      return backlogs([{ $match: { webhook_id: { $in: webhookIds }, status: 'pending', org_id: orgId } }]);
+    },
+
+    /** System job: the backlog of every subscription that has one (the lag metric). */
+    async backlogs(): Promise<Map<string, Backlog>> {
+      return backlogs([{ $match: { status: 'pending', is_test: false } }]);
     },
   };
+
+  async function backlogs(match: PipelineStage[]): Promise<Map<string, Backlog>> {
+    const rows = await Delivery.aggregate<{ _id: string; org_id: string; pending: number; oldest: Date }>([
+      ...match,
+      { $group: { _id: '$webhook_id', org_id: { $first: '$org_id' }, pending: { $sum: 1 }, oldest: { $min: '$created_at' } } },
+    ]);
+    return new Map(rows.map((row) => [row._id, { orgId: row.org_id, pending: row.pending, oldest: row.oldest }]));
+  }
 }

@@ -63,7 +63,10 @@ describe('webhook and delivery repositories', () => {
   let deps: WebhookDeps;
   useDatabase('webhooks', (opened) => {
     storage = opened;
-    deps = createDeps(storage, loadWebhooksConfig({ LOG_LEVEL: 'silent' }), createLogger('test', 'silent'), () => undefined);
+    deps = createDeps(storage, loadWebhooksConfig({ LOG_LEVEL: 'silent' }), createLogger('test', 'silent'), {
+      deliveriesQueued: () => undefined,
+      paused: () => undefined,
+    });
   });
 
   it('stores signing secrets sealed and answers them in plaintext', async () => {
@@ -82,32 +85,49 @@ describe('webhook and delivery repositories', () => {
     const orgId = newId('organization');
     const webhook = webhookRecord(orgId);
     await deps.webhooks.insert(webhook);
-    await Promise.all(Array.from({ length: 7 }, () => deps.webhooks.recordFailure(orgId, webhook.id, new Date(), 'timeout')));
+    const failure = {
+      orgId,
+      id: webhook.id,
+      reset: false,
+      failures: 1,
+      lastSuccessAt: null,
+      lastFailureAt: new Date(),
+      lastFailureReason: 'timeout',
+    };
+    await Promise.all(Array.from({ length: 7 }, () => deps.webhooks.applyHealth([failure])));
     expect((await deps.webhooks.getById(orgId, webhook.id))?.consecutive_failures).toBe(7);
     const pauses = await Promise.all([1, 2].map(() => deps.webhooks.pauseIfActive(orgId, webhook.id, new Date())));
     expect(pauses.filter(Boolean)).toHaveLength(1);
-    expect(await deps.webhooks.listActive(orgId)).toEqual([]);
+    expect(await deps.webhooks.listActive([orgId])).toEqual([]);
   });
 
   it('stores a delivery once per event, and leases a due delivery to exactly one of 3 concurrent workers', async () => {
     const orgId = newId('organization');
     const webhookId = newId('webhook');
     const delivery = deliveryRecord(orgId, webhookId);
-    expect(await deps.deliveries.insertIfNew(delivery)).toBe(true);
-    expect(await deps.deliveries.insertIfNew({ ...delivery, id: newId('delivery') })).toBe(false);
+    expect(await deps.deliveries.insertNew([delivery])).toEqual([delivery]);
+    expect(await deps.deliveries.insertNew([{ ...delivery, id: newId('delivery') }])).toEqual([]);
     const now = new Date();
-    const claims = await Promise.all(['w1', 'w2', 'w3'].map((owner) => deps.deliveries.claimDue(now, 10, 30_000, owner)));
+    const claims = await Promise.all(['w1', 'w2', 'w3'].map((owner) => deps.deliveries.claimDue(now, 10, 30_000, owner, [])));
     const holders = claims.filter((claimed) => claimed.some((record) => record.id === delivery.id));
     expect(holders).toHaveLength(1);
     const owner = holders[0]!.find((record) => record.id === delivery.id)!.lease_owner!;
     const attempt = { attempt: 1, attempted_at: now, response_status: 200, error: null, duration_ms: 5, response_excerpt: null };
-    const done = { set: { status: 'succeeded' as const, attempt: 1, next_attempt_at: null }, attempt };
-    expect(await deps.deliveries.recordAttempt(orgId, delivery.id, 'someone-else', 0, done)).toBeNull();
-    expect(await deps.deliveries.recordAttempt(orgId, delivery.id, owner, 0, done)).toMatchObject({
+    const write = {
+      orgId,
+      id: delivery.id,
+      attemptsBefore: 0,
+      set: { status: 'succeeded' as const, attempt: 1, next_attempt_at: null },
+      attempt,
+    };
+    expect(await deps.deliveries.recordAttempts('someone-else', [write])).toBe(0);
+    expect(await deps.deliveries.recordAttempts(owner, [write])).toBe(1);
+    expect(await deps.deliveries.recordAttempts(owner, [write])).toBe(0);
+    expect(await deps.deliveries.getById(orgId, delivery.id)).toMatchObject({
       status: 'succeeded',
       attempts: [attempt],
+      lease_owner: null,
     });
-    expect(await deps.deliveries.recordAttempt(orgId, delivery.id, owner, 0, done)).toBeNull();
   });
 
   it('holds the due attempts of a paused subscription and resumes them, and knows when the worker must wake', async () => {
@@ -115,13 +135,14 @@ describe('webhook and delivery repositories', () => {
     const webhookId = newId('webhook');
     const later = new Date(Date.now() + 60_000);
     const delivery = deliveryRecord(orgId, webhookId, { next_attempt_at: later });
-    await deps.deliveries.insertIfNew(delivery);
-    expect((await deps.deliveries.nextWakeAt())?.getTime()).toBeLessThanOrEqual(later.getTime());
+    await deps.deliveries.insertNew([delivery]);
+    expect((await deps.deliveries.nextWakeAt([]))?.getTime()).toBeLessThanOrEqual(later.getTime());
     await storage.connection.collection('deliveries').updateOne({ _id: delivery.id as never }, { $set: { lease_owner: 'w1' } });
-    await deps.deliveries.hold(orgId, delivery.id, 'w1');
+    await deps.deliveries.hold([delivery.id], 'w1');
     expect((await deps.deliveries.getById(orgId, delivery.id))?.next_attempt_at).toBeNull();
     expect(await deps.deliveries.resumeHeld(orgId, webhookId, new Date())).toBe(1);
     const page = await deps.deliveries.list(orgId, webhookId, { limit: 5, after: undefined, status: 'pending' });
     expect(page.items.map((record) => record.id)).toEqual([delivery.id]);
+    expect((await deps.deliveries.backlogOf(orgId, [webhookId])).get(webhookId)).toMatchObject({ orgId, pending: 1 });
   });
 });

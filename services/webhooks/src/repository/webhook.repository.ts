@@ -1,4 +1,4 @@
-import { type PageRequest, RecordStore, type Storage, type StoreFilter } from '@crm/shared';
+import { type PageRequest, RecordStore, type Storage, type StoreFilter, type UpdateOperators } from '@crm/shared';
 import { Schema } from 'mongoose';
 import type { SecretBox } from '../delivery/secret-box';
 
@@ -51,6 +51,20 @@ const webhookSchema = new Schema(
 webhookSchema.index({ org_id: 1, created_at: -1, _id: -1 });
 webhookSchema.index({ org_id: 1, status: 1 });
 
+/**
+ * What a flush of attempts did to one subscription's monitoring fields: `reset` when one succeeded (the count
+ * becomes the failures after the last success), otherwise `failures` more in a row.
+ */
+export interface HealthChange {
+  orgId: string;
+  id: string;
+  reset: boolean;
+  failures: number;
+  lastSuccessAt: Date | null;
+  lastFailureAt: Date | null;
+  lastFailureReason: string | null;
+}
+
 export interface WebhookQuery extends PageRequest {
   status?: WebhookStatus | null;
 }
@@ -92,8 +106,9 @@ export function createWebhookRepository(storage: Storage, box: SecretBox) {
       return webhooks.listPage(conditions, { field: 'created_at', order: 'desc', type: 'date' }, query);
     },
 
-    /** The subscriptions an event of this organization may go to; the caller matches the kind. */
-    listActive: (orgId: string) => webhooks.findMany({ org_id: orgId, status: 'active' }),
+    /** The subscriptions events of these organizations may go to (one query per batch); the caller matches kinds. */
+    listActive: (orgIds: string[]) =>
+      orgIds.length === 0 ? Promise.resolve([]) : webhooks.findMany({ org_id: { $in: orgIds }, status: 'active' }),
 
     update: (orgId: string, id: string, set: Partial<Omit<WebhookRecord, 'id' | 'org_id'>>) =>
       webhooks.update(byId(orgId, id), sealed(id, set)),
@@ -103,13 +118,31 @@ export function createWebhookRepository(storage: Storage, box: SecretBox) {
       return result.deletedCount > 0;
     },
 
-    async recordSuccess(orgId: string, id: string, at: Date): Promise<void> {
-      await Webhook.updateOne(byId(orgId, id), { $set: { consecutive_failures: 0, last_delivery_at: at } });
+    /**
+     * The monitoring fields after a flush of attempts (see HealthChange), in one round trip for the subscriptions
+     * that only succeeded. Those with failures are updated one by one and returned with their new failure count,
+     * for the pause rule. Failures are added with $inc, not read-modify-write: other replicas' attempts count too.
+     */
+    async applyHealth(changes: HealthChange[]): Promise<WebhookRecord[]> {
+      const update = (change: HealthChange): UpdateOperators => {
+        const set: Record<string, unknown> = {};
+        if (change.lastSuccessAt) set.last_delivery_at = change.lastSuccessAt;
+        if (change.lastFailureAt)
+          Object.assign(set, { last_failure_at: change.lastFailureAt, last_failure_reason: change.lastFailureReason });
+        if (change.reset) set.consecutive_failures = change.failures;
+        return change.reset || change.failures === 0 ? { $set: set } : { $set: set, $inc: { consecutive_failures: change.failures } };
+      };
+      const quiet = changes.filter((change) => change.failures === 0);
+      if (quiet.length > 0)
+        await webhooks.collection.bulkWrite(
+          quiet.map((change) => ({ updateOne: { filter: byId(change.orgId, change.id), update: update(change) } })) as never,
+          { ordered: false },
+        );
+      const failing = await Promise.all(
+        changes.filter((change) => change.failures > 0).map((change) => webhooks.update(byId(change.orgId, change.id), update(change))),
+      );
+      return failing.flatMap((record) => (record ? [record] : []));
     },
-
-    /** $inc, not read-modify-write: concurrent failing attempts must all count. Returns the record after the change. */
-    recordFailure: (orgId: string, id: string, at: Date, reason: string) =>
-      webhooks.update(byId(orgId, id), { $inc: { consecutive_failures: 1 }, $set: { last_failure_at: at, last_failure_reason: reason } }),
 
     /**
      * Seals what is stored in plaintext (rows of before encryption) or under an old key, so an old key can be retired

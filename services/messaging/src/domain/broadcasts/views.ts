@@ -1,9 +1,10 @@
-import type { AudienceEstimate, Broadcast, Recipient } from '@crm/proto/gen/broadcasts/v1/broadcasts';
+import type { AudienceEstimate, Recipient } from '@crm/proto/gen/broadcasts/v1/broadcasts';
 import { iso, isoOrNull, type Nullable } from '@crm/shared';
+import type { BroadcastObject } from '@crm/shared/events';
 import type { BroadcastRecord } from '../../repository/broadcast.repository';
 import type { RecipientRecord } from '../../repository/recipient.repository';
 
-export type BroadcastView = Nullable<Broadcast>;
+export type BroadcastView = BroadcastObject;
 export type RecipientView = Nullable<Recipient>;
 export type AudienceEstimateView = Nullable<AudienceEstimate>;
 
