@@ -4,8 +4,10 @@
 // workspace's sources (relative paths and Node builtins excluded) and exits 1 listing every undeclared one.
 // The root devDependencies (vitest, autocannon, …) count as declared only for test code: `*.test.ts` files and
 // the `test` workspace. The other way round, a package in a workspace's "dependencies" that none of its files
-// imports is an unused dependency (it would ship in the images for nothing). Plain Node and no dependency of its own.
-import { readdirSync, readFileSync } from 'node:fs';
+// imports is an unused dependency (it would ship in the images for nothing). And every dependency must be installed in
+// the root node_modules: the compiled processes run from dist/, which sees that one only, not a copy npm nested in a
+// workspace's own node_modules (`npm dedupe` hoists it). Plain Node and no dependency of its own.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
 
@@ -94,6 +96,11 @@ for (const workspace of rootManifest.workspaces) {
     }
   }
   const unused = Object.keys(manifest.dependencies ?? {}).filter((name) => !imported.has(name));
+  const unreachable = Object.keys(manifest.dependencies ?? {}).filter((name) => !existsSync(join(root, 'node_modules', name)));
+  if (unreachable.length > 0) {
+    failures += unreachable.length;
+    console.error(`${workspace}: not in the root node_modules, so not loadable from dist/: ${unreachable.join(', ')} (run npm dedupe)`);
+  }
   if (unused.length > 0) {
     failures += unused.length;
     console.error(`${workspace}/package.json declares dependencies none of its files imports: ${unused.join(', ')}`);

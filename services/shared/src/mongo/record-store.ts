@@ -7,7 +7,7 @@ import { isDuplicateKeyError } from './client';
 import { keysetQuery, toPage, type KeysetPage, type PageOrder, type PageRequest } from './list-page';
 import { toDocument, toRecord } from './record-mapper';
 import type { Storage } from './storage';
-import { operatorsOf, withEvents, withRevisionBump, type Change } from './update-document';
+import { operatorsOf, withEvents, withRevisionBump, type Change, type UpdateOperators } from './update-document';
 
 /** Optimistic concurrency: a revisioned record's `rev` advances with every write (update-document.ts). */
 export interface Revision {
@@ -172,7 +172,7 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     return record as S;
   }
 
-  protected revisioned(operators: ReturnType<typeof operatorsOf>): ReturnType<typeof operatorsOf> {
+  protected revisioned(operators: UpdateOperators): UpdateOperators {
     return operators;
   }
 
@@ -208,7 +208,7 @@ export class RevisionedRecords<R extends { id: string }> extends RecordStore<R, 
     return { ...record, rev: INITIAL_REVISION };
   }
 
-  protected override revisioned(operators: ReturnType<typeof operatorsOf>): ReturnType<typeof operatorsOf> {
+  protected override revisioned(operators: UpdateOperators): UpdateOperators {
     return withRevisionBump(operators);
   }
 }
