@@ -31,7 +31,9 @@ describe('contact repository', () => {
       (await deps.contacts.list(orgId, { sort: 'name', order: 'asc', limit: 10, after: undefined, ...query })).items.map((c) => c.name);
     expect(await names({})).toEqual(['Alice', 'bob', 'carol']);
     expect(await names({ tag: 'vip' })).toEqual(['bob', 'carol']);
-    expect(await names({ search: 'AR' })).toEqual(['carol']);
+    expect(await names({ search: 'CAR' })).toEqual(['carol']);
+    // Word starts only (README "Search"): an infix matches nothing.
+    expect(await names({ search: 'AR' })).toEqual([]);
     expect(await names({ has_chatapp: true })).toEqual(['bob']);
     expect(await names({ search: '.*' })).toEqual([]);
   });
