@@ -23,6 +23,7 @@ export * from './shutdown';
 export * from './time';
 export * from './grpc/wire';
 export * from './concurrency/ttl-cache';
+export * from './concurrency/due-scheduler';
 export * from './concurrency/with-timeout';
 export * from './mongo/list-page';
 export * from './mongo/record-mapper';

@@ -159,8 +159,10 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
   }
 
   /** The same change on every matching record (no events); returns how many changed. */
-  async updateMany(filter: StoreFilter, change: Change<R>): Promise<number> {
-    const result = await this.model.updateMany(filter, this.revisioned(operatorsOf(change, this.options.derive)));
+  async updateMany(filter: StoreFilter, change: Change<R>, options: { session?: ClientSession } = {}): Promise<number> {
+    const result = await this.model.updateMany(filter, this.revisioned(operatorsOf(change, this.options.derive)), {
+      session: options.session,
+    });
     return result.modifiedCount;
   }
 
