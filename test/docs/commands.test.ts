@@ -1,5 +1,6 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { freePort } from '../../deploy/lib/ports';
 import { generateSecrets } from '../../deploy/lib/secrets';
 import { systemEnv } from '../../deploy/lib/system';
 import { dropNamespace } from '../support/namespace';
+import { crashUnderLoad } from './crash-under-load';
 import { shellCommands, type DocCommand } from './shell-blocks';
 import { ShellSession, type CommandResult } from './shell-session';
 
@@ -35,6 +37,26 @@ const LONG_RUNNING: Array<[RegExp, RegExp]> = [
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const groupAlive = (pid: number) => {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Ctrl-C in a background job's terminal: SIGINT to its process group; waits until all of it exited (SIGKILL after 120 s). */
+async function interrupt(child: ChildProcess): Promise<void> {
+  const pid = child.pid;
+  if (!pid || !groupAlive(pid)) return;
+  process.kill(-pid, 'SIGINT');
+  for (let waited = 0; groupAlive(pid); waited += 250) {
+    if (waited > 120_000) process.kill(-pid, 'SIGKILL');
+    await sleep(250);
+  }
+}
+
 /** The files of a clone: tracked ones and new ones not ignored, as they are in the working tree. */
 function copyRepository(target: string): void {
   const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO_ROOT, encoding: 'utf8' })
@@ -46,23 +68,18 @@ function copyRepository(target: string): void {
   }
 }
 
-/** `count` consecutive free ports (the metrics ports of npm start follow one base). */
-async function freeBlock(count: number): Promise<number> {
+const portFree = (port: number) =>
+  new Promise<boolean>((done) => {
+    const server = createServer()
+      .once('error', () => done(false))
+      .listen(port, '127.0.0.1', () => server.close(() => done(true)));
+  });
+
+/** A free port whose `offsets` (npm start puts a second replica 10 ports higher, metrics after a base) are free too. */
+async function freeWith(offsets: number[]): Promise<number> {
   for (;;) {
     const base = await freePort();
-    const { createServer } = await import('node:net');
-    const free = await Promise.all(
-      Array.from(
-        { length: count },
-        (_, index) =>
-          new Promise<boolean>((done) => {
-            const server = createServer()
-              .once('error', () => done(false))
-              .listen(base + index, '127.0.0.1', () => server.close(() => done(true)));
-          }),
-      ),
-    );
-    if (free.every(Boolean)) return base;
+    if ((await Promise.all(offsets.map((offset) => portFree(base + offset)))).every(Boolean)) return base;
   }
 }
 
@@ -78,23 +95,24 @@ describe('the commands of the README and the docs, on a fresh copy of the reposi
   beforeAll(async () => {
     copyRepository(clone);
     const stack = await startLocalStack();
+    // Two replicas of the CRM and of the webhook service, as `CRM_REPLICAS=2 WEBHOOKS_REPLICAS=2 npm start` runs them.
     ports = {
       PORT: await freePort(),
-      CRM_GRPC_PORT: await freePort(),
-      WEBHOOKS_GRPC_PORT: await freePort(),
+      CRM_GRPC_PORT: await freeWith([10]),
+      WEBHOOKS_GRPC_PORT: await freeWith([10]),
       MESSAGING_GRPC_PORT: await freePort(),
       AGENTS_GRPC_PORT: await freePort(),
       MESSAGING_HTTP_PORT: await freePort(),
       SIM_PORT: await freePort(),
-      METRICS_PORT: await freeBlock(5),
+      METRICS_PORT: await freeWith([1, 2, 3, 4, 11, 12]),
     };
     const system = systemEnv({
       stack,
       namespace,
       secrets: generateSecrets(),
       gatewayPort: ports.PORT!,
-      crmPorts: [ports.CRM_GRPC_PORT!],
-      webhooksPorts: [ports.WEBHOOKS_GRPC_PORT!],
+      crmPorts: [ports.CRM_GRPC_PORT!, ports.CRM_GRPC_PORT! + 10],
+      webhooksPorts: [ports.WEBHOOKS_GRPC_PORT!, ports.WEBHOOKS_GRPC_PORT! + 10],
       messagingPorts: [{ grpc: ports.MESSAGING_GRPC_PORT!, http: ports.MESSAGING_HTTP_PORT! }],
       agentsPorts: [ports.AGENTS_GRPC_PORT!],
       simulatorPort: ports.SIM_PORT!,
@@ -107,6 +125,8 @@ describe('the commands of the README and the docs, on a fresh copy of the reposi
       ...addresses,
       ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
       CRM_NAMESPACE: namespace,
+      CRM_REPLICAS: '2',
+      WEBHOOKS_REPLICAS: '2',
     };
     shell = new ShellSession(clone, env);
     // Any HTTP error fails the command, as a person reading the answer would notice it.
@@ -114,11 +134,8 @@ describe('the commands of the README and the docs, on a fresh copy of the reposi
   }, 600_000);
 
   afterAll(async () => {
-    for (const { child } of background.reverse()) {
-      if (child.exitCode !== null) continue;
-      child.kill('SIGINT');
-      await new Promise((done) => child.once('exit', done));
-    }
+    // Ctrl-C in each terminal: SIGINT to the whole process group (npm, its shell, tsx and node), as a terminal sends it.
+    for (const { child } of background.reverse()) await interrupt(child);
     shell?.close();
     if (env) await dropNamespace(env);
     rmSync(clone, { recursive: true, force: true });
@@ -133,7 +150,12 @@ describe('the commands of the README and the docs, on a fresh copy of the reposi
 
   async function startInBackground(doc: DocCommand, ready: RegExp): Promise<void> {
     const log = join(clone, `.background-${background.length}.log`);
-    const child = spawn('bash', ['-c', `exec ${localized(doc.command)} > '${log}' 2>&1`], { cwd: clone, env, stdio: 'ignore' });
+    const child = spawn('bash', ['-c', `exec ${localized(doc.command)} > '${log}' 2>&1`], {
+      cwd: clone,
+      env,
+      stdio: 'ignore',
+      detached: true,
+    });
     background.push({ command: doc.command, child, log });
     const deadline = Date.now() + 900_000;
     for (;;) {
@@ -187,4 +209,41 @@ describe('the commands of the README and the docs, on a fresh copy of the reposi
   it.each(DOCUMENTS.slice(1))('%s: every command runs as written', { timeout: 900_000 }, async (file) => {
     await runDocument(file);
   });
+
+  it(
+    'npm start restarts a SIGKILLed replica of the CRM and of the webhook service under steady writes: nothing lost, both serving within 5 s',
+    { timeout: 300_000 },
+    async () => {
+      const key = (JSON.parse(readFileSync(join(clone, '.local/demo-key.json'), 'utf8')) as { api_key: string }).api_key;
+      const baseUrl = `http://127.0.0.1:${ports.PORT}`;
+      const report = await crashUnderLoad({ folder: clone, baseUrl, key, names: ['crm-1', 'webhooks-1'] });
+      const refusals = [...new Set(report.failed)].join(', ');
+      console.log(
+        `serving again after a SIGKILL (ms): ${JSON.stringify(report.servingAgainMs)}; ${report.acked.length} writes acknowledged, ${report.failed.length} not (${refusals})`,
+      );
+      expect(report.servingAgainMs['crm-1']).toBeLessThanOrEqual(5_000);
+      expect(report.servingAgainMs['webhooks-1']).toBeLessThanOrEqual(5_000);
+      expect(report.acked.length).toBeGreaterThan(20);
+      // No acknowledged write lost: each reads back.
+      for (const id of report.acked) {
+        const read = await fetch(`${baseUrl}/v1/contacts/${id}`, { headers: { authorization: `Bearer ${key}` } });
+        expect(read.status, id).toBe(200);
+      }
+      // Every event delivered: the quickstart's listener (every event type of the demo organization) printed each
+      // contact.created, verified. A killed consumer's partitions wait out its Kafka session before moving.
+      const listener = background.find((running) => running.command === 'npm run webhooks:listen');
+      const missing = () => {
+        const printed = readFileSync(listener?.log ?? '', 'utf8').split('\n');
+        return report.acked.filter(
+          (id) => !printed.some((line) => line.includes('contact.created') && line.includes(id) && line.endsWith('signature verified')),
+        );
+      };
+      for (let waited = 0; missing().length > 0 && waited < 120_000; waited += 1_000) await sleep(1_000);
+      expect(missing()).toEqual([]);
+      // npm start -- status: every process listed and healthy, the two with one restart each.
+      const status = await shell!.run('npm start --silent -- status');
+      expect(status.code, status.stdout + status.stderr).toBe(0);
+      for (const name of ['crm-1', 'webhooks-1']) expect(status.stdout).toMatch(new RegExp(`^${name}\\s+\\d+\\s+running\\s+1\\s`, 'm'));
+    },
+  );
 });
