@@ -1,4 +1,4 @@
-import { AppError, newId } from '@crm/shared';
+import { AppError, newId } from '@crm/shared/core';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Clients } from './clients';
 import type { GatewayConfig } from './config';

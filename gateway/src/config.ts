@@ -1,7 +1,7 @@
 import { commonEnv, envPort, loadConfig, telemetryEnv } from '@crm/shared/config';
 import { z } from 'zod';
 
-const schema = z
+export const gatewayConfig = z
   .object({
     NODE_ENV: z.string().optional(),
     LOG_LEVEL: commonEnv.LOG_LEVEL,
@@ -73,6 +73,6 @@ const schema = z
       'is required with NODE_ENV=production: every gateway replica must sign cursors with the same key (e.g. openssl rand -base64 48)',
   });
 
-export type GatewayConfig = z.infer<typeof schema>;
+export type GatewayConfig = z.infer<typeof gatewayConfig>;
 
-export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig => loadConfig(schema, env);
+export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig => loadConfig(gatewayConfig, env);

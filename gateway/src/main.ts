@@ -1,6 +1,7 @@
 import { config } from './instrumentation';
-import { connectMongoClient, createLogger, onShutdown, REDACT } from '@crm/shared';
 import { startFailure } from '@crm/shared/config';
+import { createLogger, onShutdown, REDACT } from '@crm/shared/core';
+import { connectMongoClient } from '@crm/shared/mongo-driver';
 import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { buildApp } from './app';
 import { closeClients, createClients } from './clients';

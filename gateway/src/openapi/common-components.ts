@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE } from '@crm/shared';
+import { ERROR_CATALOGUE } from '@crm/shared/core';
 import type { JsonSchema } from './json-schema';
 
 /** The envelope parts every operation shares (spec §7, §8). */

@@ -1,4 +1,4 @@
-import { idPattern } from '@crm/shared';
+import { idPattern } from '@crm/shared/core';
 import { idSchemaKinds } from '@crm/shared/schemas';
 import { z } from 'zod';
 import { components } from '../schemas/registry';
