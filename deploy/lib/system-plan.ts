@@ -80,6 +80,7 @@ export function systemEnv(
     SOCIALMSG_BASE_URL: `${sim}/socialmsg`,
     CRM_CONSUMER_GROUP: options.namespace ? `crm-messages-${options.namespace}` : 'crm-messages',
     AGENTS_CONSUMER_GROUP: options.namespace ? `agents-runner-${options.namespace}` : 'agents-runner',
+    MESSAGING_CONSUMER_GROUP: options.namespace ? `messaging-merges-${options.namespace}` : 'messaging-merges',
     PORT: String(options.gatewayPort),
     // Keys every replica must share (cursor signing, webhook secrets at rest): see secrets.ts.
     ...options.secrets,
