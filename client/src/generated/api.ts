@@ -2169,7 +2169,7 @@ export interface webhooks {
         put?: never;
         /**
          * conversation.assigned
-         * @description A conversation was assigned to a member; data.previous.assigned_to is the former assignee (or null). Emitted by API writes. Its data is what the `read:conversations` scope guards on the read routes.
+         * @description A conversation was assigned to a member, or unassigned (data.object.assigned_to null); data.previous.assigned_to is the former assignee (or null). Emitted by API writes. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_conversation_assigned"];
         delete?: never;
@@ -2249,7 +2249,7 @@ export interface webhooks {
         put?: never;
         /**
          * conversation.unassigned
-         * @description A conversation lost its assignee (unassigned, or the member was removed); data.previous.assigned_to is who had it. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
+         * @description A conversation lost its assignee; data.previous.assigned_to is who had it. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_conversation_unassigned"];
         delete?: never;
@@ -2429,7 +2429,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.deleted
-         * @description A message was deleted for everyone; data.object is the message as it was. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description A message was deleted for everyone; data.object is the message as it was (it is no longer readable through the API). Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
          */
         post: operations["webhook_message_deleted"];
         delete?: never;
