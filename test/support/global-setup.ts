@@ -52,6 +52,13 @@ export default async function setup(project: TestProject) {
       // Low so that the pause tests run in about a second; tests read it from testSystem().env, never hard-code it.
       WEBHOOK_PAUSE_AFTER_FAILURES: '6',
       WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}`,
+      // Test sends and redeliveries wait less than deliveries, two in flight per organization and replica; at most
+      // 8 subscriptions per organization; revoked keys' subscriptions are paused within 300 ms (webhooks-capacity
+      // and webhooks-scopes tests read these from testSystem().env).
+      WEBHOOK_MANUAL_TIMEOUT_MS: '1000',
+      WEBHOOK_MANUAL_CONCURRENCY: '2',
+      WEBHOOK_MAX_SUBSCRIPTIONS: '8',
+      WEBHOOK_KEY_CHECK_MS: '300',
       // Provider statuses arrive quickly, a held send times out fast, and account answers are not cached, so a
       // test that changes billing at the simulator sees it at once.
       SIM_STATUS_DELAY_MS: '150',

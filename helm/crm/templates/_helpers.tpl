@@ -41,7 +41,8 @@ webhooks:
   listen: grpc
   hostEnv: WEBHOOKS_GRPC_HOST
   portEnv: WEBHOOKS_GRPC_PORT
-  calls: []
+  # crm: which API keys were revoked (their subscriptions are paused).
+  calls: [crm]
   # Encrypts the signing secrets at rest; the id and the old keys only matter across a key rotation.
   secrets:
     - {name: WEBHOOK_SECRETS_KEY}
