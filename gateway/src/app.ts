@@ -108,7 +108,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       log: (message, err) => app.log.warn({ err }, message),
     }),
     clients: deps.clients,
-    cursors: new CursorCodec(deps.config.CURSOR_SECRET, deps.config.CURSOR_TTL_SECONDS),
+    cursors: new CursorCodec(deps.config.CURSOR_SECRET, deps.config.CURSOR_TTL_SECONDS, deps.config.CURSOR_PREVIOUS_SECRET),
     idempotency: deps.idempotency,
     exposeDbCommands: deps.config.EXPOSE_DB_COMMANDS,
     requestTimeoutMs: deps.config.REQUEST_TIMEOUT_MS,

@@ -33,6 +33,8 @@ const schema = z
      * with NODE_ENV=production; elsewhere a random one per process (fine for a single local gateway).
      */
     CURSOR_SECRET: z.string().min(32).optional(),
+    /** Rotation: the secret CURSOR_SECRET replaced; cursors it signed still verify. Drop it after CURSOR_TTL_SECONDS. */
+    CURSOR_PREVIOUS_SECRET: z.string().min(32).optional(),
     CURSOR_TTL_SECONDS: z.coerce.number().int().min(10).default(3600),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
     /** How long a verified key is trusted before asking the CRM again; revocation takes effect within it. */

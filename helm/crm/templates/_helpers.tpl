@@ -83,6 +83,7 @@ gateway:
   # Shared by every replica, so that a cursor issued by one replica is accepted by another.
   secrets:
     - {name: CURSOR_SECRET}
+    - {name: CURSOR_PREVIOUS_SECRET, optional: true}
   kafka: false
 {{- end }}
 
