@@ -57,8 +57,8 @@ messaging:
   callbacks: true
   # Contacts and members (and contacts created by inbound messages) come from the crm service.
   calls: [crm]
-  # The HMAC secret the providers sign their callbacks with; the bearer token sent to them (absent: the process's
-  # development token).
+  # The HMAC secret the providers sign their callbacks with; the bearer token sent to them (required: messaging
+  # refuses to start in production with its development token).
   secrets:
     - {name: PROVIDER_CALLBACK_SECRET}
     - {name: PROVIDER_TOKEN, optional: true}
