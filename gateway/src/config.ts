@@ -40,6 +40,10 @@ const schema = z
     /** How long a verified key is trusted before asking the CRM again; revocation takes effect within it. */
     AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
     IDEMPOTENCY_TTL_HOURS: z.coerce.number().min(1).default(24),
+    /** How long a refused request (4xx) is replayed under its key: shorter than a success. */
+    IDEMPOTENCY_ERROR_TTL_MINUTES: z.coerce.number().min(1).default(60),
+    /** Live refusals stored per organization; beyond, a refusal frees its key instead of being stored. */
+    IDEMPOTENCY_MAX_ERRORS_PER_ORG: z.coerce.number().int().min(1).default(1_000),
     /** Requests per second per API key, counted across replicas (rate-limit.ts). 0 disables. */
     RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(100),
     /** Requests per second per organization, all its keys together, across replicas. 0 disables. */
