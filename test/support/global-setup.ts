@@ -72,6 +72,8 @@ export default async function setup(project: TestProject) {
       // A crashed runner's run is taken over after 2 s; a replica looks for runs recorded elsewhere every 500 ms.
       AGENTS_RUN_LEASE_MS: '2000',
       AGENTS_IDLE_CHECK_MS: '500',
+      // The model names the tests' agents use; any other answers 422 (agents-routes reads it from here).
+      AGENTS_ALLOWED_MODELS: 'gpt-4o-mini,local-rules-v1',
     },
   });
 
