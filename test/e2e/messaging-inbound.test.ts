@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventsOf, type EventLog } from '../support/events';
 import { addNumber, eventually, inbound, type TestNumber, uniquePhone } from '../support/messaging';
 import { createTestOrg, type TestOrg } from '../support/orgs';
-import { CALLBACK_TIMESTAMP_HEADER, signCallback } from '../../services/messaging/src/http/signature';
-import { DEV_CALLBACK_SECRET } from '../../services/messaging/src/config';
+import { CALLBACK_TIMESTAMP_HEADER, DEV_CALLBACK_SECRET, signCallback } from '@crm/shared';
 import { testSystem } from '../support/system';
 
 describe('inbound messages: conversations, contacts and events', () => {

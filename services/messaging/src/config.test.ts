@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEV_CALLBACK_SECRET, loadMessagingConfig } from './config';
+import { DEV_CALLBACK_SECRET } from '@crm/shared';
+import { loadMessagingConfig } from './config';
 
 describe('messaging config', () => {
   it('refuses to start in production with the built-in callback secret or provider token', () => {

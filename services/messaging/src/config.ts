@@ -1,9 +1,6 @@
+import { DEV_CALLBACK_SECRET, DEV_PROVIDER_TOKEN } from '@crm/shared';
 import { envBoolean, envPort, loadConfig, outboxEnv, serviceEnv } from '@crm/shared/config';
 import { z } from 'zod';
-
-/** The built-in values, for a laptop only: production refuses to start with them. */
-export const DEV_PROVIDER_TOKEN = 'dev-provider-token';
-export const DEV_CALLBACK_SECRET = 'dev-provider-callback-secret';
 
 export const messagingConfig = z
   .object({

@@ -35,3 +35,4 @@ export * from './outbox/outbox-signal';
 export * from './grpc/paging';
 export * from './scopes';
 export * from './telemetry/metrics';
+export * from './providers/callback-signature';

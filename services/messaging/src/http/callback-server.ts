@@ -2,7 +2,7 @@ import { INSTANCE_KINDS, type InstanceKind } from '@crm/shared/schemas';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { applyCallback, type CallbackOutcome } from '../domain/callbacks';
 import type { MessagingDeps } from '../domain/deps';
-import { CALLBACK_TIMESTAMP_HEADER, verifyCallback } from './signature';
+import { CALLBACK_TIMESTAMP_HEADER, verifyCallback } from '@crm/shared';
 
 export interface CallbackServerOptions {
   host: string;

@@ -1,6 +1,5 @@
-import { envPort, loadConfig } from '@crm/shared';
+import { DEV_CALLBACK_SECRET, DEV_PROVIDER_TOKEN, envPort, loadConfig } from '@crm/shared';
 import { z } from 'zod';
-import { DEV_CALLBACK_SECRET, DEV_PROVIDER_TOKEN } from '@crm/messaging/src/config';
 import { startSimulator } from './simulator';
 
 const schema = z.object({

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { CALLBACK_TIMESTAMP_HEADER, signCallback } from '@crm/shared';
 import { INSTANCE_KINDS, type InstanceKind } from '@crm/shared/schemas';
 import { SimState, type SimNumber } from './state';
-import { CALLBACK_TIMESTAMP_HEADER, signCallback } from '@crm/messaging/src/http/signature';
 import { callbackBody, signatureHeaderOf, type SimEvent } from './wire';
 
 export interface SimulatorOptions {

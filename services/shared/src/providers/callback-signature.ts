@@ -1,5 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+/**
+ * How the messaging providers sign their callbacks: shared by the messaging service, which verifies them, and the
+ * provider simulator (tools/dev), which signs them. The built-in secret and token are for a laptop only: messaging
+ * refuses to start with them under NODE_ENV=production.
+ */
+export const DEV_CALLBACK_SECRET = 'dev-provider-callback-secret';
+export const DEV_PROVIDER_TOKEN = 'dev-provider-token';
+
 /** The header every provider callback carries: the unix seconds it was signed at, part of the signed string. */
 export const CALLBACK_TIMESTAMP_HEADER = 'x-callback-timestamp';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signCallback, verifyCallback } from './signature';
+import { signCallback, verifyCallback } from './callback-signature';
 
 const now = Date.parse('2026-11-25T12:00:00Z');
 const at = now / 1000;
