@@ -618,7 +618,7 @@ export interface paths {
         };
         /**
          * Read a contact
-         * @description The contact with messages_count and at most 10 linked deals.
+         * @description The contact with messages_count and at most 10 linked deals. deals is empty for a key without read:deals, and company null for a key without read:companies.
          *
          *     Scope: `read:contacts`.
          */
