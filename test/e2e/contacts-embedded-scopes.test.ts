@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestOrg } from '../support/orgs';
-import { createDeal } from '../support/pipelines';
+import { createDeal, createFunnel } from '../support/pipelines';
 
 /**
  * Issue 22 finding 5: a contact embeds its company's name and its deals' titles and values, which read:companies
@@ -13,7 +13,13 @@ describe('records embedded in a contact', () => {
     expect(company.status, company.text).toBe(201);
     const contact = await org.raw.post('/v1/contacts', { name: 'Embedded Ada', company_id: company.body.data.id });
     expect(contact.status, contact.text).toBe(201);
-    await createDeal(org.client, { title: 'Confidential expansion', value: 98765, contact_ids: [contact.body.data.id] });
+    const funnel = await createFunnel(org.client);
+    await createDeal(org.client, {
+      title: 'Confidential expansion',
+      value: 98765,
+      funnel_id: funnel.id,
+      contact_ids: [contact.body.data.id],
+    });
     const path = `/v1/contacts/${contact.body.data.id}`;
 
     const full = await org.raw.get(path);
