@@ -71,6 +71,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const queryLimits = { maxLength: deps.config.QUERY_MAX_LENGTH, maxParams: deps.config.QUERY_MAX_PARAMS };
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
+    // API answers carry one organization's data: never stored by a browser or proxy cache, never content-sniffed.
+    // (The docs page and its files set their own caching, CSP and nosniff: openapi/docs-page.ts.)
+    if (!request.url.startsWith('/api/docs')) void reply.header('Cache-Control', 'no-store').header('X-Content-Type-Options', 'nosniff');
     // A preflight is answered before the 405 below: no route has OPTIONS.
     if (cors(request, reply)) return reply;
     checkQuery(request.url, queryLimits);
@@ -108,7 +111,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       log: (message, err) => app.log.warn({ err }, message),
     }),
     clients: deps.clients,
-    cursors: new CursorCodec(deps.config.CURSOR_SECRET, deps.config.CURSOR_TTL_SECONDS),
+    cursors: new CursorCodec(deps.config.CURSOR_SECRET, deps.config.CURSOR_TTL_SECONDS, deps.config.CURSOR_PREVIOUS_SECRET),
     idempotency: deps.idempotency,
     exposeDbCommands: deps.config.EXPOSE_DB_COMMANDS,
     requestTimeoutMs: deps.config.REQUEST_TIMEOUT_MS,

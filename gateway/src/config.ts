@@ -33,11 +33,17 @@ export const gatewayConfig = z
      * with NODE_ENV=production; elsewhere a random one per process (fine for a single local gateway).
      */
     CURSOR_SECRET: z.string().min(32).optional(),
+    /** Rotation: the secret CURSOR_SECRET replaced; cursors it signed still verify. Drop it after CURSOR_TTL_SECONDS. */
+    CURSOR_PREVIOUS_SECRET: z.string().min(32).optional(),
     CURSOR_TTL_SECONDS: z.coerce.number().int().min(10).default(3600),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
     /** How long a verified key is trusted before asking the CRM again; revocation takes effect within it. */
     AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
     IDEMPOTENCY_TTL_HOURS: z.coerce.number().min(1).default(24),
+    /** How long a refused request (4xx) is replayed under its key: shorter than a success. */
+    IDEMPOTENCY_ERROR_TTL_MINUTES: z.coerce.number().min(1).default(60),
+    /** Live refusals stored per organization; beyond, a refusal frees its key instead of being stored. */
+    IDEMPOTENCY_MAX_ERRORS_PER_ORG: z.coerce.number().int().min(1).default(1_000),
     /** Requests per second per API key, counted across replicas (rate-limit.ts). 0 disables. */
     RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(100),
     /** Requests per second per organization, all its keys together, across replicas. 0 disables. */

@@ -13,7 +13,11 @@ async function main(): Promise<void> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const metrics = await startMetricsEndpoint({ host: config.METRICS_HOST, port: config.METRICS_PORT });
   const mongo = await connectMongoClient(config.MONGODB_URI);
-  const idempotency = new IdempotencyStore(mongo.db(config.GATEWAY_DB_NAME), config.IDEMPOTENCY_TTL_HOURS * 3_600_000);
+  const idempotency = new IdempotencyStore(mongo.db(config.GATEWAY_DB_NAME), {
+    ttlMs: config.IDEMPOTENCY_TTL_HOURS * 3_600_000,
+    errorTtlMs: config.IDEMPOTENCY_ERROR_TTL_MINUTES * 60_000,
+    maxErrorsPerOrganization: config.IDEMPOTENCY_MAX_ERRORS_PER_ORG,
+  });
   await idempotency.init();
   const rateLimitCounter = new RateLimitStore(mongo.db(config.GATEWAY_DB_NAME));
   await rateLimitCounter.init();

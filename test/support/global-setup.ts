@@ -51,6 +51,13 @@ export default async function setup(project: TestProject) {
       // Low so that the pause tests run in about a second; tests read it from testSystem().env, never hard-code it.
       WEBHOOK_PAUSE_AFTER_FAILURES: '6',
       WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}`,
+      // Test sends and redeliveries wait less than deliveries, two in flight per organization and replica; at most
+      // 8 subscriptions per organization; revoked keys' subscriptions are paused within 300 ms (webhooks-capacity
+      // and webhooks-scopes tests read these from testSystem().env).
+      WEBHOOK_MANUAL_TIMEOUT_MS: '1000',
+      WEBHOOK_MANUAL_CONCURRENCY: '2',
+      WEBHOOK_MAX_SUBSCRIPTIONS: '8',
+      WEBHOOK_KEY_CHECK_MS: '300',
       // Provider statuses arrive quickly, a held send times out fast, and account answers are not cached, so a
       // test that changes billing at the simulator sees it at once.
       SIM_STATUS_DELAY_MS: '150',
@@ -69,6 +76,8 @@ export default async function setup(project: TestProject) {
       CRM_SCHEDULER_IDLE_MS: '500',
       MESSAGING_SCHEDULER_IDLE_MS: '500',
       TASK_OVERDUE_AFTER_MS: '1500',
+      // The model names the tests' agents use; any other answers 422 (agents-routes reads it from here).
+      AGENTS_ALLOWED_MODELS: 'gpt-4o-mini,local-rules-v1',
     },
   });
 

@@ -618,7 +618,7 @@ export interface paths {
         };
         /**
          * Read a contact
-         * @description The contact with messages_count and at most 10 linked deals.
+         * @description The contact with messages_count and at most 10 linked deals. deals is empty for a key without read:deals, and company null for a key without read:companies.
          *
          *     Scope: `read:contacts`.
          */
@@ -1579,7 +1579,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe to events
-         * @description url must be https on a public host (loopback, private, link-local and metadata addresses are refused, unless the deployment allow-lists the host). events: kinds from GET /v1/webhooks/event-types. The answer carries the signing secret, shown only here and by rotate-secret.
+         * @description url must be https on a public host (loopback, private, link-local and metadata addresses are refused, unless the deployment allow-lists the host). events: kinds from GET /v1/webhooks/event-types. The key needs, besides write:webhooks, the read scope that guards each subscribed kind (x-scope of each event in the webhooks section; INSUFFICIENT_SCOPES names the missing ones): revoking the key later pauses the subscription (paused_reason api_key_revoked). An organization has at most WEBHOOK_MAX_SUBSCRIPTIONS subscriptions (default 25; WEBHOOK_LIMIT_EXCEEDED beyond). The answer carries the signing secret, shown only here and by rotate-secret.
          *
          *     Scope: `write:webhooks`.
          */
@@ -1617,7 +1617,7 @@ export interface paths {
         head?: never;
         /**
          * Update, pause or reactivate a webhook subscription
-         * @description Any of name, url, events, status. status: active reactivates a paused subscription, resets consecutive_failures and resumes its held retries; status: paused pauses it by hand.
+         * @description Any of name, url, events, status. status: active reactivates a paused subscription, resets consecutive_failures and resumes its held retries; status: paused pauses it by hand. The key needs the read scope of every kind the subscription receives (after the change); it then answers for the subscription: a subscription paused because its key was revoked is reactivated by such a key.
          *
          *     Scope: `write:webhooks`.
          */
@@ -1679,7 +1679,7 @@ export interface paths {
         put?: never;
         /**
          * Send an example event
-         * @description Sends an example event of event_type (default: the first subscribed kind) with a realistic payload, within the call (at most the delivery timeout, 10 s), and returns the delivery (is_test true). One attempt, no retries; also while paused.
+         * @description Sends an example event of event_type (default: the first subscribed kind) with a realistic payload, within the call, and returns the delivery (is_test true). One attempt, no retries; also while paused. The attempt waits at most WEBHOOK_MANUAL_TIMEOUT_MS (default 5 s; a slower receiver gives error timeout); an organization has at most WEBHOOK_MANUAL_CONCURRENCY test sends and redeliveries in flight (default 4), RATE_LIMITED with Retry-After beyond.
          *
          *     Scope: `write:webhooks`.
          */
@@ -1699,7 +1699,7 @@ export interface paths {
         };
         /**
          * Read a delivery with its request
-         * @description The delivery, the headers of its last attempt and the exact raw body that was signed.
+         * @description The delivery, the headers of its last attempt and the exact raw body that was signed. The body carries the event data, so the key also needs the read scope that guards its kind.
          *
          *     Scope: `read:webhooks`.
          */
@@ -1723,7 +1723,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again
-         * @description A new delivery of the same event (same id, same body) with redelivery_of set, attempted within the call; also while the subscription is paused. Receivers deduplicate by the event id.
+         * @description A new delivery of the same event (same id, same body) with redelivery_of set, attempted within the call; also while the subscription is paused. Receivers deduplicate by the event id. The key also needs the read scope that guards the kind. The attempt waits at most WEBHOOK_MANUAL_TIMEOUT_MS (default 5 s); an organization has at most WEBHOOK_MANUAL_CONCURRENCY test sends and redeliveries in flight (default 4), RATE_LIMITED with Retry-After beyond.
          *
          *     Scope: `write:webhooks`.
          */
@@ -2429,7 +2429,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.deleted
-         * @description A message was deleted for everyone; data.object is the message as it was (it is no longer readable through the API). Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description A message was deleted for everyone; data.object is the message as it was (it is no longer readable through the API). Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_deleted"];
         delete?: never;
@@ -2449,7 +2449,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.delivered
-         * @description The channel reported a sent message as delivered. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description The channel reported a sent message as delivered. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_delivered"];
         delete?: never;
@@ -2469,7 +2469,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.edited
-         * @description A message was edited; data.previous.content is the text before the edit. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description A message was edited; data.previous.content is the text before the edit. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_edited"];
         delete?: never;
@@ -2489,7 +2489,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.failed
-         * @description The channel refused or failed to deliver a sent message (e.g. provider error 131042); data.object.error says why. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description The channel refused or failed to deliver a sent message (e.g. provider error 131042); data.object.error says why. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_failed"];
         delete?: never;
@@ -2509,7 +2509,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.reaction.added
-         * @description A contact reacted to a message; data.object is the message reacted to. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description A contact reacted to a message; data.object is the message reacted to. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_reaction_added"];
         delete?: never;
@@ -2529,7 +2529,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.read
-         * @description The channel reported a sent message as read. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description The channel reported a sent message as read. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_read"];
         delete?: never;
@@ -2549,7 +2549,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.received
-         * @description A message arrived from a contact. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description A message arrived from a contact. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_received"];
         delete?: never;
@@ -2569,7 +2569,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.sent
-         * @description A message left: sent through the API, a broadcast, an AI agent or typed on the phone of a QR-code number. Emitted by API writes. Its data is what the `read:messages` scope guards on the read routes.
+         * @description A message left: sent through the API, a broadcast, an AI agent or typed on the phone of a QR-code number. Emitted by API writes. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_sent"];
         delete?: never;
@@ -3645,7 +3645,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "INSUFFICIENT_SCOPES" | "PLAN_RESTRICTION" | "INVALID_ID" | "NOT_FOUND" | "UNKNOWN_FIELDS" | "INVALID_REFERENCE" | "INTERNAL_ERROR" | "COMPANY_HAS_LINKS" | "INVALID_STATUS" | "MIXED_PROVIDERS" | "MISSING_MESSAGE" | "MISSING_CLOUD_TEMPLATE" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "TEMPLATE_ON_QRCODE_BROADCAST" | "TEMPLATE_SEND_ERROR" | "TEMPLATE_NOT_CONFIRMED" | "CHATAPP_INSTANCE_RATE_LIMIT" | "SOCIALMSG_PAGE_RATE_LIMIT" | "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "DUPLICATE_CONTACT" | "STAGE_HAS_DEALS" | "WARMUP_LIMIT_EXCEEDED" | "CONTACT_CHANNEL_UNAVAILABLE" | "OUTSIDE_MESSAGING_WINDOW" | "CHANNEL_DISCONNECTED" | "FEATURE_DISCONTINUED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MALFORMED_REQUEST" | "UPSTREAM_TIMEOUT";
+                code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "INSUFFICIENT_SCOPES" | "PLAN_RESTRICTION" | "INVALID_ID" | "NOT_FOUND" | "UNKNOWN_FIELDS" | "INVALID_REFERENCE" | "INTERNAL_ERROR" | "COMPANY_HAS_LINKS" | "INVALID_STATUS" | "MIXED_PROVIDERS" | "MISSING_MESSAGE" | "MISSING_CLOUD_TEMPLATE" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "TEMPLATE_ON_QRCODE_BROADCAST" | "TEMPLATE_SEND_ERROR" | "TEMPLATE_NOT_CONFIRMED" | "CHATAPP_INSTANCE_RATE_LIMIT" | "SOCIALMSG_PAGE_RATE_LIMIT" | "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "DUPLICATE_CONTACT" | "STAGE_HAS_DEALS" | "WARMUP_LIMIT_EXCEEDED" | "WEBHOOK_LIMIT_EXCEEDED" | "CONTACT_CHANNEL_UNAVAILABLE" | "OUTSIDE_MESSAGING_WINDOW" | "CHANNEL_DISCONNECTED" | "FEATURE_DISCONTINUED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MALFORMED_REQUEST" | "UPSTREAM_TIMEOUT";
                 details?: {
                     [key: string]: unknown;
                 };
@@ -4111,6 +4111,8 @@ export interface components {
          *       "last_delivery_at": "2026-03-02T14:30:00.000Z",
          *       "last_failure_at": "2026-03-02T14:30:00.000Z",
          *       "last_failure_reason": "last failure reason",
+         *       "paused_reason": "consecutive_failures",
+         *       "key_id": "key id",
          *       "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
          *       "created_at": "2026-03-02T14:30:00.000Z",
          *       "updated_at": "2026-03-02T14:30:00.000Z",
@@ -4126,6 +4128,11 @@ export interface components {
             /** @default [] */
             events: string[];
             id: string;
+            /**
+             * @description the API key that created the subscription or last changed it (key_…); revoking it pauses the subscription
+             * @default null
+             */
+            key_id: string | null;
             /**
              * @description age of the oldest of those deliveries: how far behind the subscription is (null when nothing is pending)
              * @default null
@@ -4144,6 +4151,11 @@ export interface components {
              */
             last_failure_reason: string | null;
             name: string;
+            /**
+             * @description why a paused subscription is paused (null while active); api_key_revoked: the key it answers to (key_id) was revoked or expired, and a key holding the read scopes of its kinds reactivates it
+             * @default null
+             */
+            paused_reason: ("consecutive_failures" | "manual" | "api_key_revoked") | null;
             /**
              * @description deliveries not yet done: on their first attempt, waiting for a retry, or held while paused
              * @default 0
@@ -21497,6 +21509,8 @@ export interface operations {
                      *           "last_delivery_at": "2026-03-02T14:30:00.000Z",
                      *           "last_failure_at": "2026-03-02T14:30:00.000Z",
                      *           "last_failure_reason": "last failure reason",
+                     *           "paused_reason": "consecutive_failures",
+                     *           "key_id": "key id",
                      *           "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *           "created_at": "2026-03-02T14:30:00.000Z",
                      *           "updated_at": "2026-03-02T14:30:00.000Z",
@@ -21521,6 +21535,8 @@ export interface operations {
                             events: string[];
                             id: string;
                             /** @default null */
+                            key_id: string | null;
+                            /** @default null */
                             lag_seconds: number | null;
                             /** @default null */
                             last_delivery_at: string | null;
@@ -21529,6 +21545,8 @@ export interface operations {
                             /** @default null */
                             last_failure_reason: string | null;
                             name: string;
+                            /** @default null */
+                            paused_reason: ("consecutive_failures" | "manual" | "api_key_revoked") | null;
                             /** @default 0 */
                             pending_deliveries: number;
                             /** @default null */
@@ -21703,6 +21721,8 @@ export interface operations {
                      *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_reason": "last failure reason",
+                     *         "paused_reason": "consecutive_failures",
+                     *         "key_id": "key id",
                      *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
@@ -21766,7 +21786,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR */
+            /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, WEBHOOK_LIMIT_EXCEEDED */
             422: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -21865,6 +21885,8 @@ export interface operations {
                      *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_reason": "last failure reason",
+                     *         "paused_reason": "consecutive_failures",
+                     *         "key_id": "key id",
                      *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
@@ -21885,6 +21907,8 @@ export interface operations {
                             events: string[];
                             id: string;
                             /** @default null */
+                            key_id: string | null;
+                            /** @default null */
                             lag_seconds: number | null;
                             /** @default null */
                             last_delivery_at: string | null;
@@ -21893,6 +21917,8 @@ export interface operations {
                             /** @default null */
                             last_failure_reason: string | null;
                             name: string;
+                            /** @default null */
+                            paused_reason: ("consecutive_failures" | "manual" | "api_key_revoked") | null;
                             /** @default 0 */
                             pending_deliveries: number;
                             /** @default null */
@@ -22203,6 +22229,8 @@ export interface operations {
                      *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_reason": "last failure reason",
+                     *         "paused_reason": "consecutive_failures",
+                     *         "key_id": "key id",
                      *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
@@ -22223,6 +22251,8 @@ export interface operations {
                             events: string[];
                             id: string;
                             /** @default null */
+                            key_id: string | null;
+                            /** @default null */
                             lag_seconds: number | null;
                             /** @default null */
                             last_delivery_at: string | null;
@@ -22231,6 +22261,8 @@ export interface operations {
                             /** @default null */
                             last_failure_reason: string | null;
                             name: string;
+                            /** @default null */
+                            paused_reason: ("consecutive_failures" | "manual" | "api_key_revoked") | null;
                             /** @default 0 */
                             pending_deliveries: number;
                             /** @default null */
@@ -22607,6 +22639,8 @@ export interface operations {
                      *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_reason": "last failure reason",
+                     *         "paused_reason": "consecutive_failures",
+                     *         "key_id": "key id",
                      *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",

@@ -51,4 +51,15 @@ describe('cursors', () => {
     const other = new CursorCodec('another-secret-of-at-least-thirty-two-chars', 60);
     expect(codeOf(() => codec.decode(other.encode({ value: 1, id: 'ct_x' }, fingerprint), fingerprint))).toBe('INVALID_CURSOR');
   });
+
+  it('verify with the previous secret after a rotation, and are signed with the new one', () => {
+    const before = new CursorCodec('the-old-secret-of-at-least-thirty-two-chars', 60);
+    const rotated = new CursorCodec('the-new-secret-of-at-least-thirty-two-chars', 60, 'the-old-secret-of-at-least-thirty-two-chars');
+    const issuedBefore = before.encode({ value: 1, id: 'ct_x' }, fingerprint);
+    expect(rotated.decode(issuedBefore, fingerprint)).toEqual({ value: 1, id: 'ct_x' });
+    const issuedAfter = rotated.encode({ value: 2, id: 'ct_y' }, fingerprint);
+    expect(codeOf(() => before.decode(issuedAfter, fingerprint))).toBe('INVALID_CURSOR');
+    const unrelated = new CursorCodec('a-third-secret-of-at-least-thirty-two-chars', 60);
+    expect(codeOf(() => rotated.decode(unrelated.encode({ value: 1, id: 'ct_x' }, fingerprint), fingerprint))).toBe('INVALID_CURSOR');
+  });
 });

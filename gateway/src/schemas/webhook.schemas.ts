@@ -14,6 +14,12 @@ export const Webhook = component(
     last_delivery_at: nullable(timestamp).describe('time of the last successful delivery'),
     last_failure_at: nullable(timestamp),
     last_failure_reason: nullable(z.string()).describe('timeout, connection_error, http_<status>, or blocked_address: <why>'),
+    paused_reason: nullable(z.enum(['consecutive_failures', 'manual', 'api_key_revoked'])).describe(
+      'why a paused subscription is paused (null while active); api_key_revoked: the key it answers to (key_id) was revoked or expired, and a key holding the read scopes of its kinds reactivates it',
+    ),
+    key_id: nullable(z.string()).describe(
+      'the API key that created the subscription or last changed it (key_…); revoking it pauses the subscription',
+    ),
     previous_secret_expires_at: nullable(timestamp).describe(
       'while set, deliveries are also signed with the secret the last rotation replaced',
     ),

@@ -33,6 +33,22 @@ export const agentsConfig = z.object({
   OPENAI_BASE_URL: z.string().optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_MODEL: z.string().optional(),
+  /**
+   * The model names agents may use, comma-separated: an agent naming another answers 422 VALIDATION_ERROR, so a key
+   * cannot spend the platform's model key on any model it likes. Empty: any name (set it in production).
+   */
+  AGENTS_ALLOWED_MODELS: z
+    .string()
+    .default('')
+    .transform(
+      (value) =>
+        new Set(
+          value
+            .split(',')
+            .map((name) => name.trim())
+            .filter(Boolean),
+        ),
+    ),
   /** Per attempt. */
   MODEL_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(15_000),
   MODEL_RETRIES: z.coerce.number().int().min(0).max(10).default(2),

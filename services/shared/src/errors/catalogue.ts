@@ -95,6 +95,11 @@ export const ERROR_CATALOGUE = {
     grpc: GrpcStatus.FAILED_PRECONDITION,
     message: "The volume is above an instance's warm-up limit; resend with confirmWarmupOverride: true to force it.",
   },
+  WEBHOOK_LIMIT_EXCEEDED: {
+    http: 422,
+    grpc: GrpcStatus.FAILED_PRECONDITION,
+    message: 'The organization has as many webhook subscriptions as it may have; delete one first.',
+  },
   CONTACT_CHANNEL_UNAVAILABLE: {
     http: 422,
     grpc: GrpcStatus.FAILED_PRECONDITION,

@@ -21,6 +21,8 @@ const webhookRecord = (orgId: string, fields: Partial<WebhookRecord> = {}): Webh
   last_delivery_at: null,
   last_failure_at: null,
   last_failure_reason: null,
+  paused_reason: null,
+  key_id: null,
   created_at: new Date(),
   updated_at: new Date(),
   ...fields,
@@ -96,7 +98,7 @@ describe('webhook and delivery repositories', () => {
     };
     await Promise.all(Array.from({ length: 7 }, () => deps.webhooks.applyHealth([failure])));
     expect((await deps.webhooks.getById(orgId, webhook.id))?.consecutive_failures).toBe(7);
-    const pauses = await Promise.all([1, 2].map(() => deps.webhooks.pauseIfActive(orgId, webhook.id, new Date())));
+    const pauses = await Promise.all([1, 2].map(() => deps.webhooks.pauseIfActive(orgId, webhook.id, new Date(), 'consecutive_failures')));
     expect(pauses.filter(Boolean)).toHaveLength(1);
     expect(await deps.webhooks.listActive([orgId])).toEqual([]);
   });
