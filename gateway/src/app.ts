@@ -2,14 +2,14 @@ import { AppError, newId } from '@crm/shared';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Clients } from './clients';
 import type { GatewayConfig } from './config';
-import { TOO_DEEP_JSON, UNPARSABLE_JSON, UNSUPPORTED_MEDIA } from './http/body-markers';
 import { createCors } from './http/cors';
 import { CursorCodec } from './http/cursor';
 import { errorBody } from './http/envelope';
 import { handleError } from './http/error-handler';
 import { createHandler } from './http/pipeline';
 import type { RouteDefinition } from './http/route';
-import { checkQuery, jsonDepthExceeds, serverLimits } from './http/request-limits';
+import { registerBodyParsers } from './http/request-body';
+import { checkQuery, serverLimits } from './http/request-limits';
 import { measureRequests } from './http/request-metrics';
 import { limitInflight } from './resilience/inflight-limit';
 import { createRouteTable, toFastifyPath } from './http/route-table';
@@ -81,21 +81,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   measureRequests(app);
   limitInflight(app, deps.config.MAX_INFLIGHT_REQUESTS);
 
-  // JSON bodies; an empty body is "no body". Failures are marked, not thrown: see body-markers.ts.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser(['application/json', 'application/*+json'], { parseAs: 'string' }, (_request, raw, done) => {
-    const text = String(raw);
-    if (text.trim() === '') return done(null, undefined);
-    if (jsonDepthExceeds(text, deps.config.JSON_MAX_DEPTH)) return done(null, TOO_DEEP_JSON);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(null, UNPARSABLE_JSON);
-    }
-  });
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, raw, done) =>
-    done(null, String(raw).length > 0 ? UNSUPPORTED_MEDIA : undefined),
-  );
+  registerBodyParsers(app, deps.config.JSON_MAX_DEPTH);
 
   const pipeline = {
     authenticate: createAuthenticator(deps.clients, deps.config.AUTH_CACHE_TTL_MS),

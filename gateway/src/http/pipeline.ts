@@ -6,11 +6,11 @@ import { runIdempotent } from '../idempotency/run-idempotent';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency.store';
 import { requireScope, type Authenticate } from '../plugins/auth';
 import type { RateLimiter } from '../plugins/rate-limit';
-import { TOO_DEEP_JSON, UNPARSABLE_JSON, UNSUPPORTED_MEDIA } from './body-markers';
 import { CursorCodec, listFingerprint } from './cursor';
-import { refuseBrokenText, refuseOperatorNames } from './input-guards';
+import { refuseOperatorNames } from './input-guards';
 import { errorBody, list, one } from './envelope';
-import type { ListResult, Page, RouteDefinition } from './route';
+import { readBody } from './request-body';
+import { bodyRequired, type ListResult, type Page, type RouteDefinition } from './route';
 
 export interface PipelineDeps {
   authenticate: Authenticate;
@@ -38,6 +38,7 @@ export function createHandler(route: RouteDefinition, deps: PipelineDeps) {
 }
 
 function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
+  const requiresBody = bodyRequired(route);
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const principal = await deps.authenticate(request.headers.authorization);
     // The RateLimit headers go on every authenticated answer, the 429 included.
@@ -50,7 +51,7 @@ function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
     const rawQuery = (request.query ?? {}) as Record<string, unknown>;
     if (route.query) refuseOperatorNames(rawQuery);
     const query = route.query ? parseOrThrow(route.query, rawQuery) : {};
-    const body = route.body ? parseOrThrow(route.body, bodyObject(request.body)) : undefined;
+    const body = route.body ? parseOrThrow(route.body, readBody(request.body, requiresBody)) : undefined;
 
     const fingerprint = listFingerprint(route.operationId, principal.orgId, rawQuery);
     const page = pageOf(rawQuery, query as { limit?: number }, fingerprint, deps.cursors);
@@ -76,21 +77,6 @@ function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
     if (response.status === 204) await reply.send();
     else await reply.send(response.body);
   };
-}
-
-/**
- * A route's body must be a JSON object; no body counts as {} so that missing required fields are named (and a
- * body whose fields are all optional may be left out). A JSON `null` is a body, and not an object.
- */
-function bodyObject(body: unknown): unknown {
-  if (body === UNPARSABLE_JSON) throw new AppError('INVALID_JSON', 'The body is not valid JSON.');
-  if (body === UNSUPPORTED_MEDIA) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
-  if (body === TOO_DEEP_JSON) throw new AppError('INVALID_JSON', 'The body nests arrays or objects too deeply.');
-  if (body === undefined) return {};
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new AppError('INVALID_JSON', 'The body must be a JSON object.');
-  refuseBrokenText(body);
-  return body;
 }
 
 function pageOf(rawQuery: Record<string, unknown>, query: { limit?: number }, fingerprint: string, cursors: CursorCodec): Page {

@@ -68,3 +68,6 @@ export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends 
 ): RouteDefinition {
   return route as unknown as RouteDefinition;
 }
+
+/** Whether the route's body must be sent: no body reads as `{}` (request-body.ts), so only where `{}` is invalid. */
+export const bodyRequired = (route: RouteDefinition): boolean => route.body !== undefined && !route.body.safeParse({}).success;

@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '../http/route';
+import { bodyRequired, type RouteDefinition } from '../http/route';
 import { COMMON_COMPONENTS } from './common-components';
 import { ExampleBuilder } from './examples';
 import { createSchemaWriter, type JsonSchema, type SchemaWriter } from './json-schema';
@@ -58,9 +58,7 @@ function operation(route: RouteDefinition, routes: RouteDefinition[], writer: Sc
   };
   if (route.body) {
     const schema = writer.toSchema(route.body, 'input');
-    // No body counts as {} (pipeline.ts): the body may be left out wherever {} is valid.
-    const required = !route.body.safeParse({}).success;
-    op.requestBody = { required, content: { 'application/json': { schema, example: example(schema) } } };
+    op.requestBody = { required: bodyRequired(route), content: { 'application/json': { schema, example: example(schema) } } };
   }
   if (route.deprecated) op.deprecated = true;
   return op;
