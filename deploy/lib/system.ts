@@ -94,6 +94,9 @@ export function systemEnv(
     // Webhook secrets at rest: a fixed key so local data survives restarts; it is in the repository, so local only.
     WEBHOOK_SECRETS_KEY: 'QH9xkXbQtg6pGR1gItle2QeN5GMH6xrwEmjhs2WcSQE=',
     WEBHOOK_SECRETS_KEY_ID: 'local',
+    // No load balancer sits in front of a local gateway, so nothing needs time to notice that it drains (the
+    // chaos suite, which has one, sets its own); Ctrl-C then stops it at once.
+    SHUTDOWN_DRAIN_MS: '0',
     ...options.env,
   };
 }

@@ -8,6 +8,7 @@ import { errorBody } from './http/envelope';
 import { handleError } from './http/error-handler';
 import { createHandler } from './http/pipeline';
 import type { RouteDefinition } from './http/route';
+import { GracefulShutdown } from './http/graceful-shutdown';
 import { registerBodyParsers } from './http/request-body';
 import { checkQuery, serverLimits } from './http/request-limits';
 import { measureRequests } from './http/request-metrics';
@@ -29,6 +30,8 @@ export interface AppDeps {
   rateLimitCounter: RateLimitCounter;
   /** Readiness of the backing services and store. */
   ready: () => Promise<boolean>;
+  /** The SIGTERM sequence (main.ts runs it): readiness fails while it drains, then late requests are refused. */
+  shutdown?: GracefulShutdown;
   routes?: RouteDefinition[];
   logger?: boolean | object;
 }
@@ -60,6 +63,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     logger: deps.logger ?? false,
     ...serverLimits(deps.config),
     genReqId: () => newId('request'),
+    // Requests that arrive while closing are answered by GracefulShutdown, in the envelope.
+    return503OnClosing: false,
     requestIdHeader: false,
     disableRequestLogging: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -78,6 +83,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // Content-Type) would otherwise fail there, as a 500, instead of answering 405 or 404.
     if (request.is404) return unrouted(request, reply);
   });
+  const shutdown = deps.shutdown ?? new GracefulShutdown(0);
+  shutdown.install(app);
   measureRequests(app);
   limitInflight(app, deps.config.MAX_INFLIGHT_REQUESTS);
 
@@ -111,6 +118,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.get('/api/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(renderDocsPage(document)));
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
+    if (!shutdown.ready) return reply.code(503).send({ status: 'draining' });
     const ready = await deps.ready().catch(() => false);
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready' });
   });

@@ -18,6 +18,13 @@ const schema = z.object({
    * Above the webhook service's 10 s attempt timeout, which POST /v1/webhooks/{id}/test waits for.
    */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(12_000),
+  /**
+   * On SIGTERM, how long readiness fails while requests are still served, before the listener closes (graceful-shutdown.ts):
+   * long enough for a load balancer to stop sending here (Kubernetes removes a terminating pod's endpoint within a few
+   * seconds; a balancer that probes /readyz every 5 s notices within one period). The shutdown then waits for the
+   * requests in flight, so the pod's termination grace period must exceed it + REQUEST_TIMEOUT_MS + 5 s (chart: 30 s).
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10_000),
   /** Requests this process serves at once; one more is refused 503 with Retry-After: 1, never queued. 0 disables. */
   MAX_INFLIGHT_REQUESTS: z.coerce.number().int().min(0).default(1_000),
   /** Per backing service: consecutive transport failures within the window that open its circuit breaker… */
