@@ -61,7 +61,8 @@ const schema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   /** Idle keep-alive connections are closed after this; above a load balancer's idle timeout (60 s on most). */
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
-  PUBLIC_BASE_URL: z.string().url().optional(),
+  /** Where clients reach this API (the OpenAPI document's server); default: the listener's own address. */
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Diagnostics: answer every request's database commands (gateway + services) in `X-Db-Commands`. */
   EXPOSE_DB_COMMANDS: z
     .enum(['true', 'false'])
@@ -69,6 +70,14 @@ const schema = z.object({
     .transform((value) => value === 'true'),
 });
 
-export type GatewayConfig = z.infer<typeof schema>;
+/** The document's server when PUBLIC_BASE_URL is not set (and for the generated client, which ignores it). */
+export const LOCAL_BASE_URL = 'http://127.0.0.1:8080';
 
-export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig => loadConfig(schema, env);
+const withBaseUrl = schema.transform((config) => {
+  const host = ['0.0.0.0', '::', ''].includes(config.HOST) ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  return { ...config, PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://${host}:${config.PORT}`).replace(/\/+$/, '') };
+});
+
+export type GatewayConfig = z.infer<typeof withBaseUrl>;
+
+export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig => loadConfig(withBaseUrl, env);

@@ -2666,7 +2666,7 @@ export interface components {
          *           "chatapp"
          *         ],
          *         "chatapp_instance_ids": [
-         *           "chatapp instance ids"
+         *           "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
          *         ],
          *         "tags": [
          *           "vip"
@@ -2679,8 +2679,8 @@ export interface components {
          *         "handoff": {
          *           "enabled": true,
          *           "assign_to": {
-         *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *             "name": "Maria Oliveira"
+         *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *             "name": "Ana Souza"
          *           },
          *           "triggers": [
          *             {
@@ -2725,11 +2725,14 @@ export interface components {
                  */
                 business_hours: {
                     /**
-                     * @description null: Monday–Friday 09:00–18:00
+                     * @description opening ranges [from, to] by weekday; null: Monday–Friday 09:00–18:00
                      * @default null
                      */
                     days: {
-                        [key: string]: string[][];
+                        [key: string]: [
+                            string,
+                            string
+                        ][];
                     } | null;
                     /**
                      * @description null: the organization's timezone
@@ -2739,7 +2742,7 @@ export interface components {
                 } | null;
                 handoff: {
                     /** @default null */
-                    assign_to: components["schemas"]["Ref"] | null;
+                    assign_to: components["schemas"]["MemberRef"] | null;
                     /** @default false */
                     enabled: boolean;
                     /** @default [] */
@@ -2765,7 +2768,10 @@ export interface components {
                 /** @enum {string} */
                 strategy: "always" | "when_unassigned" | "outside_business_hours";
             };
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             description: string | null;
@@ -2789,14 +2795,27 @@ export interface components {
             };
             /** @enum {string} */
             type: "sales" | "support" | "custom";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Sales assistant"
+         *     }
+         */
+        AiAgentRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
          *       "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "agent": {
-         *         "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira",
          *         "type": "sales"
          *       },
@@ -2860,7 +2879,10 @@ export interface components {
                 /** @default 0 */
                 delay_ms: number;
                 message_id: string;
-                /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+                 */
                 sent_at: string;
             }[];
             /** @default null */
@@ -2920,7 +2942,7 @@ export interface components {
          *       "status": "draft",
          *       "chatapp_instances": [
          *         {
-         *           "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
          *           "name": "Spring sale",
          *           "channel": "qrcode"
          *         }
@@ -2932,20 +2954,20 @@ export interface components {
          *         ],
          *         "tags_operator": "or",
          *         "contact_ids": [
-         *           "contact ids"
+         *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
          *         ],
          *         "has_chatapp": false,
          *         "filters": {
          *           "source": "chatapp",
-         *           "created_after": "created after",
-         *           "created_before": "created before",
+         *           "created_after": "2026-01-01T00:00:00.000Z",
+         *           "created_before": "2026-03-01T00:00:00.000Z",
          *           "exclude_tags": [
          *             "exclude tags"
          *           ]
          *         }
          *       },
          *       "message": {
-         *         "type": "type",
+         *         "type": "text",
          *         "content": "Yes, the annual plan is 10% off until Friday.",
          *         "media_url": "https://cdn.example.com/catalogue.pdf"
          *       },
@@ -2960,7 +2982,7 @@ export interface components {
          *             "component": "component",
          *             "source_type": "contact_field",
          *             "source_key": "source key",
-         *             "fallback": "fallback",
+         *             "fallback": "friend",
          *             "value": "value"
          *           }
          *         ]
@@ -3041,7 +3063,10 @@ export interface components {
             } | null;
             /** @default null */
             completed_at: string | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             description: string | null;
@@ -3060,7 +3085,8 @@ export interface components {
                 content: string | null;
                 /** @default null */
                 media_url: string | null;
-                type: string;
+                /** @enum {string} */
+                type: "text" | "image" | "audio" | "video" | "document";
             } | null;
             name: string;
             /** @default null */
@@ -3088,13 +3114,16 @@ export interface components {
             };
             /** @enum {string} */
             status: "draft" | "scheduled" | "processing" | "sending" | "paused" | "completed" | "completed_with_errors" | "failed" | "cancelled";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
          * @example {
          *       "contact": {
-         *         "id": "id",
+         *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira"
          *       },
          *       "status": "pending",
@@ -3108,10 +3137,7 @@ export interface components {
          *     }
          */
         BroadcastRecipient: {
-            contact: {
-                id: string;
-                name: string;
-            };
+            contact: components["schemas"]["ContactRef"];
             /**
              * @description the provider error, e.g. {code: "131042"}
              * @default null
@@ -3151,7 +3177,10 @@ export interface components {
         ChatInstance: {
             /** @enum {string} */
             channel: "official" | "qrcode";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             id: string;
             /** @default false */
@@ -3161,7 +3190,10 @@ export interface components {
             phone_number: string | null;
             /** @enum {string} */
             status: "connected" | "connecting" | "disconnected";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             warmup: {
                 /** @default false */
@@ -3198,10 +3230,10 @@ export interface components {
          */
         Company: {
             /**
-             * @description the responsible member {id, name}
+             * @description the responsible member
              * @default null
              */
-            assigned_to: components["schemas"]["Ref"] | null;
+            assigned_to: components["schemas"]["MemberRef"] | null;
             /** @default null */
             city: string | null;
             /**
@@ -3209,10 +3241,18 @@ export interface components {
              * @default 0
              */
             contacts_count: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
-            /** @default {} */
-            custom_fields: unknown;
+            /**
+             * @description by the key of a custom field of the organization (GET /v1/custom-fields)
+             * @default {}
+             */
+            custom_fields: {
+                [key: string]: string | number | boolean | null | string[];
+            };
             /**
              * @description live deals linked to the company, any status (real value)
              * @default 0
@@ -3237,10 +3277,23 @@ export interface components {
              * @default 0
              */
             total_deals_value: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             /** @default null */
             website: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Padaria Central"
+         *     }
+         */
+        CompanyRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
@@ -3252,7 +3305,7 @@ export interface components {
          *       "chatapp_jid": "5511987654321@c.us",
          *       "socialmsg_psid": "socialmsg psid",
          *       "socialmsg_name": "socialmsg name",
-         *       "source": "source",
+         *       "source": "chatapp",
          *       "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
          *       "company": {
          *         "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -3276,11 +3329,19 @@ export interface components {
             /** @default null */
             chatapp_jid: string | null;
             /** @default null */
-            company: components["schemas"]["Ref"] | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            company: components["schemas"]["CompanyRef"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
-            /** @default {} */
-            custom_fields: unknown;
+            /**
+             * @description by the key of a custom field of the organization (GET /v1/custom-fields)
+             * @default {}
+             */
+            custom_fields: {
+                [key: string]: string | number | boolean | null | string[];
+            };
             deals_count: number;
             /** @default null */
             email: string | null;
@@ -3300,10 +3361,13 @@ export interface components {
             /** @default null */
             socialmsg_psid: string | null;
             /** @default null */
-            source: string | null;
+            source: ("chatapp" | "photoapp" | "socialmsg" | "manual" | "import" | "api") | null;
             /** @default [] */
             tags: string[];
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3316,7 +3380,7 @@ export interface components {
          *       "chatapp_jid": "5511987654321@c.us",
          *       "socialmsg_psid": "socialmsg psid",
          *       "socialmsg_name": "socialmsg name",
-         *       "source": "source",
+         *       "source": "chatapp",
          *       "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
          *       "company": {
          *         "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -3332,13 +3396,13 @@ export interface components {
          *       "last_message_at": "2026-03-02T14:30:00.000Z",
          *       "created_at": "2026-03-02T14:30:00.000Z",
          *       "updated_at": "2026-03-02T14:30:00.000Z",
-         *       "messages_count": {},
+         *       "messages_count": 1,
          *       "deals": [
          *         {
          *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
          *           "title": "Annual plan – Padaria Central",
          *           "value": 4800,
-         *           "status": "status",
+         *           "status": "open",
          *           "stage": {
          *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
          *             "name": "Proposal"
@@ -3353,11 +3417,19 @@ export interface components {
             /** @default null */
             chatapp_jid: string | null;
             /** @default null */
-            company: components["schemas"]["Ref"] | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            company: components["schemas"]["CompanyRef"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
-            /** @default {} */
-            custom_fields: unknown;
+            /**
+             * @description by the key of a custom field of the organization (GET /v1/custom-fields)
+             * @default {}
+             */
+            custom_fields: {
+                [key: string]: string | number | boolean | null | string[];
+            };
             deals: components["schemas"]["DealSummary"][];
             deals_count: number;
             /** @default null */
@@ -3367,7 +3439,11 @@ export interface components {
             id: string;
             /** @default null */
             last_message_at: string | null;
-            messages_count: unknown;
+            /**
+             * @description messages in all its conversations
+             * @default 0
+             */
+            messages_count: number;
             name: string;
             notes_count: number;
             /** @default null */
@@ -3379,11 +3455,24 @@ export interface components {
             /** @default null */
             socialmsg_psid: string | null;
             /** @default null */
-            source: string | null;
+            source: ("chatapp" | "photoapp" | "socialmsg" | "manual" | "import" | "api") | null;
             /** @default [] */
             tags: string[];
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Maria Oliveira"
+         *     }
+         */
+        ContactRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
@@ -3394,7 +3483,7 @@ export interface components {
          *       },
          *       "channel": "chatapp",
          *       "chatapp_instance": {
-         *         "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira",
          *         "channel": "qrcode"
          *       },
@@ -3404,8 +3493,8 @@ export interface components {
          *         "name": "Ana Souza"
          *       },
          *       "ai_agent": {
-         *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *         "name": "Maria Oliveira"
+         *         "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Sales assistant"
          *       },
          *       "unread_count": 1,
          *       "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -3421,12 +3510,9 @@ export interface components {
              * @description the agent that currently answers
              * @default null
              */
-            ai_agent: components["schemas"]["Ref"] | null;
-            /**
-             * @description the member {id, name}
-             * @default null
-             */
-            assigned_to: components["schemas"]["Ref"] | null;
+            ai_agent: components["schemas"]["AiAgentRef"] | null;
+            /** @default null */
+            assigned_to: components["schemas"]["MemberRef"] | null;
             /** @enum {string} */
             channel: "chatapp" | "photoapp" | "socialmsg";
             /**
@@ -3441,8 +3527,11 @@ export interface components {
             } | null;
             /** @default null */
             closed_at: string | null;
-            contact: components["schemas"]["Ref"];
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            contact: components["schemas"]["ContactRef"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             id: string;
             /** @default null */
@@ -3456,7 +3545,10 @@ export interface components {
             status: "open" | "closed";
             /** @default 0 */
             unread_count: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             /**
              * @description official numbers: end of the 24-hour free-text window opened by the contact's last message
@@ -3471,8 +3563,10 @@ export interface components {
          *       "label": "label",
          *       "type": "text",
          *       "entity": "contact",
-         *       "options": {},
-         *       "default_value": {},
+         *       "options": [
+         *         "options"
+         *       ],
+         *       "default_value": "default value",
          *       "required": false,
          *       "is_active": false,
          *       "created_at": "2026-03-02T14:30:00.000Z",
@@ -3480,9 +3574,13 @@ export interface components {
          *     }
          */
         CustomFieldDefinition: {
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
-            default_value: unknown;
+            /** @default null */
+            default_value: (string | number | boolean | null | string[]) | null;
             /** @enum {string} */
             entity: "contact" | "company" | "deal";
             id: string;
@@ -3490,11 +3588,14 @@ export interface components {
             key: string;
             label: string;
             /** @description null, never an empty list, when the field has no options */
-            options: unknown;
+            options: string[] | null;
             required: boolean;
             /** @enum {string} */
             type: "text" | "textarea" | "number" | "boolean" | "date" | "email" | "phone" | "url" | "select" | "multiselect";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3527,7 +3628,7 @@ export interface components {
          *         "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Ana Souza"
          *       },
-         *       "expected_close_date": "2026-03-16",
+         *       "expected_close_date": "2026-03-02T14:30:00.000Z",
          *       "probability": 60,
          *       "lost_reason": "Chose a competitor",
          *       "closed_at": "2026-03-02T14:30:00.000Z",
@@ -3542,23 +3643,32 @@ export interface components {
          */
         Deal: {
             /** @default null */
-            assigned_to: components["schemas"]["Ref"] | null;
+            assigned_to: components["schemas"]["MemberRef"] | null;
             /** @default null */
             closed_at: string | null;
             /** @default null */
-            company: components["schemas"]["Ref"] | null;
+            company: components["schemas"]["CompanyRef"] | null;
             /** @default [] */
-            contacts: components["schemas"]["Ref"][];
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            contacts: components["schemas"]["ContactRef"][];
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
+            /** @description ISO 4217 */
             currency: string;
-            /** @default {} */
-            custom_fields: unknown;
+            /**
+             * @description by the key of a custom field of the organization (GET /v1/custom-fields)
+             * @default {}
+             */
+            custom_fields: {
+                [key: string]: string | number | boolean | null | string[];
+            };
             /** @default null */
             description: string | null;
             /** @default null */
             expected_close_date: string | null;
-            funnel: components["schemas"]["Ref"];
+            funnel: components["schemas"]["FunnelRef"];
             id: string;
             /** @default null */
             lost_reason: string | null;
@@ -3566,13 +3676,16 @@ export interface components {
             notes_count: number;
             /** @default null */
             probability: number | null;
-            stage: components["schemas"]["Ref"];
+            stage: components["schemas"]["StageRef"];
             /** @enum {string} */
             status: "open" | "won" | "lost";
             /** @default [] */
             tags: string[];
             title: string;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             /** @default 0 */
             value: number;
@@ -3582,7 +3695,7 @@ export interface components {
          *       "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "title": "Annual plan – Padaria Central",
          *       "value": 4800,
-         *       "status": "status",
+         *       "status": "open",
          *       "stage": {
          *         "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Proposal"
@@ -3591,8 +3704,9 @@ export interface components {
          */
         DealSummary: {
             id: string;
-            stage: components["schemas"]["Ref"];
-            status: string;
+            stage: components["schemas"]["StageRef"];
+            /** @enum {string} */
+            status: "open" | "won" | "lost";
             title: string;
             value: number;
         };
@@ -3604,10 +3718,14 @@ export interface components {
                     [key: string]: unknown;
                 };
                 message: string;
-                missing_scopes?: string[];
-                required_scopes?: string[];
-                type: string;
-                your_scopes?: string[];
+                missing_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks")[];
+                required_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks")[];
+                /**
+                 * @description The class of the error, from its HTTP status
+                 * @enum {string}
+                 */
+                type: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_error" | "unavailable";
+                your_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks")[];
             };
             meta: components["schemas"]["Meta"];
         };
@@ -3622,7 +3740,8 @@ export interface components {
             /** @default false */
             api_write: boolean;
             description: string;
-            type: string;
+            /** @enum {string} */
+            type: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
         };
         /**
          * @example {
@@ -3634,9 +3753,9 @@ export interface components {
          *       "stages": [
          *         {
          *           "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *           "funnel_id": "funnel id",
+         *           "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
          *           "name": "Proposal",
-         *           "position": 0,
+         *           "position": 1,
          *           "color": "#3B82F6",
          *           "probability": 60,
          *           "total_deals": 1,
@@ -3652,7 +3771,10 @@ export interface components {
          *     }
          */
         Funnel: {
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             id: string;
             /** @default false */
@@ -3667,20 +3789,33 @@ export interface components {
             total_deals: number;
             /** @default 0 */
             total_value: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Sales"
+         *     }
+         */
+        FunnelRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
          *       "total": 1,
          *       "has_more": false,
          *       "next_cursor": "next cursor",
-         *       "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+         *       "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
          *     }
          */
         ListMeta: {
             has_more: boolean;
-            /** @description Omitted on the last page */
+            /** @description Omitted on the last page; opaque: send it back as it is */
             next_cursor?: string;
             request_id: string;
             /** @description Approximate count of the organization's records without filters */
@@ -3689,18 +3824,18 @@ export interface components {
         /**
          * @example {
          *       "organization": {
-         *         "id": "id",
+         *         "id": "org_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira",
          *         "plan": "plan",
          *         "currency": "BRL",
          *         "timezone": "America/Sao_Paulo"
          *       },
          *       "api_key": {
-         *         "id": "id",
+         *         "id": "key_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira",
          *         "prefix": "sk_live_ab12",
          *         "scopes": [
-         *           "scopes"
+         *           "read:contacts"
          *         ],
          *         "created_at": "2026-03-02T14:30:00.000Z",
          *         "last_used_at": "2026-03-02T14:30:00.000Z"
@@ -3709,20 +3844,27 @@ export interface components {
          */
         Me: {
             api_key: {
-                /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+                 */
                 created_at: string;
                 id: string;
                 /** @default null */
                 last_used_at: string | null;
                 name: string;
+                /** @description the first characters of the key, to recognise it */
                 prefix: string;
-                scopes: string[];
+                scopes: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks")[];
             };
             organization: {
+                /** @description ISO 4217 */
                 currency: string;
                 id: string;
                 name: string;
+                /** @description free, starter, pro or enterprise */
                 plan: string;
+                /** @description IANA time zone */
                 timezone: string;
             };
         };
@@ -3741,6 +3883,7 @@ export interface components {
         Member: {
             /** @default null */
             avatar_url: string | null;
+            /** Format: email */
             email: string;
             id: string;
             is_active: boolean;
@@ -3748,7 +3891,18 @@ export interface components {
             /** @default null */
             last_active_at: string | null;
             name: string;
+            /** @description owner, admin or member */
             role: string;
+        };
+        /**
+         * @example {
+         *       "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Ana Souza"
+         *     }
+         */
+        MemberRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
@@ -3771,7 +3925,7 @@ export interface components {
          *       "status": "queued",
          *       "sender": {
          *         "type": "contact",
-         *         "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "id": "id",
          *         "name": "Maria Oliveira"
          *       },
          *       "external_id": "external id",
@@ -3790,7 +3944,10 @@ export interface components {
             /** @default null */
             content: string | null;
             conversation_id: string;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @enum {string} */
             direction: "inbound" | "outbound";
@@ -3841,7 +3998,7 @@ export interface components {
         };
         /**
          * @example {
-         *       "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+         *       "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
          *     }
          */
         Meta: {
@@ -3863,10 +4020,16 @@ export interface components {
             /** @enum {string} */
             color: "yellow" | "blue" | "green" | "pink" | "orange" | "purple" | "red" | "gray";
             content: string;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             id: string;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3882,9 +4045,9 @@ export interface components {
         /**
          * @example {
          *       "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *       "funnel_id": "funnel id",
+         *       "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "name": "Proposal",
-         *       "position": 0,
+         *       "position": 1,
          *       "color": "#3B82F6",
          *       "probability": 60,
          *       "total_deals": 1,
@@ -3896,11 +4059,15 @@ export interface components {
         Stage: {
             /** @default null */
             color: string | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             funnel_id: string;
             id: string;
             name: string;
+            /** @description 1-based board position */
             position: number;
             /** @default null */
             probability: number | null;
@@ -3908,8 +4075,21 @@ export interface components {
             total_deals: number;
             /** @default 0 */
             total_value: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Proposal"
+         *     }
+         */
+        StageRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
@@ -3940,7 +4120,7 @@ export interface components {
          *         "name": "Maria Oliveira"
          *       },
          *       "deal": {
-         *         "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "title": "Annual plan – Padaria Central"
          *       },
          *       "company": {
@@ -3952,18 +4132,18 @@ export interface components {
          *     }
          */
         Task: {
-            /**
-             * @description the member {id, name}
-             * @default null
-             */
-            assigned_to: components["schemas"]["Ref"] | null;
             /** @default null */
-            company: components["schemas"]["Ref"] | null;
+            assigned_to: components["schemas"]["MemberRef"] | null;
+            /** @default null */
+            company: components["schemas"]["CompanyRef"] | null;
             /** @default null */
             completed_at: string | null;
             /** @default null */
-            contact: components["schemas"]["Ref"] | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            contact: components["schemas"]["ContactRef"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             deal: {
@@ -3982,7 +4162,10 @@ export interface components {
             title: string;
             /** @enum {string} */
             type: "todo" | "call" | "email" | "meeting" | "follow_up";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3993,7 +4176,11 @@ export interface components {
          *       "language": "pt_BR",
          *       "category": "marketing",
          *       "status": "APPROVED",
-         *       "components": {},
+         *       "components": [
+         *         {
+         *           "type": "type"
+         *         }
+         *       ],
          *       "variables": [
          *         {
          *           "key": "key",
@@ -4007,14 +4194,21 @@ export interface components {
             /** @enum {string} */
             category: "marketing" | "utility" | "authentication";
             /** @default [] */
-            components: unknown;
+            components: ({
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[];
             id: string;
             instance_id: string;
             language: string;
             name: string;
             /** @enum {string} */
             status: "APPROVED" | "PENDING" | "REJECTED" | "PAUSED" | "DISABLED";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             /** @default [] */
             variables: {
@@ -4028,9 +4222,8 @@ export interface components {
          *       "name": "CRM sync",
          *       "url": "https://hooks.example.com/crm",
          *       "events": [
-         *         "events"
+         *         "contact.created"
          *       ],
-         *       "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE=",
          *       "status": "active",
          *       "consecutive_failures": 1,
          *       "last_delivery_at": "2026-03-02T14:30:00.000Z",
@@ -4044,10 +4237,13 @@ export interface components {
         Webhook: {
             /** @default 0 */
             consecutive_failures: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default [] */
-            events: string[];
+            events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
             id: string;
             /**
              * @description time of the last successful delivery
@@ -4067,12 +4263,14 @@ export interface components {
              * @default null
              */
             previous_secret_expires_at: string | null;
-            /** @description The signing secret (whsec_…); only in the answers of POST /v1/webhooks and rotate-secret */
-            secret?: string;
             /** @enum {string} */
             status: "active" | "paused";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+            /** Format: uri */
             url: string;
         };
         /**
@@ -4080,7 +4278,7 @@ export interface components {
          *       "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *       "event_type": "event type",
+         *       "event_type": "contact.created",
          *       "status": "pending",
          *       "attempt": 1,
          *       "response_status": 200,
@@ -4106,7 +4304,7 @@ export interface components {
          */
         WebhookDelivery: {
             /**
-             * @description attempts made so far, 0–5
+             * @description attempts made so far
              * @default 0
              */
             attempt: number;
@@ -4117,7 +4315,10 @@ export interface components {
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
             /** @default null */
             completed_at: string | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             duration_ms: number | null;
@@ -4127,7 +4328,8 @@ export interface components {
              */
             error: string | null;
             event_id: string;
-            event_type: string;
+            /** @enum {string} */
+            event_type: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
             id: string;
             /** @default false */
             is_test: boolean;
@@ -4158,7 +4360,10 @@ export interface components {
          */
         WebhookDeliveryAttempt: {
             attempt: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             attempted_at: string;
             /** @default 0 */
             duration_ms: number;
@@ -4174,7 +4379,7 @@ export interface components {
          *       "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *       "event_type": "event type",
+         *       "event_type": "contact.created",
          *       "status": "pending",
          *       "attempt": 1,
          *       "response_status": 200,
@@ -4202,7 +4407,7 @@ export interface components {
          */
         WebhookDeliveryDetail: {
             /**
-             * @description attempts made so far, 0–5
+             * @description attempts made so far
              * @default 0
              */
             attempt: number;
@@ -4213,7 +4418,10 @@ export interface components {
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
             /** @default null */
             completed_at: string | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             duration_ms: number | null;
@@ -4223,7 +4431,8 @@ export interface components {
              */
             error: string | null;
             event_id: string;
-            event_type: string;
+            /** @enum {string} */
+            event_type: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
             id: string;
             /** @default false */
             is_test: boolean;
@@ -4247,6 +4456,66 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             webhook_id: string;
+        };
+        /**
+         * @example {
+         *       "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Maria Oliveira",
+         *       "url": "https://hooks.example.com/crm",
+         *       "events": [
+         *         "contact.created"
+         *       ],
+         *       "status": "active",
+         *       "consecutive_failures": 1,
+         *       "last_delivery_at": "2026-03-02T14:30:00.000Z",
+         *       "last_failure_at": "2026-03-02T14:30:00.000Z",
+         *       "last_failure_reason": "last failure reason",
+         *       "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "updated_at": "2026-03-02T14:30:00.000Z",
+         *       "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE="
+         *     }
+         */
+        WebhookWithSecret: {
+            /** @default 0 */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            created_at: string;
+            /** @default [] */
+            events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
+            id: string;
+            /**
+             * @description time of the last successful delivery
+             * @default null
+             */
+            last_delivery_at: string | null;
+            /** @default null */
+            last_failure_at: string | null;
+            /**
+             * @description timeout, connection_error, http_<status>, or blocked_address: <why>
+             * @default null
+             */
+            last_failure_reason: string | null;
+            name: string;
+            /**
+             * @description while set, deliveries are also signed with the secret the last rotation replaced
+             * @default null
+             */
+            previous_secret_expires_at: string | null;
+            /** @description The signing secret; only in the answers of POST /v1/webhooks and rotate-secret, so keep it then */
+            secret: string;
+            /** @enum {string} */
+            status: "active" | "paused";
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            updated_at: string;
+            /** Format: uri */
+            url: string;
         };
     };
     responses: never;
@@ -4319,7 +4588,7 @@ export interface operations {
                      *               "chatapp"
                      *             ],
                      *             "chatapp_instance_ids": [
-                     *               "chatapp instance ids"
+                     *               "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *             ],
                      *             "tags": [
                      *               "vip"
@@ -4332,8 +4601,8 @@ export interface operations {
                      *             "handoff": {
                      *               "enabled": true,
                      *               "assign_to": {
-                     *                 "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *                 "name": "Maria Oliveira"
+                     *                 "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *                 "name": "Ana Souza"
                      *               },
                      *               "triggers": [
                      *                 {
@@ -4364,7 +4633,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -4408,6 +4677,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -4438,6 +4719,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4521,7 +4814,7 @@ export interface operations {
                  *             {
                  *               "type": "keywords",
                  *               "keywords": [
-                 *                 "keywords"
+                 *                 "+5511987654321"
                  *               ]
                  *             }
                  *           ]
@@ -4532,43 +4825,43 @@ export interface operations {
                  *             "mon": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "tue": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "wed": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "thu": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "fri": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sat": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sun": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ]
                  *           }
@@ -4619,6 +4912,7 @@ export interface operations {
                                     string
                                 ][];
                             };
+                            /** @description An IANA time zone such as Europe/Lisbon */
                             timezone?: string;
                         } | null;
                         handoff?: {
@@ -4636,7 +4930,7 @@ export interface operations {
                                 /** @constant */
                                 type: "consecutive_failures";
                             })[];
-                        };
+                        } & unknown;
                         maxRepliesPerConversation?: number | null;
                         replyDelayMs?: number;
                         /** @enum {string} */
@@ -4648,7 +4942,7 @@ export interface operations {
                         chatappInstanceIds?: string[];
                         sources: ("chatapp" | "photoapp" | "socialmsg")[];
                         tags?: string[];
-                    };
+                    } & unknown;
                     /** @enum {string} */
                     type: "sales" | "support" | "custom";
                 };
@@ -4676,7 +4970,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -4689,8 +4983,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -4717,7 +5011,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -4761,8 +5055,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -4791,6 +5121,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4870,7 +5212,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -4883,8 +5225,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -4911,7 +5253,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -4967,6 +5309,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -4985,6 +5339,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5070,7 +5436,7 @@ export interface operations {
                  *             {
                  *               "type": "keywords",
                  *               "keywords": [
-                 *                 "keywords"
+                 *                 "+5511987654321"
                  *               ]
                  *             }
                  *           ]
@@ -5081,43 +5447,43 @@ export interface operations {
                  *             "mon": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "tue": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "wed": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "thu": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "fri": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sat": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sun": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ]
                  *           }
@@ -5168,6 +5534,7 @@ export interface operations {
                                     string
                                 ][];
                             };
+                            /** @description An IANA time zone such as Europe/Lisbon */
                             timezone?: string;
                         } | null;
                         handoff?: {
@@ -5185,7 +5552,7 @@ export interface operations {
                                 /** @constant */
                                 type: "consecutive_failures";
                             })[];
-                        };
+                        } & unknown;
                         maxRepliesPerConversation?: number | null;
                         replyDelayMs?: number;
                         /** @enum {string} */
@@ -5197,7 +5564,7 @@ export interface operations {
                         chatappInstanceIds?: string[];
                         sources: ("chatapp" | "photoapp" | "socialmsg")[];
                         tags?: string[];
-                    };
+                    } & unknown;
                     /** @enum {string} */
                     type: "sales" | "support" | "custom";
                 };
@@ -5225,7 +5592,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -5238,8 +5605,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -5266,7 +5633,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -5322,8 +5689,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -5352,6 +5755,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5466,6 +5881,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -5484,6 +5923,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5569,7 +6020,7 @@ export interface operations {
                  *             {
                  *               "type": "keywords",
                  *               "keywords": [
-                 *                 "keywords"
+                 *                 "+5511987654321"
                  *               ]
                  *             }
                  *           ]
@@ -5580,43 +6031,43 @@ export interface operations {
                  *             "mon": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "tue": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "wed": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "thu": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "fri": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sat": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sun": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ]
                  *           }
@@ -5667,6 +6118,7 @@ export interface operations {
                                     string
                                 ][];
                             };
+                            /** @description An IANA time zone such as Europe/Lisbon */
                             timezone?: string;
                         } | null;
                         handoff?: {
@@ -5684,7 +6136,7 @@ export interface operations {
                                 /** @constant */
                                 type: "consecutive_failures";
                             })[];
-                        };
+                        } & unknown;
                         maxRepliesPerConversation?: number | null;
                         replyDelayMs?: number;
                         /** @enum {string} */
@@ -5696,7 +6148,7 @@ export interface operations {
                         chatappInstanceIds?: string[];
                         sources: ("chatapp" | "photoapp" | "socialmsg")[];
                         tags?: string[];
-                    };
+                    } & unknown;
                     /** @enum {string} */
                     type: "sales" | "support" | "custom";
                 };
@@ -5724,7 +6176,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -5737,8 +6189,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -5765,7 +6217,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -5821,8 +6273,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -5851,6 +6339,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5930,7 +6430,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -5943,8 +6443,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -5971,7 +6471,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6027,6 +6527,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6057,6 +6581,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6136,7 +6672,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -6149,8 +6685,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -6177,7 +6713,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6233,6 +6769,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6251,6 +6811,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6329,7 +6901,7 @@ export interface operations {
                      *         {
                      *           "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "agent": {
-                     *             "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Maria Oliveira",
                      *             "type": "sales"
                      *           },
@@ -6365,7 +6937,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6409,6 +6981,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6439,6 +7023,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6511,7 +7107,7 @@ export interface operations {
                      *       "data": {
                      *         "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "agent": {
-                     *           "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "type": "sales"
                      *         },
@@ -6543,7 +7139,7 @@ export interface operations {
                      *         "completed_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6599,6 +7195,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6617,6 +7225,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6698,7 +7318,7 @@ export interface operations {
                      *           "status": "draft",
                      *           "chatapp_instances": [
                      *             {
-                     *               "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *               "name": "Spring sale",
                      *               "channel": "qrcode"
                      *             }
@@ -6710,20 +7330,20 @@ export interface operations {
                      *             ],
                      *             "tags_operator": "or",
                      *             "contact_ids": [
-                     *               "contact ids"
+                     *               "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *             ],
                      *             "has_chatapp": false,
                      *             "filters": {
                      *               "source": "chatapp",
-                     *               "created_after": "created after",
-                     *               "created_before": "created before",
+                     *               "created_after": "2026-01-01T00:00:00.000Z",
+                     *               "created_before": "2026-03-01T00:00:00.000Z",
                      *               "exclude_tags": [
                      *                 "exclude tags"
                      *               ]
                      *             }
                      *           },
                      *           "message": {
-                     *             "type": "type",
+                     *             "type": "text",
                      *             "content": "Yes, the annual plan is 10% off until Friday.",
                      *             "media_url": "https://cdn.example.com/catalogue.pdf"
                      *           },
@@ -6738,7 +7358,7 @@ export interface operations {
                      *                 "component": "component",
                      *                 "source_type": "contact_field",
                      *                 "source_key": "source key",
-                     *                 "fallback": "fallback",
+                     *                 "fallback": "friend",
                      *                 "value": "value"
                      *               }
                      *             ]
@@ -6769,7 +7389,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6813,6 +7433,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6843,6 +7475,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6911,39 +7555,30 @@ export interface operations {
                  *       ],
                  *       "audience": {
                  *         "type": "all",
-                 *         "tags": [
-                 *           "vip"
-                 *         ],
-                 *         "tagsOperator": "or",
-                 *         "contactIds": [
-                 *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *         ],
                  *         "hasChatapp": false,
                  *         "filters": {
                  *           "source": "chatapp",
-                 *           "createdAfter": "2026-03-02T14:30:00.000Z",
-                 *           "createdBefore": "2026-03-02T14:30:00.000Z",
+                 *           "createdAfter": "2026-01-01T00:00:00.000Z",
+                 *           "createdBefore": "2026-03-01T00:00:00.000Z",
                  *           "excludeTags": [
-                 *             "excludeTags"
+                 *             "+5511987654321"
                  *           ]
                  *         }
                  *       },
                  *       "message": {
                  *         "type": "text",
-                 *         "content": "Yes, the annual plan is 10% off until Friday.",
-                 *         "mediaUrl": "https://hooks.example.com/crm"
+                 *         "content": "Yes, the annual plan is 10% off until Friday."
                  *       },
                  *       "cloudTemplate": {
                  *         "templateId": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *         "language": "pt_BR",
                  *         "variables": [
                  *           {
-                 *             "key": "key",
+                 *             "key": "+5511987654321",
                  *             "component": "body",
                  *             "sourceType": "contact_field",
-                 *             "sourceKey": "sourceKey",
-                 *             "fallback": "fallback",
-                 *             "value": "value"
+                 *             "sourceKey": "first_name",
+                 *             "fallback": "friend"
                  *           }
                  *         ]
                  *       },
@@ -6955,6 +7590,7 @@ export interface operations {
                 "application/json": {
                     audience: {
                         contactIds?: string[];
+                        /** @description createdBefore, when both are given, must be later than createdAfter. */
                         filters?: {
                             /** Format: date-time */
                             createdAfter?: string;
@@ -6970,12 +7606,13 @@ export interface operations {
                         tagsOperator?: "or" | "and";
                         /** @enum {string} */
                         type: "all" | "tags" | "contacts";
-                    };
+                    } & (unknown & unknown);
                     chatappInstanceIds: string[];
                     cloudTemplate?: {
                         language: string;
                         templateId: string;
-                        variables?: {
+                        /** @description A (component, key) pair may appear once. */
+                        variables?: ({
                             component: string;
                             fallback?: string;
                             key: string;
@@ -6983,10 +7620,10 @@ export interface operations {
                             /** @enum {string} */
                             sourceType: "contact_field" | "static";
                             value?: string;
-                        }[];
+                        } & unknown)[];
                     } | null;
                     description?: string | null;
-                    message?: {
+                    message?: ({
                         content?: string;
                         /** Format: uri */
                         mediaUrl?: string;
@@ -6995,7 +7632,7 @@ export interface operations {
                          * @enum {string}
                          */
                         type?: "text" | "image" | "audio" | "video" | "document";
-                    } | null;
+                    } & unknown) | null;
                     name: string;
                     settings?: {
                         /** @enum {string} */
@@ -7024,7 +7661,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -7036,20 +7673,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -7064,7 +7701,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -7091,7 +7728,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -7135,6 +7772,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
@@ -7147,8 +7796,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -7177,6 +7850,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7253,7 +7938,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -7265,20 +7950,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -7293,7 +7978,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -7320,7 +8005,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -7376,6 +8061,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -7394,6 +8091,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7508,6 +8217,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -7538,6 +8271,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7605,39 +8350,30 @@ export interface operations {
                  *       ],
                  *       "audience": {
                  *         "type": "all",
-                 *         "tags": [
-                 *           "vip"
-                 *         ],
-                 *         "tagsOperator": "or",
-                 *         "contactIds": [
-                 *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *         ],
                  *         "hasChatapp": false,
                  *         "filters": {
                  *           "source": "chatapp",
-                 *           "createdAfter": "2026-03-02T14:30:00.000Z",
-                 *           "createdBefore": "2026-03-02T14:30:00.000Z",
+                 *           "createdAfter": "2026-01-01T00:00:00.000Z",
+                 *           "createdBefore": "2026-03-01T00:00:00.000Z",
                  *           "excludeTags": [
-                 *             "excludeTags"
+                 *             "+5511987654321"
                  *           ]
                  *         }
                  *       },
                  *       "message": {
                  *         "type": "text",
-                 *         "content": "Yes, the annual plan is 10% off until Friday.",
-                 *         "mediaUrl": "https://hooks.example.com/crm"
+                 *         "content": "Yes, the annual plan is 10% off until Friday."
                  *       },
                  *       "cloudTemplate": {
                  *         "templateId": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *         "language": "pt_BR",
                  *         "variables": [
                  *           {
-                 *             "key": "key",
+                 *             "key": "+5511987654321",
                  *             "component": "body",
                  *             "sourceType": "contact_field",
-                 *             "sourceKey": "sourceKey",
-                 *             "fallback": "fallback",
-                 *             "value": "value"
+                 *             "sourceKey": "first_name",
+                 *             "fallback": "friend"
                  *           }
                  *         ]
                  *       },
@@ -7649,6 +8385,7 @@ export interface operations {
                 "application/json": {
                     audience?: {
                         contactIds?: string[];
+                        /** @description createdBefore, when both are given, must be later than createdAfter. */
                         filters?: {
                             /** Format: date-time */
                             createdAfter?: string;
@@ -7664,12 +8401,13 @@ export interface operations {
                         tagsOperator?: "or" | "and";
                         /** @enum {string} */
                         type: "all" | "tags" | "contacts";
-                    };
+                    } & (unknown & unknown);
                     chatappInstanceIds?: string[];
                     cloudTemplate?: {
                         language: string;
                         templateId: string;
-                        variables?: {
+                        /** @description A (component, key) pair may appear once. */
+                        variables?: ({
                             component: string;
                             fallback?: string;
                             key: string;
@@ -7677,10 +8415,10 @@ export interface operations {
                             /** @enum {string} */
                             sourceType: "contact_field" | "static";
                             value?: string;
-                        }[];
+                        } & unknown)[];
                     } | null;
                     description?: string | null;
-                    message?: {
+                    message?: ({
                         content?: string;
                         /** Format: uri */
                         mediaUrl?: string;
@@ -7689,7 +8427,7 @@ export interface operations {
                          * @enum {string}
                          */
                         type?: "text" | "image" | "audio" | "video" | "document";
-                    } | null;
+                    } & unknown) | null;
                     name?: string;
                     settings?: {
                         /** @enum {string} */
@@ -7717,7 +8455,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -7729,20 +8467,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -7757,7 +8495,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -7784,7 +8522,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -7794,7 +8532,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON, MIXED_PROVIDERS */
+            /** @description Error: INVALID_JSON, INVALID_ID, MIXED_PROVIDERS */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -7840,8 +8578,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -7870,6 +8644,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7946,7 +8732,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -7958,20 +8744,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -7986,7 +8772,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -8013,7 +8799,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8069,6 +8855,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -8099,6 +8909,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8186,7 +9008,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -8198,20 +9020,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -8226,7 +9048,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -8253,7 +9075,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8263,7 +9085,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON, MIXED_PROVIDERS, MISSING_MESSAGE, MISSING_CLOUD_TEMPLATE */
+            /** @description Error: INVALID_JSON, INVALID_ID, MIXED_PROVIDERS, MISSING_MESSAGE, MISSING_CLOUD_TEMPLATE */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -8309,6 +9131,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: CHANNEL_DISCONNECTED */
             409: {
                 headers: {
@@ -8321,8 +9155,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -8351,6 +9209,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8427,7 +9297,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -8439,20 +9309,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -8467,7 +9337,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -8494,7 +9364,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8550,6 +9420,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -8580,6 +9474,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8656,7 +9562,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "contact": {
-                     *             "id": "id",
+                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Maria Oliveira"
                      *           },
                      *           "status": "pending",
@@ -8673,7 +9579,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8729,6 +9635,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -8759,6 +9677,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8846,7 +9776,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -8858,20 +9788,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -8886,7 +9816,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -8913,7 +9843,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8923,7 +9853,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -8969,6 +9899,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: CHANNEL_DISCONNECTED */
             409: {
                 headers: {
@@ -8981,8 +9923,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9011,6 +9977,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9101,7 +10079,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -9113,20 +10091,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -9141,7 +10119,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -9168,7 +10146,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9178,7 +10156,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON, MIXED_PROVIDERS, MISSING_MESSAGE, MISSING_CLOUD_TEMPLATE */
+            /** @description Error: INVALID_JSON, INVALID_ID, MIXED_PROVIDERS, MISSING_MESSAGE, MISSING_CLOUD_TEMPLATE */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -9224,6 +10202,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: CHANNEL_DISCONNECTED */
             409: {
                 headers: {
@@ -9236,8 +10226,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9266,6 +10280,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9326,20 +10352,13 @@ export interface operations {
                  * @example {
                  *       "audience": {
                  *         "type": "all",
-                 *         "tags": [
-                 *           "vip"
-                 *         ],
-                 *         "tagsOperator": "or",
-                 *         "contactIds": [
-                 *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *         ],
                  *         "hasChatapp": false,
                  *         "filters": {
                  *           "source": "chatapp",
-                 *           "createdAfter": "2026-03-02T14:30:00.000Z",
-                 *           "createdBefore": "2026-03-02T14:30:00.000Z",
+                 *           "createdAfter": "2026-01-01T00:00:00.000Z",
+                 *           "createdBefore": "2026-03-01T00:00:00.000Z",
                  *           "excludeTags": [
-                 *             "excludeTags"
+                 *             "+5511987654321"
                  *           ]
                  *         }
                  *       },
@@ -9348,12 +10367,11 @@ export interface operations {
                  *         "language": "pt_BR",
                  *         "variables": [
                  *           {
-                 *             "key": "key",
+                 *             "key": "+5511987654321",
                  *             "component": "body",
                  *             "sourceType": "contact_field",
-                 *             "sourceKey": "sourceKey",
-                 *             "fallback": "fallback",
-                 *             "value": "value"
+                 *             "sourceKey": "first_name",
+                 *             "fallback": "friend"
                  *           }
                  *         ]
                  *       },
@@ -9365,6 +10383,7 @@ export interface operations {
                 "application/json": {
                     audience: {
                         contactIds?: string[];
+                        /** @description createdBefore, when both are given, must be later than createdAfter. */
                         filters?: {
                             /** Format: date-time */
                             createdAfter?: string;
@@ -9380,12 +10399,13 @@ export interface operations {
                         tagsOperator?: "or" | "and";
                         /** @enum {string} */
                         type: "all" | "tags" | "contacts";
-                    };
+                    } & (unknown & unknown);
                     chatappInstanceIds?: string[];
                     cloudTemplate?: {
                         language: string;
                         templateId: string;
-                        variables?: {
+                        /** @description A (component, key) pair may appear once. */
+                        variables?: ({
                             component: string;
                             fallback?: string;
                             key: string;
@@ -9393,7 +10413,7 @@ export interface operations {
                             /** @enum {string} */
                             sourceType: "contact_field" | "static";
                             value?: string;
-                        }[];
+                        } & unknown)[];
                     };
                 };
             };
@@ -9420,7 +10440,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9464,8 +10484,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9494,6 +10550,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9586,7 +10654,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9630,6 +10698,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -9660,6 +10740,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9744,7 +10836,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9800,6 +10892,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -9818,6 +10922,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9902,7 +11018,11 @@ export interface operations {
                      *           "language": "pt_BR",
                      *           "category": "marketing",
                      *           "status": "APPROVED",
-                     *           "components": {},
+                     *           "components": [
+                     *             {
+                     *               "type": "type"
+                     *             }
+                     *           ],
                      *           "variables": [
                      *             {
                      *               "key": "key",
@@ -9916,7 +11036,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9972,6 +11092,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -10002,6 +11134,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10107,7 +11251,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -10151,6 +11295,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -10181,6 +11337,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10308,7 +11476,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -10352,8 +11520,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -10382,6 +11586,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10476,7 +11692,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -10532,6 +11748,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -10550,6 +11778,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10664,6 +11904,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -10682,6 +11946,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10811,7 +12087,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -10821,7 +12097,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -10867,8 +12143,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -10897,6 +12209,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10979,7 +12303,7 @@ export interface operations {
                      *           "chatapp_jid": "5511987654321@c.us",
                      *           "socialmsg_psid": "socialmsg psid",
                      *           "socialmsg_name": "socialmsg name",
-                     *           "source": "source",
+                     *           "source": "chatapp",
                      *           "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *           "company": {
                      *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -11001,7 +12325,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11057,6 +12381,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -11087,6 +12423,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11190,7 +12538,7 @@ export interface operations {
                      *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Ana Souza"
                      *           },
-                     *           "expected_close_date": "2026-03-16",
+                     *           "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *           "probability": 60,
                      *           "lost_reason": "Chose a competitor",
                      *           "closed_at": "2026-03-02T14:30:00.000Z",
@@ -11207,7 +12555,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11263,6 +12611,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -11293,6 +12653,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11384,7 +12756,7 @@ export interface operations {
                      *           "chatapp_jid": "5511987654321@c.us",
                      *           "socialmsg_psid": "socialmsg psid",
                      *           "socialmsg_name": "socialmsg name",
-                     *           "source": "source",
+                     *           "source": "chatapp",
                      *           "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *           "company": {
                      *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -11406,7 +12778,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11450,6 +12822,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -11480,6 +12864,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11591,7 +12987,7 @@ export interface operations {
                      *         "chatapp_jid": "5511987654321@c.us",
                      *         "socialmsg_psid": "socialmsg psid",
                      *         "socialmsg_name": "socialmsg name",
-                     *         "source": "source",
+                     *         "source": "chatapp",
                      *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *         "company": {
                      *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -11609,7 +13005,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11653,6 +13049,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: DUPLICATE_CONTACT, IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
@@ -11665,8 +13073,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -11695,6 +13127,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11773,7 +13217,7 @@ export interface operations {
                      *         "chatapp_jid": "5511987654321@c.us",
                      *         "socialmsg_psid": "socialmsg psid",
                      *         "socialmsg_name": "socialmsg name",
-                     *         "source": "source",
+                     *         "source": "chatapp",
                      *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *         "company": {
                      *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -11789,13 +13233,13 @@ export interface operations {
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
-                     *         "messages_count": {},
+                     *         "messages_count": 1,
                      *         "deals": [
                      *           {
                      *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "title": "Annual plan – Padaria Central",
                      *             "value": 4800,
-                     *             "status": "status",
+                     *             "status": "open",
                      *             "stage": {
                      *               "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *               "name": "Proposal"
@@ -11804,7 +13248,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11860,6 +13304,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -11878,6 +13334,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11992,6 +13460,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -12010,6 +13502,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12078,7 +13582,7 @@ export interface operations {
                  *         "vip"
                  *       ],
                  *       "custom_fields": {},
-                 *       "funnel_stage": "funnel stage"
+                 *       "funnel_stage": "+5511987654321"
                  *     }
                  */
                 "application/json": {
@@ -12115,7 +13619,7 @@ export interface operations {
                      *         "chatapp_jid": "5511987654321@c.us",
                      *         "socialmsg_psid": "socialmsg psid",
                      *         "socialmsg_name": "socialmsg name",
-                     *         "source": "source",
+                     *         "source": "chatapp",
                      *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *         "company": {
                      *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -12133,7 +13637,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -12143,7 +13647,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -12189,6 +13693,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: DUPLICATE_CONTACT */
             409: {
                 headers: {
@@ -12201,8 +13717,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -12231,6 +13771,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12334,7 +13886,7 @@ export interface operations {
                      *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Ana Souza"
                      *           },
-                     *           "expected_close_date": "2026-03-16",
+                     *           "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *           "probability": 60,
                      *           "lost_reason": "Chose a competitor",
                      *           "closed_at": "2026-03-02T14:30:00.000Z",
@@ -12351,7 +13903,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -12407,6 +13959,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -12437,6 +14001,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12523,7 +14099,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -12579,6 +14155,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -12609,6 +14197,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12710,7 +14310,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -12720,7 +14320,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -12766,8 +14366,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -12796,6 +14432,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12911,6 +14559,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -12929,6 +14601,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13025,7 +14709,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13035,7 +14719,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -13081,8 +14765,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -13111,6 +14831,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13202,7 +14934,7 @@ export interface operations {
                      *         "chatapp_jid": "5511987654321@c.us",
                      *         "socialmsg_psid": "socialmsg psid",
                      *         "socialmsg_name": "socialmsg name",
-                     *         "source": "source",
+                     *         "source": "chatapp",
                      *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *         "company": {
                      *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -13220,7 +14952,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13230,7 +14962,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -13276,8 +15008,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -13306,6 +15074,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13421,6 +15201,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -13451,6 +15255,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13537,7 +15353,7 @@ export interface operations {
                      *           },
                      *           "channel": "chatapp",
                      *           "chatapp_instance": {
-                     *             "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Maria Oliveira",
                      *             "channel": "qrcode"
                      *           },
@@ -13547,8 +15363,8 @@ export interface operations {
                      *             "name": "Ana Souza"
                      *           },
                      *           "ai_agent": {
-                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *             "name": "Maria Oliveira"
+                     *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Sales assistant"
                      *           },
                      *           "unread_count": 1,
                      *           "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -13563,7 +15379,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13607,6 +15423,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -13637,6 +15465,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13714,7 +15554,7 @@ export interface operations {
                      *         },
                      *         "channel": "chatapp",
                      *         "chatapp_instance": {
-                     *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "channel": "qrcode"
                      *         },
@@ -13724,8 +15564,8 @@ export interface operations {
                      *           "name": "Ana Souza"
                      *         },
                      *         "ai_agent": {
-                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *           "name": "Maria Oliveira"
+                     *           "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales assistant"
                      *         },
                      *         "unread_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -13736,7 +15576,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13792,6 +15632,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -13810,6 +15662,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13898,7 +15762,7 @@ export interface operations {
                      *         },
                      *         "channel": "chatapp",
                      *         "chatapp_instance": {
-                     *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "channel": "qrcode"
                      *         },
@@ -13908,8 +15772,8 @@ export interface operations {
                      *           "name": "Ana Souza"
                      *         },
                      *         "ai_agent": {
-                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *           "name": "Maria Oliveira"
+                     *           "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales assistant"
                      *         },
                      *         "unread_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -13920,7 +15784,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13930,7 +15794,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -13976,8 +15840,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -14006,6 +15906,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14083,7 +15995,7 @@ export interface operations {
                      *         },
                      *         "channel": "chatapp",
                      *         "chatapp_instance": {
-                     *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "channel": "qrcode"
                      *         },
@@ -14093,8 +16005,8 @@ export interface operations {
                      *           "name": "Ana Souza"
                      *         },
                      *         "ai_agent": {
-                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *           "name": "Maria Oliveira"
+                     *           "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales assistant"
                      *         },
                      *         "unread_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -14105,7 +16017,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14161,6 +16073,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -14191,6 +16127,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14286,7 +16234,7 @@ export interface operations {
                      *           "status": "queued",
                      *           "sender": {
                      *             "type": "contact",
-                     *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "id",
                      *             "name": "Maria Oliveira"
                      *           },
                      *           "external_id": "external id",
@@ -14302,7 +16250,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14358,6 +16306,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -14388,6 +16348,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14466,8 +16438,10 @@ export interface operations {
                      *           "label": "label",
                      *           "type": "text",
                      *           "entity": "contact",
-                     *           "options": {},
-                     *           "default_value": {},
+                     *           "options": [
+                     *             "options"
+                     *           ],
+                     *           "default_value": "default value",
                      *           "required": false,
                      *           "is_active": false,
                      *           "created_at": "2026-03-02T14:30:00.000Z",
@@ -14478,7 +16452,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14522,6 +16496,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -14552,6 +16538,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14663,7 +16661,7 @@ export interface operations {
                      *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Ana Souza"
                      *           },
-                     *           "expected_close_date": "2026-03-16",
+                     *           "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *           "probability": 60,
                      *           "lost_reason": "Chose a competitor",
                      *           "closed_at": "2026-03-02T14:30:00.000Z",
@@ -14680,7 +16678,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14724,6 +16722,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -14754,6 +16764,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14894,7 +16916,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -14907,7 +16929,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14951,6 +16973,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
@@ -14963,8 +16997,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -14993,6 +17051,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15091,7 +17161,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -15104,7 +17174,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -15160,6 +17230,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -15178,6 +17260,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15292,6 +17386,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -15310,6 +17428,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15443,7 +17573,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -15456,7 +17586,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -15466,7 +17596,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -15512,8 +17642,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -15542,6 +17708,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15651,7 +17829,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -15664,7 +17842,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -15674,7 +17852,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -15720,8 +17898,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -15750,6 +17964,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15859,7 +18085,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -15872,7 +18098,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -15882,7 +18108,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -15928,8 +18154,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -15958,6 +18220,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16044,7 +18318,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16100,6 +18374,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -16130,6 +18416,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16231,7 +18529,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16241,7 +18539,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -16287,8 +18585,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -16317,6 +18651,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16432,6 +18778,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -16450,6 +18820,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16546,7 +18928,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16556,7 +18938,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -16602,8 +18984,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -16632,6 +19050,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16735,7 +19165,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -16748,7 +19178,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16758,7 +19188,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -16804,8 +19234,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -16834,6 +19300,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16945,7 +19423,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -16958,7 +19436,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16968,7 +19446,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -17014,8 +19492,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -17044,6 +19558,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17147,7 +19673,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -17160,7 +19686,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17170,7 +19696,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -17216,8 +19742,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -17246,6 +19808,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17327,9 +19901,9 @@ export interface operations {
                      *           "stages": [
                      *             {
                      *               "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "funnel_id": "funnel id",
+                     *               "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *               "name": "Proposal",
-                     *               "position": 0,
+                     *               "position": 1,
                      *               "color": "#3B82F6",
                      *               "probability": 60,
                      *               "total_deals": 1,
@@ -17348,7 +19922,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17392,6 +19966,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -17422,6 +20008,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17523,9 +20121,9 @@ export interface operations {
                      *         "stages": [
                      *           {
                      *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *             "funnel_id": "funnel id",
+                     *             "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Proposal",
-                     *             "position": 0,
+                     *             "position": 1,
                      *             "color": "#3B82F6",
                      *             "probability": 60,
                      *             "total_deals": 1,
@@ -17540,7 +20138,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17584,8 +20182,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -17614,6 +20248,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17692,9 +20338,9 @@ export interface operations {
                      *         "stages": [
                      *           {
                      *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *             "funnel_id": "funnel id",
+                     *             "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Proposal",
-                     *             "position": 0,
+                     *             "position": 1,
                      *             "color": "#3B82F6",
                      *             "probability": 60,
                      *             "total_deals": 1,
@@ -17709,7 +20355,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17765,6 +20411,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -17783,6 +20441,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17879,9 +20549,9 @@ export interface operations {
                      *         "stages": [
                      *           {
                      *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *             "funnel_id": "funnel id",
+                     *             "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Proposal",
-                     *             "position": 0,
+                     *             "position": 1,
                      *             "color": "#3B82F6",
                      *             "probability": 60,
                      *             "total_deals": 1,
@@ -17896,7 +20566,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17906,7 +20576,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -17952,8 +20622,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -17982,6 +20688,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18070,9 +20788,9 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "funnel_id": "funnel id",
+                     *         "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "name": "Proposal",
-                     *         "position": 0,
+                     *         "position": 1,
                      *         "color": "#3B82F6",
                      *         "probability": 60,
                      *         "total_deals": 1,
@@ -18081,7 +20799,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -18091,7 +20809,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -18137,8 +20855,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -18167,6 +20921,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18282,6 +21048,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -18312,6 +21102,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18401,9 +21203,9 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "funnel_id": "funnel id",
+                     *         "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "name": "Proposal",
-                     *         "position": 0,
+                     *         "position": 1,
                      *         "color": "#3B82F6",
                      *         "probability": 60,
                      *         "total_deals": 1,
@@ -18412,7 +21214,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -18422,7 +21224,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -18468,8 +21270,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -18498,6 +21336,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18567,25 +21417,25 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "organization": {
-                     *           "id": "id",
+                     *           "id": "org_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "plan": "plan",
                      *           "currency": "BRL",
                      *           "timezone": "America/Sao_Paulo"
                      *         },
                      *         "api_key": {
-                     *           "id": "id",
+                     *           "id": "key_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "prefix": "sk_live_ab12",
                      *           "scopes": [
-                     *             "scopes"
+                     *             "read:contacts"
                      *           ],
                      *           "created_at": "2026-03-02T14:30:00.000Z",
                      *           "last_used_at": "2026-03-02T14:30:00.000Z"
                      *         }
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -18598,6 +21448,18 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18623,6 +21485,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18709,7 +21583,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -18753,6 +21627,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -18783,6 +21669,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18839,19 +21737,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18889,6 +21789,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18945,16 +21857,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
@@ -18965,8 +21867,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: FEATURE_DISCONTINUED */
             410: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -18995,6 +21921,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19051,19 +21989,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19101,6 +22041,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19190,7 +22142,7 @@ export interface operations {
                      *         "status": "queued",
                      *         "sender": {
                      *           "type": "contact",
-                     *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "id",
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "external_id": "external id",
@@ -19202,7 +22154,7 @@ export interface operations {
                      *         "created_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -19258,6 +22210,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -19276,6 +22240,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19341,7 +22317,6 @@ export interface operations {
                  *       "channel": "chatapp",
                  *       "type": "text",
                  *       "content": "Yes, the annual plan is 10% off until Friday.",
-                 *       "media_url": "https://cdn.example.com/catalogue.pdf",
                  *       "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *       "instance_id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *       "template_name": "order_update",
@@ -19370,7 +22345,7 @@ export interface operations {
                      * @enum {string}
                      */
                     type?: "text" | "image" | "audio" | "video" | "document";
-                };
+                } & (unknown & unknown & unknown);
             };
         };
         responses: {
@@ -19406,7 +22381,7 @@ export interface operations {
                      *         "status": "queued",
                      *         "sender": {
                      *           "type": "contact",
-                     *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "id",
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "external_id": "external id",
@@ -19418,7 +22393,7 @@ export interface operations {
                      *         "created_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -19462,6 +22437,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: CHANNEL_DISCONNECTED, IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
@@ -19474,8 +22461,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -19504,6 +22515,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19596,7 +22619,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -19640,6 +22663,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -19670,6 +22705,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19769,7 +22816,7 @@ export interface operations {
                      *             "name": "Maria Oliveira"
                      *           },
                      *           "deal": {
-                     *             "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "title": "Annual plan – Padaria Central"
                      *           },
                      *           "company": {
@@ -19784,7 +22831,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -19828,6 +22875,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -19858,6 +22917,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19978,7 +23049,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -19989,7 +23060,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20033,8 +23104,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -20063,6 +23170,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20150,7 +23269,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -20161,7 +23280,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20217,6 +23336,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -20235,6 +23366,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20349,6 +23492,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -20367,6 +23534,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20483,7 +23662,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -20494,7 +23673,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20504,7 +23683,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -20550,8 +23729,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -20580,6 +23795,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20667,7 +23894,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -20678,7 +23905,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20734,6 +23961,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -20764,6 +24015,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20851,7 +24114,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -20862,7 +24125,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20918,6 +24181,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -20948,6 +24235,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21021,11 +24320,11 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "id",
-                     *           "name": "Maria Oliveira",
+                     *           "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "CRM sync",
                      *           "url": "https://hooks.example.com/crm",
                      *           "events": [
-                     *             "events"
+                     *             "contact.created"
                      *           ],
                      *           "status": "active",
                      *           "consecutive_failures": 1,
@@ -21041,32 +24340,12 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: {
-                            /** @default 0 */
-                            consecutive_failures: number;
-                            created_at: string;
-                            /** @default [] */
-                            events: string[];
-                            id: string;
-                            /** @default null */
-                            last_delivery_at: string | null;
-                            /** @default null */
-                            last_failure_at: string | null;
-                            /** @default null */
-                            last_failure_reason: string | null;
-                            name: string;
-                            /** @default null */
-                            previous_secret_expires_at: string | null;
-                            /** @enum {string} */
-                            status: "active" | "paused";
-                            updated_at: string;
-                            url: string;
-                        }[];
+                        data: components["schemas"]["Webhook"][];
                         meta: components["schemas"]["ListMeta"];
                     };
                 };
@@ -21095,6 +24374,18 @@ export interface operations {
             };
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -21135,6 +24426,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21221,12 +24524,11 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "name": "CRM sync",
+                     *         "name": "Maria Oliveira",
                      *         "url": "https://hooks.example.com/crm",
                      *         "events": [
-                     *           "events"
+                     *           "contact.created"
                      *         ],
-                     *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE=",
                      *         "status": "active",
                      *         "consecutive_failures": 1,
                      *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
@@ -21234,15 +24536,16 @@ export interface operations {
                      *         "last_failure_reason": "last failure reason",
                      *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
-                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         "updated_at": "2026-03-02T14:30:00.000Z",
+                     *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE="
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Webhook"];
+                        data: components["schemas"]["WebhookWithSecret"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
@@ -21281,8 +24584,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -21311,6 +24650,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21381,11 +24732,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "id",
-                     *         "name": "Maria Oliveira",
+                     *         "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "CRM sync",
                      *         "url": "https://hooks.example.com/crm",
                      *         "events": [
-                     *           "events"
+                     *           "contact.created"
                      *         ],
                      *         "status": "active",
                      *         "consecutive_failures": 1,
@@ -21397,32 +24748,12 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: {
-                            /** @default 0 */
-                            consecutive_failures: number;
-                            created_at: string;
-                            /** @default [] */
-                            events: string[];
-                            id: string;
-                            /** @default null */
-                            last_delivery_at: string | null;
-                            /** @default null */
-                            last_failure_at: string | null;
-                            /** @default null */
-                            last_failure_reason: string | null;
-                            name: string;
-                            /** @default null */
-                            previous_secret_expires_at: string | null;
-                            /** @enum {string} */
-                            status: "active" | "paused";
-                            updated_at: string;
-                            url: string;
-                        };
+                        data: components["schemas"]["Webhook"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
@@ -21473,6 +24804,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -21491,6 +24834,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21605,6 +24960,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -21623,6 +25002,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21713,11 +25104,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "id",
-                     *         "name": "Maria Oliveira",
+                     *         "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "CRM sync",
                      *         "url": "https://hooks.example.com/crm",
                      *         "events": [
-                     *           "events"
+                     *           "contact.created"
                      *         ],
                      *         "status": "active",
                      *         "consecutive_failures": 1,
@@ -21729,37 +25120,17 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: {
-                            /** @default 0 */
-                            consecutive_failures: number;
-                            created_at: string;
-                            /** @default [] */
-                            events: string[];
-                            id: string;
-                            /** @default null */
-                            last_delivery_at: string | null;
-                            /** @default null */
-                            last_failure_at: string | null;
-                            /** @default null */
-                            last_failure_reason: string | null;
-                            name: string;
-                            /** @default null */
-                            previous_secret_expires_at: string | null;
-                            /** @enum {string} */
-                            status: "active" | "paused";
-                            updated_at: string;
-                            url: string;
-                        };
+                        data: components["schemas"]["Webhook"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -21805,8 +25176,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -21835,6 +25242,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21915,7 +25334,7 @@ export interface operations {
                      *           "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *           "event_type": "event type",
+                     *           "event_type": "contact.created",
                      *           "status": "pending",
                      *           "attempt": 1,
                      *           "response_status": 200,
@@ -21943,7 +25362,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -21999,6 +25418,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -22029,6 +25460,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22111,12 +25554,11 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "name": "CRM sync",
+                     *         "name": "Maria Oliveira",
                      *         "url": "https://hooks.example.com/crm",
                      *         "events": [
-                     *           "events"
+                     *           "contact.created"
                      *         ],
-                     *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE=",
                      *         "status": "active",
                      *         "consecutive_failures": 1,
                      *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
@@ -22124,20 +25566,21 @@ export interface operations {
                      *         "last_failure_reason": "last failure reason",
                      *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
-                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         "updated_at": "2026-03-02T14:30:00.000Z",
+                     *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE="
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Webhook"];
+                        data: components["schemas"]["WebhookWithSecret"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -22183,8 +25626,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -22213,6 +25692,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22298,7 +25789,7 @@ export interface operations {
                      *         "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "event_type": "event type",
+                     *         "event_type": "contact.created",
                      *         "status": "pending",
                      *         "attempt": 1,
                      *         "response_status": 200,
@@ -22322,7 +25813,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -22332,7 +25823,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -22378,8 +25869,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -22408,6 +25935,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22481,7 +26020,7 @@ export interface operations {
                      *         "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "event_type": "event type",
+                     *         "event_type": "contact.created",
                      *         "status": "pending",
                      *         "attempt": 1,
                      *         "response_status": 200,
@@ -22507,7 +26046,7 @@ export interface operations {
                      *         "request_body": "request body"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -22563,6 +26102,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -22581,6 +26132,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22654,7 +26217,7 @@ export interface operations {
                      *         "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "event_type": "event type",
+                     *         "event_type": "contact.created",
                      *         "status": "pending",
                      *         "attempt": 1,
                      *         "response_status": 200,
@@ -22678,7 +26241,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -22734,6 +26297,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -22752,6 +26339,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22833,7 +26432,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -22877,6 +26476,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -22907,6 +26518,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -23247,7 +26870,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "chatapp_instances": [
                  *             {
-                 *               "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *               "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *               "name": "Spring sale",
                  *               "channel": "qrcode"
                  *             }
@@ -23259,20 +26882,20 @@ export interface operations {
                  *             ],
                  *             "tags_operator": "or",
                  *             "contact_ids": [
-                 *               "contact ids"
+                 *               "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                  *             ],
                  *             "has_chatapp": false,
                  *             "filters": {
                  *               "source": "chatapp",
-                 *               "created_after": "created after",
-                 *               "created_before": "created before",
+                 *               "created_after": "2026-01-01T00:00:00.000Z",
+                 *               "created_before": "2026-03-01T00:00:00.000Z",
                  *               "exclude_tags": [
                  *                 "exclude tags"
                  *               ]
                  *             }
                  *           },
                  *           "message": {
-                 *             "type": "type",
+                 *             "type": "text",
                  *             "content": "Yes, the annual plan is 10% off until Friday.",
                  *             "media_url": "https://cdn.example.com/catalogue.pdf"
                  *           },
@@ -23287,7 +26910,7 @@ export interface operations {
                  *                 "component": "component",
                  *                 "source_type": "contact_field",
                  *                 "source_key": "source key",
-                 *                 "fallback": "fallback",
+                 *                 "fallback": "friend",
                  *                 "value": "value"
                  *               }
                  *             ]
@@ -23396,7 +27019,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "chatapp_instances": [
                  *             {
-                 *               "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *               "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *               "name": "Spring sale",
                  *               "channel": "qrcode"
                  *             }
@@ -23408,20 +27031,20 @@ export interface operations {
                  *             ],
                  *             "tags_operator": "or",
                  *             "contact_ids": [
-                 *               "contact ids"
+                 *               "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                  *             ],
                  *             "has_chatapp": false,
                  *             "filters": {
                  *               "source": "chatapp",
-                 *               "created_after": "created after",
-                 *               "created_before": "created before",
+                 *               "created_after": "2026-01-01T00:00:00.000Z",
+                 *               "created_before": "2026-03-01T00:00:00.000Z",
                  *               "exclude_tags": [
                  *                 "exclude tags"
                  *               ]
                  *             }
                  *           },
                  *           "message": {
-                 *             "type": "type",
+                 *             "type": "text",
                  *             "content": "Yes, the annual plan is 10% off until Friday.",
                  *             "media_url": "https://cdn.example.com/catalogue.pdf"
                  *           },
@@ -23436,7 +27059,7 @@ export interface operations {
                  *                 "component": "component",
                  *                 "source_type": "contact_field",
                  *                 "source_key": "source key",
-                 *                 "fallback": "fallback",
+                 *                 "fallback": "friend",
                  *                 "value": "value"
                  *               }
                  *             ]
@@ -23545,7 +27168,7 @@ export interface operations {
                  *           "status": "draft",
                  *           "chatapp_instances": [
                  *             {
-                 *               "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *               "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *               "name": "Spring sale",
                  *               "channel": "qrcode"
                  *             }
@@ -23557,20 +27180,20 @@ export interface operations {
                  *             ],
                  *             "tags_operator": "or",
                  *             "contact_ids": [
-                 *               "contact ids"
+                 *               "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                  *             ],
                  *             "has_chatapp": false,
                  *             "filters": {
                  *               "source": "chatapp",
-                 *               "created_after": "created after",
-                 *               "created_before": "created before",
+                 *               "created_after": "2026-01-01T00:00:00.000Z",
+                 *               "created_before": "2026-03-01T00:00:00.000Z",
                  *               "exclude_tags": [
                  *                 "exclude tags"
                  *               ]
                  *             }
                  *           },
                  *           "message": {
-                 *             "type": "type",
+                 *             "type": "text",
                  *             "content": "Yes, the annual plan is 10% off until Friday.",
                  *             "media_url": "https://cdn.example.com/catalogue.pdf"
                  *           },
@@ -23585,7 +27208,7 @@ export interface operations {
                  *                 "component": "component",
                  *                 "source_type": "contact_field",
                  *                 "source_key": "source key",
-                 *                 "fallback": "fallback",
+                 *                 "fallback": "friend",
                  *                 "value": "value"
                  *               }
                  *             ]
@@ -24252,7 +27875,7 @@ export interface operations {
                  *           "chatapp_jid": "5511987654321@c.us",
                  *           "socialmsg_psid": "socialmsg psid",
                  *           "socialmsg_name": "socialmsg name",
-                 *           "source": "source",
+                 *           "source": "chatapp",
                  *           "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                  *           "company": {
                  *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -24518,7 +28141,7 @@ export interface operations {
                  *           "created_at": "2026-03-02T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         },
-                 *         "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *         "contact_id": "contact id"
                  *       }
                  *     }
                  */
@@ -24853,7 +28476,7 @@ export interface operations {
                  *           "chatapp_jid": "5511987654321@c.us",
                  *           "socialmsg_psid": "socialmsg psid",
                  *           "socialmsg_name": "socialmsg name",
-                 *           "source": "source",
+                 *           "source": "chatapp",
                  *           "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                  *           "company": {
                  *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -24959,7 +28582,7 @@ export interface operations {
                  *           },
                  *           "channel": "chatapp",
                  *           "chatapp_instance": {
-                 *             "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *             "name": "Maria Oliveira",
                  *             "channel": "qrcode"
                  *           },
@@ -24969,8 +28592,8 @@ export interface operations {
                  *             "name": "Ana Souza"
                  *           },
                  *           "ai_agent": {
-                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Maria Oliveira"
+                 *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Sales assistant"
                  *           },
                  *           "unread_count": 1,
                  *           "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -25069,7 +28692,7 @@ export interface operations {
                  *           },
                  *           "channel": "chatapp",
                  *           "chatapp_instance": {
-                 *             "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *             "name": "Maria Oliveira",
                  *             "channel": "qrcode"
                  *           },
@@ -25079,8 +28702,8 @@ export interface operations {
                  *             "name": "Ana Souza"
                  *           },
                  *           "ai_agent": {
-                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Maria Oliveira"
+                 *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Sales assistant"
                  *           },
                  *           "unread_count": 1,
                  *           "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -25174,7 +28797,7 @@ export interface operations {
                  *           },
                  *           "channel": "chatapp",
                  *           "chatapp_instance": {
-                 *             "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *             "name": "Maria Oliveira",
                  *             "channel": "qrcode"
                  *           },
@@ -25184,8 +28807,8 @@ export interface operations {
                  *             "name": "Ana Souza"
                  *           },
                  *           "ai_agent": {
-                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Maria Oliveira"
+                 *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Sales assistant"
                  *           },
                  *           "unread_count": 1,
                  *           "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -25279,7 +28902,7 @@ export interface operations {
                  *           },
                  *           "channel": "chatapp",
                  *           "chatapp_instance": {
-                 *             "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *             "name": "Maria Oliveira",
                  *             "channel": "qrcode"
                  *           },
@@ -25289,8 +28912,8 @@ export interface operations {
                  *             "name": "Ana Souza"
                  *           },
                  *           "ai_agent": {
-                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Maria Oliveira"
+                 *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Sales assistant"
                  *           },
                  *           "unread_count": 1,
                  *           "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -25384,7 +29007,7 @@ export interface operations {
                  *           },
                  *           "channel": "chatapp",
                  *           "chatapp_instance": {
-                 *             "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *             "name": "Maria Oliveira",
                  *             "channel": "qrcode"
                  *           },
@@ -25394,8 +29017,8 @@ export interface operations {
                  *             "name": "Ana Souza"
                  *           },
                  *           "ai_agent": {
-                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Maria Oliveira"
+                 *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Sales assistant"
                  *           },
                  *           "unread_count": 1,
                  *           "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -25494,7 +29117,7 @@ export interface operations {
                  *           },
                  *           "channel": "chatapp",
                  *           "chatapp_instance": {
-                 *             "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *             "name": "Maria Oliveira",
                  *             "channel": "qrcode"
                  *           },
@@ -25504,8 +29127,8 @@ export interface operations {
                  *             "name": "Ana Souza"
                  *           },
                  *           "ai_agent": {
-                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Maria Oliveira"
+                 *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "name": "Sales assistant"
                  *           },
                  *           "unread_count": 1,
                  *           "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -25620,7 +29243,7 @@ export interface operations {
                  *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *             "name": "Ana Souza"
                  *           },
-                 *           "expected_close_date": "2026-03-16",
+                 *           "expected_close_date": "2026-03-02T14:30:00.000Z",
                  *           "probability": 60,
                  *           "lost_reason": "Chose a competitor",
                  *           "closed_at": "2026-03-02T14:30:00.000Z",
@@ -25742,7 +29365,7 @@ export interface operations {
                  *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *             "name": "Ana Souza"
                  *           },
-                 *           "expected_close_date": "2026-03-16",
+                 *           "expected_close_date": "2026-03-02T14:30:00.000Z",
                  *           "probability": 60,
                  *           "lost_reason": "Chose a competitor",
                  *           "closed_at": "2026-03-02T14:30:00.000Z",
@@ -25919,7 +29542,7 @@ export interface operations {
                  *           "created_at": "2026-03-02T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         },
-                 *         "deal_id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *         "deal_id": "deal id"
                  *       }
                  *     }
                  */
@@ -26026,7 +29649,7 @@ export interface operations {
                  *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *             "name": "Ana Souza"
                  *           },
-                 *           "expected_close_date": "2026-03-16",
+                 *           "expected_close_date": "2026-03-02T14:30:00.000Z",
                  *           "probability": 60,
                  *           "lost_reason": "Chose a competitor",
                  *           "closed_at": "2026-03-02T14:30:00.000Z",
@@ -26148,7 +29771,7 @@ export interface operations {
                  *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *             "name": "Ana Souza"
                  *           },
-                 *           "expected_close_date": "2026-03-16",
+                 *           "expected_close_date": "2026-03-02T14:30:00.000Z",
                  *           "probability": 60,
                  *           "lost_reason": "Chose a competitor",
                  *           "closed_at": "2026-03-02T14:30:00.000Z",
@@ -26270,7 +29893,7 @@ export interface operations {
                  *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *             "name": "Ana Souza"
                  *           },
-                 *           "expected_close_date": "2026-03-16",
+                 *           "expected_close_date": "2026-03-02T14:30:00.000Z",
                  *           "probability": 60,
                  *           "lost_reason": "Chose a competitor",
                  *           "closed_at": "2026-03-02T14:30:00.000Z",
@@ -26383,7 +30006,7 @@ export interface operations {
                  *           "status": "queued",
                  *           "sender": {
                  *             "type": "contact",
-                 *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "id",
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "external_id": "external id",
@@ -26490,7 +30113,7 @@ export interface operations {
                  *           "status": "queued",
                  *           "sender": {
                  *             "type": "contact",
-                 *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "id",
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "external_id": "external id",
@@ -26597,7 +30220,7 @@ export interface operations {
                  *           "status": "queued",
                  *           "sender": {
                  *             "type": "contact",
-                 *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "id",
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "external_id": "external id",
@@ -26709,7 +30332,7 @@ export interface operations {
                  *           "status": "queued",
                  *           "sender": {
                  *             "type": "contact",
-                 *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "id",
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "external_id": "external id",
@@ -26816,7 +30439,7 @@ export interface operations {
                  *           "status": "queued",
                  *           "sender": {
                  *             "type": "contact",
-                 *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "id",
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "external_id": "external id",
@@ -26923,7 +30546,7 @@ export interface operations {
                  *           "status": "queued",
                  *           "sender": {
                  *             "type": "contact",
-                 *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "id",
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "external_id": "external id",
@@ -27030,7 +30653,7 @@ export interface operations {
                  *           "status": "queued",
                  *           "sender": {
                  *             "type": "contact",
-                 *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "id",
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "external_id": "external id",
@@ -27137,7 +30760,7 @@ export interface operations {
                  *           "status": "queued",
                  *           "sender": {
                  *             "type": "contact",
-                 *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "id",
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "external_id": "external id",
@@ -27242,7 +30865,7 @@ export interface operations {
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "deal": {
-                 *             "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *             "title": "Annual plan – Padaria Central"
                  *           },
                  *           "company": {
@@ -27346,7 +30969,7 @@ export interface operations {
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "deal": {
-                 *             "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *             "title": "Annual plan – Padaria Central"
                  *           },
                  *           "company": {
@@ -27450,7 +31073,7 @@ export interface operations {
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "deal": {
-                 *             "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *             "title": "Annual plan – Padaria Central"
                  *           },
                  *           "company": {
@@ -27554,7 +31177,7 @@ export interface operations {
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "deal": {
-                 *             "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *             "title": "Annual plan – Padaria Central"
                  *           },
                  *           "company": {
@@ -27647,7 +31270,11 @@ export interface operations {
                  *           "language": "pt_BR",
                  *           "category": "marketing",
                  *           "status": "APPROVED",
-                 *           "components": {},
+                 *           "components": [
+                 *             {
+                 *               "type": "type"
+                 *             }
+                 *           ],
                  *           "variables": [
                  *             {
                  *               "key": "key",
@@ -27739,7 +31366,11 @@ export interface operations {
                  *           "language": "pt_BR",
                  *           "category": "marketing",
                  *           "status": "APPROVED",
-                 *           "components": {},
+                 *           "components": [
+                 *             {
+                 *               "type": "type"
+                 *             }
+                 *           ],
                  *           "variables": [
                  *             {
                  *               "key": "key",

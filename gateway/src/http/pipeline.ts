@@ -2,6 +2,7 @@ import { AppError, currentCommands, withCommandCount, withDeadline } from '@crm/
 import { parseOrThrow } from '@crm/shared/schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clients } from '../clients';
+import { DEFAULT_PAGE } from '../schemas/registry';
 import { runIdempotent } from '../idempotency/run-idempotent';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency.store';
 import { requireScope, type Authenticate } from '../plugins/auth';
@@ -83,7 +84,7 @@ function pageOf(rawQuery: Record<string, unknown>, query: { limit?: number }, fi
   const cursor = rawQuery.cursor;
   if (cursor !== undefined && (typeof cursor !== 'string' || cursor === ''))
     throw new AppError('INVALID_CURSOR', 'The cursor is malformed.');
-  return { limit: query.limit ?? 25, after: typeof cursor === 'string' ? cursors.decode(cursor, fingerprint) : undefined };
+  return { limit: query.limit ?? DEFAULT_PAGE, after: typeof cursor === 'string' ? cursors.decode(cursor, fingerprint) : undefined };
 }
 
 function render(route: RouteDefinition, result: unknown, requestId: string, fingerprint: string, cursors: CursorCodec): StoredResponse {
@@ -91,6 +92,8 @@ function render(route: RouteDefinition, result: unknown, requestId: string, fing
   switch (success.kind) {
     case 'none':
       return { status: 204, body: null };
+    case 'gone':
+      throw new AppError('FEATURE_DISCONTINUED');
     case 'one':
       return { status: success.status, body: one(success.schema.parse(result), requestId) };
     case 'list': {

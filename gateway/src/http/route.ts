@@ -36,7 +36,9 @@ export interface ListResult<T> {
 type Success =
   | { status: 200 | 201 | 202; kind: 'one'; schema: z.ZodType }
   | { status: 200; kind: 'list'; schema: z.ZodType }
-  | { status: 204; kind: 'none' };
+  | { status: 204; kind: 'none' }
+  /** A discontinued operation: it never succeeds, its only answer is 410 (documented among its errors). */
+  | { status: 410; kind: 'gone' };
 
 /**
  * One operation of the public API: its contract (used for validation, serialization and the OpenAPI

@@ -1,6 +1,6 @@
 import { createWebhookBody } from '@crm/shared/schemas';
 import { defineRoute } from '../../http/route';
-import { Webhook } from '../../schemas/webhook.schemas';
+import { WebhookWithSecret } from '../../schemas/webhook.schemas';
 
 export const createWebhookRoute = defineRoute({
   operationId: 'createWebhook',
@@ -12,7 +12,7 @@ export const createWebhookRoute = defineRoute({
     'url must be https on a public host (loopback, private, link-local and metadata addresses are refused, unless the deployment allow-lists the host). events: kinds from GET /v1/webhooks/event-types. The answer carries the signing secret, shown only here and by rotate-secret.',
   scope: 'write:webhooks',
   body: createWebhookBody,
-  success: { status: 201, kind: 'one', schema: Webhook },
+  success: { status: 201, kind: 'one', schema: WebhookWithSecret },
   errors: ['INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR'],
   handle: ({ body, principal, clients }) => clients.webhooks.createWebhook({ org_id: principal.orgId, id: '', body }),
 });

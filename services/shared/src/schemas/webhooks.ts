@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trimmedText } from './common';
 import { EVENT_TYPE_NAMES } from './webhook-events';
 
 export * from './webhook-events';
@@ -9,9 +10,9 @@ export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 /** Unknown kinds answer VALIDATION_ERROR whose details list every valid kind (`allowed`). */
 export const eventTypeSchema = z.enum(EVENT_TYPE_NAMES, { message: 'is not a known event kind (see GET /v1/webhooks/event-types)' });
 
-const nameSchema = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+const nameSchema = trimmedText(100);
 /** The shape only; the webhook service applies the address rules (https, no private hosts) with its allow-list. */
-const urlSchema = z.string().trim().min(1, 'must not be empty').max(2048, 'must be at most 2048 characters');
+const urlSchema = trimmedText(2048);
 const eventsSchema = z
   .array(eventTypeSchema)
   .min(1, 'at least one event kind')
