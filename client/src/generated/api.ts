@@ -7548,42 +7548,27 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Maria Oliveira",
-                 *       "description": "Follow-up on the annual plan proposal.",
+                 *       "name": "Spring sale",
                  *       "chatappInstanceIds": [
                  *         "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                  *       ],
                  *       "audience": {
-                 *         "type": "all",
-                 *         "hasChatapp": false,
+                 *         "type": "tags",
+                 *         "tags": [
+                 *           "vip"
+                 *         ],
                  *         "filters": {
-                 *           "source": "chatapp",
-                 *           "createdAfter": "2026-01-01T00:00:00.000Z",
-                 *           "createdBefore": "2026-03-01T00:00:00.000Z",
                  *           "excludeTags": [
-                 *             "+5511987654321"
+                 *             "churned"
                  *           ]
                  *         }
                  *       },
                  *       "message": {
                  *         "type": "text",
-                 *         "content": "Yes, the annual plan is 10% off until Friday."
-                 *       },
-                 *       "cloudTemplate": {
-                 *         "templateId": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *         "language": "pt_BR",
-                 *         "variables": [
-                 *           {
-                 *             "key": "+5511987654321",
-                 *             "component": "body",
-                 *             "sourceType": "contact_field",
-                 *             "sourceKey": "first_name",
-                 *             "fallback": "friend"
-                 *           }
-                 *         ]
+                 *         "content": "20% off this week"
                  *       },
                  *       "settings": {
-                 *         "sendProfile": "conservative"
+                 *         "sendProfile": "moderate"
                  *       }
                  *     }
                  */
@@ -8343,42 +8328,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Maria Oliveira",
-                 *       "description": "Follow-up on the annual plan proposal.",
-                 *       "chatappInstanceIds": [
-                 *         "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *       ],
-                 *       "audience": {
-                 *         "type": "all",
-                 *         "hasChatapp": false,
-                 *         "filters": {
-                 *           "source": "chatapp",
-                 *           "createdAfter": "2026-01-01T00:00:00.000Z",
-                 *           "createdBefore": "2026-03-01T00:00:00.000Z",
-                 *           "excludeTags": [
-                 *             "+5511987654321"
-                 *           ]
-                 *         }
-                 *       },
+                 *       "name": "Spring sale (final)",
                  *       "message": {
                  *         "type": "text",
-                 *         "content": "Yes, the annual plan is 10% off until Friday."
-                 *       },
-                 *       "cloudTemplate": {
-                 *         "templateId": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *         "language": "pt_BR",
-                 *         "variables": [
-                 *           {
-                 *             "key": "+5511987654321",
-                 *             "component": "body",
-                 *             "sourceType": "contact_field",
-                 *             "sourceKey": "first_name",
-                 *             "fallback": "friend"
-                 *           }
-                 *         ]
-                 *       },
-                 *       "settings": {
-                 *         "sendProfile": "conservative"
+                 *         "content": "20% off this week"
                  *       }
                  *     }
                  */
@@ -10351,33 +10304,16 @@ export interface operations {
                 /**
                  * @example {
                  *       "audience": {
-                 *         "type": "all",
-                 *         "hasChatapp": false,
+                 *         "type": "tags",
+                 *         "tags": [
+                 *           "vip"
+                 *         ],
                  *         "filters": {
-                 *           "source": "chatapp",
-                 *           "createdAfter": "2026-01-01T00:00:00.000Z",
-                 *           "createdBefore": "2026-03-01T00:00:00.000Z",
                  *           "excludeTags": [
-                 *             "+5511987654321"
+                 *             "churned"
                  *           ]
                  *         }
-                 *       },
-                 *       "cloudTemplate": {
-                 *         "templateId": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *         "language": "pt_BR",
-                 *         "variables": [
-                 *           {
-                 *             "key": "+5511987654321",
-                 *             "component": "body",
-                 *             "sourceType": "contact_field",
-                 *             "sourceKey": "first_name",
-                 *             "fallback": "friend"
-                 *           }
-                 *         ]
-                 *       },
-                 *       "chatappInstanceIds": [
-                 *         "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *       ]
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -22315,15 +22251,8 @@ export interface operations {
                  * @example {
                  *       "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *       "channel": "chatapp",
-                 *       "type": "text",
-                 *       "content": "Yes, the annual plan is 10% off until Friday.",
-                 *       "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *       "instance_id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *       "template_name": "order_update",
-                 *       "template_language": "pt_BR",
-                 *       "template_components": [
-                 *         {}
-                 *       ]
+                 *       "content": "Happy to help!"
                  *     }
                  */
                 "application/json": {
@@ -24506,6 +24435,10 @@ export interface operations {
                 "application/json": {
                     events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
                     name: string;
+                    /**
+                     * Format: uri
+                     * @description https on a public host (loopback, private, link-local and metadata addresses are refused unless allow-listed)
+                     */
                     url: string;
                 };
             };
@@ -25087,6 +25020,10 @@ export interface operations {
                     name?: string;
                     /** @enum {string} */
                     status?: "active" | "paused";
+                    /**
+                     * Format: uri
+                     * @description https on a public host (loopback, private, link-local and metadata addresses are refused unless allow-listed)
+                     */
                     url?: string;
                 };
             };

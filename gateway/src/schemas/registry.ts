@@ -1,6 +1,7 @@
 import type { IdKind } from '@crm/shared';
 import { documented, idOf } from '@crm/shared/schemas';
 import { z } from 'zod';
+import { CURSOR_PATTERN } from '../http/cursor';
 
 /** Component schemas of the OpenAPI document, by name. */
 export const components = z.registry<{ id: string; description?: string }>();
@@ -71,7 +72,10 @@ export const pageQuery = {
   )
     .optional()
     .describe(`1 to ${MAX_PAGE}, default 25; a larger value is clamped to ${MAX_PAGE}, not refused`),
-  cursor: z.string().optional().describe('meta.next_cursor of the previous page; keep the same filters'),
+  // The format, so that clients and fuzzers see it; its signature, expiry and list are checked too (INVALID_CURSOR).
+  cursor: documented(z.string(), { minLength: 1, pattern: CURSOR_PATTERN })
+    .optional()
+    .describe('meta.next_cursor of the previous page, as it was issued (signed, valid for an hour); keep the same filters'),
 };
 
 export const booleanQuery = z.enum(['true', 'false']).transform((value) => value === 'true');

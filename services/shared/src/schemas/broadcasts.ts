@@ -197,33 +197,51 @@ const broadcastFields = {
 };
 
 /** #59 `BroadcastInput` (camelCase, catalogue §3). Rules that need stored records are checked by the service. */
-export const createBroadcastBody = z.strictObject({
-  name: broadcastFields.name,
-  description: broadcastFields.description.optional(),
-  chatappInstanceIds: broadcastFields.chatappInstanceIds,
-  audience: broadcastFields.audience,
-  message: broadcastFields.message.optional(),
-  cloudTemplate: broadcastFields.cloudTemplate.optional(),
-  settings: broadcastFields.settings.optional(),
-});
+/** The documented example of a new broadcast: a QR-code number sending text to a tag. */
+const BROADCAST_EXAMPLE = {
+  name: 'Spring sale',
+  chatappInstanceIds: ['ci_Qw3Er5Ty7Ui9Op1As2Df4G'],
+  audience: { type: 'tags', tags: ['vip'], filters: { excludeTags: ['churned'] } },
+  message: { type: 'text', content: '20% off this week' },
+  settings: { sendProfile: 'moderate' },
+};
+
+export const createBroadcastBody = documented(
+  z.strictObject({
+    name: broadcastFields.name,
+    description: broadcastFields.description.optional(),
+    chatappInstanceIds: broadcastFields.chatappInstanceIds,
+    audience: broadcastFields.audience,
+    message: broadcastFields.message.optional(),
+    cloudTemplate: broadcastFields.cloudTemplate.optional(),
+    settings: broadcastFields.settings.optional(),
+  }),
+  { examples: [BROADCAST_EXAMPLE] },
+);
 
 /** #62: any subset of `BroadcastInput`; objects and arrays sent replace the stored ones. */
-export const updateBroadcastBody = z.strictObject({
-  name: broadcastFields.name.optional(),
-  description: broadcastFields.description.optional(),
-  chatappInstanceIds: broadcastFields.chatappInstanceIds.optional(),
-  audience: broadcastFields.audience.optional(),
-  message: broadcastFields.message.optional(),
-  cloudTemplate: broadcastFields.cloudTemplate.optional(),
-  settings: broadcastFields.settings.optional(),
-});
+export const updateBroadcastBody = documented(
+  z.strictObject({
+    name: broadcastFields.name.optional(),
+    description: broadcastFields.description.optional(),
+    chatappInstanceIds: broadcastFields.chatappInstanceIds.optional(),
+    audience: broadcastFields.audience.optional(),
+    message: broadcastFields.message.optional(),
+    cloudTemplate: broadcastFields.cloudTemplate.optional(),
+    settings: broadcastFields.settings.optional(),
+  }),
+  { examples: [{ name: 'Spring sale (final)', message: BROADCAST_EXAMPLE.message }] },
+);
 
 /** #60. `cloudTemplate` lets the estimate apply the marketing opt-out (spec §4 rule 1); `chatappInstanceIds` the channel. */
-export const estimateAudienceBody = z.strictObject({
-  audience: audienceSchema,
-  cloudTemplate: cloudTemplateSchema.optional(),
-  chatappInstanceIds: instanceIds.optional(),
-});
+export const estimateAudienceBody = documented(
+  z.strictObject({
+    audience: audienceSchema,
+    cloudTemplate: cloudTemplateSchema.optional(),
+    chatappInstanceIds: instanceIds.optional(),
+  }),
+  { examples: [{ audience: BROADCAST_EXAMPLE.audience }] },
+);
 
 /** #64 and #67. */
 export const launchBroadcastBody = z.strictObject({ confirmWarmupOverride: z.boolean().optional() });

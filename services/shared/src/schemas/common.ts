@@ -34,10 +34,28 @@ export const customFieldsSchema = z.record(
   z.union([z.string().max(10_000), z.number(), z.boolean(), z.null(), z.array(z.string().max(1_000)).max(100)]),
 );
 
+const DOMAIN_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/**
+ * What `format: email` also means (RFC 5321) and the pattern does not say: a local part of at most 64 characters, and
+ * domain labels of 1–63 characters that neither start nor end with a hyphen.
+ */
+const withinMailboxLimits = (email: string): boolean => {
+  const at = email.lastIndexOf('@');
+  return (
+    at <= 64 &&
+    email
+      .slice(at + 1)
+      .split('.')
+      .every((label) => DOMAIN_LABEL.test(label))
+  );
+};
+
 /** Stored lower-cased; not trimmed, so that the document's format and pattern are the whole rule. */
 export const emailSchema = z
   .email('must be a valid e-mail address')
   .max(254, 'must be at most 254 characters')
+  .refine(withinMailboxLimits, 'must be a valid e-mail address')
   .transform((email) => email.toLowerCase());
 
 export const phoneSchema = z.string().regex(E164, 'must be an E.164 phone number such as +14155550123');

@@ -58,6 +58,9 @@ export const sendMessageBody = documented(
       },
       { if: { ...fieldIs('type', 'text'), ...absent('template_name') }, then: present('content') },
     ],
+    examples: [
+      { contact_id: 'ct_Qw3Er5Ty7Ui9Op1As2Df4G', channel: 'chatapp', instance_id: 'ci_Qw3Er5Ty7Ui9Op1As2Df4G', content: 'Happy to help!' },
+    ],
   },
 );
 

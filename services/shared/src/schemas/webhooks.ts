@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { trimmedText } from './common';
+import { documented } from './validation';
 import { EVENT_TYPE_NAMES } from './webhook-events';
 
 export * from './webhook-events';
@@ -12,7 +13,15 @@ export const eventTypeSchema = z.enum(EVENT_TYPE_NAMES, { message: 'is not a kno
 
 const nameSchema = trimmedText(100);
 /** The shape only; the webhook service applies the address rules (https, no private hosts) with its allow-list. */
-const urlSchema = trimmedText(2048);
+/**
+ * An absolute http(s) URL without credentials, as sent (not trimmed); the webhook service also asks for https on a
+ * public host unless the deployment allow-lists it, which depends on the deployment (said in the description).
+ */
+const urlSchema = documented(z.string().min(1).max(2048, 'must be at most 2048 characters'), {
+  format: 'uri',
+  pattern: '^https?://[^\\s/?#@]+([/?#]\\S*)?$',
+  description: 'https on a public host (loopback, private, link-local and metadata addresses are refused unless allow-listed)',
+});
 const eventsSchema = z
   .array(eventTypeSchema)
   .min(1, 'at least one event kind')
