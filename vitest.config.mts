@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
-// Five projects; `npm test` runs unit, e2e and deploy together, then `contract` alone, then `chaos` alone. `unit`: the tests beside the
-// code (*.test.ts), pure logic, no servers, seconds (`npm run test:unit`). `e2e`: the tests in test/ against the real stack, which test/support/global-setup.ts
+// Eight projects; `npm test` runs unit and integration together, then e2e and deploy together, then `contract`, `chaos` and
+// `docs`, each alone. `unit`: the tests beside the code (*.test.ts), pure logic, no servers, seconds (`npm run test:unit`).
+// `integration`: the *.int.test.ts beside the code, repositories and the storage kit on the real database server and Kafka,
+// no service (`npm run test:integration`). `e2e`: the tests in test/ against the real stack, which test/support/global-setup.ts
 // starts once (Kafka, SecantusDB or MONGODB_URI, two replicas of each service, the gateway). `deploy`: the Helm chart and
-// the image recipe, offline (deploy/validate-chart.sh; no stack), in parallel with e2e.
+// the image recipe, offline (deploy/validate-chart.sh; no stack), in parallel with e2e. `cluster`: on a local Kubernetes, alone
+// (`npm run test:cluster` after `npm run cluster:up`).
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -11,13 +14,35 @@ export default defineConfig({
     reporters: ['default'],
     projects: [
       {
-        test: { name: 'unit', include: ['services/*/src/**/*.test.ts', 'gateway/src/**/*.test.ts'], testTimeout: 10_000 },
+        test: {
+          name: 'unit',
+          include: [
+            'services/*/src/**/*.test.ts',
+            'gateway/src/**/*.test.ts',
+            'tools/*/src/**/*.test.ts',
+            'test/structure/*.test.ts',
+            'deploy/lib/*.test.ts',
+          ],
+          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+          testTimeout: 10_000,
+        },
+      },
+      {
+        // The integration tier: each package's repositories and the storage kit against the real database server
+        // (and Kafka for the outbox), no service started (test/support/integration-setup.ts).
+        test: {
+          name: 'integration',
+          include: ['services/*/src/**/*.int.test.ts'],
+          globalSetup: ['test/support/integration-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
       },
       {
         test: {
           name: 'e2e',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/deploy/**', 'test/contract/**', 'test/chaos/**'],
+          exclude: ['test/deploy/**', 'test/contract/**', 'test/chaos/**', 'test/structure/**', 'test/cluster/**', 'test/docs/**'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
@@ -56,6 +81,24 @@ export default defineConfig({
           testTimeout: 300_000,
           hookTimeout: 1_200_000,
         },
+      },
+      {
+        // The product on a local single-node Kubernetes (test/cluster): the image, the chart against the API server, a smoke
+        // through the gateway Service with pods deleted and every Deployment restarted under load, NetworkPolicies. Needs
+        // `npm run cluster:up` first (deploy/cluster); `npm run test:cluster`, one file at a time.
+        test: {
+          name: 'cluster',
+          include: ['test/cluster/*.test.ts'],
+          // One file at a time: they share the cluster (and its 2 cores) and some restart its pods.
+          poolOptions: { forks: { singleFork: true } },
+          testTimeout: 900_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
+        // The README's and docs' commands as written (test/docs): a fresh copy of the repository whose own `npm start`
+        // installs, builds and starts a whole system, alone in a fourth `vitest run` (npm test), like contract and chaos.
+        test: { name: 'docs', include: ['test/docs/*.test.ts'], testTimeout: 1_500_000, hookTimeout: 900_000 },
       },
       {
         // A clean CI machine builds helm from its Go module and pip-installs kubernetes-validate and hadolint: measured 12 min

@@ -6,7 +6,7 @@
 // package.json is the source one with every .ts target turned into .js. Node searches dist/node_modules before
 // the root node_modules (where npm's workspace links lead to the sources), so `node dist/.../main.js` loads only
 // compiled code, and nothing outside dist/ ever sees the compiled copies.
-import { mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -15,6 +15,8 @@ const dist = join(root, 'dist');
 const packages = ['proto', 'services/shared', 'client'];
 
 for (const dir of packages) {
+  // Only what this build compiled: the image's build stage compiles the product alone (no client/, no tests).
+  if (!existsSync(join(dist, dir))) continue;
   const manifest = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'));
   const compiled = { name: manifest.name, version: manifest.version, private: true, main: manifest.main, exports: manifest.exports };
   const text = JSON.stringify(compiled, null, 2).replace(/\.ts"/g, '.js"');

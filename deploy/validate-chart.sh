@@ -17,46 +17,15 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 CHART="$ROOT/helm/crm"
-HELM_VERSION="${HELM_VERSION:-v3.16.4}"
-HELM_DIR="${HOME}/.cache/crm-stack/helm-${HELM_VERSION}"
-# Kubernetes version the chart is rendered and linted against (its client libraries' version, 1.31 for
-# helm 3.16; native gRPC probes need >= 1.27). Helm's release builds stamp it in with -ldflags; so does this one.
-KUBE_VERSION="${KUBE_VERSION:-1.31.0}"
 OUT="$(mktemp -d "${TMPDIR:-/tmp}/crm-chart.XXXXXX")"
 trap 'rm -rf "$OUT"' EXIT
 
 # shellcheck source=lib/tools.sh
 source "$ROOT/deploy/lib/tools.sh"
-
-install_helm() {
-  local bin="$HELM_DIR/bin/helm"
-  if [[ -x "$bin" ]]; then echo "$bin"; return; fi
-  command -v go >/dev/null || fail "go is needed to build helm ${HELM_VERSION}"
-  mkdir -p "$HELM_DIR/bin"
-  local started=$SECONDS
-  log "building helm ${HELM_VERSION} with go install (first run only; takes a few minutes)"
-  local minor="${KUBE_VERSION#1.}"; minor="${minor%%.*}"
-  local ldflags="-s -w -X helm.sh/helm/v3/internal/version.version=${HELM_VERSION}"
-  local pkg
-  for pkg in helm.sh/helm/v3/pkg/lint/rules helm.sh/helm/v3/pkg/chartutil; do
-    ldflags+=" -X ${pkg}.k8sVersionMajor=1 -X ${pkg}.k8sVersionMinor=${minor}"
-  done
-  if ! GOBIN="$HELM_DIR/bin" GOFLAGS=-buildvcs=false go install -ldflags "$ldflags" "helm.sh/helm/v3/cmd/helm@${HELM_VERSION}" >&2; then
-    # Some proxies refuse a module's version list; download the exact version and build inside it.
-    log "go install failed; building from the downloaded module instead"
-    local tmp dir
-    tmp="$(mktemp -d)"
-    (cd "$tmp" && go mod init helm-build >/dev/null 2>&1 || true)
-    dir="$(cd "$tmp" && go mod download -json "helm.sh/helm/v3@${HELM_VERSION}" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
-    [[ -n "$dir" ]] || fail "could not download helm.sh/helm/v3@${HELM_VERSION}"
-    cp -r "$dir" "$tmp/src" && chmod -R u+w "$tmp/src"
-    (cd "$tmp/src" && GOFLAGS=-buildvcs=false go build -ldflags "$ldflags" -o "$bin" ./cmd/helm) >&2
-    rm -rf "$tmp"
-  fi
-  [[ -x "$bin" ]] || fail "helm was not built"
-  log "helm built in $((SECONDS - started)) s"
-  echo "$bin"
-}
+# shellcheck source=helm-build.sh
+source "$ROOT/deploy/helm-build.sh"
+# Kubernetes version the chart is rendered and linted against (native gRPC probes need >= 1.27).
+KUBE_VERSION="${KUBE_VERSION:-$HELM_KUBE_VERSION}"
 
 HELM="${HELM:-$(install_helm)}"
 log "using $("$HELM" version --short) ($HELM)"

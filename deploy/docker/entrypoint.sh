@@ -13,9 +13,8 @@ case "$service" in
   gateway) entry=dist/gateway/src/main.js ;;
   # The Helm chart's pre-install/pre-upgrade hook: the events topic with its replication factor.
   create-topic) entry=dist/services/shared/src/bin/create-topic.js ;;
-  provider-simulator) entry=dist/services/messaging/src/simulator/main.js ;;
   *)
-    echo "usage: crm-entrypoint crm|webhooks|messaging|agents|gateway|create-topic|provider-simulator (or set SERVICE); got '${service}'" >&2
+    echo "usage: crm-entrypoint crm|webhooks|messaging|agents|gateway|create-topic (or set SERVICE); got '${service}'" >&2
     exit 64
     ;;
 esac

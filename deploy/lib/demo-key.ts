@@ -32,7 +32,7 @@ export async function ensureDemoKey(
   }
   const { stdout } = await run(
     process.execPath,
-    ['--import', 'tsx', resolve(REPO_ROOT, 'services/crm/src/cli/admin.ts'), 'seed-demo', '--json'],
+    ['--import', 'tsx', resolve(REPO_ROOT, 'tools/dev/src/cli/admin.ts'), 'seed-demo', '--json'],
     {
       cwd: REPO_ROOT,
       env: { ...process.env, ...env },
@@ -55,7 +55,7 @@ export function seedDemoMessaging(organizationId: string, env: NodeJS.ProcessEnv
 }
 
 async function messagingAdmin(args: string[], env: NodeJS.ProcessEnv): Promise<unknown> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', resolve(REPO_ROOT, 'services/messaging/src/cli/admin.ts'), ...args], {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', resolve(REPO_ROOT, 'tools/dev/src/cli/messaging-admin.ts'), ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
   });

@@ -1,5 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -11,13 +12,24 @@ export interface StackEnv {
   KAFKA_BROKERS: string;
 }
 
-/** Starts (installing if needed) the local Kafka and SecantusDB unless MONGODB_URI / KAFKA_BROKERS point elsewhere. */
-export async function startLocalStack(): Promise<StackEnv> {
-  const { stdout } = await run('bash', [STACK, 'start'], { env: process.env, maxBuffer: 16 * 1024 * 1024, timeout: 20 * 60_000 }).catch(
-    (error: { stderr?: string }) => {
-      throw new Error(`could not start the local stack:\n${error.stderr ?? String(error)}`);
-    },
-  );
+/**
+ * Starts (installing if needed) the local Kafka and SecantusDB unless MONGODB_URI / KAFKA_BROKERS point elsewhere.
+ * `onLine` gets each progress line of the scripts as it comes (what is installed, crates compiled, time left);
+ * without it they are kept and shown only if the start fails.
+ */
+export async function startLocalStack(options: { onLine?: (line: string) => void; env?: NodeJS.ProcessEnv } = {}): Promise<StackEnv> {
+  const child = spawn('bash', [STACK, 'start'], { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const timeout = setTimeout(() => child.kill('SIGTERM'), 20 * 60_000);
+  let stdout = '';
+  const errors: string[] = [];
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  createInterface({ input: child.stderr }).on('line', (line) => {
+    errors.push(line);
+    options.onLine?.(line.replace(/^\[stack\] /, ''));
+  });
+  const code = await new Promise<number | null>((done) => child.once('close', done));
+  clearTimeout(timeout);
+  if (code !== 0) throw new Error(`could not start the local stack:\n${errors.slice(-40).join('\n')}`);
   return parseEnv(stdout);
 }
 

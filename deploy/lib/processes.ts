@@ -41,7 +41,16 @@ export function nodeArguments(entry: string, mode: RunMode): string[] {
 }
 
 const BUILD_STAMP = resolve(REPO_ROOT, 'dist/build.stamp');
-const SOURCE_DIRS = ['proto/gen', 'services/shared/src', 'services/crm/src', 'services/webhooks/src', 'gateway/src'];
+const SOURCE_DIRS = [
+  'proto/gen',
+  'services/shared/src',
+  'services/crm/src',
+  'services/webhooks/src',
+  'services/messaging/src',
+  'services/agents/src',
+  'gateway/src',
+  'tools/dev/src',
+];
 let staleChecked = false;
 
 /**

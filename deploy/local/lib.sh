@@ -9,6 +9,9 @@ STACK_CACHE="${CRM_STACK_CACHE:-$HOME/.cache/crm-stack}"
 # Per-clone runtime state (pid files, logs, data); .local/ is gitignored.
 STACK_DIR="${CRM_STACK_DIR:-$STACK_REPO_ROOT/.local/stack}"
 
+# The address both servers bind and advertise: loopback, unless something outside this host's loopback must reach
+# them (the local Kubernetes cluster's pods use the pod bridge's address, deploy/cluster).
+STACK_HOST="${STACK_HOST:-127.0.0.1}"
 STACK_MONGO_PORT="${STACK_MONGO_PORT:-27027}"
 STACK_KAFKA_PORT="${STACK_KAFKA_PORT:-19092}"
 STACK_KAFKA_CONTROLLER_PORT="${STACK_KAFKA_CONTROLLER_PORT:-19093}"
@@ -33,9 +36,9 @@ require_cmd() {
   command -v "$1" >/dev/null 2>&1 || die "'$1' not found in PATH: $2"
 }
 
-# True when something accepts TCP connections on 127.0.0.1:$1.
+# True when something accepts TCP connections on $STACK_HOST:$1.
 port_open() {
-  timeout 2 bash -c ": </dev/tcp/127.0.0.1/$1" 2>/dev/null
+  timeout 2 bash -c ": </dev/tcp/$STACK_HOST/$1" 2>/dev/null
 }
 
 # Prints the pid stored in pid file $1 if that process is alive AND its
@@ -111,10 +114,10 @@ publish_staging_dir() {
   mv "$staging" "$final"
 }
 
-# Sends a real MongoDB `hello` (OP_MSG) to 127.0.0.1:$1 and checks for ok:1. Needs only the python3 standard
+# Sends a real MongoDB `hello` (OP_MSG) to $STACK_HOST:$1 and checks for ok:1. Needs only the python3 standard
 # library (on every machine this stack supports); prints nothing.
 mongo_wire_hello() {
-  python3 - "$1" <<'PY'
+  python3 - "$STACK_HOST" "$1" <<'PY'
 import socket, struct, sys
 
 def cstr(s):
@@ -126,7 +129,7 @@ doc = struct.pack("<i", len(body) + 5) + body + b"\0"
 msg = struct.pack("<I", 0) + b"\0" + doc  # flagBits, section kind 0, body
 header = struct.pack("<iiii", 16 + len(msg), 1, 0, 2013)  # OP_MSG
 try:
-    with socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=3) as s:
+    with socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=3) as s:
         s.sendall(header + msg)
         buf = b""
         while len(buf) < 4 or len(buf) < struct.unpack("<i", buf[:4])[0]:

@@ -18,12 +18,12 @@ SECANTUS_EXPECTED_BUILD_SECONDS=450
 
 secantus_installed() { [[ -x "$SECANTUS_BIN" && -f "$SECANTUS_HOME/.installed" ]]; }
 
-# Prints a progress line every 15 s while cargo builds: crates compiled out of those in the lock file, time
+# Prints a progress line every STACK_PROGRESS_SECONDS (15) while cargo builds: crates compiled out of those in the lock file, time
 # spent, and the time left estimated from the measured build time (the crate count alone misleads: WiredTiger's
 # C build is one crate and a third of the time).
 secantus_build_progress() {
   local build_log="$1" started="$2" total="$3" done elapsed left
-  while sleep 15; do
+  while sleep "${STACK_PROGRESS_SECONDS:-15}"; do
     done="$(grep -c '^ *Compiling ' "$build_log" 2>/dev/null || true)"
     elapsed=$((SECONDS - started))
     left=$((SECANTUS_EXPECTED_BUILD_SECONDS - elapsed))
@@ -103,18 +103,18 @@ secantus_preflight() {
 secantus_start() {
   local pid
   if pid="$(secantus_pid)"; then
-    log "SecantusDB already running (pid $pid) on 127.0.0.1:$STACK_MONGO_PORT"
+    log "SecantusDB already running (pid $pid) on $STACK_HOST:$STACK_MONGO_PORT"
     return 0
   fi
   secantus_install
   mkdir -p "$SECANTUS_RUN_DIR/data" "$SECANTUS_RUN_DIR/logs"
   if [[ -f "$SECANTUS_LOG" ]]; then mv -f "$SECANTUS_LOG" "$SECANTUS_LOG.prev"; fi
-  log "starting SecantusDB $SECANTUS_VERSION on 127.0.0.1:$STACK_MONGO_PORT (log: $SECANTUS_LOG)"
+  log "starting SecantusDB $SECANTUS_VERSION on $STACK_HOST:$STACK_MONGO_PORT (log: $SECANTUS_LOG)"
   # An explicit (empty) config file: no secantusd.toml from the user's home or /etc changes the local stack.
   : >"$SECANTUS_RUN_DIR/secantusd.toml"
   spawn_detached "$SECANTUS_LOG" "$SECANTUS_PID_FILE" "$SECANTUS_BIN" \
     --config "$SECANTUS_RUN_DIR/secantusd.toml" \
-    --host 127.0.0.1 \
+    --host "$STACK_HOST" \
     --port "$STACK_MONGO_PORT" \
     --storage-path "$SECANTUS_RUN_DIR/data" \
     --cache-size "$SECANTUS_CACHE_SIZE" \

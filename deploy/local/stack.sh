@@ -19,8 +19,8 @@ mongo_external() { [[ -n "${MONGODB_URI:-}" ]]; }
 kafka_external() { [[ -n "${KAFKA_BROKERS:-}" ]]; }
 
 print_env() {
-  print_env_line MONGODB_URI "${MONGODB_URI:-mongodb://127.0.0.1:$STACK_MONGO_PORT/?directConnection=true}"
-  print_env_line KAFKA_BROKERS "${KAFKA_BROKERS:-127.0.0.1:$STACK_KAFKA_PORT}"
+  print_env_line MONGODB_URI "${MONGODB_URI:-mongodb://$STACK_HOST:$STACK_MONGO_PORT/?directConnection=true}"
+  print_env_line KAFKA_BROKERS "${KAFKA_BROKERS:-$STACK_HOST:$STACK_KAFKA_PORT}"
 }
 
 cmd_install() {

@@ -1,4 +1,4 @@
-import { AppError, newId } from '@crm/shared';
+import { AppError, newId } from '@crm/shared/core';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Clients } from './clients';
 import type { GatewayConfig } from './config';
@@ -16,7 +16,7 @@ import { limitInflight } from './resilience/inflight-limit';
 import { createRouteTable, toFastifyPath } from './http/route-table';
 import type { IdempotencyStore } from './idempotency/idempotency.store';
 import { buildOpenApiDocument } from './openapi/build-document';
-import { renderDocsPage } from './openapi/docs-page';
+import { registerDocsPage } from './openapi/docs-page';
 import { createAuthenticator } from './plugins/auth';
 import { createRateLimiter } from './plugins/rate-limit';
 import type { RateLimitCounter } from './plugins/rate-limit.store';
@@ -115,7 +115,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   const document = buildOpenApiDocument(routes, deps.config.PUBLIC_BASE_URL);
   app.get('/api/docs/openapi.json', async () => document);
-  app.get('/api/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(renderDocsPage(document)));
+  registerDocsPage(app);
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
     if (!shutdown.ready) return reply.code(503).send({ status: 'draining' });

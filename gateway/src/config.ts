@@ -1,79 +1,90 @@
-import { commonEnv, envPort, loadConfig } from '@crm/shared';
+import { commonEnv, envPort, loadConfig, telemetryEnv } from '@crm/shared/config';
 import { z } from 'zod';
 
-const schema = z.object({
-  LOG_LEVEL: commonEnv.LOG_LEVEL,
-  MONGODB_URI: commonEnv.MONGODB_URI,
-  METRICS_HOST: commonEnv.METRICS_HOST,
-  METRICS_PORT: commonEnv.METRICS_PORT,
-  GATEWAY_DB_NAME: z.string().min(1).default('gateway'),
-  HOST: z.string().default('127.0.0.1'),
-  PORT: envPort(8080),
-  CRM_GRPC_URL: z.string().default('127.0.0.1:50051'),
-  WEBHOOKS_GRPC_URL: z.string().default('127.0.0.1:50054'),
-  MESSAGING_GRPC_URL: z.string().default('127.0.0.1:50052'),
-  AGENTS_GRPC_URL: z.string().default('127.0.0.1:50053'),
-  /**
-   * Each request's budget from its arrival: the gRPC calls made while serving it end by then (504 UPSTREAM_TIMEOUT).
-   * Above the webhook service's 10 s attempt timeout, which POST /v1/webhooks/{id}/test waits for.
-   */
-  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(12_000),
-  /**
-   * On SIGTERM, how long readiness fails while requests are still served, before the listener closes (graceful-shutdown.ts):
-   * long enough for a load balancer to stop sending here (Kubernetes removes a terminating pod's endpoint within a few
-   * seconds; a balancer that probes /readyz every 5 s notices within one period). The shutdown then waits for the
-   * requests in flight, so the pod's termination grace period must exceed it + REQUEST_TIMEOUT_MS + 5 s (chart: 30 s).
-   */
-  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10_000),
-  /** Requests this process serves at once; one more is refused 503 with Retry-After: 1, never queued. 0 disables. */
-  MAX_INFLIGHT_REQUESTS: z.coerce.number().int().min(0).default(1_000),
-  /** Per backing service: consecutive transport failures within the window that open its circuit breaker… */
-  BREAKER_FAILURES: z.coerce.number().int().min(1).default(5),
-  BREAKER_WINDOW_MS: z.coerce.number().int().min(1).default(10_000),
-  /** …and how long it then refuses calls (503 + Retry-After) before letting one probe through. */
-  BREAKER_COOLDOWN_MS: z.coerce.number().int().min(1).default(5_000),
-  /** Signs cursors. Set the same value on every replica; a random one per process is used when absent. */
-  CURSOR_SECRET: z.string().min(32).optional(),
-  CURSOR_TTL_SECONDS: z.coerce.number().int().min(10).default(3600),
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
-  /** How long a verified key is trusted before asking the CRM again; revocation takes effect within it. */
-  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
-  IDEMPOTENCY_TTL_HOURS: z.coerce.number().min(1).default(24),
-  /** Requests per second per API key, counted across replicas (rate-limit.ts). 0 disables. */
-  RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(100),
-  /** Requests per second per organization, all its keys together, across replicas. 0 disables. */
-  RATE_LIMIT_ORG_PER_SECOND: z.coerce.number().min(0).default(300),
-  /** The counting window; its quota is the rate times the window. */
-  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(1),
-  /** Longest wait for the shared counter before serving the request without it (fail open). */
-  RATE_LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(1).default(1_000),
-  /** Browser origins allowed to call the API, comma-separated, or `*` (keys, not cookies: no credentials). */
-  CORS_ALLOWED_ORIGINS: z.string().default('*'),
-  /** Longest query string (after `?`) in characters, and most parameters; more answers 414 URI_TOO_LONG. */
-  QUERY_MAX_LENGTH: z.coerce.number().int().min(256).default(4096),
-  QUERY_MAX_PARAMS: z.coerce.number().int().min(1).default(50),
-  /** Deepest JSON nesting a body may have; deeper answers 400 INVALID_JSON before it is parsed. */
-  JSON_MAX_DEPTH: z.coerce.number().int().min(2).default(32),
-  /** Node's limit on the request line and headers together; more answers 431 HEADERS_TOO_LARGE. */
-  HTTP_MAX_HEADER_BYTES: z.coerce.number().int().min(1024).default(16_384),
-  /** Slow clients: time to send all headers, and the whole request; past them the connection is answered 408 and closed. */
-  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
-  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
-  /** Idle keep-alive connections are closed after this; above a load balancer's idle timeout (60 s on most). */
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
-  /** Where clients reach this API (the OpenAPI document's server); default: the listener's own address. */
-  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  /** Diagnostics: answer every request's database commands (gateway + services) in `X-Db-Commands`. */
-  EXPOSE_DB_COMMANDS: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((value) => value === 'true'),
-});
+export const gatewayConfig = z
+  .object({
+    NODE_ENV: z.string().optional(),
+    LOG_LEVEL: commonEnv.LOG_LEVEL,
+    MONGODB_URI: commonEnv.MONGODB_URI,
+    METRICS_HOST: commonEnv.METRICS_HOST,
+    METRICS_PORT: commonEnv.METRICS_PORT,
+    ...telemetryEnv,
+    GATEWAY_DB_NAME: z.string().min(1).default('gateway'),
+    HOST: z.string().default('127.0.0.1'),
+    PORT: envPort(8080),
+    CRM_GRPC_URL: z.string().default('127.0.0.1:50051'),
+    WEBHOOKS_GRPC_URL: z.string().default('127.0.0.1:50054'),
+    MESSAGING_GRPC_URL: z.string().default('127.0.0.1:50052'),
+    AGENTS_GRPC_URL: z.string().default('127.0.0.1:50053'),
+    /**
+     * Each request's budget from its arrival: the gRPC calls made while serving it end by then (504 UPSTREAM_TIMEOUT).
+     * Above the webhook service's 10 s attempt timeout, which POST /v1/webhooks/{id}/test waits for.
+     */
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(12_000),
+    /**
+     * On SIGTERM, how long readiness fails while requests are still served, before the listener closes (graceful-shutdown.ts):
+     * long enough for a load balancer to stop sending here (Kubernetes removes a terminating pod's endpoint within a few
+     * seconds; a balancer that probes /readyz every 5 s notices within one period). The shutdown then waits for the
+     * requests in flight, so the pod's termination grace period must exceed it + REQUEST_TIMEOUT_MS + 5 s (chart: 30 s).
+     */
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10_000),
+    /** Requests this process serves at once; one more is refused 503 with Retry-After: 1, never queued. 0 disables. */
+    MAX_INFLIGHT_REQUESTS: z.coerce.number().int().min(0).default(1_000),
+    /** Per backing service: consecutive transport failures within the window that open its circuit breaker… */
+    BREAKER_FAILURES: z.coerce.number().int().min(1).default(5),
+    BREAKER_WINDOW_MS: z.coerce.number().int().min(1).default(10_000),
+    /** …and how long it then refuses calls (503 + Retry-After) before letting one probe through. */
+    BREAKER_COOLDOWN_MS: z.coerce.number().int().min(1).default(5_000),
+    /**
+     * Signs cursors: the same value on every replica, or a cursor one replica issued is refused by the next. Required
+     * with NODE_ENV=production; elsewhere a random one per process (fine for a single local gateway).
+     */
+    CURSOR_SECRET: z.string().min(32).optional(),
+    CURSOR_TTL_SECONDS: z.coerce.number().int().min(10).default(3600),
+    BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+    /** How long a verified key is trusted before asking the CRM again; revocation takes effect within it. */
+    AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
+    IDEMPOTENCY_TTL_HOURS: z.coerce.number().min(1).default(24),
+    /** Requests per second per API key, counted across replicas (rate-limit.ts). 0 disables. */
+    RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(100),
+    /** Requests per second per organization, all its keys together, across replicas. 0 disables. */
+    RATE_LIMIT_ORG_PER_SECOND: z.coerce.number().min(0).default(300),
+    /** The counting window; its quota is the rate times the window. */
+    RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(1),
+    /** Longest wait for the shared counter before serving the request without it (fail open). */
+    RATE_LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(1).default(1_000),
+    /** Browser origins allowed to call the API, comma-separated, or `*` (keys, not cookies: no credentials). */
+    CORS_ALLOWED_ORIGINS: z.string().default('*'),
+    /** Longest query string (after `?`) in characters, and most parameters; more answers 414 URI_TOO_LONG. */
+    QUERY_MAX_LENGTH: z.coerce.number().int().min(256).default(4096),
+    QUERY_MAX_PARAMS: z.coerce.number().int().min(1).default(50),
+    /** Deepest JSON nesting a body may have; deeper answers 400 INVALID_JSON before it is parsed. */
+    JSON_MAX_DEPTH: z.coerce.number().int().min(2).default(32),
+    /** Node's limit on the request line and headers together; more answers 431 HEADERS_TOO_LARGE. */
+    HTTP_MAX_HEADER_BYTES: z.coerce.number().int().min(1024).default(16_384),
+    /** Slow clients: time to send all headers, and the whole request; past them the connection is answered 408 and closed. */
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+    /** Idle keep-alive connections are closed after this; above a load balancer's idle timeout (60 s on most). */
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
+    /** Where clients reach this API (the OpenAPI document's server); default: the listener's own address. */
+    PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    /** Diagnostics: answer every request's database commands (gateway + services) in `X-Db-Commands`. */
+    EXPOSE_DB_COMMANDS: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((value) => value === 'true'),
+  })
+  .refine((config) => config.NODE_ENV !== 'production' || config.CURSOR_SECRET !== undefined, {
+    path: ['CURSOR_SECRET'],
+    message:
+      'is required with NODE_ENV=production: every gateway replica must sign cursors with the same key (e.g. openssl rand -base64 48)',
+  });
 
 /** The document's server when PUBLIC_BASE_URL is not set (and for the generated client, which ignores it). */
 export const LOCAL_BASE_URL = 'http://127.0.0.1:8080';
 
-const withBaseUrl = schema.transform((config) => {
+const withBaseUrl = gatewayConfig.transform((config) => {
   const host = ['0.0.0.0', '::', ''].includes(config.HOST) ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
   return { ...config, PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://${host}:${config.PORT}`).replace(/\/+$/, '') };
 });

@@ -1,15 +1,15 @@
-import './instrumentation';
-import { connectMongoClient, createLogger, onShutdown, REDACT } from '@crm/shared';
+import { config } from './instrumentation';
+import { startFailure } from '@crm/shared/config';
+import { createLogger, onShutdown, REDACT } from '@crm/shared/core';
+import { connectMongoClient } from '@crm/shared/mongo-driver';
 import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { buildApp } from './app';
 import { closeClients, createClients } from './clients';
-import { loadGatewayConfig } from './config';
 import { GracefulShutdown } from './http/graceful-shutdown';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { RateLimitStore } from './plugins/rate-limit.store';
 
 async function main(): Promise<void> {
-  const config = loadGatewayConfig();
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const metrics = await startMetricsEndpoint({ host: config.METRICS_HOST, port: config.METRICS_PORT });
   const mongo = await connectMongoClient(config.MONGODB_URI);
@@ -54,6 +54,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(startFailure('gateway', error));
   process.exit(1);
 });

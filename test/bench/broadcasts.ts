@@ -4,17 +4,12 @@
  * official broadcast takes to send, to complete and to be read. Writes bench-results/broadcasts.json; `npm run
  * bench:report` adds it to BENCHMARKS.md.
  */
-import { createLogger } from '@crm/shared';
 import type { SendProfile } from '@crm/shared/schemas';
-import mongoose from 'mongoose';
-import { loadMessagingConfig } from '../../services/messaging/src/config';
-import { createNumber, createTemplate } from '../../services/messaging/src/domain/admin';
 import { SEND_RATES } from '../../services/messaging/src/broadcasts/pacing';
-import { createDeps } from '../../services/messaging/src/wiring';
 import { apiClient, type ApiClient } from './api-client';
+import { connectNumbers, launch, seedAudience } from './broadcast-setup';
 import { startOwnSystem, type OwnSystem } from './own-system';
 import { writeResult } from './results';
-import { seedContacts } from './seed';
 import { sleep } from './stats';
 
 export interface ProfileFigure {
@@ -59,63 +54,6 @@ async function main(): Promise<void> {
   } finally {
     await own.stop();
   }
-}
-
-async function connectNumbers(own: OwnSystem) {
-  const config = loadMessagingConfig({ ...own.system.env, LOG_LEVEL: 'silent' });
-  const connection = await mongoose.createConnection(config.MONGODB_URI, { dbName: config.MESSAGING_DB_NAME }).asPromise();
-  const deps = createDeps(connection, config, createLogger('bench', 'silent'));
-  const official: Array<{ id: string; ref: string }> = [];
-  const qrcode: Array<{ id: string; ref: string }> = [];
-  for (let i = 0; i < 4; i++) {
-    const ref = `bench-official-${i}`;
-    const view = await createNumber(deps, { org_id: own.orgId, kind: 'official', name: `Official ${i}`, provider_ref: ref });
-    await createTemplate(deps, {
-      org_id: own.orgId,
-      instance_id: String(view.id),
-      name: 'bench_update',
-      language: 'en_US',
-      category: 'utility',
-      status: 'APPROVED',
-      components: [{ type: 'BODY', text: 'Hello, your order shipped.' }],
-    });
-    official.push({ id: String(view.id), ref });
-  }
-  for (let i = 0; i < 3; i++) {
-    const ref = `bench-qr-${i}`;
-    const view = await createNumber(deps, { org_id: own.orgId, kind: 'qrcode', name: `QR ${i}`, provider_ref: ref });
-    qrcode.push({ id: String(view.id), ref });
-  }
-  deps.close();
-  await connection.close();
-  return { official, qrcode };
-}
-
-/** Contacts with distinct phones tagged `tag`, inserted with the driver. */
-async function seedAudience(own: OwnSystem, tag: string, count: number, phoneBase: number): Promise<void> {
-  await seedContacts(own.crmDb, own.orgId, count, (i) => ({ phone: `+1666${String(phoneBase + i).padStart(7, '0')}`, tags: [tag] }));
-}
-
-async function templateId(api: ApiClient, instanceId: string): Promise<string> {
-  const page = await api.call<{ data: Array<{ id: string }> }>('GET', `/v1/chatapp-instances/${instanceId}/templates`);
-  return page.data[0]!.id;
-}
-
-async function launch(api: ApiClient, channel: 'official' | 'qrcode', number: { id: string }, tag: string, profile: SendProfile) {
-  const content =
-    channel === 'official'
-      ? { cloudTemplate: { templateId: await templateId(api, number.id), language: 'en_US' } }
-      : { message: { type: 'text', content: 'Benchmark broadcast' } };
-  const created = await api.call<{ data: { id: string } }>('POST', '/v1/broadcasts', {
-    name: `bench ${tag}`,
-    chatappInstanceIds: [number.id],
-    audience: { type: 'tags', tags: [tag] },
-    settings: { sendProfile: profile },
-    ...content,
-  });
-  const started = Date.now();
-  await api.call('POST', `/v1/broadcasts/${created.data.id}/launch`, {});
-  return { id: created.data.id, started };
 }
 
 async function sendTimes(own: OwnSystem, ref: string): Promise<number[]> {

@@ -6,9 +6,17 @@ export interface BenchConfig {
   seconds: number;
   /** Untimed load before each route's first measurement: connections, JIT, caches. */
   warmupSeconds: number;
-  /** Length of the steady 100 events/s webhook latency run. */
+  /** Length of each webhook latency run (and of the isolation run). */
   steadySeconds: number;
+  /** Events per second of the steady latency run and the isolation run, and of the high-rate latency run. */
   steadyRate: number;
+  highRate: number;
+  /** Answer time of the slow endpoints of the isolation run. */
+  slowEndpointMs: number;
+  /** Recipients of each of the two broadcasts whose status events are delivered (0 skips that scenario). */
+  broadcastRecipients: number;
+  /** The webhook scenarios to run (BENCH_WEBHOOK_SCENARIOS=latency,throughput for a quicker development run). */
+  webhookScenarios: Array<'latency' | 'isolation' | 'throughput' | 'broadcasts'>;
   /** Length of the no-traffic window over which idle CPU is read. */
   idleSeconds: number;
   crmReplicas: number;
@@ -17,8 +25,13 @@ export interface BenchConfig {
   contacts: number;
   /** Deals the PATCH scenario spreads its writes over, so 16 clients measure throughput, not one record's contention. */
   deals: number;
-  /** Subscriptions to contact.created during the delivery-throughput run: each created contact is that many deliveries. */
+  /**
+   * Subscriptions to contact.created during the delivery-throughput run, and the contacts created per second: the
+   * deliveries offered per second are their product, well above the target, with a write load the machine carries
+   * beside the deliveries.
+   */
   fanout: number;
+  throughputWriteRate: number;
   /** Client counts of every HTTP scenario. */
   clients: number[];
   /** BENCH_STARTUP=0 skips the start-up measurement (minutes of service starts) in a development run. */
@@ -33,6 +46,16 @@ const int = (name: string, fallback: number, min = 1): number => {
   return value;
 };
 
+const SCENARIOS = ['latency', 'isolation', 'throughput', 'broadcasts'] as const;
+
+function scenarios(raw: string | undefined): BenchConfig['webhookScenarios'] {
+  if (!raw) return [...SCENARIOS];
+  const names = raw.split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => !(SCENARIOS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`BENCH_WEBHOOK_SCENARIOS: unknown ${unknown.join(', ')} (known: ${SCENARIOS.join(', ')})`);
+  return names as BenchConfig['webhookScenarios'];
+}
+
 export function loadBenchConfig(): BenchConfig {
   const seconds = int('BENCH_SECONDS', 10);
   return {
@@ -41,12 +64,17 @@ export function loadBenchConfig(): BenchConfig {
     // ~20 s by default; a short development run (BENCH_SECONDS=2) shortens it too.
     steadySeconds: int('BENCH_STEADY_SECONDS', Math.min(20, 2 * seconds)),
     steadyRate: int('BENCH_STEADY_RATE', 100),
+    highRate: int('BENCH_HIGH_RATE', 500),
+    slowEndpointMs: int('BENCH_SLOW_ENDPOINT_MS', 2_000),
+    broadcastRecipients: int('BENCH_BROADCAST_RECIPIENTS', 2_000, 0),
+    webhookScenarios: scenarios(process.env.BENCH_WEBHOOK_SCENARIOS),
     idleSeconds: int('BENCH_IDLE_SECONDS', Math.min(20, 2 * seconds)),
     crmReplicas: int('BENCH_CRM_REPLICAS', 2),
     webhooksReplicas: int('BENCH_WEBHOOKS_REPLICAS', 2),
     contacts: int('BENCH_CONTACTS', 10_000),
     deals: int('BENCH_DEALS', 32),
-    fanout: int('BENCH_WEBHOOK_FANOUT', 4),
+    fanout: int('BENCH_WEBHOOK_FANOUT', 20),
+    throughputWriteRate: int('BENCH_WEBHOOK_WRITE_RATE', 100),
     clients: (process.env.BENCH_CLIENTS ?? '1,16').split(',').map((part) => {
       const value = Number(part.trim());
       if (!Number.isInteger(value) || value < 1)

@@ -1,11 +1,13 @@
 import { resolve } from 'node:path';
-import { createLogger } from '@crm/shared';
+import { createLogger, createStorage } from '@crm/shared';
 import mongoose from 'mongoose';
 import { freePort } from '../../deploy/lib/ports';
 import { REPO_ROOT, startLocalStack, type StackEnv } from '../../deploy/lib/local-stack';
-import { startSystem, type RunningSystem } from '../../deploy/lib/system';
+import { generateSecrets } from '../../deploy/lib/secrets';
+import { startSystem, type RunningSystem, type SystemOptions } from '../../deploy/lib/system';
 import { createApiKey, createOrganization } from '../../services/crm/src/domain/admin';
 import { SCOPES } from '../../services/crm/src/domain/scopes';
+import type { ContactRepository } from '../../services/crm/src/repository/contact.repository';
 import { createDeps } from '../../services/crm/src/wiring';
 import { dropNamespace } from '../support/namespace';
 
@@ -18,6 +20,10 @@ export interface OwnSystem {
   key: string;
   /** The CRM database of this system, for seeding with the driver. */
   crmDb: mongoose.mongo.Db;
+  /** The CRM's contact repository on that database, for importing contacts in bulk (seed.ts). */
+  contacts: ContactRepository;
+  /** Another organization with an all-scopes key (tenants side by side). */
+  newOrg(name: string): Promise<{ orgId: string; key: string }>;
   stop(): Promise<void>;
 }
 
@@ -32,13 +38,19 @@ const ports = async (count: number): Promise<number[]> => {
  * namespace (own databases and topic) on the local stack, with an organization and a key made by the CRM's own
  * domain functions. The numbers then include no other tenant's data.
  */
-export async function startOwnSystem(options: { crmReplicas: number; webhooksReplicas: number }): Promise<OwnSystem> {
+export async function startOwnSystem(options: {
+  crmReplicas: number;
+  webhooksReplicas: number;
+  /** Extra environment per service (e.g. NODE_OPTIONS for a CPU profile). */
+  envFor?: SystemOptions['envFor'];
+}): Promise<OwnSystem> {
   const stack = await startLocalStack();
   const namespace = `bench${Date.now().toString(36)}`;
   const logDir = resolve(REPO_ROOT, '.local/bench-logs', namespace);
   const system = await startSystem({
     stack,
     namespace,
+    secrets: generateSecrets(),
     gatewayPort: await freePort(),
     crmPorts: await ports(options.crmReplicas),
     webhooksPorts: await ports(options.webhooksReplicas),
@@ -53,11 +65,16 @@ export async function startOwnSystem(options: { crmReplicas: number; webhooksRep
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1',
       WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}`,
     },
+    envFor: options.envFor,
   });
   const connection = await mongoose.createConnection(system.env.MONGODB_URI ?? '', { dbName: system.env.CRM_DB_NAME }).asPromise();
-  const deps = createDeps(connection, createLogger('bench', 'silent'));
-  const organization = await createOrganization(deps, { name: 'Benchmark' });
-  const key = await createApiKey(deps, organization.id, { name: 'bench', scopes: [...SCOPES] });
+  const deps = createDeps(createStorage(connection), createLogger('bench', 'silent'));
+  const newOrg = async (name: string) => {
+    const organization = await createOrganization(deps, { name });
+    const created = await createApiKey(deps, organization.id, { name: 'bench', scopes: [...SCOPES] });
+    return { orgId: organization.id, key: created.key };
+  };
+  const { orgId, key } = await newOrg('Benchmark');
   const crmDb = connection.db;
   if (!crmDb) throw new Error('the CRM database connection has no db handle');
   return {
@@ -65,9 +82,11 @@ export async function startOwnSystem(options: { crmReplicas: number; webhooksRep
     system,
     namespace,
     logDir,
-    orgId: organization.id,
-    key: key.key,
+    orgId,
+    key,
     crmDb,
+    contacts: deps.contacts,
+    newOrg,
     async stop() {
       await connection.close();
       // The gateway first (nothing calls the services after it), then every replica at once: one by one, each

@@ -1,6 +1,7 @@
 import type { RouteFigures } from './http-scenarios';
 import type { LoadResult } from './load';
 import type { BenchResults } from './results';
+import { webhookRows } from './report-webhooks';
 import { mark, TARGETS, type Verdict } from './targets';
 
 type Cell = string | number | null | undefined;
@@ -38,6 +39,7 @@ export function renderReport(results: BenchResults): string {
     '',
     webhookTable(results),
     '',
+    ...readsSection(results),
     ...broadcastSection(results),
     ...degradedSection(results),
     '## Processes: memory and idle CPU',
@@ -95,32 +97,8 @@ function httpTable(routes: RouteFigures[], most: number): string {
   return table(['side', 'route', 'clients', 'req/s', 'p50', 'p99', 'errors / non-2xx', 'target', ''], rows);
 }
 
-function webhookTable({ webhooks: { latency, throughput } }: BenchResults): string {
-  const deliveries = TARGETS.deliveries(throughput.deliveries_per_s);
-  const p99 = TARGETS.webhookP99(latency.p99_ms, latency.lost);
-  const writeRate = Math.round(throughput.contacts_created / Math.max(0.001, throughput.write_seconds));
-  // When writes are slow the offered load (writes/s × subscriptions) bounds this figure, not the delivery pipeline.
-  const burst = `${throughput.contacts_created} contacts created by ${throughput.write_clients} clients in ${throughput.write_seconds} s (${writeRate}/s) × ${throughput.subscriptions} subscriptions`;
-  return table(
-    ['what', 'figure', 'target', ''],
-    [
-      [
-        `deliveries/s to a fast receiver (${burst}; first write → last delivery, ${throughput.seconds_to_last} s)`,
-        throughput.deliveries_per_s,
-        deliveries.target,
-        mark(deliveries),
-      ],
-      ['best whole second of that run', throughput.peak_deliveries_per_s, '—', ''],
-      ['delivered / expected, duplicates', `${throughput.delivered} / ${throughput.expected}, ${throughput.duplicates}`, '—', ''],
-      [`write → received p50 at ${latency.rate_per_s} events/s for ${latency.seconds} s`, latency.p50_ms, '—', ''],
-      [
-        `write → received p99 (max ${cell(latency.max_ms)}; ${latency.delivered} delivered, ${latency.lost} lost, ${latency.write_failures} failed writes)`,
-        latency.p99_ms,
-        p99.target,
-        mark(p99),
-      ],
-    ],
-  );
+function webhookTable(results: BenchResults): string {
+  return table(['what', 'figure', 'target', ''], webhookRows(results));
 }
 
 function processTable({ resources }: BenchResults): string {
@@ -166,6 +144,50 @@ function startupSection({ startup }: BenchResults): string {
       return withRss ? [...cells, verdict(record)?.target ?? '—', mark(verdict(record))] : cells;
     }),
   );
+}
+
+/** From `npm run bench:reads` (the last step of `npm run bench`), when it ran. */
+function readsSection({ reads }: BenchResults): string[] {
+  if (!reads) return [];
+  const names = Object.keys(reads.sizes[0]?.reads ?? {}) as Array<keyof (typeof reads.sizes)[number]['reads']>;
+  const base = reads.sizes.find((size) => size.contacts === 1_000);
+  const at50k = reads.sizes.find((size) => size.contacts === 50_000);
+  const rows: Cell[][] = reads.sizes.map((size) => [
+    size.contacts.toLocaleString('en'),
+    ...names.map((name) => `${size.reads[name].p50_ms} (p90 ${size.reads[name].p90_ms}, first ${size.reads[name].first_ms})`),
+    `${size.load[0]} → ${size.load[1]}`,
+  ]);
+  const verdictRow = (label: string, verdict: (name: (typeof names)[number]) => Verdict): Cell[] => [
+    label,
+    ...names.map((name) => `${mark(verdict(name))} ${verdict(name).target}`),
+    '',
+  ];
+  if (at50k) rows.push(verdictRow('**50,000: target**', (name) => TARGETS.readAt50k(at50k.reads[name].p50_ms)));
+  for (const size of reads.sizes.filter((size) => size.contacts > 1_000))
+    rows.push(
+      verdictRow(`**${size.contacts.toLocaleString('en')} vs 1,000**`, (name) =>
+        TARGETS.readGrowth(size.reads[name].p50_ms, base?.reads[name].p50_ms),
+      ),
+    );
+  const probe = reads.sizes.map((size) => [
+    size.contacts.toLocaleString('en'),
+    size.probe.plain_page_ms,
+    size.probe.windowed_page_ms,
+    size.probe.regex_search_ms,
+    size.probe.keyed_search_ms,
+  ]);
+  return [
+    '## Reads as the organization grows',
+    '',
+    `From \`npm run bench:reads\` (${reads.measured_at}, commit \`${reads.commit}\`): one client, one request at a time, through the gateway of a system of its own (one CRM replica, the default store), ${reads.calls} calls per read; contacts imported in bulk through the storage layer between sizes. Median ms (p90, the first call at that size); load = the machine's 1-minute load average before → after (2 cores).`,
+    '',
+    table(['contacts', ...names.map((name) => `\`${name}\``), 'load'], rows),
+    '',
+    "The same query shapes straight through the mongodb driver (median ms, no gateway or service): a page of 26 by the organization's index alone, the same page bounded to a window of `created_at` (what the storage kit sends on this store), the old unanchored regular-expression search, and one equality on the search keys.",
+    '',
+    table(['contacts', 'page, organization only', 'page, windowed', 'regex search', 'search keys'], probe),
+    '',
+  ];
 }
 
 /** From `npm run bench:broadcasts` (its own system, production pacing), when it ran. */

@@ -5,9 +5,10 @@ import type { BroadcastFigures } from './broadcasts';
 import type { DegradedFigures } from './degraded';
 import type { BenchConfig } from './config';
 import type { RouteFigures } from './http-scenarios';
+import type { ReadsFigures } from './reads';
 import type { ResourceFigures } from './resources';
 import type { StartupFigures } from './startup-hook';
-import type { WebhookLatency, WebhookThroughput } from './webhook-scenarios';
+import type { WebhookFigures } from './webhooks';
 
 export const RESULTS_DIR = resolve(REPO_ROOT, 'bench-results');
 
@@ -24,13 +25,15 @@ export interface BenchResults {
     seeded: { contacts: number; deals: number };
   };
   http: { routes: RouteFigures[] };
-  webhooks: { latency: WebhookLatency; throughput: WebhookThroughput };
+  webhooks: WebhookFigures;
   resources: ResourceFigures;
   startup: StartupFigures;
   /** From `npm run bench:broadcasts`, when it ran. */
   broadcasts?: BroadcastFigures;
   /** From `npm run bench:degraded`, when it ran. */
   degraded?: DegradedFigures;
+  /** From `npm run bench:reads` (the last step of `npm run bench`), when it ran. */
+  reads?: ReadsFigures;
 }
 
 export function writeResult<K extends keyof BenchResults>(name: K, value: BenchResults[K]): string {
@@ -51,6 +54,7 @@ export function readResults(): BenchResults {
     startup: startupOf(read('startup')),
     ...(existsSync(resolve(RESULTS_DIR, 'broadcasts.json')) ? { broadcasts: read('broadcasts') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'degraded.json')) ? { degraded: read('degraded') } : {}),
+    ...(existsSync(resolve(RESULTS_DIR, 'reads.json')) ? { reads: read('reads') } : {}),
   };
 }
 

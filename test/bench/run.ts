@@ -14,7 +14,6 @@ import { loadBenchConfig, machineInfo, type BenchConfig } from './config';
 import type { RouteFigures } from './http-scenarios';
 import { startOwnSystem, type OwnSystem } from './own-system';
 import { stackProcesses, type Watched } from './proc-stats';
-import { startFastReceiver } from './receiver';
 import { renderReport } from './report';
 import { measureResources } from './resources';
 import { readResults, writeResult } from './results';
@@ -22,7 +21,7 @@ import { measureRouteSet } from './route-set';
 import { seedContacts, seedDeals } from './seed';
 import { measureStartupIfPresent } from './startup-hook';
 import { sleep } from './stats';
-import { measureWebhookLatency, measureWebhookThroughput, subscribe, warmWebhooks } from './webhook-scenarios';
+import { measureWebhooks } from './webhooks';
 
 const git = (...args: string[]): string => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
 const log = (line: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -36,7 +35,7 @@ async function main(): Promise<void> {
   try {
     const seeded = await seed(own, config);
     await measureHttp(own, config, seeded, servers);
-    await measureWebhooks(own, config);
+    writeResult('webhooks', await measureWebhooks(own, config, log));
     for (const server of servers.splice(0)) await server.stop();
     // Let the last deliveries, relay passes and consumer commits finish before calling the stack idle.
     await sleep(3_000);
@@ -71,7 +70,7 @@ async function main(): Promise<void> {
 
 async function seed(own: OwnSystem, config: BenchConfig): Promise<{ contactIds: string[]; dealIds: string[] }> {
   log(`seeding ${config.contacts} contacts (driver) and ${config.deals} deals (API)`);
-  const contactIds = await seedContacts(own.crmDb, own.orgId, config.contacts);
+  const contactIds = await seedContacts(own.contacts, own.orgId, config.contacts);
   const dealIds = await seedDeals(apiClient(own.system.baseUrl, own.key), config.deals);
   return { contactIds, dealIds };
 }
@@ -93,29 +92,6 @@ async function measureHttp(
     log,
   );
   writeResult('http', { routes });
-}
-
-async function measureWebhooks(own: OwnSystem, config: BenchConfig): Promise<void> {
-  const api = apiClient(own.system.baseUrl, own.key);
-  const receiver = await startFastReceiver();
-  try {
-    await subscribe(api, receiver, 1);
-    await warmWebhooks(api, receiver, 1);
-    log(`webhooks: write → received at ${config.steadyRate} events/s for ${config.steadySeconds} s`);
-    const latency = await measureWebhookLatency(own.system.baseUrl, api, receiver, config.steadyRate, config.steadySeconds);
-    log(`  p50 ${latency.p50_ms} ms, p99 ${latency.p99_ms} ms, ${latency.delivered} delivered, ${latency.lost} lost`);
-    for (let n = 2; n <= config.fanout; n++) await subscribe(api, receiver, n);
-    await warmWebhooks(api, receiver, config.fanout);
-    const clients = Math.max(...config.clients);
-    log(`webhooks: deliveries/s, ${clients} clients creating contacts for ${config.seconds} s × ${config.fanout} subscriptions`);
-    const throughput = await measureWebhookThroughput(own.system.baseUrl, api, receiver, config.fanout, clients, config.seconds);
-    log(
-      `  ${throughput.deliveries_per_s} deliveries/s (${throughput.delivered}/${throughput.expected}, ${throughput.duplicates} duplicates)`,
-    );
-    writeResult('webhooks', { latency, throughput });
-  } finally {
-    await receiver.close();
-  }
 }
 
 main().then(

@@ -20,6 +20,7 @@ import { join, resolve } from 'node:path';
 import { REPO_ROOT, startLocalStack } from '../../deploy/lib/local-stack';
 import { freePort } from '../../deploy/lib/ports';
 import { startService, type RunMode, type ServiceProcess } from '../../deploy/lib/processes';
+import { generateSecrets } from '../../deploy/lib/secrets';
 import { systemEnv } from '../../deploy/lib/system';
 import { dropNamespace } from '../support/namespace';
 
@@ -63,6 +64,7 @@ export async function measureStartup(): Promise<StartupResult[]> {
     ...systemEnv({
       stack,
       namespace,
+      secrets: generateSecrets(),
       gatewayPort: ports.gateway,
       crmPorts: [ports.crm],
       webhooksPorts: [ports.webhooks],

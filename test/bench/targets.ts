@@ -1,5 +1,5 @@
 /**
- * The targets of issue 7 on a 2-core machine, each as the text printed next to a figure and the check of it.
+ * The targets of issues 7 and 20 on a 2-core machine, each as the text printed next to a figure and the check of it.
  * A null figure (not measured) never passes.
  */
 export interface Verdict {
@@ -18,12 +18,32 @@ export const TARGETS = {
       : { target: '≥ 50 % of the peer (peer answered nothing)', ok: false },
   halfRateP99: (p99: number | null): Verdict => ({ target: 'p99 ≤ 100 ms', ok: holds(p99, (value) => value <= 100) }),
   creates: (rps: number): Verdict => ({ target: '≥ 300 creates/s', ok: holds(rps, (value) => value >= 300) }),
-  deliveries: (perSecond: number): Verdict => ({ target: '≥ 500 deliveries/s', ok: holds(perSecond, (value) => value >= 500) }),
-  webhookP99: (p99: number, lost: number): Verdict => ({
-    target: 'p99 ≤ 500 ms, none lost',
-    ok: holds(p99, (value) => value <= 500) && lost === 0,
+  deliveries: (perSecond: number): Verdict => ({ target: '≥ 1,000 deliveries/s', ok: holds(perSecond, (value) => value >= 1_000) }),
+  deliveriesVsPeer: (perSecond: number, peer: number): Verdict => ({
+    target: `≥ 0.5 × the peer (${Math.round(peer / 2)}/s)`,
+    ok: holds(peer, (value) => value > 0) && holds(perSecond, (value) => value >= peer / 2),
+  }),
+  /** Write → received: p99 ≤ 250 ms at 100 events/s, ≤ 1 s at 500 events/s (issue 20), none lost. */
+  webhookP99: (rate: number, p99: number, lost: number): Verdict => {
+    const limit = rate <= 100 ? 250 : 1_000;
+    return { target: `p99 ≤ ${limit} ms, none lost`, ok: holds(p99, (value) => value <= limit) && lost === 0 };
+  },
+  isolation: (p99: number, lost: number): Verdict => ({
+    target: 'fast endpoints p99 ≤ 250 ms, none lost',
+    ok: holds(p99, (value) => value <= 250) && lost === 0,
+  }),
+  broadcastCatchUp: (afterLastMs: number, events: number, expected: number): Verdict => ({
+    target: 'last ≤ 2 s after the last status, none lost',
+    ok: holds(afterLastMs, (value) => value <= 2_000) && events >= expected,
   }),
   nodeRss: (mb: number | null): Verdict => ({ target: '≤ 150 MB', ok: holds(mb, (value) => value <= 150) }),
+  /** Issue 23: a read at 50,000 contacts, one client. */
+  readAt50k: (p50: number | undefined): Verdict => ({ target: '≤ 25 ms', ok: holds(p50, (value) => value <= 25) }),
+  /** Issue 23: the same read at a larger size costs at most twice what it costs at 1,000 contacts. */
+  readGrowth: (p50: number | undefined, at1k: number | undefined): Verdict => ({
+    target: '≤ 2 × at 1,000',
+    ok: holds(p50, (value) => holds(at1k, (base) => value <= 2 * base)),
+  }),
   idleCpu: (percent: number): Verdict => ({ target: '< 2 % of a core', ok: holds(percent, (value) => value < 2) }),
 } as const;
 

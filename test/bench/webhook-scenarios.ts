@@ -1,16 +1,25 @@
 import type { ApiClient } from './api-client';
-import { runLoad } from './load';
-import type { FastReceiver } from './receiver';
+import type { Arrival, FastReceiver } from './receiver';
 import { percentile, round, sleep } from './stats';
+
+/** One organization taking part in a scenario: its API client and the base URL of the gateway. */
+export interface Tenant {
+  name: string;
+  api: ApiClient;
+}
 
 export interface WebhookLatency {
   rate_per_s: number;
   seconds: number;
+  organizations: number;
   writes: number;
   /** Writes whose POST failed: they cause no event. */
   write_failures: number;
+  /** p99 of the POSTs themselves: whether the write path kept the pace. */
+  write_p99_ms: number;
   delivered: number;
   lost: number;
+  duplicates: number;
   p50_ms: number;
   p99_ms: number;
   max_ms: number;
@@ -18,12 +27,15 @@ export interface WebhookLatency {
 
 export interface WebhookThroughput {
   subscriptions: number;
-  write_clients: number;
+  write_rate_per_s: number;
   write_seconds: number;
   contacts_created: number;
+  write_failures: number;
   expected: number;
   delivered: number;
   duplicates: number;
+  /** Deliveries per second the writes asked for (created × subscriptions ÷ write time). */
+  offered_per_s: number;
   /** From the first write to the last delivery: the whole pipeline, relay and consumer lag included. */
   seconds_to_last: number;
   deliveries_per_s: number;
@@ -31,80 +43,79 @@ export interface WebhookThroughput {
   peak_deliveries_per_s: number;
 }
 
-const DRAIN_TIMEOUT_MS = 120_000;
+export const DRAIN_TIMEOUT_MS = 120_000;
 
-/** Subscribes subscription number `n` of the receiver to contact.created through the public API. */
-export async function subscribe(api: ApiClient, receiver: FastReceiver, n: number): Promise<string> {
-  const created = await api.call<{ data: { id: string } }>('POST', '/v1/webhooks', {
-    name: `bench ${n}`,
-    url: receiver.url(n),
-    events: ['contact.created'],
-  });
+/** Subscribes to `events` through the public API, delivering to `url`. */
+export async function subscribe(api: ApiClient, url: string, events: string[] = ['contact.created']): Promise<string> {
+  const created = await api.call<{ data: { id: string } }>('POST', '/v1/webhooks', { name: `bench ${url}`, url, events });
   return created.data.id;
 }
 
-/** Creates a few contacts and waits for their deliveries: subscriptions active, connections and consumers warm. */
-export async function warmWebhooks(api: ApiClient, receiver: FastReceiver, subscriptions: number): Promise<void> {
+/** Creates a few contacts per tenant and waits for `expected` deliveries: subscriptions active, connections and consumers warm. */
+export async function warmWebhooks(tenants: Tenant[], receiver: FastReceiver, expected: number): Promise<void> {
   const before = receiver.arrivals.length;
-  for (let i = 0; i < 5; i++) await api.call('POST', '/v1/contacts', { name: `Webhook warm-up ${i}` });
-  const ok = await receiver.waitUntil(() => receiver.arrivals.length - before >= 5 * subscriptions, 60_000);
-  if (!ok) throw new Error(`webhook warm-up: ${receiver.arrivals.length - before} of ${5 * subscriptions} deliveries within 60 s`);
+  for (let i = 0; i < 5; i++) for (const tenant of tenants) await tenant.api.call('POST', '/v1/contacts', { name: `Webhook warm-up ${i}` });
+  const ok = await receiver.waitUntil(() => receiver.arrivals.length - before >= expected, 60_000);
+  if (!ok) throw new Error(`webhook warm-up: ${receiver.arrivals.length - before} of ${expected} deliveries within 60 s`);
   await sleep(500);
 }
 
+/** Deliveries received more than once on the same path (at-least-once retries, counted, never hidden). */
+export const duplicatesOf = (arrivals: Arrival[]): number => arrivals.length - new Set(arrivals.map((a) => `${a.path} ${a.eventId}`)).size;
+
 /**
- * Write → received latency at a steady rate: one POST /v1/contacts every 1/rate s, open loop (a slow answer does
- * not delay the next write). Timestamped when the POST is sent and when the receiver has the delivery's body.
+ * Paced writes: one POST /v1/contacts every 1/rate s, open loop (a slow answer does not delay the next write),
+ * spread over the tenants in turn. Returns when each write was sent, by the created contact's id.
  */
-export async function measureWebhookLatency(
-  baseUrl: string,
-  api: ApiClient,
-  receiver: FastReceiver,
-  rate: number,
-  seconds: number,
-): Promise<WebhookLatency> {
-  const sentAt = new Map<string, number>();
+export async function pacedContactWrites(baseUrl: string, tenants: Tenant[], rate: number, seconds: number) {
+  const sentAt = new Map<string, { at: number; tenant: string }>();
+  const answerMs: number[] = [];
   let failures = 0;
   const writes: Promise<void>[] = [];
-  const total = rate * seconds;
+  const total = Math.round(rate * seconds);
   const start = Date.now();
   for (let i = 0; i < total; i++) {
     const due = start + (i * 1000) / rate;
     if (due > Date.now()) await sleep(due - Date.now());
+    const tenant = tenants[i % tenants.length] as Tenant;
     const t0 = Date.now();
+    const write = fetch(`${baseUrl}/v1/contacts`, {
+      method: 'POST',
+      headers: tenant.api.headers,
+      body: JSON.stringify({ name: `Paced ${i}` }),
+    });
     writes.push(
-      fetch(`${baseUrl}/v1/contacts`, {
-        method: 'POST',
-        headers: api.headers,
-        body: JSON.stringify({ name: `Webhook latency ${i}` }),
-      }).then(
+      write.then(
         async (response) => {
-          if (!response.ok) {
-            failures++;
-            return;
-          }
-          sentAt.set(((await response.json()) as { data: { id: string } }).data.id, t0);
+          answerMs.push(Date.now() - t0);
+          if (!response.ok) return void failures++;
+          sentAt.set(((await response.json()) as { data: { id: string } }).data.id, { at: t0, tenant: tenant.name });
         },
         () => void failures++,
       ),
     );
   }
   await Promise.all(writes);
-  const arrivedAt = new Map<string, number>();
-  const collect = () => {
-    for (const arrival of receiver.arrivals)
-      if (sentAt.has(arrival.objectId) && !arrivedAt.has(arrival.objectId)) arrivedAt.set(arrival.objectId, arrival.at);
-    return arrivedAt.size >= sentAt.size;
-  };
-  await receiver.waitUntil(collect, DRAIN_TIMEOUT_MS);
-  const latencies = [...arrivedAt].map(([id, at]) => at - (sentAt.get(id) ?? at)).sort((a, b) => a - b);
   return {
-    rate_per_s: rate,
-    seconds,
-    writes: total,
-    write_failures: failures,
+    sentAt,
+    failures,
+    total,
+    writeP99: percentile(
+      answerMs.sort((a, b) => a - b),
+      99,
+    ),
+  };
+}
+
+/** Write → received latency of the deliveries on `paths` of the writes in `sentAt` (first arrival of each). */
+export function latencyOf(arrivals: Arrival[], sentAt: Map<string, { at: number }>, paths: (path: string) => boolean) {
+  const firstArrival = new Map<string, number>();
+  const relevant = arrivals.filter((arrival) => paths(arrival.path) && sentAt.has(arrival.objectId));
+  for (const arrival of relevant) if (!firstArrival.has(arrival.objectId)) firstArrival.set(arrival.objectId, arrival.at);
+  const latencies = [...firstArrival].map(([id, at]) => at - (sentAt.get(id)?.at ?? at)).sort((a, b) => a - b);
+  return {
     delivered: latencies.length,
-    lost: sentAt.size - latencies.length,
+    duplicates: duplicatesOf(relevant),
     p50_ms: percentile(latencies, 50),
     p99_ms: percentile(latencies, 99),
     max_ms: percentile(latencies, 100),
@@ -112,29 +123,56 @@ export async function measureWebhookLatency(
 }
 
 /**
- * Delivery throughput: `clients` connections create contacts as fast as the gateway answers for `seconds`, each
- * contact fanned out to every subscription; then waits until every expected delivery arrived (or two minutes).
+ * Write → received latency at a steady rate, the writes spread over the tenants, each subscribed once to the fast
+ * receiver: p50, p99, max, lost and duplicated deliveries.
+ */
+export async function measureWebhookLatency(
+  baseUrl: string,
+  tenants: Tenant[],
+  receiver: FastReceiver,
+  rate: number,
+  seconds: number,
+): Promise<WebhookLatency> {
+  const first = receiver.arrivals.length;
+  const writes = await pacedContactWrites(baseUrl, tenants, rate, seconds);
+  const delivered = () =>
+    new Set(receiver.arrivals.slice(first).flatMap((arrival) => (writes.sentAt.has(arrival.objectId) ? [arrival.objectId] : []))).size;
+  await receiver.waitUntil(() => delivered() >= writes.sentAt.size, DRAIN_TIMEOUT_MS);
+  const figures = latencyOf(receiver.arrivals.slice(first), writes.sentAt, () => true);
+  return {
+    rate_per_s: rate,
+    seconds,
+    organizations: tenants.length,
+    writes: writes.total,
+    write_failures: writes.failures,
+    write_p99_ms: writes.writeP99,
+    ...figures,
+    lost: writes.sentAt.size - figures.delivered,
+  };
+}
+
+/**
+ * Delivery throughput: contacts created at a steady `rate` for `seconds` (paced, so that the write path is not what
+ * saturates the machine), each fanned out to `subscriptions` subscriptions of the fast receiver: the deliveries
+ * offered per second are rate × subscriptions. Waits until every expected delivery arrived (or two minutes).
  */
 export async function measureWebhookThroughput(
   baseUrl: string,
-  api: ApiClient,
+  tenant: Tenant,
   receiver: FastReceiver,
-  subscriptions: number,
-  clients: number,
-  seconds: number,
+  load: { subscriptions: number; paths: (path: string) => boolean; rate: number; seconds: number },
 ): Promise<WebhookThroughput> {
+  const { subscriptions, paths } = load;
   const first = receiver.arrivals.length;
   const start = Date.now();
-  const load = await runLoad({
-    baseUrl,
-    clients,
-    seconds,
-    request: { method: 'POST', path: '/v1/contacts', headers: api.headers, body: JSON.stringify({ name: 'Webhook burst' }) },
-  });
-  const created = load.ok;
-  const expected = created * subscriptions;
-  await receiver.waitUntil(() => receiver.arrivals.length - first >= expected, DRAIN_TIMEOUT_MS);
-  const burst = receiver.arrivals.slice(first);
+  const writes = await pacedContactWrites(baseUrl, [tenant], load.rate, load.seconds);
+  const writeSeconds = (Date.now() - start) / 1000;
+  const expected = writes.sentAt.size * subscriptions;
+  // The burst's deliveries: to its subscriptions, of the contacts it created (not a late warm-up's).
+  const burstArrivals = () =>
+    receiver.arrivals.slice(first).filter((arrival) => paths(arrival.path) && writes.sentAt.has(arrival.objectId));
+  await receiver.waitUntil(() => new Set(burstArrivals().map((a) => `${a.path} ${a.eventId}`)).size >= expected, DRAIN_TIMEOUT_MS);
+  const burst = burstArrivals();
   const unique = new Set(burst.map((arrival) => `${arrival.path} ${arrival.eventId}`));
   let last = start;
   const perSecond = new Map<number, number>();
@@ -145,12 +183,14 @@ export async function measureWebhookThroughput(
   }
   return {
     subscriptions,
-    write_clients: clients,
-    write_seconds: load.seconds,
-    contacts_created: created,
+    write_rate_per_s: load.rate,
+    write_seconds: round(writeSeconds, 2),
+    contacts_created: writes.sentAt.size,
+    write_failures: writes.failures,
     expected,
     delivered: unique.size,
     duplicates: burst.length - unique.size,
+    offered_per_s: round(expected / Math.max(0.001, writeSeconds)),
     seconds_to_last: round((last - start) / 1000, 2),
     deliveries_per_s: round(unique.size / Math.max(0.001, (last - start) / 1000)),
     peak_deliveries_per_s: Math.max(0, ...perSecond.values()),

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
 import { freePort, freePorts, servicePorts } from '../../deploy/lib/ports';
+import { generateSecrets } from '../../deploy/lib/secrets';
 import { systemEnv, type ServiceName, type SystemOptions } from '../../deploy/lib/system';
 import type { TestSystem } from '../support/system';
 import type { ChaosContext, ChaosProfile, ChaosStackEnv } from './support/context';
@@ -56,6 +57,7 @@ export default async function setup(project: TestProject) {
   const options: SystemOptions = {
     stack: { MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?directConnection=true`, KAFKA_BROKERS: `127.0.0.1:${kafkaPort}` },
     namespace,
+    secrets: generateSecrets(),
     gatewayPort: gatewayPorts[0]!,
     gatewayPorts,
     ...services,

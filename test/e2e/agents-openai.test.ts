@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../../services/agents/src/models/fake-openai-server';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '@crm/dev-tools/fake-openai';
 import { agentBody } from '../support/agents';
 import { isolatedAgents } from '../support/isolated-agents';
 import { addNumber, eventually, inbound, sim, uniquePhone, type TestNumber } from '../support/messaging';

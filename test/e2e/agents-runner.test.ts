@@ -38,7 +38,9 @@ describe('the AI agent runner answers conversations and records every run', () =
     await events.stop();
   });
 
-  it('an inbound message gets the agent reply through the simulator; the run is completed', async () => {
+  // Twelve conversations one after another, each waited on by what it shows (reply, stored messages, run, event):
+  // its time is the system's, so the budget is per conversation, not the default for one request.
+  it('an inbound message gets the agent reply through the simulator; the run is completed', { timeout: 12 * 15_000 }, async () => {
     const agent = await activeAgent(org.client, {
       name: 'Greeter',
       scope: { sources: ['chatapp'], chatappInstanceIds: [qr.id] },

@@ -153,8 +153,10 @@ describe('health and documentation', () => {
     expect(document.paths['/v1/message-credits']?.get?.deprecated).toBe(true);
     expect(document.components.schemas).toHaveProperty('Contact');
     expect(document.components.schemas).toHaveProperty('Error');
+    // The reference page (rendered in a browser: api-docs-browser.test.ts) loads only this gateway's files.
     const page = await fetch(`${baseUrl}/api/docs`);
     expect(page.headers.get('content-type')).toContain('text/html');
-    expect(await page.text()).toContain('/v1/contacts');
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(await page.text()).toContain('/api/docs/scalar/js/scalar.js');
   });
 });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../../services/crm/src/domain/demo-seed';
+import { seedDemo } from '@crm/dev-tools/demo';
 import { listAll } from '@crm/client';
 import { client } from '../support/client';
 import { createTestOrg, crmAdmin, type TestOrg } from '../support/orgs';

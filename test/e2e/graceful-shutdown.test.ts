@@ -1,8 +1,12 @@
+import { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
+import { createAsyncClient } from '@crm/shared';
 import { Kafka, logLevel } from 'kafkajs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../deploy/lib/ports';
 import { startService, waitUntil } from '../../deploy/lib/processes';
+import { grpcHealth, NOT_SERVING, SERVING } from '../support/grpc-health';
 import { isolatedWebhooks } from '../support/isolated-webhooks';
 import { createTestOrg } from '../support/orgs';
 import { testSystem } from '../support/system';
@@ -127,5 +131,34 @@ describe('SIGTERM drains instead of dropping work', () => {
     expect(Date.now() - signalledAt).toBeLessThan(15_000);
     // A killed member would stay in the group until its session timed out; a drained one has left it.
     expect(await state()).toBe('Empty');
+  });
+
+  it('a CRM replica answers NOT_SERVING at once, serves every call through its drain, then exits 0', { timeout: 90_000 }, async () => {
+    const { env, logDir } = testSystem();
+    const org = await createTestOrg();
+    const port = await freePort();
+    const address = `127.0.0.1:${port}`;
+    const logFile = join(logDir, `crm-drain-${port}.log`);
+    const crmEnv = { ...env, CRM_GRPC_PORT: String(port), CRM_MESSAGE_CONSUMER_ENABLED: 'false', SHUTDOWN_DRAIN_MS: '3000' };
+    const crm = startService('crm-drain', 'services/crm/src/main.ts', crmEnv, logFile);
+    cleanups.push(() => crm.stop('SIGKILL'));
+    const accounts = createAsyncClient(AccountServiceService, address, 'crm.v1.AccountService');
+    cleanups.push(() => accounts.close());
+    await waitUntil('the draining CRM', async () => SERVING.includes(await grpcHealth(address, '')), {
+      timeoutMs: 60_000,
+      process: crm,
+      logFile,
+    });
+    const authenticate = () =>
+      accounts.authenticate({ key_hash: createHash('sha256').update(org.key).digest('hex') }, { timeoutMs: 5_000 });
+
+    crm.child.kill('SIGTERM');
+    // Load balancers and probes see the replica leave before its listener closes...
+    await waitUntil('NOT_SERVING', async () => NOT_SERVING.includes(await grpcHealth(address, '')), { timeoutMs: 2_000 });
+    // ...and calls that still reach it meanwhile are answered, not refused.
+    const answers = await Promise.all(Array.from({ length: 10 }, authenticate));
+    expect(answers.map((principal) => principal.org_id)).toEqual(Array.from({ length: 10 }, () => org.orgId));
+    expect(await crm.exited).toBe(0);
+    await expect(authenticate()).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
+import { contractViolation } from './event-contract';
 import { testSystem } from './system';
 
 export interface ReceivedEvent {
@@ -20,12 +21,16 @@ export async function eventsOf(orgId: string, topic?: string) {
   const kafka = new Kafka({ clientId: 'test-events', brokers: (env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING });
   const consumer: Consumer = kafka.consumer({ groupId: `test-${randomUUID()}`, maxWaitTimeInMs: 100 });
   const received: ReceivedEvent[] = [];
+  const violations: string[] = [];
   await consumer.connect();
   await consumer.subscribe({ topic: topic ?? env.EVENTS_TOPIC ?? '', fromBeginning: true });
   await consumer.run({
     eachMessage: async ({ message }) => {
       const event = JSON.parse(message.value?.toString('utf8') ?? '{}') as ReceivedEvent;
-      if (event.org_id === orgId) received.push(event);
+      if (event.org_id !== orgId) return;
+      received.push(event);
+      const violation = contractViolation(event);
+      if (violation) violations.push(violation);
     },
   });
 
@@ -35,6 +40,7 @@ export async function eventsOf(orgId: string, topic?: string) {
     async waitFor(predicate: (events: ReceivedEvent[]) => boolean, timeoutMs = 15_000): Promise<ReceivedEvent[]> {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
+        if (violations.length > 0) throw new Error(`events that break the event catalogue:\n${violations.join('\n')}`);
         if (predicate(received)) return received;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }

@@ -2,10 +2,12 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
-import { localStackRunning, REPO_ROOT, startLocalStack, stopLocalStack } from '../../deploy/lib/local-stack';
+import { REPO_ROOT } from '../../deploy/lib/local-stack';
 import { freePort, servicePorts } from '../../deploy/lib/ports';
+import { generateSecrets } from '../../deploy/lib/secrets';
 import { startSystem, type RunningSystem } from '../../deploy/lib/system';
 import { dropNamespace } from './namespace';
+import { stackForRun } from './run-stack';
 import type { TestSystem } from './system';
 
 declare module 'vitest' {
@@ -19,9 +21,7 @@ declare module 'vitest' {
  * run-specific namespace: their own databases and events topic, so runs never see each other's data.
  */
 export default async function setup(project: TestProject) {
-  const external = Boolean(process.env.MONGODB_URI && process.env.KAFKA_BROKERS);
-  const stackWasRunning = external || (await localStackRunning());
-  const stack = await startLocalStack();
+  const { stack, release } = await stackForRun();
   const namespace = `t${Date.now().toString(36)}`;
   const runDir = mkdtempSync(join(tmpdir(), 'crm-test-'));
   const logDir = resolve(REPO_ROOT, '.local/test-logs', namespace);
@@ -30,6 +30,7 @@ export default async function setup(project: TestProject) {
   const system: RunningSystem = await startSystem({
     stack,
     namespace,
+    secrets: generateSecrets(),
     gatewayPort: await freePort(),
     // Two replicas of each service (one simulator): every test runs against a scaled-out system.
     ...(await servicePorts(2)),
@@ -77,6 +78,6 @@ export default async function setup(project: TestProject) {
   return async () => {
     await system.stop();
     await dropNamespace(system.env);
-    if (!stackWasRunning) await stopLocalStack();
+    await release();
   };
 }

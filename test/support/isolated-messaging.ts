@@ -1,5 +1,5 @@
 import { BroadcastServiceService } from '@crm/proto/gen/broadcasts/v1/broadcasts';
-import { createAsyncClient, createLogger, newId, randomToken } from '@crm/shared';
+import { createAsyncClient, createLogger, createStorage, newId, randomToken } from '@crm/shared';
 import mongoose from 'mongoose';
 import { join } from 'node:path';
 import { freePort } from '../../deploy/lib/ports';
@@ -38,7 +38,7 @@ export async function isolatedMessaging(options: { replicas: number; name: strin
   const simLog = join(logDir, `sim-${options.name}-${suffix}.log`);
   const simulator = startService(
     `sim-${options.name}`,
-    'services/messaging/src/simulator/main.ts',
+    'tools/dev/src/simulator/main.ts',
     { ...shared, SIM_PORT: String(simPort), SIM_CALLBACK_URL: ports.map((p) => `http://127.0.0.1:${p.http}`).join(',') },
     simLog,
   );
@@ -73,7 +73,7 @@ export async function isolatedMessaging(options: { replicas: number; name: strin
 
   const connection = await mongoose.createConnection(shared.MONGODB_URI ?? '', { dbName: shared.MESSAGING_DB_NAME }).asPromise();
   const admin = createDeps(
-    connection,
+    createStorage(connection),
     loadMessagingConfig({ ...shared, LOG_LEVEL: 'silent' }),
     createLogger('test-isolated-admin', 'silent'),
   );

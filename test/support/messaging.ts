@@ -1,5 +1,5 @@
 import type { CrmClient } from '@crm/client';
-import { createLogger, randomToken } from '@crm/shared';
+import { createLogger, createStorage, randomToken } from '@crm/shared';
 import mongoose from 'mongoose';
 import { loadMessagingConfig } from '../../services/messaging/src/config';
 import { createNumber, createTemplate } from '../../services/messaging/src/domain/admin';
@@ -17,7 +17,7 @@ export function messagingAdmin(): Promise<MessagingDeps> {
     const connection = await mongoose
       .createConnection(config.MONGODB_URI, { dbName: config.MESSAGING_DB_NAME, retryWrites: false })
       .asPromise();
-    const deps = createDeps(connection, config, createLogger('test-messaging-admin', 'silent'));
+    const deps = createDeps(createStorage(connection), config, createLogger('test-messaging-admin', 'silent'));
     await Promise.all(Object.values(connection.models).map((model) => model.init()));
     return deps;
   })();

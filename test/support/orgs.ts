@@ -1,4 +1,4 @@
-import { createLogger, newId } from '@crm/shared';
+import { createLogger, createStorage, newId } from '@crm/shared';
 import mongoose from 'mongoose';
 import { createApiKey, createMember, createOrganization } from '../../services/crm/src/domain/admin';
 import { SCOPES } from '../../services/crm/src/domain/scopes';
@@ -17,7 +17,7 @@ export function crmAdmin(): Promise<CrmDeps> {
   depsPromise ??= (async () => {
     const { env } = testSystem();
     const connection = await mongoose.createConnection(env.MONGODB_URI ?? '', { dbName: env.CRM_DB_NAME }).asPromise();
-    const deps = createDeps(connection, createLogger('test-admin', 'silent'));
+    const deps = createDeps(createStorage(connection), createLogger('test-admin', 'silent'));
     await Promise.all(Object.values(connection.models).map((model) => model.init()));
     return deps;
   })();

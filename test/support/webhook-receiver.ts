@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { contractViolation } from './event-contract';
 
 export interface ReceivedRequest {
   /** Raw body bytes as text, exactly as received: signatures are checked over these. */
@@ -28,6 +29,8 @@ export interface Answer {
  */
 export async function startReceiver(initial: Answer = { status: 200 }) {
   const received: ReceivedRequest[] = [];
+  /** Deliveries whose body breaks the event catalogue: waitFor fails on the first. */
+  const violations: string[] = [];
   const held: ServerResponse[] = [];
   let answer: Answer = initial;
   let script: Answer[] = [];
@@ -45,6 +48,8 @@ export async function startReceiver(initial: Answer = { status: 200 }) {
       }
       const entry: ReceivedRequest = { body, headers: request.headers, event, receivedAt: Date.now(), answered: null };
       received.push(entry);
+      const violation = event.type ? contractViolation(event) : null;
+      if (violation) violations.push(violation);
       const current = script.shift() ?? answer;
       if (current.hold) {
         held.push(response);
@@ -78,6 +83,7 @@ export async function startReceiver(initial: Answer = { status: 200 }) {
     async waitFor(predicate: (all: ReceivedRequest[]) => boolean, timeoutMs = 10_000): Promise<ReceivedRequest[]> {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
+        if (violations.length > 0) throw new Error(`deliveries that break the event catalogue:\n${violations.join('\n')}`);
         if (predicate(received)) return received;
         await new Promise((resolve) => setTimeout(resolve, 20));
       }

@@ -1723,7 +1723,7 @@ export interface webhooks {
         put?: never;
         /**
          * agent.handoff.requested
-         * @description An AI agent handed a conversation over to a human. Emitted by the platform, not by an API write.
+         * @description An AI agent handed a conversation over to a person; data.object.handoff says why. Emitted by the platform, not by an API write. Its data is what the `read:ai_agents` scope guards on the read routes.
          */
         post: operations["webhook_agent_handoff_requested"];
         delete?: never;
@@ -1743,7 +1743,7 @@ export interface webhooks {
         put?: never;
         /**
          * agent.run.completed
-         * @description An AI-agent run finished. Emitted by the platform, not by an API write.
+         * @description An AI-agent run finished: data.object.messages_sent are its replies. Emitted by the platform, not by an API write. Its data is what the `read:ai_agents` scope guards on the read routes.
          */
         post: operations["webhook_agent_run_completed"];
         delete?: never;
@@ -1763,7 +1763,7 @@ export interface webhooks {
         put?: never;
         /**
          * agent.run.failed
-         * @description An AI-agent run failed. Emitted by the platform, not by an API write.
+         * @description An AI-agent run failed; data.object.error_message says why. Emitted by the platform, not by an API write. Its data is what the `read:ai_agents` scope guards on the read routes.
          */
         post: operations["webhook_agent_run_failed"];
         delete?: never;
@@ -1783,7 +1783,7 @@ export interface webhooks {
         put?: never;
         /**
          * broadcast.completed
-         * @description A broadcast finished (completed or completed_with_errors). Emitted by the platform, not by an API write.
+         * @description A broadcast finished: status completed, or completed_with_errors when some sends failed (data.object.stats). Emitted by the platform, not by an API write. Its data is what the `read:broadcasts` scope guards on the read routes.
          */
         post: operations["webhook_broadcast_completed"];
         delete?: never;
@@ -1803,7 +1803,7 @@ export interface webhooks {
         put?: never;
         /**
          * broadcast.failed
-         * @description A broadcast failed: every send failed, or the launch checks failed at the scheduled time. Emitted by the platform, not by an API write.
+         * @description A broadcast failed: every send failed, or its launch checks failed at the scheduled time (data.object.error). Emitted by the platform, not by an API write. Its data is what the `read:broadcasts` scope guards on the read routes.
          */
         post: operations["webhook_broadcast_failed"];
         delete?: never;
@@ -1823,7 +1823,7 @@ export interface webhooks {
         put?: never;
         /**
          * broadcast.started
-         * @description A broadcast started sending. Emitted by the platform, not by an API write.
+         * @description A broadcast started sending (launched now, or at its scheduled time). Emitted by the platform, not by an API write. Its data is what the `read:broadcasts` scope guards on the read routes.
          */
         post: operations["webhook_broadcast_started"];
         delete?: never;
@@ -1843,7 +1843,7 @@ export interface webhooks {
         put?: never;
         /**
          * channel.connected
-         * @description A number or page came online. Emitted by the platform, not by an API write.
+         * @description A number or page came online. Emitted by the platform, not by an API write. Its data is what the `read:chatapp_instances` scope guards on the read routes.
          */
         post: operations["webhook_channel_connected"];
         delete?: never;
@@ -1863,7 +1863,7 @@ export interface webhooks {
         put?: never;
         /**
          * channel.disconnected
-         * @description A number or page went offline; no message enters or leaves until it reconnects. Emitted by the platform, not by an API write.
+         * @description A number or page went offline; no message enters or leaves until it reconnects. Emitted by the platform, not by an API write. Its data is what the `read:chatapp_instances` scope guards on the read routes.
          */
         post: operations["webhook_channel_disconnected"];
         delete?: never;
@@ -1883,7 +1883,7 @@ export interface webhooks {
         put?: never;
         /**
          * channel.qr.updated
-         * @description A QR-code number needs to be paired again; a new QR code is available. Emitted by the platform, not by an API write.
+         * @description A QR-code number needs to be paired again; data.qr_code is the new code to scan on the phone. Emitted by the platform, not by an API write. Its data is what the `read:chatapp_instances` scope guards on the read routes.
          */
         post: operations["webhook_channel_qr_updated"];
         delete?: never;
@@ -1903,7 +1903,7 @@ export interface webhooks {
         put?: never;
         /**
          * company.created
-         * @description A company was created.
+         * @description A company was created. Emitted by API writes. Its data is what the `read:companies` scope guards on the read routes.
          */
         post: operations["webhook_company_created"];
         delete?: never;
@@ -1923,7 +1923,7 @@ export interface webhooks {
         put?: never;
         /**
          * company.deleted
-         * @description A company was deleted.
+         * @description A company was deleted. Emitted by API writes. Its data is what the `read:companies` scope guards on the read routes.
          */
         post: operations["webhook_company_deleted"];
         delete?: never;
@@ -1943,7 +1943,7 @@ export interface webhooks {
         put?: never;
         /**
          * company.updated
-         * @description A company was updated; data.previous holds the old values of the changed fields.
+         * @description A company was updated; data.previous holds the old values of the changed fields. Emitted by API writes. Its data is what the `read:companies` scope guards on the read routes.
          */
         post: operations["webhook_company_updated"];
         delete?: never;
@@ -1963,7 +1963,7 @@ export interface webhooks {
         put?: never;
         /**
          * contact.created
-         * @description A contact was created (POST /v1/contacts).
+         * @description A contact was created (POST /v1/contacts, or a first message from a new address). Emitted by API writes. Its data is what the `read:contacts` scope guards on the read routes.
          */
         post: operations["webhook_contact_created"];
         delete?: never;
@@ -1983,7 +1983,7 @@ export interface webhooks {
         put?: never;
         /**
          * contact.deleted
-         * @description A contact was deleted (DELETE /v1/contacts/{id}).
+         * @description A contact was deleted (DELETE /v1/contacts/{id}). Emitted by API writes. Its data is what the `read:contacts` scope guards on the read routes.
          */
         post: operations["webhook_contact_deleted"];
         delete?: never;
@@ -2003,7 +2003,7 @@ export interface webhooks {
         put?: never;
         /**
          * contact.merged
-         * @description Two contacts were merged into one. Emitted by the platform, not by an API write.
+         * @description Contacts were merged into one: data.object is the contact that remains, data.merged_ids the contacts folded into it (now deleted). Emitted by the platform, not by an API write. Its data is what the `read:contacts` scope guards on the read routes.
          */
         post: operations["webhook_contact_merged"];
         delete?: never;
@@ -2023,7 +2023,7 @@ export interface webhooks {
         put?: never;
         /**
          * contact.note.added
-         * @description A note was created on a contact.
+         * @description A note was created on a contact. Emitted by API writes. Its data is what the `read:contacts` scope guards on the read routes.
          */
         post: operations["webhook_contact_note_added"];
         delete?: never;
@@ -2043,7 +2043,7 @@ export interface webhooks {
         put?: never;
         /**
          * contact.opted_out
-         * @description A contact asked to receive no more messages. Emitted by the platform, not by an API write.
+         * @description A contact asked to receive no more marketing messages (a STOP keyword, or through the API). Emitted by the platform, not by an API write. Its data is what the `read:contacts` scope guards on the read routes.
          */
         post: operations["webhook_contact_opted_out"];
         delete?: never;
@@ -2063,7 +2063,7 @@ export interface webhooks {
         put?: never;
         /**
          * contact.tag.added
-         * @description A tag was added to a contact.
+         * @description A tag was added to a contact. Emitted by API writes. Its data is what the `read:contacts` scope guards on the read routes.
          */
         post: operations["webhook_contact_tag_added"];
         delete?: never;
@@ -2083,7 +2083,7 @@ export interface webhooks {
         put?: never;
         /**
          * contact.tag.removed
-         * @description A tag was removed from a contact.
+         * @description A tag was removed from a contact. Emitted by API writes. Its data is what the `read:contacts` scope guards on the read routes.
          */
         post: operations["webhook_contact_tag_removed"];
         delete?: never;
@@ -2103,7 +2103,7 @@ export interface webhooks {
         put?: never;
         /**
          * contact.updated
-         * @description A contact was updated (PATCH /v1/contacts/{id}); data.previous holds the old values of the changed fields.
+         * @description A contact was updated (PATCH /v1/contacts/{id}); data.previous holds the old values of the changed fields. Emitted by API writes. Its data is what the `read:contacts` scope guards on the read routes.
          */
         post: operations["webhook_contact_updated"];
         delete?: never;
@@ -2123,7 +2123,7 @@ export interface webhooks {
         put?: never;
         /**
          * conversation.assigned
-         * @description A conversation was assigned to a member.
+         * @description A conversation was assigned to a member; data.previous.assigned_to is the former assignee (or null). Emitted by API writes. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_conversation_assigned"];
         delete?: never;
@@ -2143,7 +2143,7 @@ export interface webhooks {
         put?: never;
         /**
          * conversation.closed
-         * @description A conversation was closed.
+         * @description A conversation was closed. Emitted by API writes. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_conversation_closed"];
         delete?: never;
@@ -2163,7 +2163,7 @@ export interface webhooks {
         put?: never;
         /**
          * conversation.created
-         * @description A conversation was opened by a first message. Emitted by the platform, not by an API write.
+         * @description A conversation was opened by its first message (received or sent). Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_conversation_created"];
         delete?: never;
@@ -2183,7 +2183,7 @@ export interface webhooks {
         put?: never;
         /**
          * conversation.reopened
-         * @description A closed conversation reopened because a message was received or sent. Emitted by the platform, not by an API write.
+         * @description A closed conversation opened again because a message was received or sent. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_conversation_reopened"];
         delete?: never;
@@ -2203,7 +2203,7 @@ export interface webhooks {
         put?: never;
         /**
          * conversation.unassigned
-         * @description A conversation lost its assignee (member removed or deactivated). Emitted by the platform, not by an API write.
+         * @description A conversation lost its assignee (unassigned, or the member was removed); data.previous.assigned_to is who had it. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_conversation_unassigned"];
         delete?: never;
@@ -2223,7 +2223,7 @@ export interface webhooks {
         put?: never;
         /**
          * conversation.window.expired
-         * @description The 24-hour free-text window of an official number closed for a conversation. Emitted by the platform, not by an API write.
+         * @description The 24-hour free-text window of an official number closed for a conversation: only templates can be sent now. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_conversation_window_expired"];
         delete?: never;
@@ -2243,7 +2243,7 @@ export interface webhooks {
         put?: never;
         /**
          * deal.assigned
-         * @description The assigned_to of a deal changed.
+         * @description The assigned_to of a deal changed; data.previous.assigned_to is the former assignee (or null). Emitted by API writes. Its data is what the `read:deals` scope guards on the read routes.
          */
         post: operations["webhook_deal_assigned"];
         delete?: never;
@@ -2263,7 +2263,7 @@ export interface webhooks {
         put?: never;
         /**
          * deal.created
-         * @description A deal was created.
+         * @description A deal was created. Emitted by API writes. Its data is what the `read:deals` scope guards on the read routes.
          */
         post: operations["webhook_deal_created"];
         delete?: never;
@@ -2283,7 +2283,7 @@ export interface webhooks {
         put?: never;
         /**
          * deal.deleted
-         * @description A deal was deleted.
+         * @description A deal was deleted. Emitted by API writes. Its data is what the `read:deals` scope guards on the read routes.
          */
         post: operations["webhook_deal_deleted"];
         delete?: never;
@@ -2303,7 +2303,7 @@ export interface webhooks {
         put?: never;
         /**
          * deal.note.added
-         * @description A note was created on a deal.
+         * @description A note was created on a deal. Emitted by API writes. Its data is what the `read:deals` scope guards on the read routes.
          */
         post: operations["webhook_deal_note_added"];
         delete?: never;
@@ -2323,7 +2323,7 @@ export interface webhooks {
         put?: never;
         /**
          * deal.pipeline.transferred
-         * @description A deal moved to another pipeline.
+         * @description A deal moved to another pipeline; data.previous holds the pipeline and stage it left. Emitted by API writes. Its data is what the `read:deals` scope guards on the read routes.
          */
         post: operations["webhook_deal_pipeline_transferred"];
         delete?: never;
@@ -2343,7 +2343,7 @@ export interface webhooks {
         put?: never;
         /**
          * deal.stage.changed
-         * @description A deal moved to another stage of its pipeline.
+         * @description A deal moved to another stage of its pipeline; data.previous.stage is the stage it left. Emitted by API writes. Its data is what the `read:deals` scope guards on the read routes.
          */
         post: operations["webhook_deal_stage_changed"];
         delete?: never;
@@ -2363,7 +2363,7 @@ export interface webhooks {
         put?: never;
         /**
          * deal.updated
-         * @description A deal was updated or its status changed (won, lost, reopened).
+         * @description A deal was updated or its status changed (won, lost, reopened); data.previous holds the old values. Emitted by API writes. Its data is what the `read:deals` scope guards on the read routes.
          */
         post: operations["webhook_deal_updated"];
         delete?: never;
@@ -2383,7 +2383,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.deleted
-         * @description A message was deleted for everyone. Emitted by the platform, not by an API write.
+         * @description A message was deleted for everyone; data.object is the message as it was. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
          */
         post: operations["webhook_message_deleted"];
         delete?: never;
@@ -2403,7 +2403,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.delivered
-         * @description The channel reported a sent message as delivered. Emitted by the platform, not by an API write.
+         * @description The channel reported a sent message as delivered. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
          */
         post: operations["webhook_message_delivered"];
         delete?: never;
@@ -2423,7 +2423,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.edited
-         * @description A message was edited. Emitted by the platform, not by an API write.
+         * @description A message was edited; data.previous.content is the text before the edit. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
          */
         post: operations["webhook_message_edited"];
         delete?: never;
@@ -2443,7 +2443,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.failed
-         * @description The channel refused or failed to deliver a sent message (e.g. provider error 131042). Emitted by the platform, not by an API write.
+         * @description The channel refused or failed to deliver a sent message (e.g. provider error 131042); data.object.error says why. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
          */
         post: operations["webhook_message_failed"];
         delete?: never;
@@ -2463,7 +2463,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.reaction.added
-         * @description A contact reacted to a message. Emitted by the platform, not by an API write.
+         * @description A contact reacted to a message; data.object is the message reacted to. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
          */
         post: operations["webhook_message_reaction_added"];
         delete?: never;
@@ -2483,7 +2483,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.read
-         * @description The channel reported a sent message as read. Emitted by the platform, not by an API write.
+         * @description The channel reported a sent message as read. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
          */
         post: operations["webhook_message_read"];
         delete?: never;
@@ -2503,7 +2503,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.received
-         * @description A message arrived from a contact. Emitted by the platform, not by an API write.
+         * @description A message arrived from a contact. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
          */
         post: operations["webhook_message_received"];
         delete?: never;
@@ -2523,7 +2523,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.sent
-         * @description A message left: sent through the API, a broadcast, an AI agent or typed on the phone of a QR-code number.
+         * @description A message left: sent through the API, a broadcast, an AI agent or typed on the phone of a QR-code number. Emitted by API writes. Its data is what the `read:messages` scope guards on the read routes.
          */
         post: operations["webhook_message_sent"];
         delete?: never;
@@ -2543,7 +2543,7 @@ export interface webhooks {
         put?: never;
         /**
          * task.completed
-         * @description A task was completed.
+         * @description A task was completed. Emitted by API writes. Its data is what the `read:tasks` scope guards on the read routes.
          */
         post: operations["webhook_task_completed"];
         delete?: never;
@@ -2563,7 +2563,7 @@ export interface webhooks {
         put?: never;
         /**
          * task.created
-         * @description A task was created.
+         * @description A task was created. Emitted by API writes. Its data is what the `read:tasks` scope guards on the read routes.
          */
         post: operations["webhook_task_created"];
         delete?: never;
@@ -2583,7 +2583,7 @@ export interface webhooks {
         put?: never;
         /**
          * task.due
-         * @description A task reached its due time. Emitted by the platform, not by an API write.
+         * @description A task reached its due time. Emitted by the platform, not by an API write. Its data is what the `read:tasks` scope guards on the read routes.
          */
         post: operations["webhook_task_due"];
         delete?: never;
@@ -2603,7 +2603,7 @@ export interface webhooks {
         put?: never;
         /**
          * task.overdue
-         * @description An open task passed its due time without being completed. Emitted by the platform, not by an API write.
+         * @description An open task passed its due time without being completed. Emitted by the platform, not by an API write. Its data is what the `read:tasks` scope guards on the read routes.
          */
         post: operations["webhook_task_overdue"];
         delete?: never;
@@ -2623,7 +2623,7 @@ export interface webhooks {
         put?: never;
         /**
          * template.approved
-         * @description The cloud provider approved an official template. Emitted by the platform, not by an API write.
+         * @description The cloud provider approved an official template: it can be sent now. Emitted by the platform, not by an API write. Its data is what the `read:chatapp_instances` scope guards on the read routes.
          */
         post: operations["webhook_template_approved"];
         delete?: never;
@@ -2643,7 +2643,7 @@ export interface webhooks {
         put?: never;
         /**
          * template.rejected
-         * @description The cloud provider rejected an official template. Emitted by the platform, not by an API write.
+         * @description The cloud provider rejected an official template; data.reason is the provider's reason, when it gave one. Emitted by the platform, not by an API write. Its data is what the `read:chatapp_instances` scope guards on the read routes.
          */
         post: operations["webhook_template_rejected"];
         delete?: never;
@@ -4231,7 +4231,9 @@ export interface components {
          *       "last_failure_reason": "last failure reason",
          *       "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
          *       "created_at": "2026-03-02T14:30:00.000Z",
-         *       "updated_at": "2026-03-02T14:30:00.000Z"
+         *       "updated_at": "2026-03-02T14:30:00.000Z",
+         *       "pending_deliveries": 1,
+         *       "lag_seconds": 1
          *     }
          */
         Webhook: {
@@ -4246,6 +4248,11 @@ export interface components {
             events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
             id: string;
             /**
+             * @description age of the oldest of those deliveries: how far behind the subscription is (null when nothing is pending)
+             * @default null
+             */
+            lag_seconds: number | null;
+            /**
              * @description time of the last successful delivery
              * @default null
              */
@@ -4258,6 +4265,11 @@ export interface components {
              */
             last_failure_reason: string | null;
             name: string;
+            /**
+             * @description deliveries not yet done: on their first attempt, waiting for a retry, or held while paused
+             * @default 0
+             */
+            pending_deliveries: number;
             /**
              * @description while set, deliveries are also signed with the secret the last rotation replaced
              * @default null
@@ -4473,6 +4485,8 @@ export interface components {
          *       "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
          *       "created_at": "2026-03-02T14:30:00.000Z",
          *       "updated_at": "2026-03-02T14:30:00.000Z",
+         *       "pending_deliveries": 1,
+         *       "lag_seconds": 1,
          *       "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE="
          *     }
          */
@@ -4488,6 +4502,11 @@ export interface components {
             events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
             id: string;
             /**
+             * @description age of the oldest of those deliveries: how far behind the subscription is (null when nothing is pending)
+             * @default null
+             */
+            lag_seconds: number | null;
+            /**
              * @description time of the last successful delivery
              * @default null
              */
@@ -4500,6 +4519,11 @@ export interface components {
              */
             last_failure_reason: string | null;
             name: string;
+            /**
+             * @description deliveries not yet done: on their first attempt, waiting for a retry, or held while paused
+             * @default 0
+             */
+            pending_deliveries: number;
             /**
              * @description while set, deliveries are also signed with the secret the last rotation replaced
              * @default null
@@ -24262,7 +24286,9 @@ export interface operations {
                      *           "last_failure_reason": "last failure reason",
                      *           "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *           "created_at": "2026-03-02T14:30:00.000Z",
-                     *           "updated_at": "2026-03-02T14:30:00.000Z"
+                     *           "updated_at": "2026-03-02T14:30:00.000Z",
+                     *           "pending_deliveries": 1,
+                     *           "lag_seconds": 1
                      *         }
                      *       ],
                      *       "meta": {
@@ -24470,6 +24496,8 @@ export interface operations {
                      *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
+                     *         "pending_deliveries": 1,
+                     *         "lag_seconds": 1,
                      *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE="
                      *       },
                      *       "meta": {
@@ -24678,7 +24706,9 @@ export interface operations {
                      *         "last_failure_reason": "last failure reason",
                      *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
-                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         "updated_at": "2026-03-02T14:30:00.000Z",
+                     *         "pending_deliveries": 1,
+                     *         "lag_seconds": 1
                      *       },
                      *       "meta": {
                      *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
@@ -25054,7 +25084,9 @@ export interface operations {
                      *         "last_failure_reason": "last failure reason",
                      *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
-                     *         "updated_at": "2026-03-02T14:30:00.000Z"
+                     *         "updated_at": "2026-03-02T14:30:00.000Z",
+                     *         "pending_deliveries": 1,
+                     *         "lag_seconds": 1
                      *       },
                      *       "meta": {
                      *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
@@ -25504,6 +25536,8 @@ export interface operations {
                      *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
+                     *         "pending_deliveries": 1,
+                     *         "lag_seconds": 1,
                      *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE="
                      *       },
                      *       "meta": {
@@ -26543,13 +26577,37 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "agent.handoff.requested",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "id"
+                 *           "id": "run_8iKu7JyH6gTf5RdEwS9OlP",
+                 *           "agent": {
+                 *             "id": "ag_4rFv5TgBnH1QaZ2wSx3EdC",
+                 *             "name": "Sales assistant",
+                 *             "type": "sales"
+                 *           },
+                 *           "conversation_id": "cv_4RkT8nVb1PcYsH9WmQ4zLx",
+                 *           "trigger_event": "message.received.from_contact",
+                 *           "status": "completed",
+                 *           "skip_reason": null,
+                 *           "error_message": null,
+                 *           "messages_sent": [],
+                 *           "handoff": {
+                 *             "triggered": true,
+                 *             "reason": "keywords",
+                 *             "summary": "The contact asks for a discount."
+                 *           },
+                 *           "usage": {
+                 *             "tokens": 412,
+                 *             "cost_cents": 1
+                 *           },
+                 *           "model": "gpt-4o-mini",
+                 *           "duration_ms": 2300,
+                 *           "started_at": "2026-03-02T14:29:57.700Z",
+                 *           "completed_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
                  *     }
@@ -26560,11 +26618,47 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        /** @description The record the event is about */
                         object: {
+                            agent: {
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                type: "sales" | "support" | "custom";
+                            };
+                            completed_at: string | null;
+                            conversation_id: string;
+                            duration_ms: number | null;
+                            error_message: string | null;
+                            handoff: {
+                                reason: string;
+                                summary: string;
+                                triggered: boolean;
+                            } | null;
                             id: string;
-                        } & {
-                            [key: string]: unknown;
+                            messages_sent: {
+                                content: string;
+                                delay_ms: number;
+                                message_id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 in UTC with milliseconds
+                                 */
+                                sent_at: string;
+                            }[];
+                            model: string | null;
+                            skip_reason: ("outside_scope" | "conversation_assigned" | "inside_business_hours" | "reply_cap_reached" | "another_agent_answering" | "handed_off" | "superseded") | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            started_at: string;
+                            /** @enum {string} */
+                            status: "running" | "completed" | "skipped" | "failed";
+                            trigger_event: string;
+                            usage: {
+                                cost_cents: number;
+                                tokens: number;
+                            } | null;
                         };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
@@ -26627,13 +26721,40 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "agent.run.completed",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "id"
+                 *           "id": "run_8iKu7JyH6gTf5RdEwS9OlP",
+                 *           "agent": {
+                 *             "id": "ag_4rFv5TgBnH1QaZ2wSx3EdC",
+                 *             "name": "Sales assistant",
+                 *             "type": "sales"
+                 *           },
+                 *           "conversation_id": "cv_4RkT8nVb1PcYsH9WmQ4zLx",
+                 *           "trigger_event": "message.received.from_contact",
+                 *           "status": "completed",
+                 *           "skip_reason": null,
+                 *           "error_message": null,
+                 *           "messages_sent": [
+                 *             {
+                 *               "message_id": "msg_7nVb1PcYsH9WmQ4zLx4RkT",
+                 *               "content": "Yes, until Friday. Shall I send the proposal?",
+                 *               "sent_at": "2026-03-02T14:30:00.000Z",
+                 *               "delay_ms": 1500
+                 *             }
+                 *           ],
+                 *           "handoff": null,
+                 *           "usage": {
+                 *             "tokens": 412,
+                 *             "cost_cents": 1
+                 *           },
+                 *           "model": "gpt-4o-mini",
+                 *           "duration_ms": 2300,
+                 *           "started_at": "2026-03-02T14:29:57.700Z",
+                 *           "completed_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
                  *     }
@@ -26644,11 +26765,47 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        /** @description The record the event is about */
                         object: {
+                            agent: {
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                type: "sales" | "support" | "custom";
+                            };
+                            completed_at: string | null;
+                            conversation_id: string;
+                            duration_ms: number | null;
+                            error_message: string | null;
+                            handoff: {
+                                reason: string;
+                                summary: string;
+                                triggered: boolean;
+                            } | null;
                             id: string;
-                        } & {
-                            [key: string]: unknown;
+                            messages_sent: {
+                                content: string;
+                                delay_ms: number;
+                                message_id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 in UTC with milliseconds
+                                 */
+                                sent_at: string;
+                            }[];
+                            model: string | null;
+                            skip_reason: ("outside_scope" | "conversation_assigned" | "inside_business_hours" | "reply_cap_reached" | "another_agent_answering" | "handed_off" | "superseded") | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            started_at: string;
+                            /** @enum {string} */
+                            status: "running" | "completed" | "skipped" | "failed";
+                            trigger_event: string;
+                            usage: {
+                                cost_cents: number;
+                                tokens: number;
+                            } | null;
                         };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
@@ -26711,13 +26868,30 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "agent.run.failed",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "id"
+                 *           "id": "run_8iKu7JyH6gTf5RdEwS9OlP",
+                 *           "agent": {
+                 *             "id": "ag_4rFv5TgBnH1QaZ2wSx3EdC",
+                 *             "name": "Sales assistant",
+                 *             "type": "sales"
+                 *           },
+                 *           "conversation_id": "cv_4RkT8nVb1PcYsH9WmQ4zLx",
+                 *           "trigger_event": "message.received.from_contact",
+                 *           "status": "failed",
+                 *           "skip_reason": null,
+                 *           "error_message": "The model provider answered 503 three times.",
+                 *           "messages_sent": [],
+                 *           "handoff": null,
+                 *           "usage": null,
+                 *           "model": "gpt-4o-mini",
+                 *           "duration_ms": 2300,
+                 *           "started_at": "2026-03-02T14:29:57.700Z",
+                 *           "completed_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
                  *     }
@@ -26728,11 +26902,47 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        /** @description The record the event is about */
                         object: {
+                            agent: {
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                type: "sales" | "support" | "custom";
+                            };
+                            completed_at: string | null;
+                            conversation_id: string;
+                            duration_ms: number | null;
+                            error_message: string | null;
+                            handoff: {
+                                reason: string;
+                                summary: string;
+                                triggered: boolean;
+                            } | null;
                             id: string;
-                        } & {
-                            [key: string]: unknown;
+                            messages_sent: {
+                                content: string;
+                                delay_ms: number;
+                                message_id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 in UTC with milliseconds
+                                 */
+                                sent_at: string;
+                            }[];
+                            model: string | null;
+                            skip_reason: ("outside_scope" | "conversation_assigned" | "inside_business_hours" | "reply_cap_reached" | "another_agent_answering" | "handed_off" | "superseded") | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            started_at: string;
+                            /** @enum {string} */
+                            status: "running" | "completed" | "skipped" | "failed";
+                            trigger_event: string;
+                            usage: {
+                                cost_cents: number;
+                                tokens: number;
+                            } | null;
                         };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
@@ -26795,82 +27005,57 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "broadcast.completed",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "name": "Spring sale",
-                 *           "description": "Follow-up on the annual plan proposal.",
-                 *           "status": "draft",
+                 *           "id": "bc_5TgBnH1QaZ2wSx3EdC4rFv",
+                 *           "name": "Black Friday",
+                 *           "description": null,
+                 *           "status": "completed_with_errors",
                  *           "chatapp_instances": [
                  *             {
-                 *               "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *               "name": "Spring sale",
-                 *               "channel": "qrcode"
+                 *               "id": "ci_1PcYsH9WmQ4zLx4RkT8nVb",
+                 *               "name": "Sales number",
+                 *               "channel": "official"
                  *             }
                  *           ],
                  *           "audience": {
-                 *             "type": "all",
+                 *             "type": "tags",
                  *             "tags": [
                  *               "vip"
                  *             ],
                  *             "tags_operator": "or",
-                 *             "contact_ids": [
-                 *               "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *             ],
-                 *             "has_chatapp": false,
-                 *             "filters": {
-                 *               "source": "chatapp",
-                 *               "created_after": "2026-01-01T00:00:00.000Z",
-                 *               "created_before": "2026-03-01T00:00:00.000Z",
-                 *               "exclude_tags": [
-                 *                 "exclude tags"
-                 *               ]
-                 *             }
+                 *             "contact_ids": [],
+                 *             "has_chatapp": true,
+                 *             "filters": null
                  *           },
-                 *           "message": {
-                 *             "type": "text",
-                 *             "content": "Yes, the annual plan is 10% off until Friday.",
-                 *             "media_url": "https://cdn.example.com/catalogue.pdf"
-                 *           },
+                 *           "message": null,
                  *           "cloud_template": {
-                 *             "template_id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Spring sale",
+                 *             "template_id": "tpl_3EdC4rFv5TgBnH1QaZ2wSx",
+                 *             "name": "black_friday",
                  *             "language": "pt_BR",
                  *             "category": "marketing",
-                 *             "variables": [
-                 *               {
-                 *                 "key": "key",
-                 *                 "component": "component",
-                 *                 "source_type": "contact_field",
-                 *                 "source_key": "source key",
-                 *                 "fallback": "friend",
-                 *                 "value": "value"
-                 *               }
-                 *             ]
+                 *             "variables": []
                  *           },
                  *           "settings": {
-                 *             "send_profile": "conservative"
+                 *             "send_profile": "moderate"
                  *           },
-                 *           "scheduled_at": "2026-03-02T14:30:00.000Z",
-                 *           "started_at": "2026-03-02T14:30:00.000Z",
+                 *           "scheduled_at": null,
+                 *           "started_at": "2026-03-02T13:30:00.000Z",
                  *           "completed_at": "2026-03-02T14:30:00.000Z",
                  *           "stats": {
-                 *             "total": 1,
-                 *             "sent": 1,
-                 *             "delivered": 1,
-                 *             "read": 1,
-                 *             "failed": 1,
-                 *             "excluded": 1
+                 *             "total": 1200,
+                 *             "sent": 1187,
+                 *             "delivered": 1150,
+                 *             "read": 820,
+                 *             "failed": 13,
+                 *             "excluded": 20
                  *           },
-                 *           "error": {
-                 *             "code": "code",
-                 *             "message": "message"
-                 *           },
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "error": null,
+                 *           "created_at": "2026-03-01T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
@@ -26882,7 +27067,82 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Broadcast"];
+                        object: {
+                            audience: {
+                                contact_ids: string[];
+                                filters: {
+                                    created_after: string | null;
+                                    created_before: string | null;
+                                    exclude_tags: string[];
+                                    source: string | null;
+                                } | null;
+                                has_chatapp: boolean | null;
+                                tags: string[];
+                                tags_operator: ("or" | "and") | null;
+                                /** @enum {string} */
+                                type: "all" | "tags" | "contacts";
+                            };
+                            chatapp_instances: {
+                                /** @enum {string} */
+                                channel: "qrcode" | "official";
+                                id: string;
+                                name: string;
+                            }[];
+                            cloud_template: {
+                                category: string;
+                                language: string;
+                                name: string;
+                                template_id: string;
+                                variables: {
+                                    component: string;
+                                    fallback: string | null;
+                                    key: string;
+                                    source_key: string | null;
+                                    /** @enum {string} */
+                                    source_type: "contact_field" | "static";
+                                    value: string | null;
+                                }[];
+                            } | null;
+                            completed_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            description: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            id: string;
+                            message: {
+                                content: string | null;
+                                media_url: string | null;
+                                type: string;
+                            } | null;
+                            name: string;
+                            scheduled_at: string | null;
+                            settings: {
+                                /** @enum {string} */
+                                send_profile: "conservative" | "moderate" | "aggressive";
+                            };
+                            started_at: string | null;
+                            stats: {
+                                delivered: number;
+                                excluded: number;
+                                failed: number;
+                                read: number;
+                                sent: number;
+                                total: number;
+                            };
+                            /** @enum {string} */
+                            status: "draft" | "scheduled" | "processing" | "sending" | "paused" | "completed" | "completed_with_errors" | "failed" | "cancelled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -26944,82 +27204,60 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "broadcast.failed",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "name": "Spring sale",
-                 *           "description": "Follow-up on the annual plan proposal.",
-                 *           "status": "draft",
+                 *           "id": "bc_5TgBnH1QaZ2wSx3EdC4rFv",
+                 *           "name": "Black Friday",
+                 *           "description": null,
+                 *           "status": "failed",
                  *           "chatapp_instances": [
                  *             {
-                 *               "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *               "name": "Spring sale",
-                 *               "channel": "qrcode"
+                 *               "id": "ci_1PcYsH9WmQ4zLx4RkT8nVb",
+                 *               "name": "Sales number",
+                 *               "channel": "official"
                  *             }
                  *           ],
                  *           "audience": {
-                 *             "type": "all",
+                 *             "type": "tags",
                  *             "tags": [
                  *               "vip"
                  *             ],
                  *             "tags_operator": "or",
-                 *             "contact_ids": [
-                 *               "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *             ],
-                 *             "has_chatapp": false,
-                 *             "filters": {
-                 *               "source": "chatapp",
-                 *               "created_after": "2026-01-01T00:00:00.000Z",
-                 *               "created_before": "2026-03-01T00:00:00.000Z",
-                 *               "exclude_tags": [
-                 *                 "exclude tags"
-                 *               ]
-                 *             }
+                 *             "contact_ids": [],
+                 *             "has_chatapp": true,
+                 *             "filters": null
                  *           },
-                 *           "message": {
-                 *             "type": "text",
-                 *             "content": "Yes, the annual plan is 10% off until Friday.",
-                 *             "media_url": "https://cdn.example.com/catalogue.pdf"
-                 *           },
+                 *           "message": null,
                  *           "cloud_template": {
-                 *             "template_id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Spring sale",
+                 *             "template_id": "tpl_3EdC4rFv5TgBnH1QaZ2wSx",
+                 *             "name": "black_friday",
                  *             "language": "pt_BR",
                  *             "category": "marketing",
-                 *             "variables": [
-                 *               {
-                 *                 "key": "key",
-                 *                 "component": "component",
-                 *                 "source_type": "contact_field",
-                 *                 "source_key": "source key",
-                 *                 "fallback": "friend",
-                 *                 "value": "value"
-                 *               }
-                 *             ]
+                 *             "variables": []
                  *           },
                  *           "settings": {
-                 *             "send_profile": "conservative"
+                 *             "send_profile": "moderate"
                  *           },
-                 *           "scheduled_at": "2026-03-02T14:30:00.000Z",
-                 *           "started_at": "2026-03-02T14:30:00.000Z",
+                 *           "scheduled_at": null,
+                 *           "started_at": "2026-03-02T13:30:00.000Z",
                  *           "completed_at": "2026-03-02T14:30:00.000Z",
                  *           "stats": {
-                 *             "total": 1,
-                 *             "sent": 1,
-                 *             "delivered": 1,
-                 *             "read": 1,
-                 *             "failed": 1,
-                 *             "excluded": 1
+                 *             "total": 1200,
+                 *             "sent": 1187,
+                 *             "delivered": 1150,
+                 *             "read": 820,
+                 *             "failed": 13,
+                 *             "excluded": 20
                  *           },
                  *           "error": {
-                 *             "code": "code",
-                 *             "message": "message"
+                 *             "code": "CHANNEL_DISCONNECTED",
+                 *             "message": "The number went offline."
                  *           },
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2026-03-01T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
@@ -27031,7 +27269,82 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Broadcast"];
+                        object: {
+                            audience: {
+                                contact_ids: string[];
+                                filters: {
+                                    created_after: string | null;
+                                    created_before: string | null;
+                                    exclude_tags: string[];
+                                    source: string | null;
+                                } | null;
+                                has_chatapp: boolean | null;
+                                tags: string[];
+                                tags_operator: ("or" | "and") | null;
+                                /** @enum {string} */
+                                type: "all" | "tags" | "contacts";
+                            };
+                            chatapp_instances: {
+                                /** @enum {string} */
+                                channel: "qrcode" | "official";
+                                id: string;
+                                name: string;
+                            }[];
+                            cloud_template: {
+                                category: string;
+                                language: string;
+                                name: string;
+                                template_id: string;
+                                variables: {
+                                    component: string;
+                                    fallback: string | null;
+                                    key: string;
+                                    source_key: string | null;
+                                    /** @enum {string} */
+                                    source_type: "contact_field" | "static";
+                                    value: string | null;
+                                }[];
+                            } | null;
+                            completed_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            description: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            id: string;
+                            message: {
+                                content: string | null;
+                                media_url: string | null;
+                                type: string;
+                            } | null;
+                            name: string;
+                            scheduled_at: string | null;
+                            settings: {
+                                /** @enum {string} */
+                                send_profile: "conservative" | "moderate" | "aggressive";
+                            };
+                            started_at: string | null;
+                            stats: {
+                                delivered: number;
+                                excluded: number;
+                                failed: number;
+                                read: number;
+                                sent: number;
+                                total: number;
+                            };
+                            /** @enum {string} */
+                            status: "draft" | "scheduled" | "processing" | "sending" | "paused" | "completed" | "completed_with_errors" | "failed" | "cancelled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -27093,82 +27406,57 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "broadcast.started",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "name": "Spring sale",
-                 *           "description": "Follow-up on the annual plan proposal.",
-                 *           "status": "draft",
+                 *           "id": "bc_5TgBnH1QaZ2wSx3EdC4rFv",
+                 *           "name": "Black Friday",
+                 *           "description": null,
+                 *           "status": "sending",
                  *           "chatapp_instances": [
                  *             {
-                 *               "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *               "name": "Spring sale",
-                 *               "channel": "qrcode"
+                 *               "id": "ci_1PcYsH9WmQ4zLx4RkT8nVb",
+                 *               "name": "Sales number",
+                 *               "channel": "official"
                  *             }
                  *           ],
                  *           "audience": {
-                 *             "type": "all",
+                 *             "type": "tags",
                  *             "tags": [
                  *               "vip"
                  *             ],
                  *             "tags_operator": "or",
-                 *             "contact_ids": [
-                 *               "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *             ],
-                 *             "has_chatapp": false,
-                 *             "filters": {
-                 *               "source": "chatapp",
-                 *               "created_after": "2026-01-01T00:00:00.000Z",
-                 *               "created_before": "2026-03-01T00:00:00.000Z",
-                 *               "exclude_tags": [
-                 *                 "exclude tags"
-                 *               ]
-                 *             }
+                 *             "contact_ids": [],
+                 *             "has_chatapp": true,
+                 *             "filters": null
                  *           },
-                 *           "message": {
-                 *             "type": "text",
-                 *             "content": "Yes, the annual plan is 10% off until Friday.",
-                 *             "media_url": "https://cdn.example.com/catalogue.pdf"
-                 *           },
+                 *           "message": null,
                  *           "cloud_template": {
-                 *             "template_id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Spring sale",
+                 *             "template_id": "tpl_3EdC4rFv5TgBnH1QaZ2wSx",
+                 *             "name": "black_friday",
                  *             "language": "pt_BR",
                  *             "category": "marketing",
-                 *             "variables": [
-                 *               {
-                 *                 "key": "key",
-                 *                 "component": "component",
-                 *                 "source_type": "contact_field",
-                 *                 "source_key": "source key",
-                 *                 "fallback": "friend",
-                 *                 "value": "value"
-                 *               }
-                 *             ]
+                 *             "variables": []
                  *           },
                  *           "settings": {
-                 *             "send_profile": "conservative"
+                 *             "send_profile": "moderate"
                  *           },
-                 *           "scheduled_at": "2026-03-02T14:30:00.000Z",
+                 *           "scheduled_at": null,
                  *           "started_at": "2026-03-02T14:30:00.000Z",
-                 *           "completed_at": "2026-03-02T14:30:00.000Z",
+                 *           "completed_at": null,
                  *           "stats": {
-                 *             "total": 1,
-                 *             "sent": 1,
-                 *             "delivered": 1,
-                 *             "read": 1,
-                 *             "failed": 1,
-                 *             "excluded": 1
+                 *             "total": 1200,
+                 *             "sent": 0,
+                 *             "delivered": 0,
+                 *             "read": 0,
+                 *             "failed": 0,
+                 *             "excluded": 20
                  *           },
-                 *           "error": {
-                 *             "code": "code",
-                 *             "message": "message"
-                 *           },
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "error": null,
+                 *           "created_at": "2026-03-01T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
@@ -27180,7 +27468,82 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Broadcast"];
+                        object: {
+                            audience: {
+                                contact_ids: string[];
+                                filters: {
+                                    created_after: string | null;
+                                    created_before: string | null;
+                                    exclude_tags: string[];
+                                    source: string | null;
+                                } | null;
+                                has_chatapp: boolean | null;
+                                tags: string[];
+                                tags_operator: ("or" | "and") | null;
+                                /** @enum {string} */
+                                type: "all" | "tags" | "contacts";
+                            };
+                            chatapp_instances: {
+                                /** @enum {string} */
+                                channel: "qrcode" | "official";
+                                id: string;
+                                name: string;
+                            }[];
+                            cloud_template: {
+                                category: string;
+                                language: string;
+                                name: string;
+                                template_id: string;
+                                variables: {
+                                    component: string;
+                                    fallback: string | null;
+                                    key: string;
+                                    source_key: string | null;
+                                    /** @enum {string} */
+                                    source_type: "contact_field" | "static";
+                                    value: string | null;
+                                }[];
+                            } | null;
+                            completed_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            description: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            id: string;
+                            message: {
+                                content: string | null;
+                                media_url: string | null;
+                                type: string;
+                            } | null;
+                            name: string;
+                            scheduled_at: string | null;
+                            settings: {
+                                /** @enum {string} */
+                                send_profile: "conservative" | "moderate" | "aggressive";
+                            };
+                            started_at: string | null;
+                            stats: {
+                                delivered: number;
+                                excluded: number;
+                                failed: number;
+                                read: number;
+                                sent: number;
+                                total: number;
+                            };
+                            /** @enum {string} */
+                            status: "draft" | "scheduled" | "processing" | "sending" | "paused" | "completed" | "completed_with_errors" | "failed" | "cancelled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -27242,23 +27605,23 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "channel.connected",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "ci_1PcYsH9WmQ4zLx4RkT8nVb",
                  *           "name": "Sales number",
-                 *           "channel": "official",
-                 *           "phone_number": "+5511987654321",
+                 *           "channel": "qrcode",
+                 *           "phone_number": "+5511912345678",
                  *           "status": "connected",
                  *           "is_default": true,
                  *           "warmup": {
                  *             "active": false,
-                 *             "daily_limit": 1
+                 *             "daily_limit": null
                  *           },
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2025-12-02T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
@@ -27270,7 +27633,30 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["ChatInstance"];
+                        object: {
+                            /** @description official or qrcode (photoapp and socialmsg pages also emit channel events) */
+                            channel: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            id: string;
+                            is_default: boolean;
+                            name: string;
+                            phone_number: string | null;
+                            /** @enum {string} */
+                            status: "connected" | "connecting" | "disconnected";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                            warmup: {
+                                active: boolean;
+                                daily_limit: number | null;
+                            };
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -27332,23 +27718,23 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "channel.disconnected",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "ci_1PcYsH9WmQ4zLx4RkT8nVb",
                  *           "name": "Sales number",
-                 *           "channel": "official",
-                 *           "phone_number": "+5511987654321",
-                 *           "status": "connected",
+                 *           "channel": "qrcode",
+                 *           "phone_number": "+5511912345678",
+                 *           "status": "disconnected",
                  *           "is_default": true,
                  *           "warmup": {
                  *             "active": false,
-                 *             "daily_limit": 1
+                 *             "daily_limit": null
                  *           },
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2025-12-02T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
@@ -27360,7 +27746,30 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["ChatInstance"];
+                        object: {
+                            /** @description official or qrcode (photoapp and socialmsg pages also emit channel events) */
+                            channel: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            id: string;
+                            is_default: boolean;
+                            name: string;
+                            phone_number: string | null;
+                            /** @enum {string} */
+                            status: "connected" | "connecting" | "disconnected";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                            warmup: {
+                                active: boolean;
+                                daily_limit: number | null;
+                            };
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -27422,25 +27831,27 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "channel.qr.updated",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "ci_1PcYsH9WmQ4zLx4RkT8nVb",
                  *           "name": "Sales number",
-                 *           "channel": "official",
-                 *           "phone_number": "+5511987654321",
-                 *           "status": "connected",
+                 *           "channel": "qrcode",
+                 *           "phone_number": "+5511912345678",
+                 *           "status": "connecting",
                  *           "is_default": true,
                  *           "warmup": {
                  *             "active": false,
-                 *             "daily_limit": 1
+                 *             "daily_limit": null
                  *           },
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2025-12-02T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
-                 *         }
+                 *         },
+                 *         "qr_code": "2@Wq9pL3xZ8vK1mN4bT7yR2cF5hJ0dS6gA,6dQk2zXw9LmB4cVnP0sHdA==",
+                 *         "expires_at": "2026-03-02T14:31:00.000Z"
                  *       }
                  *     }
                  */
@@ -27450,7 +27861,33 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["ChatInstance"];
+                        expires_at: string | null;
+                        object: {
+                            /** @description official or qrcode (photoapp and socialmsg pages also emit channel events) */
+                            channel: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            id: string;
+                            is_default: boolean;
+                            name: string;
+                            phone_number: string | null;
+                            /** @enum {string} */
+                            status: "connected" | "connecting" | "disconnected";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                            warmup: {
+                                active: boolean;
+                                daily_limit: number | null;
+                            };
+                        };
+                        /** @description the text the QR code encodes */
+                        qr_code: string;
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -27512,33 +27949,33 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "company.created",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "co_8HnQ2vLx5KdP1wRz7TbYcM",
                  *           "name": "Padaria Central",
-                 *           "email": "maria.oliveira@example.com",
-                 *           "phone": "+5511987654321",
+                 *           "email": "contato@padariacentral.example",
+                 *           "phone": "+551133334444",
                  *           "website": "https://padariacentral.example",
                  *           "sector": "Food & beverage",
-                 *           "size": "1-10",
+                 *           "size": "11-50",
                  *           "city": "São Paulo",
                  *           "state": "SP",
                  *           "assigned_to": {
-                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "mb_7Tq2RkXw9LmB4cVnP0sHdA",
                  *             "name": "Ana Souza"
                  *           },
                  *           "tags": [
-                 *             "vip"
+                 *             "b2b"
                  *           ],
                  *           "custom_fields": {},
                  *           "contacts_count": 1,
                  *           "deals_count": 1,
-                 *           "total_deals_value": 1,
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "total_deals_value": 4800,
+                 *           "created_at": "2026-01-01T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
@@ -27550,7 +27987,39 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Company"];
+                        object: {
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            city: string | null;
+                            contacts_count: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            deals_count: number;
+                            email: string | null;
+                            id: string;
+                            name: string;
+                            phone: string | null;
+                            sector: string | null;
+                            /** @description 1-10, 11-50, 51-200, 201-500 or 500+ */
+                            size: string | null;
+                            state: string | null;
+                            tags: string[];
+                            total_deals_value: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                            website: string | null;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -27612,13 +28081,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "company.deleted",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "id"
+                 *           "id": "co_8HnQ2vLx5KdP1wRz7TbYcM"
                  *         }
                  *       }
                  *     }
@@ -27693,36 +28162,39 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "company.updated",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "co_8HnQ2vLx5KdP1wRz7TbYcM",
                  *           "name": "Padaria Central",
-                 *           "email": "maria.oliveira@example.com",
-                 *           "phone": "+5511987654321",
+                 *           "email": "contato@padariacentral.example",
+                 *           "phone": "+551133334444",
                  *           "website": "https://padariacentral.example",
                  *           "sector": "Food & beverage",
-                 *           "size": "1-10",
+                 *           "size": "11-50",
                  *           "city": "São Paulo",
                  *           "state": "SP",
                  *           "assigned_to": {
-                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "mb_7Tq2RkXw9LmB4cVnP0sHdA",
                  *             "name": "Ana Souza"
                  *           },
                  *           "tags": [
-                 *             "vip"
+                 *             "b2b"
                  *           ],
                  *           "custom_fields": {},
                  *           "contacts_count": 1,
                  *           "deals_count": 1,
-                 *           "total_deals_value": 1,
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "total_deals_value": 4800,
+                 *           "created_at": "2026-01-01T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         },
-                 *         "previous": {}
+                 *         "previous": {
+                 *           "name": "Padaria Central Ltda",
+                 *           "updated_at": "2026-03-02T13:30:00.000Z"
+                 *         }
                  *       }
                  *     }
                  */
@@ -27732,8 +28204,40 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Company"];
-                        /** @description The old values of the changed fields, by field name */
+                        object: {
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            city: string | null;
+                            contacts_count: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            deals_count: number;
+                            email: string | null;
+                            id: string;
+                            name: string;
+                            phone: string | null;
+                            sector: string | null;
+                            /** @description 1-10, 11-50, 51-200, 201-500 or 500+ */
+                            size: string | null;
+                            state: string | null;
+                            tags: string[];
+                            total_deals_value: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                            website: string | null;
+                        };
+                        /** @description The old values of the fields the write changed, by their names in the read shape */
                         previous: {
                             [key: string]: unknown;
                         };
@@ -27798,35 +28302,38 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "contact.created",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *           "name": "Maria Oliveira",
                  *           "email": "maria.oliveira@example.com",
                  *           "phone": "+5511987654321",
-                 *           "photoapp_username": "photoapp username",
-                 *           "chatapp_jid": "5511987654321@c.us",
-                 *           "socialmsg_psid": "socialmsg psid",
-                 *           "socialmsg_name": "socialmsg name",
-                 *           "source": "chatapp",
-                 *           "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
+                 *           "photoapp_username": null,
+                 *           "chatapp_jid": "5511987654321@c.chatapp",
+                 *           "socialmsg_psid": null,
+                 *           "socialmsg_name": null,
+                 *           "source": "api",
+                 *           "avatar_url": null,
                  *           "company": {
-                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "co_8HnQ2vLx5KdP1wRz7TbYcM",
                  *             "name": "Padaria Central"
                  *           },
                  *           "tags": [
+                 *             "lead",
                  *             "vip"
                  *           ],
-                 *           "custom_fields": {},
-                 *           "funnel_stage": "funnel stage",
+                 *           "custom_fields": {
+                 *             "plan_interest": "pro"
+                 *           },
+                 *           "funnel_stage": null,
                  *           "notes_count": 1,
                  *           "deals_count": 1,
-                 *           "last_message_at": "2026-03-02T14:30:00.000Z",
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "last_message_at": "2026-03-02T13:30:00.000Z",
+                 *           "created_at": "2026-01-31T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
@@ -27838,7 +28345,41 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Contact"];
+                        object: {
+                            avatar_url: string | null;
+                            chatapp_jid: string | null;
+                            company: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            deals_count: number;
+                            email: string | null;
+                            funnel_stage: string | null;
+                            id: string;
+                            last_message_at: string | null;
+                            name: string;
+                            notes_count: number;
+                            phone: string | null;
+                            photoapp_username: string | null;
+                            socialmsg_name: string | null;
+                            socialmsg_psid: string | null;
+                            /** @description chatapp, photoapp, socialmsg, manual, import or api */
+                            source: string | null;
+                            tags: string[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -27900,13 +28441,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "contact.deleted",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "id"
+                 *           "id": "ct_3fK9wLq2XbN8vR1mT6yHcE"
                  *         }
                  *       }
                  *     }
@@ -27981,14 +28522,43 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "contact.merged",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "id"
-                 *         }
+                 *           "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
+                 *           "name": "Maria Oliveira",
+                 *           "email": "maria.oliveira@example.com",
+                 *           "phone": "+5511987654321",
+                 *           "photoapp_username": null,
+                 *           "chatapp_jid": "5511987654321@c.chatapp",
+                 *           "socialmsg_psid": null,
+                 *           "socialmsg_name": null,
+                 *           "source": "api",
+                 *           "avatar_url": null,
+                 *           "company": {
+                 *             "id": "co_8HnQ2vLx5KdP1wRz7TbYcM",
+                 *             "name": "Padaria Central"
+                 *           },
+                 *           "tags": [
+                 *             "lead",
+                 *             "vip"
+                 *           ],
+                 *           "custom_fields": {
+                 *             "plan_interest": "pro"
+                 *           },
+                 *           "funnel_stage": null,
+                 *           "notes_count": 1,
+                 *           "deals_count": 1,
+                 *           "last_message_at": "2026-03-02T13:30:00.000Z",
+                 *           "created_at": "2026-01-31T14:30:00.000Z",
+                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *         },
+                 *         "merged_ids": [
+                 *           "ct_7bV2nQ8xLp4KdR1wZ5tYcF"
+                 *         ]
                  *       }
                  *     }
                  */
@@ -27998,11 +28568,41 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        /** @description The record the event is about */
+                        merged_ids: string[];
                         object: {
+                            avatar_url: string | null;
+                            chatapp_jid: string | null;
+                            company: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            deals_count: number;
+                            email: string | null;
+                            funnel_stage: string | null;
                             id: string;
-                        } & {
-                            [key: string]: unknown;
+                            last_message_at: string | null;
+                            name: string;
+                            notes_count: number;
+                            phone: string | null;
+                            photoapp_username: string | null;
+                            socialmsg_name: string | null;
+                            socialmsg_psid: string | null;
+                            /** @description chatapp, photoapp, socialmsg, manual, import or api */
+                            source: string | null;
+                            tags: string[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
                         };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
@@ -28065,20 +28665,20 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "contact.note.added",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "note": {
-                 *           "id": "nt_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "content": "Yes, the annual plan is 10% off until Friday.",
+                 *           "id": "nt_2xZm5VbCdF6YtR3kLp8WqN",
+                 *           "content": "Asked for a discount on the annual plan.",
                  *           "color": "yellow",
-                 *           "category": "general",
+                 *           "category": "follow_up",
                  *           "created_at": "2026-03-02T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         },
-                 *         "contact_id": "contact id"
+                 *         "contact_id": "ct_3fK9wLq2XbN8vR1mT6yHcE"
                  *       }
                  *     }
                  */
@@ -28089,7 +28689,22 @@ export interface operations {
                     created_at: string;
                     data: {
                         contact_id: string;
-                        note: components["schemas"]["Note"];
+                        note: {
+                            category: string;
+                            color: string;
+                            content: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -28151,14 +28766,19 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "contact.opted_out",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
-                 *         "object": {
-                 *           "id": "id"
-                 *         }
+                 *         "contact": {
+                 *           "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
+                 *           "name": "Maria Oliveira"
+                 *         },
+                 *         "channel": "chatapp",
+                 *         "source": "keyword",
+                 *         "keyword": "STOP",
+                 *         "opted_out_at": "2026-03-02T14:30:00.000Z"
                  *       }
                  *     }
                  */
@@ -28168,12 +28788,23 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        /** @description The record the event is about */
-                        object: {
+                        /** @description the channel the request came in on; null for an API write */
+                        channel: ("chatapp" | "photoapp" | "socialmsg") | null;
+                        contact: {
                             id: string;
-                        } & {
-                            [key: string]: unknown;
+                            name: string;
                         };
+                        keyword: string | null;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 in UTC with milliseconds
+                         */
+                        opted_out_at: string;
+                        /**
+                         * @description keyword: the contact sent STOP (or a configured word); api: a write through the API
+                         * @enum {string}
+                         */
+                        source: "keyword" | "api";
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -28235,13 +28866,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "contact.tag.added",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "contact": {
-                 *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *           "name": "Maria Oliveira"
                  *         },
                  *         "tag": "vip"
@@ -28254,7 +28885,10 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        contact: components["schemas"]["Ref"];
+                        contact: {
+                            id: string;
+                            name: string;
+                        };
                         tag: string;
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
@@ -28317,16 +28951,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "contact.tag.removed",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "contact": {
-                 *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *           "name": "Maria Oliveira"
                  *         },
-                 *         "tag": "vip"
+                 *         "tag": "lead"
                  *       }
                  *     }
                  */
@@ -28336,7 +28970,10 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        contact: components["schemas"]["Ref"];
+                        contact: {
+                            id: string;
+                            name: string;
+                        };
                         tag: string;
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
@@ -28399,38 +29036,46 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "contact.updated",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *           "name": "Maria Oliveira",
                  *           "email": "maria.oliveira@example.com",
                  *           "phone": "+5511987654321",
-                 *           "photoapp_username": "photoapp username",
-                 *           "chatapp_jid": "5511987654321@c.us",
-                 *           "socialmsg_psid": "socialmsg psid",
-                 *           "socialmsg_name": "socialmsg name",
-                 *           "source": "chatapp",
-                 *           "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
+                 *           "photoapp_username": null,
+                 *           "chatapp_jid": "5511987654321@c.chatapp",
+                 *           "socialmsg_psid": null,
+                 *           "socialmsg_name": null,
+                 *           "source": "api",
+                 *           "avatar_url": null,
                  *           "company": {
-                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "co_8HnQ2vLx5KdP1wRz7TbYcM",
                  *             "name": "Padaria Central"
                  *           },
                  *           "tags": [
+                 *             "lead",
                  *             "vip"
                  *           ],
-                 *           "custom_fields": {},
-                 *           "funnel_stage": "funnel stage",
+                 *           "custom_fields": {
+                 *             "plan_interest": "pro"
+                 *           },
+                 *           "funnel_stage": null,
                  *           "notes_count": 1,
                  *           "deals_count": 1,
-                 *           "last_message_at": "2026-03-02T14:30:00.000Z",
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "last_message_at": "2026-03-02T13:30:00.000Z",
+                 *           "created_at": "2026-01-31T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         },
-                 *         "previous": {}
+                 *         "previous": {
+                 *           "tags": [
+                 *             "lead"
+                 *           ],
+                 *           "updated_at": "2026-03-02T13:30:00.000Z"
+                 *         }
                  *       }
                  *     }
                  */
@@ -28440,8 +29085,42 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Contact"];
-                        /** @description The old values of the changed fields, by field name */
+                        object: {
+                            avatar_url: string | null;
+                            chatapp_jid: string | null;
+                            company: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            deals_count: number;
+                            email: string | null;
+                            funnel_stage: string | null;
+                            id: string;
+                            last_message_at: string | null;
+                            name: string;
+                            notes_count: number;
+                            phone: string | null;
+                            photoapp_username: string | null;
+                            socialmsg_name: string | null;
+                            socialmsg_psid: string | null;
+                            /** @description chatapp, photoapp, socialmsg, manual, import or api */
+                            source: string | null;
+                            tags: string[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                        };
+                        /** @description The old values of the fields the write changed, by their names in the read shape */
                         previous: {
                             [key: string]: unknown;
                         };
@@ -28506,41 +29185,40 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "conversation.assigned",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "cv_4RkT8nVb1PcYsH9WmQ4zLx",
                  *           "contact": {
-                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "channel": "chatapp",
                  *           "chatapp_instance": {
-                 *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Maria Oliveira",
-                 *             "channel": "qrcode"
+                 *             "id": "ci_1PcYsH9WmQ4zLx4RkT8nVb",
+                 *             "name": "Sales number",
+                 *             "channel": "official"
                  *           },
                  *           "status": "open",
                  *           "assigned_to": {
-                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "mb_7Tq2RkXw9LmB4cVnP0sHdA",
                  *             "name": "Ana Souza"
                  *           },
-                 *           "ai_agent": {
-                 *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Sales assistant"
-                 *           },
+                 *           "ai_agent": null,
                  *           "unread_count": 1,
                  *           "last_message_at": "2026-03-02T14:30:00.000Z",
-                 *           "last_message_preview": "last message preview",
-                 *           "window_expires_at": "2026-03-02T14:30:00.000Z",
-                 *           "closed_at": "2026-03-02T14:30:00.000Z",
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "last_message_preview": "Hi! Is the annual plan still 10% off?",
+                 *           "window_expires_at": "2026-03-03T14:30:00.000Z",
+                 *           "closed_at": null,
+                 *           "created_at": "2026-03-01T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         },
-                 *         "previous": {}
+                 *         "previous": {
+                 *           "assigned_to": null
+                 *         }
                  *       }
                  *     }
                  */
@@ -28550,10 +29228,52 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Conversation"];
-                        /** @description The old values of the changed fields, by field name */
+                        object: {
+                            ai_agent: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @enum {string} */
+                            channel: "chatapp" | "photoapp" | "socialmsg";
+                            chatapp_instance: {
+                                /** @enum {string} */
+                                channel: "qrcode" | "official";
+                                id: string;
+                                name: string;
+                            } | null;
+                            closed_at: string | null;
+                            contact: {
+                                id: string;
+                                name: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            id: string;
+                            last_message_at: string | null;
+                            /** @description the first 120 characters of the last message */
+                            last_message_preview: string | null;
+                            /** @enum {string} */
+                            status: "open" | "closed";
+                            unread_count: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                            window_expires_at: string | null;
+                        };
                         previous: {
-                            [key: string]: unknown;
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
                         };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
@@ -28616,38 +29336,35 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "conversation.closed",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "cv_4RkT8nVb1PcYsH9WmQ4zLx",
                  *           "contact": {
-                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "channel": "chatapp",
                  *           "chatapp_instance": {
-                 *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Maria Oliveira",
-                 *             "channel": "qrcode"
+                 *             "id": "ci_1PcYsH9WmQ4zLx4RkT8nVb",
+                 *             "name": "Sales number",
+                 *             "channel": "official"
                  *           },
-                 *           "status": "open",
+                 *           "status": "closed",
                  *           "assigned_to": {
-                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "mb_7Tq2RkXw9LmB4cVnP0sHdA",
                  *             "name": "Ana Souza"
                  *           },
-                 *           "ai_agent": {
-                 *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Sales assistant"
-                 *           },
+                 *           "ai_agent": null,
                  *           "unread_count": 1,
                  *           "last_message_at": "2026-03-02T14:30:00.000Z",
-                 *           "last_message_preview": "last message preview",
-                 *           "window_expires_at": "2026-03-02T14:30:00.000Z",
+                 *           "last_message_preview": "Hi! Is the annual plan still 10% off?",
+                 *           "window_expires_at": "2026-03-03T14:30:00.000Z",
                  *           "closed_at": "2026-03-02T14:30:00.000Z",
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "created_at": "2026-03-01T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
@@ -28659,7 +29376,47 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Conversation"];
+                        object: {
+                            ai_agent: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @enum {string} */
+                            channel: "chatapp" | "photoapp" | "socialmsg";
+                            chatapp_instance: {
+                                /** @enum {string} */
+                                channel: "qrcode" | "official";
+                                id: string;
+                                name: string;
+                            } | null;
+                            closed_at: string | null;
+                            contact: {
+                                id: string;
+                                name: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            id: string;
+                            last_message_at: string | null;
+                            /** @description the first 120 characters of the last message */
+                            last_message_preview: string | null;
+                            /** @enum {string} */
+                            status: "open" | "closed";
+                            unread_count: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                            window_expires_at: string | null;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -28721,37 +29478,31 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "conversation.created",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "cv_4RkT8nVb1PcYsH9WmQ4zLx",
                  *           "contact": {
-                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "channel": "chatapp",
                  *           "chatapp_instance": {
-                 *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Maria Oliveira",
-                 *             "channel": "qrcode"
+                 *             "id": "ci_1PcYsH9WmQ4zLx4RkT8nVb",
+                 *             "name": "Sales number",
+                 *             "channel": "official"
                  *           },
                  *           "status": "open",
-                 *           "assigned_to": {
-                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Ana Souza"
-                 *           },
-                 *           "ai_agent": {
-                 *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Sales assistant"
-                 *           },
+                 *           "assigned_to": null,
+                 *           "ai_agent": null,
                  *           "unread_count": 1,
                  *           "last_message_at": "2026-03-02T14:30:00.000Z",
-                 *           "last_message_preview": "last message preview",
-                 *           "window_expires_at": "2026-03-02T14:30:00.000Z",
-                 *           "closed_at": "2026-03-02T14:30:00.000Z",
+                 *           "last_message_preview": "Hi! Is the annual plan still 10% off?",
+                 *           "window_expires_at": "2026-03-03T14:30:00.000Z",
+                 *           "closed_at": null,
                  *           "created_at": "2026-03-02T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         }
@@ -28764,7 +29515,47 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Conversation"];
+                        object: {
+                            ai_agent: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @enum {string} */
+                            channel: "chatapp" | "photoapp" | "socialmsg";
+                            chatapp_instance: {
+                                /** @enum {string} */
+                                channel: "qrcode" | "official";
+                                id: string;
+                                name: string;
+                            } | null;
+                            closed_at: string | null;
+                            contact: {
+                                id: string;
+                                name: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            id: string;
+                            last_message_at: string | null;
+                            /** @description the first 120 characters of the last message */
+                            last_message_preview: string | null;
+                            /** @enum {string} */
+                            status: "open" | "closed";
+                            unread_count: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                            window_expires_at: string | null;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -28826,38 +29617,35 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "conversation.reopened",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "cv_4RkT8nVb1PcYsH9WmQ4zLx",
                  *           "contact": {
-                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "channel": "chatapp",
                  *           "chatapp_instance": {
-                 *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Maria Oliveira",
-                 *             "channel": "qrcode"
+                 *             "id": "ci_1PcYsH9WmQ4zLx4RkT8nVb",
+                 *             "name": "Sales number",
+                 *             "channel": "official"
                  *           },
                  *           "status": "open",
                  *           "assigned_to": {
-                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "mb_7Tq2RkXw9LmB4cVnP0sHdA",
                  *             "name": "Ana Souza"
                  *           },
-                 *           "ai_agent": {
-                 *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Sales assistant"
-                 *           },
+                 *           "ai_agent": null,
                  *           "unread_count": 1,
                  *           "last_message_at": "2026-03-02T14:30:00.000Z",
-                 *           "last_message_preview": "last message preview",
-                 *           "window_expires_at": "2026-03-02T14:30:00.000Z",
-                 *           "closed_at": "2026-03-02T14:30:00.000Z",
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "last_message_preview": "Hi! Is the annual plan still 10% off?",
+                 *           "window_expires_at": "2026-03-03T14:30:00.000Z",
+                 *           "closed_at": null,
+                 *           "created_at": "2026-03-01T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
@@ -28869,7 +29657,47 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Conversation"];
+                        object: {
+                            ai_agent: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @enum {string} */
+                            channel: "chatapp" | "photoapp" | "socialmsg";
+                            chatapp_instance: {
+                                /** @enum {string} */
+                                channel: "qrcode" | "official";
+                                id: string;
+                                name: string;
+                            } | null;
+                            closed_at: string | null;
+                            contact: {
+                                id: string;
+                                name: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            id: string;
+                            last_message_at: string | null;
+                            /** @description the first 120 characters of the last message */
+                            last_message_preview: string | null;
+                            /** @enum {string} */
+                            status: "open" | "closed";
+                            unread_count: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                            window_expires_at: string | null;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -28931,41 +29759,40 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "conversation.unassigned",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "cv_4RkT8nVb1PcYsH9WmQ4zLx",
                  *           "contact": {
-                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "channel": "chatapp",
                  *           "chatapp_instance": {
-                 *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Maria Oliveira",
-                 *             "channel": "qrcode"
+                 *             "id": "ci_1PcYsH9WmQ4zLx4RkT8nVb",
+                 *             "name": "Sales number",
+                 *             "channel": "official"
                  *           },
                  *           "status": "open",
-                 *           "assigned_to": {
-                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Ana Souza"
-                 *           },
-                 *           "ai_agent": {
-                 *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Sales assistant"
-                 *           },
+                 *           "assigned_to": null,
+                 *           "ai_agent": null,
                  *           "unread_count": 1,
                  *           "last_message_at": "2026-03-02T14:30:00.000Z",
-                 *           "last_message_preview": "last message preview",
-                 *           "window_expires_at": "2026-03-02T14:30:00.000Z",
-                 *           "closed_at": "2026-03-02T14:30:00.000Z",
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "last_message_preview": "Hi! Is the annual plan still 10% off?",
+                 *           "window_expires_at": "2026-03-03T14:30:00.000Z",
+                 *           "closed_at": null,
+                 *           "created_at": "2026-03-01T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         },
-                 *         "previous": {}
+                 *         "previous": {
+                 *           "assigned_to": {
+                 *             "id": "mb_7Tq2RkXw9LmB4cVnP0sHdA",
+                 *             "name": "Ana Souza"
+                 *           }
+                 *         }
                  *       }
                  *     }
                  */
@@ -28975,10 +29802,52 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Conversation"];
-                        /** @description The old values of the changed fields, by field name */
+                        object: {
+                            ai_agent: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @enum {string} */
+                            channel: "chatapp" | "photoapp" | "socialmsg";
+                            chatapp_instance: {
+                                /** @enum {string} */
+                                channel: "qrcode" | "official";
+                                id: string;
+                                name: string;
+                            } | null;
+                            closed_at: string | null;
+                            contact: {
+                                id: string;
+                                name: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            id: string;
+                            last_message_at: string | null;
+                            /** @description the first 120 characters of the last message */
+                            last_message_preview: string | null;
+                            /** @enum {string} */
+                            status: "open" | "closed";
+                            unread_count: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                            window_expires_at: string | null;
+                        };
                         previous: {
-                            [key: string]: unknown;
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
                         };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
@@ -29041,38 +29910,35 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "conversation.window.expired",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "cv_4RkT8nVb1PcYsH9WmQ4zLx",
                  *           "contact": {
-                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "channel": "chatapp",
                  *           "chatapp_instance": {
-                 *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Maria Oliveira",
-                 *             "channel": "qrcode"
+                 *             "id": "ci_1PcYsH9WmQ4zLx4RkT8nVb",
+                 *             "name": "Sales number",
+                 *             "channel": "official"
                  *           },
                  *           "status": "open",
                  *           "assigned_to": {
-                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "mb_7Tq2RkXw9LmB4cVnP0sHdA",
                  *             "name": "Ana Souza"
                  *           },
-                 *           "ai_agent": {
-                 *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Sales assistant"
-                 *           },
+                 *           "ai_agent": null,
                  *           "unread_count": 1,
                  *           "last_message_at": "2026-03-02T14:30:00.000Z",
-                 *           "last_message_preview": "last message preview",
+                 *           "last_message_preview": "Hi! Is the annual plan still 10% off?",
                  *           "window_expires_at": "2026-03-02T14:30:00.000Z",
-                 *           "closed_at": "2026-03-02T14:30:00.000Z",
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "closed_at": null,
+                 *           "created_at": "2026-03-01T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
@@ -29084,7 +29950,47 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Conversation"];
+                        object: {
+                            ai_agent: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /** @enum {string} */
+                            channel: "chatapp" | "photoapp" | "socialmsg";
+                            chatapp_instance: {
+                                /** @enum {string} */
+                                channel: "qrcode" | "official";
+                                id: string;
+                                name: string;
+                            } | null;
+                            closed_at: string | null;
+                            contact: {
+                                id: string;
+                                name: string;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            id: string;
+                            last_message_at: string | null;
+                            /** @description the first 120 characters of the last message */
+                            last_message_preview: string | null;
+                            /** @enum {string} */
+                            status: "open" | "closed";
+                            unread_count: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                            window_expires_at: string | null;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -29146,53 +30052,53 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "deal.assigned",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "dl_5PzR8mKq1WxN3vT7bLcYdE",
                  *           "title": "Annual plan – Padaria Central",
-                 *           "description": "Follow-up on the annual plan proposal.",
+                 *           "description": null,
                  *           "value": 4800,
                  *           "currency": "BRL",
                  *           "status": "open",
                  *           "funnel": {
-                 *             "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "fn_2LqW9xTz4RkB7nVm1PcHsD",
                  *             "name": "Sales"
                  *           },
                  *           "stage": {
-                 *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "st_6YtR3kLp8WqN2xZm5VbCdF",
                  *             "name": "Proposal"
                  *           },
                  *           "contacts": [
                  *             {
-                 *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *               "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *               "name": "Maria Oliveira"
                  *             }
                  *           ],
                  *           "company": {
-                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "co_8HnQ2vLx5KdP1wRz7TbYcM",
                  *             "name": "Padaria Central"
                  *           },
                  *           "assigned_to": {
-                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "mb_7Tq2RkXw9LmB4cVnP0sHdA",
                  *             "name": "Ana Souza"
                  *           },
-                 *           "expected_close_date": "2026-03-02T14:30:00.000Z",
+                 *           "expected_close_date": "2026-03-16T14:30:00.000Z",
                  *           "probability": 60,
-                 *           "lost_reason": "Chose a competitor",
-                 *           "closed_at": "2026-03-02T14:30:00.000Z",
-                 *           "tags": [
-                 *             "vip"
-                 *           ],
+                 *           "lost_reason": null,
+                 *           "closed_at": null,
+                 *           "tags": [],
                  *           "custom_fields": {},
-                 *           "notes_count": 1,
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "notes_count": 0,
+                 *           "created_at": "2026-02-23T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         },
-                 *         "previous": {}
+                 *         "previous": {
+                 *           "assigned_to": null
+                 *         }
                  *       }
                  *     }
                  */
@@ -29202,10 +30108,59 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Deal"];
-                        /** @description The old values of the changed fields, by field name */
+                        object: {
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            closed_at: string | null;
+                            company: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            contacts: {
+                                id: string;
+                                name: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            currency: string;
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            description: string | null;
+                            expected_close_date: string | null;
+                            funnel: {
+                                id: string;
+                                name: string;
+                            };
+                            id: string;
+                            lost_reason: string | null;
+                            notes_count: number;
+                            probability: number | null;
+                            stage: {
+                                id: string;
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            status: "open" | "won" | "lost";
+                            tags: string[];
+                            title: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                            value: number;
+                        };
                         previous: {
-                            [key: string]: unknown;
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
                         };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
@@ -29268,50 +30223,48 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "deal.created",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "dl_5PzR8mKq1WxN3vT7bLcYdE",
                  *           "title": "Annual plan – Padaria Central",
-                 *           "description": "Follow-up on the annual plan proposal.",
+                 *           "description": null,
                  *           "value": 4800,
                  *           "currency": "BRL",
                  *           "status": "open",
                  *           "funnel": {
-                 *             "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "fn_2LqW9xTz4RkB7nVm1PcHsD",
                  *             "name": "Sales"
                  *           },
                  *           "stage": {
-                 *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "st_6YtR3kLp8WqN2xZm5VbCdF",
                  *             "name": "Proposal"
                  *           },
                  *           "contacts": [
                  *             {
-                 *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *               "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *               "name": "Maria Oliveira"
                  *             }
                  *           ],
                  *           "company": {
-                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "co_8HnQ2vLx5KdP1wRz7TbYcM",
                  *             "name": "Padaria Central"
                  *           },
                  *           "assigned_to": {
-                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "mb_7Tq2RkXw9LmB4cVnP0sHdA",
                  *             "name": "Ana Souza"
                  *           },
-                 *           "expected_close_date": "2026-03-02T14:30:00.000Z",
+                 *           "expected_close_date": "2026-03-16T14:30:00.000Z",
                  *           "probability": 60,
-                 *           "lost_reason": "Chose a competitor",
-                 *           "closed_at": "2026-03-02T14:30:00.000Z",
-                 *           "tags": [
-                 *             "vip"
-                 *           ],
+                 *           "lost_reason": null,
+                 *           "closed_at": null,
+                 *           "tags": [],
                  *           "custom_fields": {},
-                 *           "notes_count": 1,
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "notes_count": 0,
+                 *           "created_at": "2026-02-23T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
@@ -29323,7 +30276,54 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Deal"];
+                        object: {
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            closed_at: string | null;
+                            company: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            contacts: {
+                                id: string;
+                                name: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            currency: string;
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            description: string | null;
+                            expected_close_date: string | null;
+                            funnel: {
+                                id: string;
+                                name: string;
+                            };
+                            id: string;
+                            lost_reason: string | null;
+                            notes_count: number;
+                            probability: number | null;
+                            stage: {
+                                id: string;
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            status: "open" | "won" | "lost";
+                            tags: string[];
+                            title: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                            value: number;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -29385,13 +30385,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "deal.deleted",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "id"
+                 *           "id": "dl_5PzR8mKq1WxN3vT7bLcYdE"
                  *         }
                  *       }
                  *     }
@@ -29466,20 +30466,20 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "deal.note.added",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "note": {
-                 *           "id": "nt_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "content": "Yes, the annual plan is 10% off until Friday.",
+                 *           "id": "nt_2xZm5VbCdF6YtR3kLp8WqN",
+                 *           "content": "Asked for a discount on the annual plan.",
                  *           "color": "yellow",
-                 *           "category": "general",
+                 *           "category": "follow_up",
                  *           "created_at": "2026-03-02T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         },
-                 *         "deal_id": "deal id"
+                 *         "deal_id": "dl_5PzR8mKq1WxN3vT7bLcYdE"
                  *       }
                  *     }
                  */
@@ -29490,7 +30490,22 @@ export interface operations {
                     created_at: string;
                     data: {
                         deal_id: string;
-                        note: components["schemas"]["Note"];
+                        note: {
+                            category: string;
+                            color: string;
+                            content: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -29552,53 +30567,60 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "deal.pipeline.transferred",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "dl_5PzR8mKq1WxN3vT7bLcYdE",
                  *           "title": "Annual plan – Padaria Central",
-                 *           "description": "Follow-up on the annual plan proposal.",
+                 *           "description": null,
                  *           "value": 4800,
                  *           "currency": "BRL",
                  *           "status": "open",
                  *           "funnel": {
-                 *             "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "fn_2LqW9xTz4RkB7nVm1PcHsD",
                  *             "name": "Sales"
                  *           },
                  *           "stage": {
-                 *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "st_6YtR3kLp8WqN2xZm5VbCdF",
                  *             "name": "Proposal"
                  *           },
                  *           "contacts": [
                  *             {
-                 *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *               "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *               "name": "Maria Oliveira"
                  *             }
                  *           ],
                  *           "company": {
-                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "co_8HnQ2vLx5KdP1wRz7TbYcM",
                  *             "name": "Padaria Central"
                  *           },
                  *           "assigned_to": {
-                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "mb_7Tq2RkXw9LmB4cVnP0sHdA",
                  *             "name": "Ana Souza"
                  *           },
-                 *           "expected_close_date": "2026-03-02T14:30:00.000Z",
+                 *           "expected_close_date": "2026-03-16T14:30:00.000Z",
                  *           "probability": 60,
-                 *           "lost_reason": "Chose a competitor",
-                 *           "closed_at": "2026-03-02T14:30:00.000Z",
-                 *           "tags": [
-                 *             "vip"
-                 *           ],
+                 *           "lost_reason": null,
+                 *           "closed_at": null,
+                 *           "tags": [],
                  *           "custom_fields": {},
-                 *           "notes_count": 1,
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "notes_count": 0,
+                 *           "created_at": "2026-02-23T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         },
-                 *         "previous": {}
+                 *         "previous": {
+                 *           "funnel": {
+                 *             "id": "fn_9OlP8iKu7JyH6gTf5RdEwS",
+                 *             "name": "Inbound"
+                 *           },
+                 *           "stage": {
+                 *             "id": "st_1QaZ2wSx3EdC4rFv5TgBnH",
+                 *             "name": "Qualified"
+                 *           }
+                 *         }
                  *       }
                  *     }
                  */
@@ -29608,10 +30630,63 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Deal"];
-                        /** @description The old values of the changed fields, by field name */
+                        object: {
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            closed_at: string | null;
+                            company: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            contacts: {
+                                id: string;
+                                name: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            currency: string;
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            description: string | null;
+                            expected_close_date: string | null;
+                            funnel: {
+                                id: string;
+                                name: string;
+                            };
+                            id: string;
+                            lost_reason: string | null;
+                            notes_count: number;
+                            probability: number | null;
+                            stage: {
+                                id: string;
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            status: "open" | "won" | "lost";
+                            tags: string[];
+                            title: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                            value: number;
+                        };
                         previous: {
-                            [key: string]: unknown;
+                            funnel: {
+                                id: string;
+                                name: string;
+                            };
+                            stage: {
+                                id: string;
+                                name: string;
+                            };
                         };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
@@ -29674,53 +30749,56 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "deal.stage.changed",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "dl_5PzR8mKq1WxN3vT7bLcYdE",
                  *           "title": "Annual plan – Padaria Central",
-                 *           "description": "Follow-up on the annual plan proposal.",
+                 *           "description": null,
                  *           "value": 4800,
                  *           "currency": "BRL",
                  *           "status": "open",
                  *           "funnel": {
-                 *             "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "fn_2LqW9xTz4RkB7nVm1PcHsD",
                  *             "name": "Sales"
                  *           },
                  *           "stage": {
-                 *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "st_6YtR3kLp8WqN2xZm5VbCdF",
                  *             "name": "Proposal"
                  *           },
                  *           "contacts": [
                  *             {
-                 *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *               "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *               "name": "Maria Oliveira"
                  *             }
                  *           ],
                  *           "company": {
-                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "co_8HnQ2vLx5KdP1wRz7TbYcM",
                  *             "name": "Padaria Central"
                  *           },
                  *           "assigned_to": {
-                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "mb_7Tq2RkXw9LmB4cVnP0sHdA",
                  *             "name": "Ana Souza"
                  *           },
-                 *           "expected_close_date": "2026-03-02T14:30:00.000Z",
+                 *           "expected_close_date": "2026-03-16T14:30:00.000Z",
                  *           "probability": 60,
-                 *           "lost_reason": "Chose a competitor",
-                 *           "closed_at": "2026-03-02T14:30:00.000Z",
-                 *           "tags": [
-                 *             "vip"
-                 *           ],
+                 *           "lost_reason": null,
+                 *           "closed_at": null,
+                 *           "tags": [],
                  *           "custom_fields": {},
-                 *           "notes_count": 1,
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "notes_count": 0,
+                 *           "created_at": "2026-02-23T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         },
-                 *         "previous": {}
+                 *         "previous": {
+                 *           "stage": {
+                 *             "id": "st_1QaZ2wSx3EdC4rFv5TgBnH",
+                 *             "name": "Qualified"
+                 *           }
+                 *         }
                  *       }
                  *     }
                  */
@@ -29730,10 +30808,59 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Deal"];
-                        /** @description The old values of the changed fields, by field name */
+                        object: {
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            closed_at: string | null;
+                            company: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            contacts: {
+                                id: string;
+                                name: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            currency: string;
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            description: string | null;
+                            expected_close_date: string | null;
+                            funnel: {
+                                id: string;
+                                name: string;
+                            };
+                            id: string;
+                            lost_reason: string | null;
+                            notes_count: number;
+                            probability: number | null;
+                            stage: {
+                                id: string;
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            status: "open" | "won" | "lost";
+                            tags: string[];
+                            title: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                            value: number;
+                        };
                         previous: {
-                            [key: string]: unknown;
+                            stage: {
+                                id: string;
+                                name: string;
+                            };
                         };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
@@ -29796,53 +30923,54 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "deal.updated",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "dl_5PzR8mKq1WxN3vT7bLcYdE",
                  *           "title": "Annual plan – Padaria Central",
-                 *           "description": "Follow-up on the annual plan proposal.",
+                 *           "description": null,
                  *           "value": 4800,
                  *           "currency": "BRL",
                  *           "status": "open",
                  *           "funnel": {
-                 *             "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "fn_2LqW9xTz4RkB7nVm1PcHsD",
                  *             "name": "Sales"
                  *           },
                  *           "stage": {
-                 *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "st_6YtR3kLp8WqN2xZm5VbCdF",
                  *             "name": "Proposal"
                  *           },
                  *           "contacts": [
                  *             {
-                 *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *               "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *               "name": "Maria Oliveira"
                  *             }
                  *           ],
                  *           "company": {
-                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "co_8HnQ2vLx5KdP1wRz7TbYcM",
                  *             "name": "Padaria Central"
                  *           },
                  *           "assigned_to": {
-                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "mb_7Tq2RkXw9LmB4cVnP0sHdA",
                  *             "name": "Ana Souza"
                  *           },
-                 *           "expected_close_date": "2026-03-02T14:30:00.000Z",
+                 *           "expected_close_date": "2026-03-16T14:30:00.000Z",
                  *           "probability": 60,
-                 *           "lost_reason": "Chose a competitor",
-                 *           "closed_at": "2026-03-02T14:30:00.000Z",
-                 *           "tags": [
-                 *             "vip"
-                 *           ],
+                 *           "lost_reason": null,
+                 *           "closed_at": null,
+                 *           "tags": [],
                  *           "custom_fields": {},
-                 *           "notes_count": 1,
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
+                 *           "notes_count": 0,
+                 *           "created_at": "2026-02-23T14:30:00.000Z",
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
                  *         },
-                 *         "previous": {}
+                 *         "previous": {
+                 *           "value": 4200,
+                 *           "updated_at": "2026-03-02T13:30:00.000Z"
+                 *         }
                  *       }
                  *     }
                  */
@@ -29852,8 +30980,55 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Deal"];
-                        /** @description The old values of the changed fields, by field name */
+                        object: {
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            closed_at: string | null;
+                            company: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            contacts: {
+                                id: string;
+                                name: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            currency: string;
+                            custom_fields: {
+                                [key: string]: unknown;
+                            };
+                            description: string | null;
+                            expected_close_date: string | null;
+                            funnel: {
+                                id: string;
+                                name: string;
+                            };
+                            id: string;
+                            lost_reason: string | null;
+                            notes_count: number;
+                            probability: number | null;
+                            stage: {
+                                id: string;
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            status: "open" | "won" | "lost";
+                            tags: string[];
+                            title: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                            value: number;
+                        };
+                        /** @description The old values of the fields the write changed, by their names in the read shape */
                         previous: {
                             [key: string]: unknown;
                         };
@@ -29918,40 +31093,30 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "message.deleted",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "msg_7nVb1PcYsH9WmQ4zLx4RkT",
+                 *           "conversation_id": "cv_4RkT8nVb1PcYsH9WmQ4zLx",
+                 *           "contact_id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *           "channel": "chatapp",
                  *           "direction": "inbound",
                  *           "type": "text",
-                 *           "content": "Yes, the annual plan is 10% off until Friday.",
-                 *           "media": {
-                 *             "url": "https://hooks.example.com/crm",
-                 *             "mime_type": "mime type",
-                 *             "file_name": "file name"
-                 *           },
-                 *           "template": {
-                 *             "name": "Maria Oliveira",
-                 *             "language": "pt_BR"
-                 *           },
-                 *           "status": "queued",
+                 *           "content": "Hi! Is the annual plan still 10% off?",
+                 *           "media": null,
+                 *           "template": null,
+                 *           "status": "received",
                  *           "sender": {
                  *             "type": "contact",
-                 *             "id": "id",
+                 *             "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *             "name": "Maria Oliveira"
                  *           },
-                 *           "external_id": "external id",
-                 *           "error": {
-                 *             "code": "code",
-                 *             "message": "message"
-                 *           },
-                 *           "edited_at": "2026-03-02T14:30:00.000Z",
+                 *           "external_id": "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABIYFjNFQjBDMEQ3",
+                 *           "error": null,
+                 *           "edited_at": null,
                  *           "created_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
@@ -29963,7 +31128,51 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Message"];
+                        /** @description set when it is an AI agent's reply */
+                        agent_run_id?: string;
+                        /** @description set when a broadcast sent the message */
+                        broadcast_id?: string;
+                        object: {
+                            /** @enum {string} */
+                            channel: "chatapp" | "photoapp" | "socialmsg";
+                            contact_id: string;
+                            content: string | null;
+                            conversation_id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            edited_at: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** @description the provider's message id */
+                            external_id: string | null;
+                            id: string;
+                            media: {
+                                file_name: string | null;
+                                mime_type: string | null;
+                                url: string;
+                            } | null;
+                            sender: {
+                                id: string | null;
+                                name: string | null;
+                                /** @description contact, member, ai_agent, api, broadcast or device */
+                                type: string;
+                            };
+                            /** @enum {string} */
+                            status: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
+                            template: {
+                                language: string;
+                                name: string;
+                            } | null;
+                            /** @description text, image, audio, video, document, template, sticker, location or unsupported */
+                            type: string;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -30025,42 +31234,33 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "message.delivered",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "msg_7nVb1PcYsH9WmQ4zLx4RkT",
+                 *           "conversation_id": "cv_4RkT8nVb1PcYsH9WmQ4zLx",
+                 *           "contact_id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *           "channel": "chatapp",
-                 *           "direction": "inbound",
+                 *           "direction": "outbound",
                  *           "type": "text",
-                 *           "content": "Yes, the annual plan is 10% off until Friday.",
-                 *           "media": {
-                 *             "url": "https://hooks.example.com/crm",
-                 *             "mime_type": "mime type",
-                 *             "file_name": "file name"
-                 *           },
-                 *           "template": {
-                 *             "name": "Maria Oliveira",
-                 *             "language": "pt_BR"
-                 *           },
-                 *           "status": "queued",
+                 *           "content": "Yes, until Friday. Shall I send the proposal?",
+                 *           "media": null,
+                 *           "template": null,
+                 *           "status": "delivered",
                  *           "sender": {
-                 *             "type": "contact",
-                 *             "id": "id",
-                 *             "name": "Maria Oliveira"
+                 *             "type": "api",
+                 *             "id": null,
+                 *             "name": null
                  *           },
-                 *           "external_id": "external id",
-                 *           "error": {
-                 *             "code": "code",
-                 *             "message": "message"
-                 *           },
-                 *           "edited_at": "2026-03-02T14:30:00.000Z",
+                 *           "external_id": "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABIYFjNFQjBDMEQ3",
+                 *           "error": null,
+                 *           "edited_at": null,
                  *           "created_at": "2026-03-02T14:30:00.000Z"
-                 *         }
+                 *         },
+                 *         "broadcast_id": "bc_5TgBnH1QaZ2wSx3EdC4rFv"
                  *       }
                  *     }
                  */
@@ -30070,7 +31270,51 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Message"];
+                        /** @description set when it is an AI agent's reply */
+                        agent_run_id?: string;
+                        /** @description set when a broadcast sent the message */
+                        broadcast_id?: string;
+                        object: {
+                            /** @enum {string} */
+                            channel: "chatapp" | "photoapp" | "socialmsg";
+                            contact_id: string;
+                            content: string | null;
+                            conversation_id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            edited_at: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** @description the provider's message id */
+                            external_id: string | null;
+                            id: string;
+                            media: {
+                                file_name: string | null;
+                                mime_type: string | null;
+                                url: string;
+                            } | null;
+                            sender: {
+                                id: string | null;
+                                name: string | null;
+                                /** @description contact, member, ai_agent, api, broadcast or device */
+                                type: string;
+                            };
+                            /** @enum {string} */
+                            status: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
+                            template: {
+                                language: string;
+                                name: string;
+                            } | null;
+                            /** @description text, image, audio, video, document, template, sticker, location or unsupported */
+                            type: string;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -30132,43 +31376,35 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "message.edited",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "msg_7nVb1PcYsH9WmQ4zLx4RkT",
+                 *           "conversation_id": "cv_4RkT8nVb1PcYsH9WmQ4zLx",
+                 *           "contact_id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *           "channel": "chatapp",
                  *           "direction": "inbound",
                  *           "type": "text",
-                 *           "content": "Yes, the annual plan is 10% off until Friday.",
-                 *           "media": {
-                 *             "url": "https://hooks.example.com/crm",
-                 *             "mime_type": "mime type",
-                 *             "file_name": "file name"
-                 *           },
-                 *           "template": {
-                 *             "name": "Maria Oliveira",
-                 *             "language": "pt_BR"
-                 *           },
-                 *           "status": "queued",
+                 *           "content": "Hi! Is the annual plan still 10% off?",
+                 *           "media": null,
+                 *           "template": null,
+                 *           "status": "received",
                  *           "sender": {
                  *             "type": "contact",
-                 *             "id": "id",
+                 *             "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *             "name": "Maria Oliveira"
                  *           },
-                 *           "external_id": "external id",
-                 *           "error": {
-                 *             "code": "code",
-                 *             "message": "message"
-                 *           },
+                 *           "external_id": "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABIYFjNFQjBDMEQ3",
+                 *           "error": null,
                  *           "edited_at": "2026-03-02T14:30:00.000Z",
                  *           "created_at": "2026-03-02T14:30:00.000Z"
                  *         },
-                 *         "previous": {}
+                 *         "previous": {
+                 *           "content": "Hi! Is the annual plan 10% off?"
+                 *         }
                  *       }
                  *     }
                  */
@@ -30178,10 +31414,53 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Message"];
-                        /** @description The old values of the changed fields, by field name */
+                        /** @description set when it is an AI agent's reply */
+                        agent_run_id?: string;
+                        /** @description set when a broadcast sent the message */
+                        broadcast_id?: string;
+                        object: {
+                            /** @enum {string} */
+                            channel: "chatapp" | "photoapp" | "socialmsg";
+                            contact_id: string;
+                            content: string | null;
+                            conversation_id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            edited_at: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** @description the provider's message id */
+                            external_id: string | null;
+                            id: string;
+                            media: {
+                                file_name: string | null;
+                                mime_type: string | null;
+                                url: string;
+                            } | null;
+                            sender: {
+                                id: string | null;
+                                name: string | null;
+                                /** @description contact, member, ai_agent, api, broadcast or device */
+                                type: string;
+                            };
+                            /** @enum {string} */
+                            status: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
+                            template: {
+                                language: string;
+                                name: string;
+                            } | null;
+                            /** @description text, image, audio, video, document, template, sticker, location or unsupported */
+                            type: string;
+                        };
                         previous: {
-                            [key: string]: unknown;
+                            content: string | null;
                         };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
@@ -30244,40 +31523,33 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "message.failed",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "msg_7nVb1PcYsH9WmQ4zLx4RkT",
+                 *           "conversation_id": "cv_4RkT8nVb1PcYsH9WmQ4zLx",
+                 *           "contact_id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *           "channel": "chatapp",
-                 *           "direction": "inbound",
+                 *           "direction": "outbound",
                  *           "type": "text",
-                 *           "content": "Yes, the annual plan is 10% off until Friday.",
-                 *           "media": {
-                 *             "url": "https://hooks.example.com/crm",
-                 *             "mime_type": "mime type",
-                 *             "file_name": "file name"
-                 *           },
-                 *           "template": {
-                 *             "name": "Maria Oliveira",
-                 *             "language": "pt_BR"
-                 *           },
-                 *           "status": "queued",
+                 *           "content": "Yes, until Friday. Shall I send the proposal?",
+                 *           "media": null,
+                 *           "template": null,
+                 *           "status": "failed",
                  *           "sender": {
-                 *             "type": "contact",
-                 *             "id": "id",
-                 *             "name": "Maria Oliveira"
+                 *             "type": "api",
+                 *             "id": null,
+                 *             "name": null
                  *           },
-                 *           "external_id": "external id",
+                 *           "external_id": "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABIYFjNFQjBDMEQ3",
                  *           "error": {
-                 *             "code": "code",
-                 *             "message": "message"
+                 *             "code": "131042",
+                 *             "message": "Business eligibility payment issue"
                  *           },
-                 *           "edited_at": "2026-03-02T14:30:00.000Z",
+                 *           "edited_at": null,
                  *           "created_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
@@ -30289,7 +31561,51 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Message"];
+                        /** @description set when it is an AI agent's reply */
+                        agent_run_id?: string;
+                        /** @description set when a broadcast sent the message */
+                        broadcast_id?: string;
+                        object: {
+                            /** @enum {string} */
+                            channel: "chatapp" | "photoapp" | "socialmsg";
+                            contact_id: string;
+                            content: string | null;
+                            conversation_id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            edited_at: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** @description the provider's message id */
+                            external_id: string | null;
+                            id: string;
+                            media: {
+                                file_name: string | null;
+                                mime_type: string | null;
+                                url: string;
+                            } | null;
+                            sender: {
+                                id: string | null;
+                                name: string | null;
+                                /** @description contact, member, ai_agent, api, broadcast or device */
+                                type: string;
+                            };
+                            /** @enum {string} */
+                            status: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
+                            template: {
+                                language: string;
+                                name: string;
+                            } | null;
+                            /** @description text, image, audio, video, document, template, sticker, location or unsupported */
+                            type: string;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -30351,41 +31667,35 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "message.reaction.added",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "msg_7nVb1PcYsH9WmQ4zLx4RkT",
+                 *           "conversation_id": "cv_4RkT8nVb1PcYsH9WmQ4zLx",
+                 *           "contact_id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *           "channel": "chatapp",
-                 *           "direction": "inbound",
+                 *           "direction": "outbound",
                  *           "type": "text",
-                 *           "content": "Yes, the annual plan is 10% off until Friday.",
-                 *           "media": {
-                 *             "url": "https://hooks.example.com/crm",
-                 *             "mime_type": "mime type",
-                 *             "file_name": "file name"
-                 *           },
-                 *           "template": {
-                 *             "name": "Maria Oliveira",
-                 *             "language": "pt_BR"
-                 *           },
-                 *           "status": "queued",
+                 *           "content": "Yes, until Friday. Shall I send the proposal?",
+                 *           "media": null,
+                 *           "template": null,
+                 *           "status": "sent",
                  *           "sender": {
-                 *             "type": "contact",
-                 *             "id": "id",
-                 *             "name": "Maria Oliveira"
+                 *             "type": "api",
+                 *             "id": null,
+                 *             "name": null
                  *           },
-                 *           "external_id": "external id",
-                 *           "error": {
-                 *             "code": "code",
-                 *             "message": "message"
-                 *           },
-                 *           "edited_at": "2026-03-02T14:30:00.000Z",
+                 *           "external_id": "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABIYFjNFQjBDMEQ3",
+                 *           "error": null,
+                 *           "edited_at": null,
                  *           "created_at": "2026-03-02T14:30:00.000Z"
+                 *         },
+                 *         "reaction": {
+                 *           "emoji": "👍",
+                 *           "reacted_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
                  *     }
@@ -30396,7 +31706,60 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Message"];
+                        /** @description set when it is an AI agent's reply */
+                        agent_run_id?: string;
+                        /** @description set when a broadcast sent the message */
+                        broadcast_id?: string;
+                        object: {
+                            /** @enum {string} */
+                            channel: "chatapp" | "photoapp" | "socialmsg";
+                            contact_id: string;
+                            content: string | null;
+                            conversation_id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            edited_at: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** @description the provider's message id */
+                            external_id: string | null;
+                            id: string;
+                            media: {
+                                file_name: string | null;
+                                mime_type: string | null;
+                                url: string;
+                            } | null;
+                            sender: {
+                                id: string | null;
+                                name: string | null;
+                                /** @description contact, member, ai_agent, api, broadcast or device */
+                                type: string;
+                            };
+                            /** @enum {string} */
+                            status: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
+                            template: {
+                                language: string;
+                                name: string;
+                            } | null;
+                            /** @description text, image, audio, video, document, template, sticker, location or unsupported */
+                            type: string;
+                        };
+                        reaction: {
+                            /** @description the emoji; empty when the contact removed the reaction */
+                            emoji: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            reacted_at: string;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -30458,42 +31821,33 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "message.read",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "msg_7nVb1PcYsH9WmQ4zLx4RkT",
+                 *           "conversation_id": "cv_4RkT8nVb1PcYsH9WmQ4zLx",
+                 *           "contact_id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *           "channel": "chatapp",
-                 *           "direction": "inbound",
+                 *           "direction": "outbound",
                  *           "type": "text",
-                 *           "content": "Yes, the annual plan is 10% off until Friday.",
-                 *           "media": {
-                 *             "url": "https://hooks.example.com/crm",
-                 *             "mime_type": "mime type",
-                 *             "file_name": "file name"
-                 *           },
-                 *           "template": {
-                 *             "name": "Maria Oliveira",
-                 *             "language": "pt_BR"
-                 *           },
-                 *           "status": "queued",
+                 *           "content": "Yes, until Friday. Shall I send the proposal?",
+                 *           "media": null,
+                 *           "template": null,
+                 *           "status": "read",
                  *           "sender": {
-                 *             "type": "contact",
-                 *             "id": "id",
-                 *             "name": "Maria Oliveira"
+                 *             "type": "api",
+                 *             "id": null,
+                 *             "name": null
                  *           },
-                 *           "external_id": "external id",
-                 *           "error": {
-                 *             "code": "code",
-                 *             "message": "message"
-                 *           },
-                 *           "edited_at": "2026-03-02T14:30:00.000Z",
+                 *           "external_id": "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABIYFjNFQjBDMEQ3",
+                 *           "error": null,
+                 *           "edited_at": null,
                  *           "created_at": "2026-03-02T14:30:00.000Z"
-                 *         }
+                 *         },
+                 *         "agent_run_id": "run_8iKu7JyH6gTf5RdEwS9OlP"
                  *       }
                  *     }
                  */
@@ -30503,7 +31857,51 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Message"];
+                        /** @description set when it is an AI agent's reply */
+                        agent_run_id?: string;
+                        /** @description set when a broadcast sent the message */
+                        broadcast_id?: string;
+                        object: {
+                            /** @enum {string} */
+                            channel: "chatapp" | "photoapp" | "socialmsg";
+                            contact_id: string;
+                            content: string | null;
+                            conversation_id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            edited_at: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** @description the provider's message id */
+                            external_id: string | null;
+                            id: string;
+                            media: {
+                                file_name: string | null;
+                                mime_type: string | null;
+                                url: string;
+                            } | null;
+                            sender: {
+                                id: string | null;
+                                name: string | null;
+                                /** @description contact, member, ai_agent, api, broadcast or device */
+                                type: string;
+                            };
+                            /** @enum {string} */
+                            status: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
+                            template: {
+                                language: string;
+                                name: string;
+                            } | null;
+                            /** @description text, image, audio, video, document, template, sticker, location or unsupported */
+                            type: string;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -30565,40 +31963,30 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "message.received",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "msg_7nVb1PcYsH9WmQ4zLx4RkT",
+                 *           "conversation_id": "cv_4RkT8nVb1PcYsH9WmQ4zLx",
+                 *           "contact_id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *           "channel": "chatapp",
                  *           "direction": "inbound",
                  *           "type": "text",
-                 *           "content": "Yes, the annual plan is 10% off until Friday.",
-                 *           "media": {
-                 *             "url": "https://hooks.example.com/crm",
-                 *             "mime_type": "mime type",
-                 *             "file_name": "file name"
-                 *           },
-                 *           "template": {
-                 *             "name": "Maria Oliveira",
-                 *             "language": "pt_BR"
-                 *           },
-                 *           "status": "queued",
+                 *           "content": "Hi! Is the annual plan still 10% off?",
+                 *           "media": null,
+                 *           "template": null,
+                 *           "status": "received",
                  *           "sender": {
                  *             "type": "contact",
-                 *             "id": "id",
+                 *             "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *             "name": "Maria Oliveira"
                  *           },
-                 *           "external_id": "external id",
-                 *           "error": {
-                 *             "code": "code",
-                 *             "message": "message"
-                 *           },
-                 *           "edited_at": "2026-03-02T14:30:00.000Z",
+                 *           "external_id": "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABIYFjNFQjBDMEQ3",
+                 *           "error": null,
+                 *           "edited_at": null,
                  *           "created_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
@@ -30610,7 +31998,51 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Message"];
+                        /** @description set when it is an AI agent's reply */
+                        agent_run_id?: string;
+                        /** @description set when a broadcast sent the message */
+                        broadcast_id?: string;
+                        object: {
+                            /** @enum {string} */
+                            channel: "chatapp" | "photoapp" | "socialmsg";
+                            contact_id: string;
+                            content: string | null;
+                            conversation_id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            edited_at: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** @description the provider's message id */
+                            external_id: string | null;
+                            id: string;
+                            media: {
+                                file_name: string | null;
+                                mime_type: string | null;
+                                url: string;
+                            } | null;
+                            sender: {
+                                id: string | null;
+                                name: string | null;
+                                /** @description contact, member, ai_agent, api, broadcast or device */
+                                type: string;
+                            };
+                            /** @enum {string} */
+                            status: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
+                            template: {
+                                language: string;
+                                name: string;
+                            } | null;
+                            /** @description text, image, audio, video, document, template, sticker, location or unsupported */
+                            type: string;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -30672,40 +32104,30 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "message.sent",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "msg_7nVb1PcYsH9WmQ4zLx4RkT",
+                 *           "conversation_id": "cv_4RkT8nVb1PcYsH9WmQ4zLx",
+                 *           "contact_id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *           "channel": "chatapp",
-                 *           "direction": "inbound",
+                 *           "direction": "outbound",
                  *           "type": "text",
-                 *           "content": "Yes, the annual plan is 10% off until Friday.",
-                 *           "media": {
-                 *             "url": "https://hooks.example.com/crm",
-                 *             "mime_type": "mime type",
-                 *             "file_name": "file name"
-                 *           },
-                 *           "template": {
-                 *             "name": "Maria Oliveira",
-                 *             "language": "pt_BR"
-                 *           },
-                 *           "status": "queued",
+                 *           "content": "Yes, until Friday. Shall I send the proposal?",
+                 *           "media": null,
+                 *           "template": null,
+                 *           "status": "sent",
                  *           "sender": {
-                 *             "type": "contact",
-                 *             "id": "id",
-                 *             "name": "Maria Oliveira"
+                 *             "type": "api",
+                 *             "id": null,
+                 *             "name": null
                  *           },
-                 *           "external_id": "external id",
-                 *           "error": {
-                 *             "code": "code",
-                 *             "message": "message"
-                 *           },
-                 *           "edited_at": "2026-03-02T14:30:00.000Z",
+                 *           "external_id": "wamid.HBgNNTUxMTk4NzY1NDMyMRUCABIYFjNFQjBDMEQ3",
+                 *           "error": null,
+                 *           "edited_at": null,
                  *           "created_at": "2026-03-02T14:30:00.000Z"
                  *         }
                  *       }
@@ -30717,7 +32139,51 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Message"];
+                        /** @description set when it is an AI agent's reply */
+                        agent_run_id?: string;
+                        /** @description set when a broadcast sent the message */
+                        broadcast_id?: string;
+                        object: {
+                            /** @enum {string} */
+                            channel: "chatapp" | "photoapp" | "socialmsg";
+                            contact_id: string;
+                            content: string | null;
+                            conversation_id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            edited_at: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            /** @description the provider's message id */
+                            external_id: string | null;
+                            id: string;
+                            media: {
+                                file_name: string | null;
+                                mime_type: string | null;
+                                url: string;
+                            } | null;
+                            sender: {
+                                id: string | null;
+                                name: string | null;
+                                /** @description contact, member, ai_agent, api, broadcast or device */
+                                type: string;
+                            };
+                            /** @enum {string} */
+                            status: "queued" | "sent" | "delivered" | "read" | "failed" | "received";
+                            template: {
+                                language: string;
+                                name: string;
+                            } | null;
+                            /** @description text, image, audio, video, document, template, sticker, location or unsupported */
+                            type: string;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -30779,38 +32245,35 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "task.completed",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "title": "Annual plan – Padaria Central",
-                 *           "description": "Follow-up on the annual plan proposal.",
-                 *           "type": "todo",
-                 *           "priority": "low",
-                 *           "status": "open",
+                 *           "id": "tk_9WmQ4zLx2RkT8nVb1PcYsH",
+                 *           "title": "Call Maria about the proposal",
+                 *           "description": null,
+                 *           "type": "call",
+                 *           "priority": "high",
+                 *           "status": "completed",
                  *           "due_at": "2026-03-02T14:30:00.000Z",
                  *           "completed_at": "2026-03-02T14:30:00.000Z",
                  *           "assigned_to": {
-                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "mb_7Tq2RkXw9LmB4cVnP0sHdA",
                  *             "name": "Ana Souza"
                  *           },
                  *           "contact": {
-                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "deal": {
-                 *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "dl_5PzR8mKq1WxN3vT7bLcYdE",
                  *             "title": "Annual plan – Padaria Central"
                  *           },
-                 *           "company": {
-                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Padaria Central"
-                 *           },
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
-                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *           "company": null,
+                 *           "created_at": "2026-03-01T14:30:00.000Z",
+                 *           "updated_at": "2026-03-01T14:30:00.000Z"
                  *         }
                  *       }
                  *     }
@@ -30821,7 +32284,45 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Task"];
+                        object: {
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            company: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            completed_at: string | null;
+                            contact: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            deal: {
+                                id: string;
+                                title: string;
+                            } | null;
+                            description: string | null;
+                            due_at: string | null;
+                            id: string;
+                            /** @description low, normal or high */
+                            priority: string;
+                            /** @enum {string} */
+                            status: "open" | "completed";
+                            title: string;
+                            /** @description todo, call, email, meeting or follow_up */
+                            type: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -30883,38 +32384,35 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "task.created",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "title": "Annual plan – Padaria Central",
-                 *           "description": "Follow-up on the annual plan proposal.",
-                 *           "type": "todo",
-                 *           "priority": "low",
+                 *           "id": "tk_9WmQ4zLx2RkT8nVb1PcYsH",
+                 *           "title": "Call Maria about the proposal",
+                 *           "description": null,
+                 *           "type": "call",
+                 *           "priority": "high",
                  *           "status": "open",
                  *           "due_at": "2026-03-02T14:30:00.000Z",
-                 *           "completed_at": "2026-03-02T14:30:00.000Z",
+                 *           "completed_at": null,
                  *           "assigned_to": {
-                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "mb_7Tq2RkXw9LmB4cVnP0sHdA",
                  *             "name": "Ana Souza"
                  *           },
                  *           "contact": {
-                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "deal": {
-                 *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "dl_5PzR8mKq1WxN3vT7bLcYdE",
                  *             "title": "Annual plan – Padaria Central"
                  *           },
-                 *           "company": {
-                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Padaria Central"
-                 *           },
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
-                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *           "company": null,
+                 *           "created_at": "2026-03-01T14:30:00.000Z",
+                 *           "updated_at": "2026-03-01T14:30:00.000Z"
                  *         }
                  *       }
                  *     }
@@ -30925,7 +32423,45 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Task"];
+                        object: {
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            company: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            completed_at: string | null;
+                            contact: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            deal: {
+                                id: string;
+                                title: string;
+                            } | null;
+                            description: string | null;
+                            due_at: string | null;
+                            id: string;
+                            /** @description low, normal or high */
+                            priority: string;
+                            /** @enum {string} */
+                            status: "open" | "completed";
+                            title: string;
+                            /** @description todo, call, email, meeting or follow_up */
+                            type: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -30987,38 +32523,35 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "task.due",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "title": "Annual plan – Padaria Central",
-                 *           "description": "Follow-up on the annual plan proposal.",
-                 *           "type": "todo",
-                 *           "priority": "low",
+                 *           "id": "tk_9WmQ4zLx2RkT8nVb1PcYsH",
+                 *           "title": "Call Maria about the proposal",
+                 *           "description": null,
+                 *           "type": "call",
+                 *           "priority": "high",
                  *           "status": "open",
                  *           "due_at": "2026-03-02T14:30:00.000Z",
-                 *           "completed_at": "2026-03-02T14:30:00.000Z",
+                 *           "completed_at": null,
                  *           "assigned_to": {
-                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "mb_7Tq2RkXw9LmB4cVnP0sHdA",
                  *             "name": "Ana Souza"
                  *           },
                  *           "contact": {
-                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "deal": {
-                 *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "dl_5PzR8mKq1WxN3vT7bLcYdE",
                  *             "title": "Annual plan – Padaria Central"
                  *           },
-                 *           "company": {
-                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Padaria Central"
-                 *           },
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
-                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *           "company": null,
+                 *           "created_at": "2026-03-01T14:30:00.000Z",
+                 *           "updated_at": "2026-03-01T14:30:00.000Z"
                  *         }
                  *       }
                  *     }
@@ -31029,7 +32562,45 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Task"];
+                        object: {
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            company: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            completed_at: string | null;
+                            contact: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            deal: {
+                                id: string;
+                                title: string;
+                            } | null;
+                            description: string | null;
+                            due_at: string | null;
+                            id: string;
+                            /** @description low, normal or high */
+                            priority: string;
+                            /** @enum {string} */
+                            status: "open" | "completed";
+                            title: string;
+                            /** @description todo, call, email, meeting or follow_up */
+                            type: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -31091,38 +32662,35 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "task.overdue",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "title": "Annual plan – Padaria Central",
-                 *           "description": "Follow-up on the annual plan proposal.",
-                 *           "type": "todo",
-                 *           "priority": "low",
+                 *           "id": "tk_9WmQ4zLx2RkT8nVb1PcYsH",
+                 *           "title": "Call Maria about the proposal",
+                 *           "description": null,
+                 *           "type": "call",
+                 *           "priority": "high",
                  *           "status": "open",
-                 *           "due_at": "2026-03-02T14:30:00.000Z",
-                 *           "completed_at": "2026-03-02T14:30:00.000Z",
+                 *           "due_at": "2026-03-01T14:30:00.000Z",
+                 *           "completed_at": null,
                  *           "assigned_to": {
-                 *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "mb_7Tq2RkXw9LmB4cVnP0sHdA",
                  *             "name": "Ana Souza"
                  *           },
                  *           "contact": {
-                 *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "ct_3fK9wLq2XbN8vR1mT6yHcE",
                  *             "name": "Maria Oliveira"
                  *           },
                  *           "deal": {
-                 *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *             "id": "dl_5PzR8mKq1WxN3vT7bLcYdE",
                  *             "title": "Annual plan – Padaria Central"
                  *           },
-                 *           "company": {
-                 *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *             "name": "Padaria Central"
-                 *           },
-                 *           "created_at": "2026-03-02T14:30:00.000Z",
-                 *           "updated_at": "2026-03-02T14:30:00.000Z"
+                 *           "company": null,
+                 *           "created_at": "2026-03-01T14:30:00.000Z",
+                 *           "updated_at": "2026-03-01T14:30:00.000Z"
                  *         }
                  *       }
                  *     }
@@ -31133,7 +32701,45 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Task"];
+                        object: {
+                            assigned_to: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            company: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            completed_at: string | null;
+                            contact: {
+                                id: string;
+                                name: string;
+                            } | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            deal: {
+                                id: string;
+                                title: string;
+                            } | null;
+                            description: string | null;
+                            due_at: string | null;
+                            id: string;
+                            /** @description low, normal or high */
+                            priority: string;
+                            /** @enum {string} */
+                            status: "open" | "completed";
+                            title: string;
+                            /** @description todo, call, email, meeting or follow_up */
+                            type: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -31195,27 +32801,32 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "template.approved",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "instance_id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "tpl_3EdC4rFv5TgBnH1QaZ2wSx",
+                 *           "instance_id": "ci_1PcYsH9WmQ4zLx4RkT8nVb",
                  *           "name": "order_update",
                  *           "language": "pt_BR",
-                 *           "category": "marketing",
+                 *           "category": "utility",
                  *           "status": "APPROVED",
                  *           "components": [
                  *             {
-                 *               "type": "type"
+                 *               "type": "BODY",
+                 *               "text": "Hi {{1}}, your order {{2}} is on its way."
                  *             }
                  *           ],
                  *           "variables": [
                  *             {
-                 *               "key": "key",
-                 *               "component": "component"
+                 *               "key": "1",
+                 *               "component": "body"
+                 *             },
+                 *             {
+                 *               "key": "2",
+                 *               "component": "body"
                  *             }
                  *           ],
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
@@ -31229,7 +32840,26 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Template"];
+                        object: {
+                            /** @description marketing, utility or authentication */
+                            category: string;
+                            components: unknown[];
+                            id: string;
+                            instance_id: string;
+                            language: string;
+                            name: string;
+                            /** @description the provider status: APPROVED, PENDING, REJECTED, PAUSED or DISABLED */
+                            status: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                            variables: {
+                                component: string;
+                                key: string;
+                            }[];
+                        };
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;
@@ -31291,31 +32921,37 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
                  *       "type": "template.rejected",
                  *       "created_at": "2026-03-02T14:30:00.000Z",
                  *       "api_version": "v1",
                  *       "data": {
                  *         "object": {
-                 *           "id": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *           "instance_id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "id": "tpl_3EdC4rFv5TgBnH1QaZ2wSx",
+                 *           "instance_id": "ci_1PcYsH9WmQ4zLx4RkT8nVb",
                  *           "name": "order_update",
                  *           "language": "pt_BR",
-                 *           "category": "marketing",
-                 *           "status": "APPROVED",
+                 *           "category": "utility",
+                 *           "status": "REJECTED",
                  *           "components": [
                  *             {
-                 *               "type": "type"
+                 *               "type": "BODY",
+                 *               "text": "Hi {{1}}, your order {{2}} is on its way."
                  *             }
                  *           ],
                  *           "variables": [
                  *             {
-                 *               "key": "key",
-                 *               "component": "component"
+                 *               "key": "1",
+                 *               "component": "body"
+                 *             },
+                 *             {
+                 *               "key": "2",
+                 *               "component": "body"
                  *             }
                  *           ],
                  *           "updated_at": "2026-03-02T14:30:00.000Z"
-                 *         }
+                 *         },
+                 *         "reason": "INVALID_FORMAT"
                  *       }
                  *     }
                  */
@@ -31325,7 +32961,27 @@ export interface operations {
                     /** Format: date-time */
                     created_at: string;
                     data: {
-                        object: components["schemas"]["Template"];
+                        object: {
+                            /** @description marketing, utility or authentication */
+                            category: string;
+                            components: unknown[];
+                            id: string;
+                            instance_id: string;
+                            language: string;
+                            name: string;
+                            /** @description the provider status: APPROVED, PENDING, REJECTED, PAUSED or DISABLED */
+                            status: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            updated_at: string;
+                            variables: {
+                                component: string;
+                                key: string;
+                            }[];
+                        };
+                        reason: string | null;
                     };
                     /** @description The event id; deliveries are at least once, deduplicate on it */
                     id: string;

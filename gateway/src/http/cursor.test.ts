@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '@crm/shared';
+import { AppError } from '@crm/shared/core';
 import { CURSOR_PATTERN, CursorCodec, listFingerprint } from './cursor';
 
 const codec = new CursorCodec('a-secret-of-at-least-thirty-two-characters', 60);

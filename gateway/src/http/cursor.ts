@@ -1,4 +1,4 @@
-import { AppError } from '@crm/shared';
+import { AppError } from '@crm/shared/core';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export interface CursorPosition {

@@ -1,4 +1,4 @@
-import { AppError } from '@crm/shared';
+import { AppError } from '@crm/shared/core';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './envelope';
 

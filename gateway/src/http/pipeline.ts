@@ -1,4 +1,6 @@
-import { AppError, currentCommands, withCommandCount, withDeadline } from '@crm/shared';
+import { AppError } from '@crm/shared/core';
+import { withDeadline } from '@crm/shared/grpc';
+import { currentCommands, withCommandCount } from '@crm/shared/mongo-driver';
 import { parseOrThrow } from '@crm/shared/schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clients } from '../clients';

@@ -1,4 +1,4 @@
-import { AppError } from '@crm/shared';
+import { AppError } from '@crm/shared/core';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readBody, registerBodyParsers } from './request-body';

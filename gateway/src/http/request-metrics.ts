@@ -1,4 +1,5 @@
-import { ERROR_CATALOGUE, instruments, secondsHistogram } from '@crm/shared';
+import { ERROR_CATALOGUE } from '@crm/shared/core';
+import { instruments, secondsHistogram } from '@crm/shared/metrics';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { isProbe } from './probes';
 

@@ -1,4 +1,4 @@
-import type { ErrorCode, Scope } from '@crm/shared';
+import type { ErrorCode, Scope } from '@crm/shared/core';
 import type { z } from 'zod';
 import type { Clients } from '../clients';
 import type { CursorPosition } from './cursor';

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@crm/shared';
+import { isDuplicateKeyError } from '@crm/shared/mongo-driver';
 import type { Collection, Db } from 'mongodb';
 
 export interface StoredResponse {

@@ -16,7 +16,14 @@ describe('the OpenAPI document', () => {
     const schema = entry.requestBody.content['application/json'].schema as Json;
     expect(schema.required).toEqual(['id', 'type', 'created_at', 'api_version', 'data']);
     expect(schema.properties.type.const).toBe('contact.tag.added');
-    expect(schema.properties.data.properties.contact).toEqual({ $ref: '#/components/schemas/Ref' });
+    // data comes from the event catalogue: its schema, its example, the scope that guards the kind.
+    expect(schema.properties.data.required).toEqual(['contact', 'tag']);
+    expect(schema.properties.data.properties.contact.properties.id.pattern).toBe('^ct_[0-9A-Za-z]{22}$');
+    expect(entry.requestBody.content['application/json'].example.data).toEqual({
+      contact: { id: expect.stringMatching(/^ct_/), name: 'Maria Oliveira' },
+      tag: 'vip',
+    });
+    expect(entry['x-scope']).toBe('read:contacts');
     expect(Object.keys(entry.responses).sort()).toEqual(['2XX', '410', 'default']);
   });
 

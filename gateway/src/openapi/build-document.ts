@@ -119,7 +119,7 @@ export function buildOpenApiDocument(routes: RouteDefinition[], baseUrl: string)
     servers: [{ url: baseUrl, description: 'This deployment (PUBLIC_BASE_URL)' }],
     tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name, description: TAGS[name] ?? name })),
     paths,
-    webhooks: webhookEntries(example),
+    webhooks: webhookEntries(),
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: sk_live_ followed by an opaque string' } },
       schemas,

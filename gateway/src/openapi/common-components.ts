@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, ERROR_TYPES, idPattern, SCOPES } from '@crm/shared';
+import { ERROR_CATALOGUE, ERROR_TYPES, idPattern, SCOPES } from '@crm/shared/core';
 import type { JsonSchema } from './json-schema';
 
 /** INSUFFICIENT_SCOPES only (spec §5). */

@@ -1,27 +1,89 @@
-type Operation = { summary?: string; description?: string; 'x-scope'?: string | null; deprecated?: boolean };
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Where the renderer's own routes live (its bundled script: `${SCALAR_PREFIX}/js/scalar.js`). */
+const SCALAR_PREFIX = '/api/docs/scalar';
+const DOCUMENT_URL = '/api/docs/openapi.json';
 
-/** A self-contained reference page (no external scripts): every operation with its scope and description. */
-export function renderDocsPage(document: Record<string, unknown>): string {
-  const paths = document.paths as Record<string, Record<string, Operation>>;
-  const rows = Object.entries(paths)
-    .flatMap(([path, methods]) =>
-      Object.entries(methods).map(
-        ([method, op]) => `<tr${op.deprecated ? ' class="deprecated"' : ''}>
-  <td><code class="m ${method}">${method.toUpperCase()}</code></td><td><code>${escapeHtml(path)}</code></td>
-  <td>${escapeHtml(op.summary ?? '')}<br><small>${escapeHtml(op.description ?? '')}</small></td>
-  <td><code>${escapeHtml(op['x-scope'] ?? '—')}</code></td></tr>`,
-      ),
-    )
-    .join('\n');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>CRM Public API v1</title>
-<style>body{font:14px/1.5 system-ui,sans-serif;margin:2rem;color:#222}table{border-collapse:collapse;width:100%}
-td{border-top:1px solid #ddd;padding:.5rem;vertical-align:top}small{color:#666;white-space:pre-line}.m{font-weight:bold}
-.get{color:#0a7}.post{color:#05c}.patch{color:#b60}.put{color:#b60}.delete{color:#c22}.deprecated{opacity:.6}</style></head>
-<body><h1>CRM Public API v1</h1><p>Machine-readable description: <a href="/api/docs/openapi.json">/api/docs/openapi.json</a> (OpenAPI 3.1).
-Send <code>Authorization: Bearer sk_live_…</code> on every call.</p>
-<table><thead><tr><th>Method</th><th>Path</th><th>Operation</th><th>Scope</th></tr></thead><tbody>
-${rows}
-</tbody></table></body></html>`;
+/**
+ * The page loads nothing but this gateway's own files: the renderer's script and its configuration (no inline
+ * script), the document, and the API itself for "Test Request". The renderer sets inline styles (Vue), hence
+ * 'unsafe-inline' for styles only; fonts are the system's (withDefaultFonts: false), so no font host either.
+ */
+export const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>CRM Public API v1 — reference</title>
+  <link rel="icon" href="data:,">
+</head>
+<body>
+  <noscript>This reference needs JavaScript. The description it renders: <a href="${DOCUMENT_URL}">${DOCUMENT_URL}</a> (OpenAPI 3.1).</noscript>
+  <div id="reference"></div>
+  <script src="${SCALAR_PREFIX}/js/scalar.js"></script>
+  <script src="/api/docs/reference.js"></script>
+</body>
+</html>
+`;
+
+/**
+ * Scalar's options: the served document, no call to any Scalar service (telemetry, fonts, the AI agent, the request
+ * proxy: "Test Request" goes straight to this origin), the bearer scheme preselected so a pasted key is sent.
+ */
+const CONFIGURATION = {
+  url: DOCUMENT_URL,
+  withDefaultFonts: false,
+  telemetry: false,
+  showDeveloperTools: 'never',
+  agent: { disabled: true },
+  hideClientButton: false,
+  authentication: { preferredSecurityScheme: 'bearerAuth' },
+  metaData: { title: 'CRM Public API v1 — reference' },
+};
+
+const SCRIPT = `Scalar.createApiReference('#reference', ${JSON.stringify(CONFIGURATION)});\n`;
+
+function documentHeaders(reply: FastifyReply, cacheSeconds: number): FastifyReply {
+  return reply
+    .header('content-security-policy', DOCS_CONTENT_SECURITY_POLICY)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', cacheSeconds > 0 ? `public, max-age=${cacheSeconds}` : 'no-cache');
+}
+
+/**
+ * `/api/docs`: the interactive reference — search, every operation with its request and response schemas and
+ * examples, the webhook payloads, and "Test Request" — rendered in the browser by Scalar's API reference from
+ * `/api/docs/openapi.json`. The renderer comes from the pinned npm package @scalar/fastify-api-reference, whose
+ * bundled script this gateway serves itself: nothing is fetched from a CDN (a cluster may have no internet).
+ */
+export function registerDocsPage(app: FastifyInstance): void {
+  app.get('/api/docs', async (_request, reply) => documentHeaders(reply, 0).type('text/html; charset=utf-8').send(PAGE));
+  app.get('/api/docs/reference.js', async (_request, reply) =>
+    documentHeaders(reply, 0).type('application/javascript; charset=utf-8').send(SCRIPT),
+  );
+  void app.register(import('@scalar/fastify-api-reference'), {
+    routePrefix: SCALAR_PREFIX,
+    configuration: { url: DOCUMENT_URL },
+    hooks: {
+      // Only its script is used; its own page (an inline script) sends people to /api/docs instead.
+      onRequest: (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+        if (!request.url.startsWith(`${SCALAR_PREFIX}/js/`)) return void reply.redirect('/api/docs', 302);
+        documentHeaders(reply, 3_600);
+        done();
+      },
+    },
+  });
 }

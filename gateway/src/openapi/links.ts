@@ -1,5 +1,5 @@
 import { idSchemaKinds } from '@crm/shared/schemas';
-import type { IdKind } from '@crm/shared';
+import type { IdKind } from '@crm/shared/core';
 import type { z } from 'zod';
 import type { RouteDefinition } from '../http/route';
 import { components } from '../schemas/registry';

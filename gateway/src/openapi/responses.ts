@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, errorType, type ErrorCode } from '@crm/shared';
+import { ERROR_CATALOGUE, errorType, type ErrorCode } from '@crm/shared/core';
 import { idSchemaKinds } from '@crm/shared/schemas';
 import type { z } from 'zod';
 import type { RouteDefinition } from '../http/route';

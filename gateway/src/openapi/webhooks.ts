@@ -1,6 +1,10 @@
-import { EVENT_KINDS } from '@crm/shared/schemas';
-import { eventDataSchema } from './event-data';
+import { EVENT_KINDS, eventSpec, type EventKind } from '@crm/shared/events';
+import { z } from 'zod';
 import type { JsonSchema } from './json-schema';
+
+/** The time of the examples: the same instant as the rest of the document's examples. */
+const EXAMPLE_AT = new Date('2026-03-02T14:30:00.000Z');
+const EXAMPLE_EVENT_ID = 'evt_7Yq2RkXw9LmB4cVnP0sHdA';
 
 /** The delivery headers (services/webhooks/src/delivery/signing.ts signPayload), as receivers see them. */
 const DELIVERY_HEADERS: JsonSchema[] = [
@@ -73,21 +77,44 @@ function deliveryBody(type: string, data: JsonSchema): JsonSchema {
   };
 }
 
-/** The `webhooks` section: one POST per subscribable kind, the body and headers exactly as delivered. */
-export function webhookEntries(example: (schema: JsonSchema) => unknown): Record<string, JsonSchema> {
+/** The JSON Schema of a kind's `data`, from the event catalogue's zod schema: what producers must build. */
+function dataSchema(kind: EventKind): JsonSchema {
+  const { $schema: _schema, ...schema } = z.toJSONSchema(eventSpec(kind.type).data, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  return schema;
+}
+
+function description(kind: EventKind): string {
+  const emitted = kind.api_write ? 'Emitted by API writes.' : 'Emitted by the platform, not by an API write.';
+  return `${kind.description} ${emitted} Its data is what the \`${kind.scope}\` scope guards on the read routes.`;
+}
+
+/**
+ * The `webhooks` section, generated from the event catalogue (services/shared/src/events): one POST per
+ * subscribable kind, the body and headers exactly as delivered, with the catalogue's example of `data`.
+ */
+export function webhookEntries(): Record<string, JsonSchema> {
   const entries: Record<string, JsonSchema> = {};
   for (const kind of EVENT_KINDS) {
-    const schema = deliveryBody(kind.type, eventDataSchema(kind.type));
+    const schema = deliveryBody(kind.type, dataSchema(kind));
+    const example = {
+      id: EXAMPLE_EVENT_ID,
+      type: kind.type,
+      created_at: EXAMPLE_AT.toISOString(),
+      api_version: 'v1',
+      data: eventSpec(kind.type).example(EXAMPLE_AT),
+    };
     entries[kind.type] = {
       post: {
         operationId: `webhook_${kind.type.replaceAll('.', '_')}`,
         summary: kind.type,
-        description: `${kind.description}${kind.api_write ? '' : ' Emitted by the platform, not by an API write.'}`,
+        description: description(kind),
+        'x-scope': kind.scope,
+        'x-producer': kind.producer,
         tags: ['Webhook events'],
         // Receivers authenticate the sender by the signature headers, not by a credential of this API.
         security: [],
         parameters: DELIVERY_HEADERS,
-        requestBody: { required: true, content: { 'application/json': { schema, example: example(schema) } } },
+        requestBody: { required: true, content: { 'application/json': { schema, example } } },
         responses: RECEIVER_RESPONSES,
       },
     };

@@ -1,4 +1,4 @@
-import { AppError, type Scope } from '@crm/shared';
+import { AppError, type Scope } from '@crm/shared/core';
 import { createHash } from 'node:crypto';
 import type { Clients } from '../clients';
 import type { Principal } from '../http/route';

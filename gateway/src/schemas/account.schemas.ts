@@ -1,4 +1,4 @@
-import { SCOPES } from '@crm/shared';
+import { SCOPES } from '@crm/shared/core';
 import { z } from 'zod';
 import { component, count, customFieldValue, id, nullable, timestamp } from './registry';
 

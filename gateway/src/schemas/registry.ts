@@ -1,4 +1,4 @@
-import type { IdKind } from '@crm/shared';
+import type { IdKind } from '@crm/shared/core';
 import { documented, idOf } from '@crm/shared/schemas';
 import { z } from 'zod';
 import { CURSOR_PATTERN } from '../http/cursor';

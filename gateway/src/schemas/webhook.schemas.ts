@@ -20,6 +20,12 @@ const webhookFields = {
   ),
   created_at: timestamp,
   updated_at: timestamp,
+  pending_deliveries: count
+    .default(0)
+    .describe('deliveries not yet done: on their first attempt, waiting for a retry, or held while paused'),
+  lag_seconds: nullable(z.number().min(0)).describe(
+    'age of the oldest of those deliveries: how far behind the subscription is (null when nothing is pending)',
+  ),
 };
 
 export const Webhook = component(

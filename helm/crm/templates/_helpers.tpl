@@ -17,6 +17,78 @@
 {{- end }}
 {{- end }}
 
+{{/*
+The five processes, in the order their objects are rendered, and the shape of each: what its code reads and serves,
+which the chart wires and an operator does not choose (the env names are those of its config.ts). What an operator
+tunes is in the service's block of values.yaml. services.yaml renders every service from these two.
+  listen      grpc: the gRPC server (headless Service, native gRPC probes); http: the HTTP API (gateway)
+  hostEnv/portEnv  the bind address and port variables of that server
+  callbacks   messaging's provider-callback listener (MESSAGING_HTTP_HOST/PORT on httpPort, its own Service)
+  calls       the services it calls over gRPC (<SERVICE>_GRPC_URL, and NetworkPolicy egress)
+  secrets     variables from the chart's Secret (optional: the key may be absent)
+  internet    why it reaches public addresses on 443 (NetworkPolicy egress), if it does
+  kafka       whether it uses Kafka (NetworkPolicy egress)
+*/}}
+{{- define "crm.serviceShapes" -}}
+crm:
+  listen: grpc
+  hostEnv: CRM_GRPC_HOST
+  portEnv: CRM_GRPC_PORT
+  calls: []
+  secrets: []
+  kafka: true
+webhooks:
+  listen: grpc
+  hostEnv: WEBHOOKS_GRPC_HOST
+  portEnv: WEBHOOKS_GRPC_PORT
+  calls: []
+  # Encrypts the signing secrets at rest; the id and the old keys only matter across a key rotation.
+  secrets:
+    - {name: WEBHOOK_SECRETS_KEY}
+    - {name: WEBHOOK_SECRETS_KEY_ID, optional: true}
+    - {name: WEBHOOK_SECRETS_OLD_KEYS, optional: true}
+  internet: customer webhook endpoints
+  kafka: true
+messaging:
+  listen: grpc
+  hostEnv: MESSAGING_GRPC_HOST
+  portEnv: MESSAGING_GRPC_PORT
+  callbacks: true
+  # Contacts and members (and contacts created by inbound messages) come from the crm service.
+  calls: [crm]
+  # The HMAC secret the providers sign their callbacks with; the bearer token sent to them (absent: the process's
+  # development token).
+  secrets:
+    - {name: PROVIDER_CALLBACK_SECRET}
+    - {name: PROVIDER_TOKEN, optional: true}
+  internet: the messaging providers
+  kafka: true
+agents:
+  listen: grpc
+  hostEnv: AGENTS_GRPC_HOST
+  portEnv: AGENTS_GRPC_PORT
+  # crm: contacts, members, tags, the organization's timezone; messaging: conversations, history, sends.
+  calls: [crm, messaging]
+  # The model provider's key (MODEL_PROVIDER=openai).
+  secrets:
+    - {name: OPENAI_API_KEY, optional: true}
+  internet: the model API
+  kafka: true
+gateway:
+  listen: http
+  hostEnv: HOST
+  portEnv: PORT
+  calls: [crm, webhooks, messaging, agents]
+  # Shared by every replica, so that a cursor issued by one replica is accepted by another.
+  secrets:
+    - {name: CURSOR_SECRET}
+  kafka: false
+{{- end }}
+
+{{- define "crm.serviceNames" -}}
+[crm, webhooks, messaging, agents, gateway]
+{{- end }}
+
 {{/* Name of one service's objects: (dict "root" $ "service" "crm"). */}}
 {{- define "crm.serviceName" -}}
 {{- printf "%s-%s" (include "crm.fullname" .root | trunc 50 | trimSuffix "-") .service }}
@@ -215,6 +287,21 @@ lifecycle:
 {{- end }}
 {{- end }}
 
+{{/*
+A probe's handler for one service: (dict ... "shape" <its shape> "values" <its values> ["path" "/readyz"]). A gRPC
+server: the native gRPC probe on its port; the gateway: GET <path> (default /healthz) on its `http` port.
+*/}}
+{{- define "crm.probeHandler" -}}
+{{- if eq .shape.listen "grpc" }}
+grpc:
+  port: {{ .values.port }}
+{{- else }}
+httpGet:
+  path: {{ .path | default "/healthz" }}
+  port: http
+{{- end }}
+{{- end }}
+
 {{- define "crm.tmpVolumeMount" -}}
 - name: tmp
   mountPath: /tmp
@@ -339,19 +426,6 @@ spec:
 {{- end }}
 {{- end }}
 
-{{/* Who calls whom over gRPC (the *_GRPC_URL each process reads), and who reaches the internet on 443. */}}
-{{- define "crm.grpcCalls" -}}
-gateway: [crm, webhooks, messaging, agents]
-messaging: [crm]
-agents: [crm, messaging]
-crm: []
-webhooks: []
-{{- end }}
-
-{{- define "crm.internetEgress" -}}
-[webhooks, messaging, agents]
-{{- end }}
-
 {{/* Egress every pod of the release needs: DNS, and the OTel collector when traces are exported. */}}
 {{- define "crm.egressBase" -}}
 - to:
@@ -385,14 +459,15 @@ webhooks: []
 {{- end }}
 
 {{/*
-NetworkPolicy of one service: (dict "root" $ "service" "crm" "values" .Values.crm). The release's default-deny policy
-(networkpolicy.yaml) blocks everything else.
+NetworkPolicy of one service: (dict "root" $ "service" "crm" "values" .Values.crm "shape" <its shape>). The release's
+default-deny policy (networkpolicy.yaml) blocks everything else.
 */}}
 {{- define "crm.networkPolicy" -}}
 {{- $root := .root }}
 {{- if $root.Values.networkPolicy.enabled }}
-{{- $calls := include "crm.grpcCalls" . | fromYaml }}
+{{- $shapes := include "crm.serviceShapes" $root | fromYaml }}
 {{- $service := .service }}
+{{- $shape := .shape }}
 ---
 apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
@@ -406,17 +481,8 @@ spec:
       {{- include "crm.selectorLabels" . | nindent 6 }}
   policyTypes: [Ingress, Egress]
   ingress:
-    {{- if eq $service "gateway" }}
-    # The public API: from the Ingress controller / load balancer (networkPolicy.publicFrom; empty: any source).
-    - ports:
-        - { protocol: TCP, port: http }
-      {{- with $root.Values.networkPolicy.publicFrom }}
-      from:
-        {{- toYaml . | nindent 8 }}
-      {{- end }}
-    {{- end }}
-    {{- if eq $service "messaging" }}
-    # The providers' signed callbacks, from the internet through the Ingress or a load balancer.
+    {{- if or (eq $shape.listen "http") $shape.callbacks }}
+    # {{ if $shape.callbacks }}The providers' signed callbacks, from the internet{{ else }}The public API: from the Ingress controller / load balancer{{ end }} (networkPolicy.publicFrom; empty: any source).
     - ports:
         - { protocol: TCP, port: http }
       {{- with $root.Values.networkPolicy.publicFrom }}
@@ -425,8 +491,8 @@ spec:
       {{- end }}
     {{- end }}
     {{- $callers := list }}
-    {{- range $caller, $callees := $calls }}
-    {{- if has $service $callees }}{{ $callers = append $callers $caller }}{{ end }}
+    {{- range $caller, $callerShape := $shapes }}
+    {{- if has $service $callerShape.calls }}{{ $callers = append $callers $caller }}{{ end }}
     {{- end }}
     {{- if $callers }}
     # gRPC from the services that call this one.
@@ -461,10 +527,10 @@ spec:
         {{- range $root.Values.networkPolicy.mongodb.ports }}
         - { protocol: TCP, port: {{ . }} }
         {{- end }}
-    {{- if ne $service "gateway" }}
+    {{- if $shape.kafka }}
     {{- include "crm.egressKafka" $root | nindent 4 }}
     {{- end }}
-    {{- range index $calls $service }}
+    {{- range $shape.calls }}
     # gRPC to {{ . }}.
     - to:
         - podSelector:
@@ -473,8 +539,8 @@ spec:
       ports:
         - { protocol: TCP, port: {{ (index $root.Values .).port }} }
     {{- end }}
-    {{- if has $service (include "crm.internetEgress" . | fromYamlArray) }}
-    # HTTPS to the internet ({{ if eq $service "webhooks" }}customer webhook endpoints{{ else if eq $service "messaging" }}the messaging providers{{ else }}the model API{{ end }}), private ranges excluded.
+    {{- with $shape.internet }}
+    # HTTPS to the internet ({{ . }}), private ranges excluded.
     - to:
         - ipBlock:
             cidr: {{ $root.Values.networkPolicy.internet.cidr }}
@@ -486,6 +552,10 @@ spec:
         {{- range $root.Values.networkPolicy.internet.ports }}
         - { protocol: TCP, port: {{ . }} }
         {{- end }}
+    {{- end }}
+    {{- with (.values.networkPolicy | default dict).extraEgress }}
+    # This release's own additions (<service>.networkPolicy.extraEgress).
+    {{- toYaml . | nindent 4 }}
     {{- end }}
 {{- end }}
 {{- end }}

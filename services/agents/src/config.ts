@@ -1,8 +1,8 @@
-import { commonEnv, envBoolean, envPort, loadConfig } from '@crm/shared';
+import { envBoolean, envPort, loadConfig, serviceEnv } from '@crm/shared/config';
 import { z } from 'zod';
 
-const schema = z.object({
-  ...commonEnv,
+export const agentsConfig = z.object({
+  ...serviceEnv,
   AGENTS_GRPC_HOST: z.string().default('127.0.0.1'),
   /** 50053: crm 50051, messaging 50052, webhooks 50054. */
   AGENTS_GRPC_PORT: envPort(50053),
@@ -40,6 +40,6 @@ const schema = z.object({
   MODEL_COST_CENTS_PER_MILLION_TOKENS: z.coerce.number().min(0).default(0),
 });
 
-export type AgentsConfig = z.infer<typeof schema>;
+export type AgentsConfig = z.infer<typeof agentsConfig>;
 
-export const loadAgentsConfig = (env: NodeJS.ProcessEnv = process.env): AgentsConfig => loadConfig(schema, env);
+export const loadAgentsConfig = (env: NodeJS.ProcessEnv = process.env): AgentsConfig => loadConfig(agentsConfig, env);

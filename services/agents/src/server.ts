@@ -1,5 +1,5 @@
 import { AgentServiceService, type AgentServiceServer } from '@crm/proto/gen/agents/v1/agents';
-import { bindService, startGrpcServer, type AsyncService, type Logger } from '@crm/shared';
+import { bindHandlers, type GrpcServiceBinding, type Logger } from '@crm/shared';
 import type { AgentsDeps } from './domain/deps';
 import { activateAgentHandler } from './handlers/activate-agent.handler';
 import { createAgentHandler } from './handlers/create-agent.handler';
@@ -11,22 +11,22 @@ import { listAgentsHandler } from './handlers/list-agents.handler';
 import { listRunsHandler } from './handlers/list-runs.handler';
 import { replaceAgentHandler } from './handlers/replace-agent.handler';
 
-/** Binds agents.v1.AgentService (one RPC per file) to its handlers. */
-export function startAgentsServer(deps: AgentsDeps, options: { host: string; port: number; logger: Logger }) {
-  const handlers: AsyncService<AgentServiceServer> = {
-    listAgents: (request) => listAgentsHandler(deps, request),
-    createAgent: (request) => createAgentHandler(deps, request),
-    getAgent: (request) => getAgentHandler(deps, request),
-    replaceAgent: (request) => replaceAgentHandler(deps, request),
-    deleteAgent: (request) => deleteAgentHandler(deps, request),
-    activateAgent: (request) => activateAgentHandler(deps, request),
-    deactivateAgent: (request) => deactivateAgentHandler(deps, request),
-    listRuns: (request) => listRunsHandler(deps, request),
-    getRun: (request) => getRunHandler(deps, request),
-  };
-  return startGrpcServer({
-    host: options.host,
-    port: options.port,
-    services: [{ definition: AgentServiceService, implementation: bindService(handlers, options.logger) }],
-  });
+/** The agents service's gRPC service with its handlers, one RPC per file in handlers/. */
+export function agentsGrpcServices(deps: AgentsDeps, logger: Logger): GrpcServiceBinding[] {
+  const handlers = bindHandlers<AgentServiceServer, AgentsDeps>(
+    deps,
+    {
+      listAgents: listAgentsHandler,
+      createAgent: createAgentHandler,
+      getAgent: getAgentHandler,
+      replaceAgent: replaceAgentHandler,
+      deleteAgent: deleteAgentHandler,
+      activateAgent: activateAgentHandler,
+      deactivateAgent: deactivateAgentHandler,
+      listRuns: listRunsHandler,
+      getRun: getRunHandler,
+    },
+    logger,
+  );
+  return [{ definition: AgentServiceService, implementation: handlers }];
 }

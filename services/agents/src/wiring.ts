@@ -1,8 +1,7 @@
 import { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
 import { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
 import { MessagingServiceService } from '@crm/proto/gen/messaging/v1/messaging';
-import { createAsyncClient, TtlCache, type Logger } from '@crm/shared';
-import type { Connection } from 'mongoose';
+import { createAsyncClient, TtlCache, type Logger, type Storage } from '@crm/shared';
 import type { AgentsConfig } from './config';
 import type { AgentsDeps } from './domain/deps';
 import { createModelProvider } from './models';
@@ -12,7 +11,7 @@ import { createRunRepository } from './repository/run.repository';
 
 /** Builds the repositories, the model provider and the CRM and messaging clients. */
 export function createDeps(
-  db: Connection,
+  db: Storage,
   config: AgentsConfig,
   logger: Logger,
   runScheduled: AgentsDeps['runScheduled'] = () => undefined,

@@ -1,35 +1,155 @@
-import { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
-import { AudienceServiceService } from '@crm/proto/gen/crm/v1/audiences';
-import { CompanyServiceService } from '@crm/proto/gen/crm/v1/companies';
-import { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
-import { DealServiceService } from '@crm/proto/gen/crm/v1/deals';
-import { FunnelServiceService } from '@crm/proto/gen/crm/v1/funnels';
-import { NoteServiceService } from '@crm/proto/gen/crm/v1/notes';
-import { TaskServiceService } from '@crm/proto/gen/crm/v1/tasks';
-import { bindService, startGrpcServer, type Logger } from '@crm/shared';
+import { AccountServiceService, type AccountServiceServer } from '@crm/proto/gen/crm/v1/accounts';
+import { AudienceServiceService, type AudienceServiceServer } from '@crm/proto/gen/crm/v1/audiences';
+import { CompanyServiceService, type CompanyServiceServer } from '@crm/proto/gen/crm/v1/companies';
+import { ContactServiceService, type ContactServiceServer } from '@crm/proto/gen/crm/v1/contacts';
+import { DealServiceService, type DealServiceServer } from '@crm/proto/gen/crm/v1/deals';
+import { FunnelServiceService, type FunnelServiceServer } from '@crm/proto/gen/crm/v1/funnels';
+import { NoteServiceService, type NoteServiceServer } from '@crm/proto/gen/crm/v1/notes';
+import { TaskServiceService, type TaskServiceServer } from '@crm/proto/gen/crm/v1/tasks';
+import { bindHandlers, type GrpcServiceBinding, type Logger } from '@crm/shared';
 import type { CrmDeps } from './domain/deps';
-import { accountHandlers } from './handlers/account.handlers';
-import { audienceHandlers } from './handlers/audience.handlers';
-import { companyHandlers } from './handlers/company.handlers';
-import { contactHandlers } from './handlers/contact.handlers';
-import { dealHandlers } from './handlers/deal.handlers';
-import { funnelHandlers } from './handlers/funnel.handlers';
-import { noteHandlers } from './handlers/note.handlers';
-import { taskHandlers } from './handlers/task.handlers';
+import { addContactTagsHandler } from './handlers/add-contact-tags.handler';
+import { authenticateHandler } from './handlers/authenticate.handler';
+import { completeTaskHandler } from './handlers/complete-task.handler';
+import { createCompanyHandler } from './handlers/create-company.handler';
+import { createContactHandler } from './handlers/create-contact.handler';
+import { createDealHandler } from './handlers/create-deal.handler';
+import { createFunnelHandler } from './handlers/create-funnel.handler';
+import { createNoteHandler } from './handlers/create-note.handler';
+import { createStageHandler } from './handlers/create-stage.handler';
+import { createTaskHandler } from './handlers/create-task.handler';
+import { deleteCompanyHandler } from './handlers/delete-company.handler';
+import { deleteContactHandler } from './handlers/delete-contact.handler';
+import { deleteDealHandler } from './handlers/delete-deal.handler';
+import { deleteNoteHandler } from './handlers/delete-note.handler';
+import { deleteStageHandler } from './handlers/delete-stage.handler';
+import { deleteTaskHandler } from './handlers/delete-task.handler';
+import { getCompanyHandler } from './handlers/get-company.handler';
+import { getContactHandler } from './handlers/get-contact.handler';
+import { getDealHandler } from './handlers/get-deal.handler';
+import { getFunnelHandler } from './handlers/get-funnel.handler';
+import { getMeHandler } from './handlers/get-me.handler';
+import { getTaskHandler } from './handlers/get-task.handler';
+import { listCompaniesHandler } from './handlers/list-companies.handler';
+import { listContactsHandler } from './handlers/list-contacts.handler';
+import { listCustomFieldsHandler } from './handlers/list-custom-fields.handler';
+import { listDealsHandler } from './handlers/list-deals.handler';
+import { listFunnelsHandler } from './handlers/list-funnels.handler';
+import { listMembersHandler } from './handlers/list-members.handler';
+import { listNotesHandler } from './handlers/list-notes.handler';
+import { listTagsHandler } from './handlers/list-tags.handler';
+import { listTasksHandler } from './handlers/list-tasks.handler';
+import { loseDealHandler } from './handlers/lose-deal.handler';
+import { moveDealHandler } from './handlers/move-deal.handler';
+import { removeContactTagHandler } from './handlers/remove-contact-tag.handler';
+import { reopenDealHandler } from './handlers/reopen-deal.handler';
+import { reopenTaskHandler } from './handlers/reopen-task.handler';
+import { resolveChannelContactHandler } from './handlers/resolve-channel-contact.handler';
+import { streamAudienceHandler } from './handlers/stream-audience.handler';
+import { transferDealHandler } from './handlers/transfer-deal.handler';
+import { updateCompanyHandler } from './handlers/update-company.handler';
+import { updateContactHandler } from './handlers/update-contact.handler';
+import { updateDealHandler } from './handlers/update-deal.handler';
+import { updateFunnelHandler } from './handlers/update-funnel.handler';
+import { updateNoteHandler } from './handlers/update-note.handler';
+import { updateStageHandler } from './handlers/update-stage.handler';
+import { updateTaskHandler } from './handlers/update-task.handler';
+import { winDealHandler } from './handlers/win-deal.handler';
 
-export function startCrmServer(deps: CrmDeps, options: { host: string; port: number; logger: Logger }) {
-  return startGrpcServer({
-    host: options.host,
-    port: options.port,
-    services: [
-      { definition: ContactServiceService, implementation: bindService(contactHandlers(deps), options.logger) },
-      { definition: CompanyServiceService, implementation: bindService(companyHandlers(deps), options.logger) },
-      { definition: NoteServiceService, implementation: bindService(noteHandlers(deps), options.logger) },
-      { definition: TaskServiceService, implementation: bindService(taskHandlers(deps), options.logger) },
-      { definition: DealServiceService, implementation: bindService(dealHandlers(deps), options.logger) },
-      { definition: FunnelServiceService, implementation: bindService(funnelHandlers(deps), options.logger) },
-      { definition: AccountServiceService, implementation: bindService(accountHandlers(deps), options.logger) },
-      { definition: AudienceServiceService, implementation: bindService(audienceHandlers(deps), options.logger) },
-    ],
-  });
+/** The CRM's gRPC services: each generated definition with its handlers, one RPC per file in handlers/. */
+export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBinding[] {
+  const contacts = bindHandlers<ContactServiceServer, CrmDeps>(
+    deps,
+    {
+      listContacts: listContactsHandler,
+      getContact: getContactHandler,
+      createContact: createContactHandler,
+      updateContact: updateContactHandler,
+      deleteContact: deleteContactHandler,
+      addContactTags: addContactTagsHandler,
+      removeContactTag: removeContactTagHandler,
+      resolveChannelContact: resolveChannelContactHandler,
+    },
+    logger,
+  );
+  const companies = bindHandlers<CompanyServiceServer, CrmDeps>(
+    deps,
+    {
+      listCompanies: listCompaniesHandler,
+      getCompany: getCompanyHandler,
+      createCompany: createCompanyHandler,
+      updateCompany: updateCompanyHandler,
+      deleteCompany: deleteCompanyHandler,
+    },
+    logger,
+  );
+  const notes = bindHandlers<NoteServiceServer, CrmDeps>(
+    deps,
+    { listNotes: listNotesHandler, createNote: createNoteHandler, updateNote: updateNoteHandler, deleteNote: deleteNoteHandler },
+    logger,
+  );
+  const tasks = bindHandlers<TaskServiceServer, CrmDeps>(
+    deps,
+    {
+      listTasks: listTasksHandler,
+      getTask: getTaskHandler,
+      createTask: createTaskHandler,
+      updateTask: updateTaskHandler,
+      deleteTask: deleteTaskHandler,
+      completeTask: completeTaskHandler,
+      reopenTask: reopenTaskHandler,
+    },
+    logger,
+  );
+  const deals = bindHandlers<DealServiceServer, CrmDeps>(
+    deps,
+    {
+      listDeals: listDealsHandler,
+      getDeal: getDealHandler,
+      createDeal: createDealHandler,
+      updateDeal: updateDealHandler,
+      deleteDeal: deleteDealHandler,
+      moveDeal: moveDealHandler,
+      winDeal: winDealHandler,
+      loseDeal: loseDealHandler,
+      reopenDeal: reopenDealHandler,
+      transferDeal: transferDealHandler,
+    },
+    logger,
+  );
+  const funnels = bindHandlers<FunnelServiceServer, CrmDeps>(
+    deps,
+    {
+      listFunnels: listFunnelsHandler,
+      getFunnel: getFunnelHandler,
+      createFunnel: createFunnelHandler,
+      updateFunnel: updateFunnelHandler,
+      createStage: createStageHandler,
+      updateStage: updateStageHandler,
+      deleteStage: deleteStageHandler,
+    },
+    logger,
+  );
+  const accounts = bindHandlers<AccountServiceServer, CrmDeps>(
+    deps,
+    {
+      authenticate: authenticateHandler,
+      getMe: getMeHandler,
+      listMembers: listMembersHandler,
+      listCustomFields: listCustomFieldsHandler,
+      listTags: listTagsHandler,
+    },
+    logger,
+  );
+  const audiences = bindHandlers<AudienceServiceServer, CrmDeps>(deps, { streamAudience: streamAudienceHandler }, logger);
+  return [
+    { definition: ContactServiceService, implementation: contacts },
+    { definition: CompanyServiceService, implementation: companies },
+    { definition: NoteServiceService, implementation: notes },
+    { definition: TaskServiceService, implementation: tasks },
+    { definition: DealServiceService, implementation: deals },
+    { definition: FunnelServiceService, implementation: funnels },
+    { definition: AccountServiceService, implementation: accounts },
+    { definition: AudienceServiceService, implementation: audiences },
+  ];
 }

@@ -1,5 +1,4 @@
-import type { Logger } from '@crm/shared';
-import type { Connection } from 'mongoose';
+import type { Logger, Storage } from '@crm/shared';
 import type { CrmDeps } from './domain/deps';
 import { createApiKeyRepository } from './repository/api-key.repository';
 import { createCompanyLinksRepository } from './repository/company-links.repository';
@@ -18,8 +17,8 @@ import { createRecordRefsRepository } from './repository/record-refs.repository'
 import { createTagRepository } from './repository/tag.repository';
 import { createTaskRepository } from './repository/task.repository';
 
-/** Builds the repositories over one connection. Used by the server and by the admin CLI. */
-export function createDeps(db: Connection, logger: Logger, eventsWritten: CrmDeps['eventsWritten'] = () => undefined): CrmDeps {
+/** Builds the repositories over one database. Used by the server and by the admin CLI. */
+export function createDeps(db: Storage, logger: Logger): CrmDeps {
   return {
     organizations: createOrganizationRepository(db),
     apiKeys: createApiKeyRepository(db),
@@ -37,17 +36,7 @@ export function createDeps(db: Connection, logger: Logger, eventsWritten: CrmDep
     notes: createNoteRepository(db),
     tasks: createTaskRepository(db),
     refs: createRecordRefsRepository(db),
-    eventsWritten,
     now: () => new Date(),
     logger,
   };
 }
-
-/** Collections whose documents carry an embedded outbox. */
-export const outboxCollections = (deps: CrmDeps) => [
-  deps.contacts.collection,
-  deps.deals.collection,
-  deps.companies.collection,
-  deps.notes.collection,
-  deps.tasks.collection,
-];

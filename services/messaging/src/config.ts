@@ -1,8 +1,9 @@
-import { commonEnv, envBoolean, envPort, loadConfig } from '@crm/shared';
+import { envBoolean, envPort, loadConfig, outboxEnv, serviceEnv } from '@crm/shared/config';
 import { z } from 'zod';
 
-const schema = z.object({
-  ...commonEnv,
+export const messagingConfig = z.object({
+  ...serviceEnv,
+  ...outboxEnv,
   MESSAGING_GRPC_HOST: z.string().default('127.0.0.1'),
   MESSAGING_GRPC_PORT: envPort(50052),
   MESSAGING_DB_NAME: z.string().min(1).default('messaging'),
@@ -30,11 +31,8 @@ const schema = z.object({
   /** Broadcast lanes (one number of one broadcast) one replica sends at once. */
   BROADCAST_MAX_LANES: z.coerce.number().int().min(1).default(8),
   BROADCAST_SENDER_ENABLED: envBoolean(true),
-  OUTBOX_RELAY_ENABLED: envBoolean(true),
-  /** Safety net only: writes wake the relay at once, expiring leases at their due time. */
-  OUTBOX_IDLE_CHECK_MS: z.coerce.number().int().min(100).default(30_000),
 });
 
-export type MessagingConfig = z.infer<typeof schema>;
+export type MessagingConfig = z.infer<typeof messagingConfig>;
 
-export const loadMessagingConfig = (env: NodeJS.ProcessEnv = process.env): MessagingConfig => loadConfig(schema, env);
+export const loadMessagingConfig = (env: NodeJS.ProcessEnv = process.env): MessagingConfig => loadConfig(messagingConfig, env);

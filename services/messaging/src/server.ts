@@ -1,39 +1,68 @@
-import { BroadcastServiceService } from '@crm/proto/gen/broadcasts/v1/broadcasts';
+import { BroadcastServiceService, type BroadcastServiceServer } from '@crm/proto/gen/broadcasts/v1/broadcasts';
 import { MessagingServiceService, type MessagingServiceServer } from '@crm/proto/gen/messaging/v1/messaging';
-import { bindService, startGrpcServer, type AsyncService, type Logger } from '@crm/shared';
+import { bindHandlers, type GrpcServiceBinding, type Logger } from '@crm/shared';
 import type { MessagingDeps } from './domain/deps';
-import { broadcastHandlers } from './handlers/broadcast.handlers';
 import { assignConversationHandler } from './handlers/assign-conversation.handler';
+import { cancelBroadcastHandler } from './handlers/cancel-broadcast.handler';
 import { closeConversationHandler } from './handlers/close-conversation.handler';
+import { createBroadcastHandler } from './handlers/create-broadcast.handler';
+import { deleteBroadcastHandler } from './handlers/delete-broadcast.handler';
+import { estimateAudienceHandler } from './handlers/estimate-audience.handler';
+import { getBroadcastHandler } from './handlers/get-broadcast.handler';
 import { getChatInstanceHandler } from './handlers/get-chat-instance.handler';
 import { getConversationHandler } from './handlers/get-conversation.handler';
 import { getMessageHandler } from './handlers/get-message.handler';
+import { launchBroadcastHandler } from './handlers/launch-broadcast.handler';
+import { listBroadcastsHandler } from './handlers/list-broadcasts.handler';
 import { listChatInstancesHandler } from './handlers/list-chat-instances.handler';
 import { listConversationsHandler } from './handlers/list-conversations.handler';
 import { listMessagesHandler } from './handlers/list-messages.handler';
+import { listRecipientsHandler } from './handlers/list-recipients.handler';
 import { listTemplatesHandler } from './handlers/list-templates.handler';
+import { pauseBroadcastHandler } from './handlers/pause-broadcast.handler';
+import { resumeBroadcastHandler } from './handlers/resume-broadcast.handler';
+import { scheduleBroadcastHandler } from './handlers/schedule-broadcast.handler';
 import { sendMessageHandler } from './handlers/send-message.handler';
+import { updateBroadcastHandler } from './handlers/update-broadcast.handler';
 
-/** Binds messaging.v1.MessagingService (one RPC per file) and broadcasts.v1.BroadcastService to their handlers. */
-export function startMessagingServer(deps: MessagingDeps, options: { host: string; port: number; logger: Logger }) {
-  const handlers: AsyncService<MessagingServiceServer> = {
-    listConversations: (request) => listConversationsHandler(deps, request),
-    getConversation: (request) => getConversationHandler(deps, request),
-    listMessages: (request) => listMessagesHandler(deps, request),
-    assignConversation: (request) => assignConversationHandler(deps, request),
-    closeConversation: (request) => closeConversationHandler(deps, request),
-    sendMessage: (request) => sendMessageHandler(deps, request),
-    getMessage: (request) => getMessageHandler(deps, request),
-    listChatInstances: (request) => listChatInstancesHandler(deps, request),
-    getChatInstance: (request) => getChatInstanceHandler(deps, request),
-    listTemplates: (request) => listTemplatesHandler(deps, request),
-  };
-  return startGrpcServer({
-    host: options.host,
-    port: options.port,
-    services: [
-      { definition: MessagingServiceService, implementation: bindService(handlers, options.logger) },
-      { definition: BroadcastServiceService, implementation: bindService(broadcastHandlers(deps), options.logger) },
-    ],
-  });
+/** messaging.v1.MessagingService and broadcasts.v1.BroadcastService with their handlers, one RPC per file in handlers/. */
+export function messagingGrpcServices(deps: MessagingDeps, logger: Logger): GrpcServiceBinding[] {
+  const messaging = bindHandlers<MessagingServiceServer, MessagingDeps>(
+    deps,
+    {
+      listConversations: listConversationsHandler,
+      getConversation: getConversationHandler,
+      listMessages: listMessagesHandler,
+      assignConversation: assignConversationHandler,
+      closeConversation: closeConversationHandler,
+      sendMessage: sendMessageHandler,
+      getMessage: getMessageHandler,
+      listChatInstances: listChatInstancesHandler,
+      getChatInstance: getChatInstanceHandler,
+      listTemplates: listTemplatesHandler,
+    },
+    logger,
+  );
+  const broadcasts = bindHandlers<BroadcastServiceServer, MessagingDeps>(
+    deps,
+    {
+      listBroadcasts: listBroadcastsHandler,
+      createBroadcast: createBroadcastHandler,
+      estimateAudience: estimateAudienceHandler,
+      getBroadcast: getBroadcastHandler,
+      updateBroadcast: updateBroadcastHandler,
+      deleteBroadcast: deleteBroadcastHandler,
+      launchBroadcast: launchBroadcastHandler,
+      scheduleBroadcast: scheduleBroadcastHandler,
+      pauseBroadcast: pauseBroadcastHandler,
+      resumeBroadcast: resumeBroadcastHandler,
+      cancelBroadcast: cancelBroadcastHandler,
+      listRecipients: listRecipientsHandler,
+    },
+    logger,
+  );
+  return [
+    { definition: MessagingServiceService, implementation: messaging },
+    { definition: BroadcastServiceService, implementation: broadcasts },
+  ];
 }

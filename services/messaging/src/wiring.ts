@@ -1,12 +1,11 @@
 import { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
 import { AudienceServiceService } from '@crm/proto/gen/crm/v1/audiences';
 import { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
-import { createAsyncClient, TtlCache, type Logger } from '@crm/shared';
-import type { Connection } from 'mongoose';
-import { createBroadcastRepository } from './broadcasts/broadcast.repository';
-import { createLaneRepository } from './broadcasts/lane.repository';
-import { createOptOutRepository } from './broadcasts/opt-out.repository';
-import { createRecipientRepository } from './broadcasts/recipient.repository';
+import { createAsyncClient, TtlCache, type Logger, type Storage } from '@crm/shared';
+import { createBroadcastRepository } from './repository/broadcast.repository';
+import { createLaneRepository } from './repository/lane.repository';
+import { createOptOutRepository } from './repository/opt-out.repository';
+import { createRecipientRepository } from './repository/recipient.repository';
 import type { MessagingConfig } from './config';
 import type { MessagingDeps } from './domain/deps';
 import { cloudApiAdapter } from './providers/cloud-api.adapter';
@@ -30,10 +29,9 @@ export function createProviders(config: MessagingConfig): Providers {
 
 /** Builds the repositories, provider adapters and CRM clients. Used by the server and by the admin CLI. */
 export function createDeps(
-  db: Connection,
+  db: Storage,
   config: MessagingConfig,
   logger: Logger,
-  eventsWritten: MessagingDeps['eventsWritten'] = () => undefined,
   wakeBroadcasts: () => void = () => undefined,
 ): MessagingDeps & { close(): void } {
   const contacts = createAsyncClient(ContactServiceService, config.CRM_GRPC_URL, 'crm.v1.ContactService');
@@ -61,19 +59,7 @@ export function createDeps(
     crm: { contacts, accounts },
     accounts: new TtlCache<ProviderAccount>(config.PROVIDER_ACCOUNT_CACHE_MS),
     settings: { windowMs: config.MESSAGING_WINDOW_HOURS * 3_600_000 },
-    transaction: async (work) => {
-      const session = await db.startSession();
-      try {
-        let result: Awaited<ReturnType<typeof work>> | undefined;
-        await session.withTransaction(async () => {
-          result = await work(session);
-        });
-        return result as Awaited<ReturnType<typeof work>>;
-      } finally {
-        await session.endSession();
-      }
-    },
-    eventsWritten,
+    transaction: db.transaction,
     now: () => new Date(),
     logger,
     close: () => {
@@ -83,10 +69,3 @@ export function createDeps(
     },
   };
 }
-
-/** Collections whose documents carry an embedded outbox. */
-export const outboxCollections = (deps: MessagingDeps) => [
-  deps.messages.collection,
-  deps.conversations.collection,
-  deps.instances.collection,
-];

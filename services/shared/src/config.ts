@@ -1,15 +1,26 @@
 import { z } from 'zod';
 
+/** A bad environment: its message is one line naming every bad variable, fit to print as the reason a process exits. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
 /**
  * Reads process.env once through a zod object and fails fast listing every bad variable,
- * so a misconfigured pod dies at start with one readable message instead of at first use.
+ * so a misconfigured pod dies at start with one readable line instead of at first use.
  */
 export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const result = schema.safeParse(env);
   if (result.success) return result.data;
-  const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`);
-  throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(env)'}: ${issue.message}`);
+  throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
 }
+
+/**
+ * Why a process could not start, as it prints it: a bad environment in one line (`gateway: Invalid configuration:
+ * CURSOR_SECRET: …`), anything else with its stack.
+ */
+export const startFailure = (name: string, error: unknown): unknown => (error instanceof ConfigError ? `${name}: ${error.message}` : error);
 
 /** Environment booleans: "true"/"1" and "false"/"0". */
 export const envBoolean = (fallback: boolean) =>
@@ -34,3 +45,43 @@ export const commonEnv = {
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   METRICS_PORT: envPort(9464),
 };
+
+/** An optional variable; set to the empty string, it counts as unset (`OTEL_TRACES_FILE=` turns the file off). */
+const optionalEnv = <S extends z.ZodType>(schema: S) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+/** OpenTelemetry, read with the rest of a process's configuration (telemetry/start.ts). */
+export const telemetryEnv = {
+  /** Traces go over OTLP/HTTP to `<endpoint>/v1/traces` when set. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalEnv(z.string().url()),
+  /** Spans are also written here as JSON lines (the tests read them). */
+  OTEL_TRACES_FILE: optionalEnv(z.string()),
+  /** The `service.name` of spans and metrics; the process's own name by default. */
+  OTEL_SERVICE_NAME: optionalEnv(z.string()),
+  OTEL_SDK_DISABLED: envBoolean(false),
+};
+
+/** What every gRPC service reads besides its own variables: the bootstrap's (service/run-service.ts). */
+export const serviceEnv = {
+  ...commonEnv,
+  ...telemetryEnv,
+  /**
+   * After SIGTERM: how long health answers NOT_SERVING while calls are still served, so that load balancers and
+   * clients stop sending before the listener closes.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
+  /** Then how long calls in flight may take to finish before they are cancelled. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  /** The whole shutdown's bound: past it the process exits 1 (keep it below Kubernetes' terminationGracePeriodSeconds). */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(25_000),
+};
+
+/** The outbox relay of a service whose records carry events (crm, messaging). */
+export const outboxEnv = {
+  /** Off only in fault tests that prove a committed write keeps its event while no relay runs. */
+  OUTBOX_RELAY_ENABLED: envBoolean(true),
+  /** Safety net only: writes wake the relay at once, expiring leases at their due time. */
+  OUTBOX_IDLE_CHECK_MS: z.coerce.number().int().min(100).default(30_000),
+};
+
+/** The configuration every service's schema extends (the outbox's part only where the service has an outbox). */
+export type ServiceConfig = z.infer<z.ZodObject<typeof serviceEnv>> & Partial<z.infer<z.ZodObject<typeof outboxEnv>>>;

@@ -1,6 +1,6 @@
 import type { Logger } from './logger';
 
-type Step = { name: string; run: () => Promise<void> | void };
+type Step = { name: string; run: () => unknown };
 
 /**
  * Runs shutdown steps in the order they were registered (stop accepting → drain → stop consumers → flush the

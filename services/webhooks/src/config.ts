@@ -1,4 +1,4 @@
-import { commonEnv, envPort, loadConfig } from '@crm/shared';
+import { envPort, loadConfig, serviceEnv } from '@crm/shared/config';
 import { z } from 'zod';
 import { parseAllowList } from './delivery/address-guard';
 import { DEFAULT_SCHEDULE_MS } from './delivery/retry-schedule';
@@ -40,9 +40,9 @@ const parsed = <T>(parse: (value: string) => T) =>
     }
   });
 
-const schema = z
+export const webhooksConfig = z
   .object({
-    ...commonEnv,
+    ...serviceEnv,
     WEBHOOKS_GRPC_HOST: z.string().default('127.0.0.1'),
     WEBHOOKS_GRPC_PORT: envPort(50054),
     WEBHOOKS_DB_NAME: z.string().min(1).default('webhooks'),
@@ -54,8 +54,16 @@ const schema = z
     /** Consecutive failed attempts that pause a subscription (the spec says 5 and 10; we chose 10). */
     WEBHOOK_PAUSE_AFTER_FAILURES: positiveInt(10),
     WEBHOOK_CONSUMER_GROUP: z.string().min(1).default('webhooks'),
-    /** Attempts in flight per replica. */
-    WEBHOOK_WORKER_CONCURRENCY: positiveInt(16),
+    /** Attempts in flight per replica (sockets waiting on receivers: cheap). */
+    WEBHOOK_WORKER_CONCURRENCY: positiveInt(128),
+    /** Attempts in flight to one subscription per replica: what a slow endpoint can hold at most. */
+    WEBHOOK_ENDPOINT_CONCURRENCY: positiveInt(8),
+    /** Attempts in flight for one organization per replica, over all its subscriptions. */
+    WEBHOOK_ORG_CONCURRENCY: positiveInt(32),
+    /** Deliveries queued in memory per subscription; beyond it they wait in the database, still due. */
+    WEBHOOK_ENDPOINT_QUEUE: positiveInt(2_000),
+    /** Deliveries queued in memory in all, per replica. */
+    WEBHOOK_QUEUE: positiveInt(20_000),
     /** How long a replica owns a due delivery; must outlast one attempt, or another replica could send it too. */
     WEBHOOK_LEASE_MS: positiveInt(60_000, 500),
     /**
@@ -85,6 +93,6 @@ const schema = z
     message: 'must be longer than WEBHOOK_TIMEOUT_MS, so a lease never ends while its attempt is still running',
   });
 
-export type WebhooksConfig = z.infer<typeof schema>;
+export type WebhooksConfig = z.infer<typeof webhooksConfig>;
 
-export const loadWebhooksConfig = (env: NodeJS.ProcessEnv = process.env): WebhooksConfig => loadConfig(schema, env);
+export const loadWebhooksConfig = (env: NodeJS.ProcessEnv = process.env): WebhooksConfig => loadConfig(webhooksConfig, env);

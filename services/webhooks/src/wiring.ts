@@ -1,21 +1,23 @@
-import type { Logger } from '@crm/shared';
-import type { Connection } from 'mongoose';
+import type { Logger, Storage } from '@crm/shared';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { WebhooksConfig } from './config';
 import { createSecretBox } from './delivery/secret-box';
 import { buildKeyring } from './delivery/secret-keyring';
+import { AttemptRecorder } from './domain/attempt-recorder';
 import type { WebhookDeps } from './domain/deps';
+import { SubscriptionCache } from './domain/subscription-cache';
 import { createDeliveryRepository } from './repository/delivery.repository';
 import { createWebhookRepository } from './repository/webhook.repository';
 
-/** Builds the repositories and the delivery settings over one connection. */
-export function createDeps(
-  db: Connection,
-  config: WebhooksConfig,
-  logger: Logger,
-  deliveriesQueued: WebhookDeps['deliveriesQueued'],
-): WebhookDeps {
+/** What the worker is told about from the domain: deliveries to send, and subscriptions just paused. */
+export interface WorkerHooks {
+  deliveriesQueued: WebhookDeps['deliveriesQueued'];
+  paused: (orgId: string, webhookId: string) => void;
+}
+
+/** Builds the repositories, the recorder and the delivery settings over one connection. */
+export function createDeps(db: Storage, config: WebhooksConfig, logger: Logger, hooks: WorkerHooks): WebhookDeps {
   const { keyring, devKey } = buildKeyring({
     key: config.WEBHOOK_SECRETS_KEY,
     keyId: config.WEBHOOK_SECRETS_KEY_ID,
@@ -26,9 +28,25 @@ export function createDeps(
       'WEBHOOK_SECRETS_KEY is not set: webhook secrets are encrypted with the PUBLIC development key. Set a key of your own (openssl rand -base64 32) anywhere but on a laptop; production refuses to start without one.',
     );
   }
+  const webhooks = createWebhookRepository(db, createSecretBox(keyring));
+  const deliveries = createDeliveryRepository(db);
+  // Unique per process: a restarted replica must not inherit the leases of the one that died.
+  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const subscriptions = new SubscriptionCache(webhooks);
+  const recorder = new AttemptRecorder({
+    deliveries,
+    webhooks,
+    owner,
+    pauseAfterFailures: config.WEBHOOK_PAUSE_AFTER_FAILURES,
+    logger,
+    onPaused: (orgId, webhookId) => {
+      subscriptions.forget(webhookId);
+      hooks.paused(orgId, webhookId);
+    },
+  });
   return {
-    webhooks: createWebhookRepository(db, createSecretBox(keyring)),
-    deliveries: createDeliveryRepository(db),
+    webhooks,
+    deliveries,
     settings: {
       allowList: config.WEBHOOK_ALLOWED_HOSTS,
       scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,
@@ -38,9 +56,10 @@ export function createDeps(
       retentionMs: config.WEBHOOK_RETENTION_DAYS * 86_400_000,
       rotationOverlapHours: config.WEBHOOK_ROTATION_OVERLAP_HOURS,
     },
-    // Unique per process: a restarted replica must not inherit the leases of the one that died.
-    owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
-    deliveriesQueued,
+    owner,
+    recorder,
+    subscriptions,
+    deliveriesQueued: hooks.deliveriesQueued,
     now: () => new Date(),
     logger,
   };

@@ -44,7 +44,7 @@ async function launchBroadcast(load: Load, client: ReturnType<typeof loadClient>
  * One scenario on a fresh organization: a subscription on a fresh receiver, a steady load, a broadcast sending while
  * the fault hits, the fault, some load after it, then the ledger.
  */
-export async function runScenario(scenario: Scenario, target: Omit<FaultTarget, 'receiver'>): Promise<ScenarioRow> {
+export async function runScenario(scenario: Scenario, target: Omit<FaultTarget, 'receiver' | 'note'>): Promise<ScenarioRow> {
   const short = target.chaos.profile === 'short';
   const org = await createTestOrg();
   const client = loadClient(org.key);
@@ -60,11 +60,12 @@ export async function runScenario(scenario: Scenario, target: Omit<FaultTarget, 
     await launchBroadcast(load, client, number.id);
     const retriedBefore = target.balancer.retried;
     const faultStart = Date.now();
-    const faultEnd = await scenario.inject({ ...target, receiver });
+    const notes: string[] = [];
+    const faultEnd = await scenario.inject({ ...target, receiver, note: (text) => notes.push(text) });
     await sleep(short ? 3_000 : 8_000);
     await load.stop();
 
-    const notes = [`fault ${((faultEnd - faultStart) / 1000).toFixed(1)} s`];
+    notes.unshift(`fault ${((faultEnd - faultStart) / 1000).toFixed(1)} s`);
     let exempt = scenario.exempt;
     if (scenario.gone) {
       const gone = await recoverGoneSubscription(org, client, hook.data.data.id, faultStart);

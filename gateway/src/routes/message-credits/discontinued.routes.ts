@@ -1,4 +1,4 @@
-import { AppError } from '@crm/shared';
+import { AppError } from '@crm/shared/core';
 import { defineRoute, type HttpMethod, type RouteDefinition } from '../../http/route';
 
 /**

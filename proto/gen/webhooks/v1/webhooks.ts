@@ -58,6 +58,10 @@ export interface Webhook {
   previous_secret_expires_at?: string | undefined;
   created_at: string;
   updated_at: string;
+  /** Deliveries not yet succeeded or failed for good: on their first attempt, waiting for a retry, or held. */
+  pending_deliveries: number;
+  /** Age in seconds of the oldest of them (how far behind the subscription is); absent when none is pending. */
+  lag_seconds?: number | undefined;
 }
 
 export interface WebhookRef {
@@ -387,6 +391,8 @@ function createBaseWebhook(): Webhook {
     previous_secret_expires_at: undefined,
     created_at: "",
     updated_at: "",
+    pending_deliveries: 0,
+    lag_seconds: undefined,
   };
 }
 
@@ -430,6 +436,12 @@ export const Webhook: MessageFns<Webhook> = {
     }
     if (message.updated_at !== "") {
       writer.uint32(106).string(message.updated_at);
+    }
+    if (message.pending_deliveries !== 0) {
+      writer.uint32(112).int32(message.pending_deliveries);
+    }
+    if (message.lag_seconds !== undefined) {
+      writer.uint32(121).double(message.lag_seconds);
     }
     return writer;
   },
@@ -549,6 +561,22 @@ export const Webhook: MessageFns<Webhook> = {
             }
 
             message.updated_at = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.pending_deliveries = reader.int32();
+            continue;
+          }
+          case 15: {
+            if (tag !== 121) {
+              break;
+            }
+
+            message.lag_seconds = reader.double();
             continue;
           }
         }

@@ -1,4 +1,4 @@
-import { AppError, newId, notFound, type KeysetPosition } from '@crm/shared';
+import { newId, notFound, type PageRequest, type Revised, writeRevision } from '@crm/shared';
 import { agentInputBody, parseOrThrow, type AgentInput } from '@crm/shared/schemas';
 import type { AgentRecord, BusinessHoursRecord } from '../repository/agent.repository';
 import type { AgentsDeps } from './deps';
@@ -10,12 +10,7 @@ import { viewAgent, type AgentView } from './views';
 export const DEFAULT_REPLY_DELAY_MS = 3_000;
 export const DEFAULT_TEMPERATURE = 0.3;
 
-interface Page {
-  limit: number;
-  after: KeysetPosition | undefined;
-}
-
-export async function requireAgent(deps: AgentsDeps, orgId: string, id: string): Promise<AgentRecord> {
+export async function requireAgent(deps: AgentsDeps, orgId: string, id: string): Promise<Revised<AgentRecord>> {
   const record = await deps.agents.getById(orgId, id);
   if (!record) throw notFound('AI agent');
   return record;
@@ -54,7 +49,11 @@ function configurationOf(
   };
 }
 
-export async function listAgents(deps: AgentsDeps, orgId: string, query: Page & { type?: string | null; is_active?: boolean | null }) {
+export async function listAgents(
+  deps: AgentsDeps,
+  orgId: string,
+  query: PageRequest & { type?: string | null; is_active?: boolean | null },
+) {
   const [page, total] = await Promise.all([deps.agents.list(orgId, query), deps.agents.countAll(orgId)]);
   return { items: page.items.map(viewAgent), hasMore: page.hasMore, next: page.next, total };
 }
@@ -77,7 +76,6 @@ export async function createAgent(deps: AgentsDeps, orgId: string, plan: string,
     deleted_at: null,
     created_at: now,
     updated_at: now,
-    rev: 0,
   };
   await deps.agents.insert(record);
   return viewAgent(record);
@@ -86,16 +84,15 @@ export async function createAgent(deps: AgentsDeps, orgId: string, plan: string,
 /** #75 and its alias #76: the whole configuration is replaced; `is_active` changes only through #78/#79. */
 export async function replaceAgent(deps: AgentsDeps, orgId: string, plan: string, id: string, rawBody: unknown): Promise<AgentView> {
   const input = parseOrThrow(agentInputBody, rawBody);
-  const current = await requireAgent(deps, orgId, id);
+  await requireAgent(deps, orgId, id);
   requireAgentsInPlan(plan);
   const assignTo = await checkReferences(deps, orgId, input);
-  const updated = await deps.agents.updateAtRevision(orgId, id, current.rev, {
-    ...configurationOf(input, assignTo),
-    updated_at: deps.now(),
+  return writeRevision({
+    read: () => requireAgent(deps, orgId, id),
+    plan: () => ({ set: { ...configurationOf(input, assignTo), updated_at: deps.now() } }),
+    view: viewAgent,
+    write: (current, set) => deps.agents.updateAtRevision(orgId, id, current.rev, set),
   });
-  if (updated) return viewAgent(updated);
-  await requireAgent(deps, orgId, id);
-  throw new AppError('SERVICE_UNAVAILABLE', 'The agent changed while this replacement was applied; retry.');
 }
 
 /** #77: the agent disappears from every route; its runs stay readable and a run already under way finishes. */

@@ -1,9 +1,10 @@
-import type { ListRunsRequest } from '@crm/proto/gen/agents/v1/agents';
+import type { AgentServiceServer } from '@crm/proto/gen/agents/v1/agents';
+import type { RpcHandler } from '@crm/shared';
 import type { AgentsDeps } from '../domain/deps';
 import { listRuns } from '../domain/runs';
 import { pageInfo, pageOf, requireId } from './request';
 
-export async function listRunsHandler(deps: AgentsDeps, request: ListRunsRequest) {
+export const listRunsHandler: RpcHandler<AgentServiceServer, 'listRuns', AgentsDeps> = async (deps, request) => {
   const filter = request.filter;
   const result = await listRuns(deps, requireId('organization', request.org_id), {
     ...pageOf(request.page),
@@ -13,4 +14,4 @@ export async function listRunsHandler(deps: AgentsDeps, request: ListRunsRequest
     started_after: filter?.started_after ?? null,
   });
   return { items: result.items, page: pageInfo(result) };
-}
+};

@@ -1,6 +1,6 @@
-import { keyset, recordOf, toPage, TtlCache, type KeysetPage, type KeysetPosition } from '@crm/shared';
+import { type PageRequest, RevisionedRecords, type Storage, type StoreFilter, TtlCache } from '@crm/shared';
 import type { AgentStrategy, AgentType, Channel, Weekday } from '@crm/shared/schemas';
-import { Schema, type Connection, type FilterQuery } from 'mongoose';
+import { Schema } from 'mongoose';
 
 export type HandoffTriggerRecord =
   { type: 'keywords'; keywords: string[] } | { type: 'model_request' } | { type: 'consecutive_failures'; count: number };
@@ -32,18 +32,18 @@ export interface AgentRecord {
   deleted_at: Date | null;
   created_at: Date;
   updated_at: Date;
-  rev: number;
 }
 
-type AgentDoc = Omit<AgentRecord, 'id'> & { _id: string };
-/** One per organization: the ids of its active agents, the unit the plan limit is enforced on atomically. */
-/** The ids holding an active-agent slot, and when each was taken (an activation in flight is not yet active). */
+/**
+ * One per organization: the ids holding an active-agent slot (the unit the plan limit is enforced on atomically),
+ * and when each was taken (an activation in flight is not yet active).
+ */
 type SlotsDoc = { _id: string; active: string[]; taken_at?: Record<string, Date> };
 
 /** A slot taken this recently is kept by a repair even though its agent is not active yet. */
 const SLOT_GRACE_MS = 60_000;
 
-const schema = new Schema<AgentDoc>(
+const schema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -57,7 +57,6 @@ const schema = new Schema<AgentDoc>(
     deleted_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
-    rev: { type: Number, required: true },
   },
   { versionKey: false, collection: 'agents', minimize: false },
 );
@@ -74,95 +73,57 @@ const slotsSchema = new Schema<SlotsDoc>(
   { versionKey: false, collection: 'activation_slots' },
 );
 
-export interface AgentQuery {
-  limit: number;
-  after: KeysetPosition | undefined;
+export interface AgentQuery extends PageRequest {
   type?: string | null;
   is_active?: boolean | null;
 }
 
 export type AgentRepository = ReturnType<typeof createAgentRepository>;
 
-export function createAgentRepository(db: Connection) {
-  const Agent = db.model<AgentDoc>('Agent', schema);
-  const Slots = db.model<SlotsDoc>('ActivationSlots', slotsSchema);
-  const toRecord = (doc: AgentDoc): AgentRecord => recordOf(doc);
+export function createAgentRepository(storage: Storage) {
+  const agents = new RevisionedRecords<AgentRecord>(storage, { model: 'Agent', schema, what: 'AI agent' });
+  const Agent = agents.model;
+  const Slots = storage.connection.model<SlotsDoc>('ActivationSlots', slotsSchema);
   const totals = new TtlCache<number>(2_000);
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
 
   return {
-    collection: Agent.collection,
+    collection: agents.collection,
 
-    async insert(record: AgentRecord): Promise<void> {
-      const { id, ...rest } = record;
-      await Agent.collection.insertOne({ _id: id, ...rest } as never);
+    async insert(record: AgentRecord) {
+      const stored = await agents.insert(record);
       totals.invalidate(record.org_id);
+      return stored;
     },
 
-    async getById(orgId: string, id: string): Promise<AgentRecord | null> {
-      const doc = await Agent.findOne({ _id: id, ...live(orgId) }).lean<AgentDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getById: (orgId: string, id: string) => agents.findOne({ _id: id, ...live(orgId) }),
 
     /** Deleted ones included: a run that started before the delete finishes with the agent it started with. */
-    async getForRun(orgId: string, id: string): Promise<AgentRecord | null> {
-      const doc = await Agent.findOne({ _id: id, org_id: orgId }).lean<AgentDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getForRun: (orgId: string, id: string) => agents.findOne({ _id: id, org_id: orgId }),
 
-    async countAll(orgId: string): Promise<number> {
-      return totals.get(orgId, () => Agent.countDocuments(live(orgId)).exec());
-    },
+    countAll: (orgId: string) => totals.get(orgId, () => agents.count(live(orgId))),
 
-    async list(orgId: string, query: AgentQuery): Promise<KeysetPage<AgentRecord>> {
-      const after = query.after ? { ...query.after, value: new Date(String(query.after.value)) } : undefined;
-      const { filter: position, sort } = keyset('created_at', 'desc', after);
-      const conditions: FilterQuery<AgentDoc>[] = [live(orgId)];
+    list(orgId: string, query: AgentQuery) {
+      const conditions: StoreFilter[] = [live(orgId)];
       if (query.type) conditions.push({ type: query.type });
       if (query.is_active !== undefined && query.is_active !== null) conditions.push({ is_active: query.is_active });
-      if (after) conditions.push(position as FilterQuery<AgentDoc>);
-      const rows = await Agent.find({ $and: conditions })
-        .sort(sort)
-        .limit(query.limit + 1)
-        .lean<AgentDoc[]>();
-      const page = toPage(rows, query.limit, (row) => row.created_at.toISOString());
-      return { ...page, items: page.items.map(toRecord) };
+      return agents.listPage(conditions, { field: 'created_at', order: 'desc', type: 'date' }, query);
     },
 
     /** Active agents, oldest first: the first one that claims a conversation answers it. */
-    async listActive(orgId: string): Promise<AgentRecord[]> {
-      const docs = await Agent.find({ org_id: orgId, is_active: true, deleted_at: null })
-        .sort({ created_at: 1, _id: 1 })
-        .lean<AgentDoc[]>();
-      return docs.map(toRecord);
-    },
+    listActive: (orgId: string) => agents.findMany({ ...live(orgId), is_active: true }, { sort: { created_at: 1, _id: 1 } }),
 
-    /** A change computed from revision `rev`; null when another writer changed (or deleted) the agent first. */
-    async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<AgentRecord>): Promise<AgentRecord | null> {
-      const doc = await Agent.findOneAndUpdate(
-        { _id: id, ...live(orgId), rev },
-        { $set: set, $inc: { rev: 1 } },
-        { new: true },
-      ).lean<AgentDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    /** A change computed from revision `rev`; throws WriteConflict when another writer changed (or deleted) the agent first. */
+    updateAtRevision: (orgId: string, id: string, rev: number, set: Partial<AgentRecord>) =>
+      agents.updateAtRevision({ _id: id, ...live(orgId) }, rev, set),
 
-    async setActive(orgId: string, id: string, active: boolean, at: Date): Promise<AgentRecord | null> {
-      const doc = await Agent.findOneAndUpdate(
-        { _id: id, ...live(orgId) },
-        { $set: { is_active: active, updated_at: at }, $inc: { rev: 1 } },
-        { new: true },
-      ).lean<AgentDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    setActive: (orgId: string, id: string, active: boolean, at: Date) =>
+      agents.update({ _id: id, ...live(orgId) }, { is_active: active, updated_at: at }),
 
     async softDelete(orgId: string, id: string, at: Date): Promise<boolean> {
-      const result = await Agent.updateOne(
-        { _id: id, ...live(orgId) },
-        { $set: { deleted_at: at, is_active: false, updated_at: at }, $inc: { rev: 1 } },
-      );
-      if (result.modifiedCount > 0) totals.invalidate(orgId);
-      return result.modifiedCount > 0;
+      const deleted = await agents.update({ _id: id, ...live(orgId) }, { deleted_at: at, is_active: false, updated_at: at });
+      if (deleted) totals.invalidate(orgId);
+      return deleted !== null;
     },
 
     /**
@@ -191,7 +152,7 @@ export function createAgentRepository(db: Connection) {
     async repairSlots(orgId: string, now: Date): Promise<void> {
       const [slots, active] = await Promise.all([
         Slots.findOne({ _id: orgId }).lean<SlotsDoc>(),
-        Agent.find({ org_id: orgId, is_active: true, deleted_at: null }, { _id: 1 }).lean<Array<{ _id: string }>>(),
+        Agent.find({ ...live(orgId), is_active: true }, { _id: 1 }).lean<Array<{ _id: string }>>(),
       ]);
       if (!slots) return;
       const recent = slots.active.filter((id) => (slots.taken_at?.[id]?.getTime() ?? 0) > now.getTime() - SLOT_GRACE_MS);

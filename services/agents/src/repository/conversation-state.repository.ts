@@ -1,5 +1,5 @@
-import { recordOf } from '@crm/shared';
-import { Schema, type Connection } from 'mongoose';
+import { RecordStore, type Storage } from '@crm/shared';
+import { Schema } from 'mongoose';
 
 /** What the runner remembers of a conversation: who answers it, whether it was handed off, the run that waits. */
 export interface ConversationStateRecord {
@@ -16,9 +16,7 @@ export interface ConversationStateRecord {
   pending_run_id: string | null;
 }
 
-type StateDoc = Omit<ConversationStateRecord, 'id'> & { _id: string };
-
-const schema = new Schema<StateDoc>(
+const schema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -34,42 +32,26 @@ const EMPTY = { agent_id: null, handed_off: false, consecutive_failures: 0, pend
 
 export type ConversationStateRepository = ReturnType<typeof createConversationStateRepository>;
 
+type StateFields = Partial<Omit<ConversationStateRecord, 'id' | 'org_id'>>;
+
 /** Every change is one conditional update on the state as it was read: replicas never overwrite each other. */
-export function createConversationStateRepository(db: Connection) {
-  const State = db.model<StateDoc>('ConversationState', schema);
-  const toRecord = (doc: StateDoc): ConversationStateRecord => recordOf(doc);
+export function createConversationStateRepository(storage: Storage) {
+  const states = new RecordStore<ConversationStateRecord>(storage, { model: 'ConversationState', schema, what: 'conversation state' });
 
   return {
-    collection: State.collection,
+    collection: states.collection,
 
     async get(orgId: string, conversationId: string): Promise<ConversationStateRecord> {
-      const doc = await State.findOneAndUpdate(
-        { _id: conversationId, org_id: orgId },
-        { $setOnInsert: EMPTY },
-        { upsert: true, new: true },
-      ).lean<StateDoc>();
-      if (!doc) throw new Error('conversation state upsert returned nothing');
-      return toRecord(doc);
+      const state = await states.update({ _id: conversationId, org_id: orgId }, { $setOnInsert: EMPTY }, { upsert: true });
+      if (!state) throw new Error('conversation state upsert returned nothing');
+      return state;
     },
 
     /** Sets `set` when the fields of `expected` still hold; false when another writer changed them. */
-    async compareAndSet(
-      orgId: string,
-      conversationId: string,
-      expected: Partial<Omit<ConversationStateRecord, 'id' | 'org_id'>>,
-      set: Partial<Omit<ConversationStateRecord, 'id' | 'org_id'>>,
-    ): Promise<boolean> {
-      const result = await State.updateOne({ _id: conversationId, org_id: orgId, ...expected }, { $set: set });
-      return result.matchedCount > 0;
-    },
+    compareAndSet: async (orgId: string, conversationId: string, expected: StateFields, set: StateFields): Promise<boolean> =>
+      (await states.update({ _id: conversationId, org_id: orgId, ...expected }, set)) !== null,
 
-    async recordFailure(orgId: string, conversationId: string): Promise<number> {
-      const doc = await State.findOneAndUpdate(
-        { _id: conversationId, org_id: orgId },
-        { $inc: { consecutive_failures: 1 } },
-        { new: true },
-      ).lean<StateDoc>();
-      return doc?.consecutive_failures ?? 0;
-    },
+    recordFailure: async (orgId: string, conversationId: string): Promise<number> =>
+      (await states.update({ _id: conversationId, org_id: orgId }, { $inc: { consecutive_failures: 1 } }))?.consecutive_failures ?? 0,
   };
 }

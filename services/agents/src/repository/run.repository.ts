@@ -1,6 +1,6 @@
-import { isDuplicateKeyError, keyset, recordOf, toPage, type KeysetPage, type KeysetPosition } from '@crm/shared';
+import { type PageRequest, RecordStore, type Storage, type StoreFilter } from '@crm/shared';
 import type { AgentType, Channel, RunStatus, SkipReason } from '@crm/shared/schemas';
-import { Schema, type Connection, type FilterQuery } from 'mongoose';
+import { Schema } from 'mongoose';
 
 export interface SentMessageRecord {
   message_id: string;
@@ -41,9 +41,7 @@ export interface RunRecord {
   reply_message_id: string;
 }
 
-type RunDoc = Omit<RunRecord, 'id'> & { _id: string };
-
-const schema = new Schema<RunDoc>(
+const schema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -82,9 +80,7 @@ schema.index({ org_id: 1, status: 1, started_at: -1, _id: -1 });
 // The scheduler: due waiting runs and executing runs whose replica died.
 schema.index({ phase: 1, due_at: 1 });
 
-export interface RunQuery {
-  limit: number;
-  after: KeysetPosition | undefined;
+export interface RunQuery extends PageRequest {
   agent_id?: string | null;
   conversation_id?: string | null;
   status?: string | null;
@@ -93,11 +89,11 @@ export interface RunQuery {
 
 export type RunRepository = ReturnType<typeof createRunRepository>;
 
-export function createRunRepository(db: Connection) {
-  const Run = db.model<RunDoc>('Run', schema);
-  const toRecord = (doc: RunDoc): RunRecord => recordOf(doc);
-  const filterOf = (orgId: string, query: Omit<RunQuery, 'limit' | 'after'>): FilterQuery<RunDoc>[] => {
-    const conditions: FilterQuery<RunDoc>[] = [{ org_id: orgId }];
+export function createRunRepository(storage: Storage) {
+  const runs = new RecordStore<RunRecord>(storage, { model: 'Run', schema, what: 'run' });
+  const Run = runs.model;
+  const filterOf = (orgId: string, query: Omit<RunQuery, 'limit' | 'after'>): StoreFilter[] => {
+    const conditions: StoreFilter[] = [{ org_id: orgId }];
     if (query.agent_id) conditions.push({ 'agent.id': query.agent_id });
     if (query.conversation_id) conditions.push({ conversation_id: query.conversation_id });
     if (query.status) conditions.push({ status: query.status });
@@ -106,47 +102,20 @@ export function createRunRepository(db: Connection) {
   };
 
   return {
-    collection: Run.collection,
+    collection: runs.collection,
 
     /** False when this event already has its run for this agent. */
-    async insert(record: RunRecord): Promise<boolean> {
-      const { id, ...rest } = record;
-      try {
-        await Run.collection.insertOne({ _id: id, ...rest } as never);
-        return true;
-      } catch (error) {
-        if (isDuplicateKeyError(error)) return false;
-        throw error;
-      }
-    },
+    insert: (record: RunRecord) => runs.insertIfNew(record),
 
-    async getById(orgId: string, id: string): Promise<RunRecord | null> {
-      const doc = await Run.findOne({ _id: id, org_id: orgId }).lean<RunDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getById: (orgId: string, id: string) => runs.findOne({ _id: id, org_id: orgId }),
 
-    async getByEvent(eventId: string, agentId: string): Promise<RunRecord | null> {
-      const doc = await Run.findOne({ event_id: eventId, 'agent.id': agentId }).lean<RunDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getByEvent: (eventId: string, agentId: string) => runs.findOne({ event_id: eventId, 'agent.id': agentId }),
 
     /** Catalogue exception: a runs list counts with its filters. */
-    async count(orgId: string, query: Omit<RunQuery, 'limit' | 'after'>): Promise<number> {
-      return Run.countDocuments({ $and: filterOf(orgId, query) }).exec();
-    },
+    count: (orgId: string, query: Omit<RunQuery, 'limit' | 'after'>) => runs.count({ $and: filterOf(orgId, query) }),
 
-    async list(orgId: string, query: RunQuery): Promise<KeysetPage<RunRecord>> {
-      const after = query.after ? { ...query.after, value: new Date(String(query.after.value)) } : undefined;
-      const { filter: position, sort } = keyset('started_at', 'desc', after);
-      const conditions = filterOf(orgId, query);
-      if (after) conditions.push(position as FilterQuery<RunDoc>);
-      const rows = await Run.find({ $and: conditions })
-        .sort(sort)
-        .limit(query.limit + 1)
-        .lean<RunDoc[]>();
-      const page = toPage(rows, query.limit, (row) => row.started_at.toISOString());
-      return { ...page, items: page.items.map(toRecord) };
-    },
+    list: (orgId: string, query: RunQuery) =>
+      runs.listPage(filterOf(orgId, query), { field: 'started_at', order: 'desc', type: 'date' }, query),
 
     /** Replies the agent already sent in the conversation: its completed runs there. */
     async countReplies(orgId: string, conversationId: string, agentId: string): Promise<number> {
@@ -163,25 +132,23 @@ export function createRunRepository(db: Connection) {
      * Takes the oldest due run: a waiting run whose delay is over, or an executing run whose replica stopped
      * renewing its lease. One conditional update, so exactly one replica executes it at a time.
      */
-    async claimDue(now: Date, leaseUntil: Date): Promise<RunRecord | null> {
-      const doc = await Run.findOneAndUpdate(
+    claimDue: (now: Date, leaseUntil: Date) =>
+      runs.update(
         {
           $or: [
             { phase: 'waiting', due_at: { $lte: now } },
             { phase: 'executing', lease_until: { $lt: now } },
           ],
         },
-        { $set: { phase: 'executing', lease_until: leaseUntil } },
-        { new: true, sort: { due_at: 1 } },
-      ).lean<RunDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+        { phase: 'executing', lease_until: leaseUntil },
+        { sort: { due_at: 1 } },
+      ),
 
     /** The next moment a run falls due (a waiting run's due_at, or an executing run's lease end). */
     async nextDueAt(): Promise<Date | null> {
       const [waiting, executing] = await Promise.all([
-        Run.findOne({ phase: 'waiting' }, { due_at: 1 }).sort({ due_at: 1 }).lean<RunDoc>(),
-        Run.findOne({ phase: 'executing' }, { lease_until: 1 }).sort({ lease_until: 1 }).lean<RunDoc>(),
+        Run.findOne({ phase: 'waiting' }, { due_at: 1 }).sort({ due_at: 1 }).lean<Pick<RunRecord, 'due_at'>>(),
+        Run.findOne({ phase: 'executing' }, { lease_until: 1 }).sort({ lease_until: 1 }).lean<Pick<RunRecord, 'lease_until'>>(),
       ]);
       const times = [waiting?.due_at, executing?.lease_until].filter((t): t is Date => t instanceof Date);
       return times.length ? new Date(Math.min(...times.map((t) => t.getTime()))) : null;

@@ -1,6 +1,7 @@
 import type { Conversation } from '@crm/proto/gen/messaging/v1/messaging';
-import { AppError, newId, type DomainEvent } from '@crm/shared';
-import type { Channel, SkipReason } from '@crm/shared/schemas';
+import { AppError, newId, retryOnConflict, WriteConflict, type DomainEvent } from '@crm/shared';
+import type { MessageObject } from '@crm/shared/events';
+import type { SkipReason } from '@crm/shared/schemas';
 import type { AgentsDeps } from '../domain/deps';
 import type { AgentRecord } from '../repository/agent.repository';
 import type { RunRecord } from '../repository/run.repository';
@@ -12,16 +13,6 @@ import { countRun } from './run-metrics';
 
 export const TRIGGER_EVENT = 'message.received.from_contact';
 
-/** The fields of a `message.received` event's message the runner uses. */
-interface InboundMessage {
-  id: string;
-  conversation_id: string;
-  contact_id: string;
-  channel: Channel;
-  direction: string;
-  created_at: string;
-}
-
 /** What every agent's decision about one inbound message shares; CRM answers are fetched once, when needed. */
 class InboundContext {
   private tags: Promise<string[]> | undefined;
@@ -30,7 +21,7 @@ class InboundContext {
   constructor(
     private readonly deps: AgentsDeps,
     readonly orgId: string,
-    readonly message: InboundMessage,
+    readonly message: MessageObject,
     readonly conversation: Conversation,
     readonly activeIds: Set<string>,
   ) {}
@@ -51,9 +42,9 @@ class InboundContext {
  * reason, or waiting for its reply delay. Idempotent per event and agent, so a redelivered event (after a crash
  * or a rebalance) records nothing twice.
  */
-export async function takeInboundMessage(deps: AgentsDeps, event: DomainEvent): Promise<void> {
-  const message = (event.data as { object?: InboundMessage }).object;
-  if (event.type !== 'message.received' || message?.direction !== 'inbound' || !message.conversation_id) return;
+export async function takeInboundMessage(deps: AgentsDeps, event: DomainEvent<'message.received'>): Promise<void> {
+  const message = event.data.object;
+  if (message.direction !== 'inbound') return;
   const agents = await deps.agents.listActive(event.org_id);
   if (agents.length === 0) return;
   let conversation: Conversation;
@@ -142,18 +133,22 @@ async function skipReasonFor(deps: AgentsDeps, agent: AgentRecord, context: Inbo
   return claimConversation(deps, agent, context, state.agent_id);
 }
 
-/** The first active agent to answer a conversation keeps it; one that was deactivated or deleted loses it. */
-async function claimConversation(
+/**
+ * The first active agent to answer a conversation keeps it; one that was deactivated or deleted loses it. A claim
+ * that lost to another agent's reads the new holder and decides again (the conflict policy).
+ */
+function claimConversation(
   deps: AgentsDeps,
   agent: AgentRecord,
   context: InboundContext,
   holder: string | null,
 ): Promise<SkipReason | null> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    if (holder === agent.id) return null;
-    if (holder && context.activeIds.has(holder)) return 'another_agent_answering';
-    if (await deps.states.compareAndSet(context.orgId, context.conversation.id, { agent_id: holder }, { agent_id: agent.id })) return null;
-    holder = (await deps.states.get(context.orgId, context.conversation.id)).agent_id;
-  }
-  return 'another_agent_answering';
+  let known = holder;
+  return retryOnConflict(async () => {
+    if (known === agent.id) return null;
+    if (known && context.activeIds.has(known)) return 'another_agent_answering';
+    if (await deps.states.compareAndSet(context.orgId, context.conversation.id, { agent_id: known }, { agent_id: agent.id })) return null;
+    known = (await deps.states.get(context.orgId, context.conversation.id)).agent_id;
+    throw new WriteConflict('conversation state');
+  });
 }

@@ -1,15 +1,15 @@
+import { retryOnConflict, WriteConflict } from '@crm/shared';
 import type { AgentsDeps } from '../domain/deps';
 import type { RunRecord } from '../repository/run.repository';
-
-const MAX_TRIES = 5;
 
 /**
  * Makes `run` the conversation's waiting run and skips the one it replaces (`superseded`): a burst of messages
  * within the reply delay gets one answer, written after the last of them. A redelivered older message never
- * takes the place of a newer waiting run.
+ * takes the place of a newer waiting run. Another run taking the place meanwhile makes it read and decide again
+ * (the conflict policy); if that never settles, the error fails the event's batch, which Kafka delivers again.
  */
-export async function makePending(deps: AgentsDeps, run: RunRecord): Promise<void> {
-  for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
+export function makePending(deps: AgentsDeps, run: RunRecord): Promise<void> {
+  return retryOnConflict(async () => {
     const state = await deps.states.get(run.org_id, run.conversation_id);
     const previous = state.pending_run_id;
     if (previous === run.id) return;
@@ -17,12 +17,10 @@ export async function makePending(deps: AgentsDeps, run: RunRecord): Promise<voi
       const other = await deps.runs.getById(run.org_id, previous);
       if (other?.phase && other.inbound_at.getTime() > run.inbound_at.getTime()) return;
     }
-    if (await deps.states.compareAndSet(run.org_id, run.conversation_id, { pending_run_id: previous }, { pending_run_id: run.id })) {
-      if (previous) await deps.runs.supersede(previous, deps.now());
-      return;
-    }
-  }
-  deps.logger.warn({ run: run.id }, 'could not record the waiting run of a busy conversation; it answers on its own');
+    if (!(await deps.states.compareAndSet(run.org_id, run.conversation_id, { pending_run_id: previous }, { pending_run_id: run.id })))
+      throw new WriteConflict('conversation state');
+    if (previous) await deps.runs.supersede(previous, deps.now());
+  });
 }
 
 /** At execution: another run that still waits or executes replaced this one. */

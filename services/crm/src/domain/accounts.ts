@@ -1,6 +1,8 @@
 import { AppError, iso, isoOrNull, type KeysetPosition, notFound } from '@crm/shared';
 import { timingSafeEqual } from 'node:crypto';
-import type { CustomFieldEntity } from '../repository/custom-field.repository';
+import { CUSTOM_FIELD_ENTITIES, type CustomFieldEntity } from '../repository/custom-field.repository';
+
+export { CUSTOM_FIELD_ENTITIES };
 import type { CrmDeps } from './deps';
 
 /** last_used_at is written at most once a minute per key: authentication stays a read on the hot path. */
@@ -49,7 +51,7 @@ export async function getMe(deps: CrmDeps, orgId: string, keyId: string) {
 }
 
 export async function listMembers(deps: CrmDeps, orgId: string, limit: number, after?: KeysetPosition) {
-  const [page, total] = await Promise.all([deps.members.listActive(orgId, limit, after), deps.members.countActive(orgId)]);
+  const [page, total] = await Promise.all([deps.members.listActive(orgId, { limit, after }), deps.members.countActive(orgId)]);
   const items = page.items.map((member) => ({
     id: member.id,
     name: member.name,
@@ -70,7 +72,7 @@ export async function listCustomFields(
   limit: number,
   after?: KeysetPosition,
 ) {
-  const [page, total] = await Promise.all([deps.customFields.list(orgId, entity, limit, after), deps.customFields.count(orgId)]);
+  const [page, total] = await Promise.all([deps.customFields.list(orgId, entity, { limit, after }), deps.customFields.count(orgId)]);
   const items = page.items.map((field) => ({
     id: field.id,
     key: field.key,

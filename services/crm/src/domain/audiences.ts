@@ -54,7 +54,7 @@ export async function* streamAudience(deps: Pick<CrmDeps, 'contacts'>, rawReques
   const query = audienceQueryOf(request);
   let after: KeysetPosition | undefined;
   do {
-    const page = await deps.contacts.audiencePage(request.org_id, query, request.page_size, after);
+    const page = await deps.contacts.audiencePage(request.org_id, query, { limit: request.page_size, after });
     if (page.items.length > 0) yield page.items.map(viewAudienceContact);
     after = page.next;
   } while (after);

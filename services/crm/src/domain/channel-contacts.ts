@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError, ID_PREFIXES, isDuplicateKeyError, newId, newOutboxEntry } from '@crm/shared';
+import { AppError, ID_PREFIXES, isDuplicateKeyError, newId, newEvent } from '@crm/shared';
 import { CHANNELS, type Channel } from '@crm/shared/schemas';
 import type { ChannelField, ContactRecord } from '../repository/contact.repository';
 import { eventObject, viewContact, viewContactDetail, type ContactView } from './contact.view';
@@ -67,7 +67,6 @@ async function createChannelContact(
     created_at: now,
     updated_at: now,
     deleted_at: null,
-    rev: 1,
   };
   // The phone stays unique among live contacts; a holder found here was created since the lookup above.
   if (
@@ -77,8 +76,7 @@ async function createChannelContact(
     record.phone = null;
   try {
     const view = await viewContact(deps, orgId, record);
-    await deps.contacts.insert(record, [newOutboxEntry(orgId, 'contact.created', { object: eventObject(view) }, now)]);
-    deps.eventsWritten('contacts');
+    await deps.contacts.insert(record, [newEvent(orgId, 'contact.created', { object: eventObject(view) }, now)]);
     return viewContactDetail(deps, orgId, record);
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;

@@ -1,9 +1,8 @@
-import { AppError, invalidReference, newId, newOutboxEntry, notFound, type OutboxEntry } from '@crm/shared';
+import { AppError, invalidReference, newId, newEvent, notFound, type PlannedChange, type Revised, writeRevision } from '@crm/shared';
 import { createCompanyBody, parseOrThrow, updateCompanyBody } from '@crm/shared/schemas';
 import type { CompanyQuery, CompanyRecord } from '../repository/company.repository';
 import { viewCompanies, viewCompany, type CompanyView } from './company.view';
 import { checkCustomFields } from './custom-field-values';
-import { CONFLICT, writeWithRetry } from './revisioned-write';
 import type { CrmDeps } from './deps';
 
 export async function listCompanies(deps: CrmDeps, orgId: string, query: CompanyQuery) {
@@ -15,7 +14,7 @@ export async function getCompany(deps: CrmDeps, orgId: string, id: string): Prom
   return viewCompany(deps, orgId, await requireCompany(deps, orgId, id));
 }
 
-export async function requireCompany(deps: CrmDeps, orgId: string, id: string): Promise<CompanyRecord> {
+export async function requireCompany(deps: CrmDeps, orgId: string, id: string): Promise<Revised<CompanyRecord>> {
   const record = await deps.companies.getById(orgId, id);
   if (!record) throw notFound('company');
   return record;
@@ -45,11 +44,9 @@ export async function createCompany(deps: CrmDeps, orgId: string, rawBody: unkno
     created_at: now,
     updated_at: now,
     deleted_at: null,
-    rev: 1,
   };
   const view = await viewCompany(deps, orgId, record);
-  await deps.companies.insert(record, [newOutboxEntry(orgId, 'company.created', { object: view }, now)]);
-  deps.eventsWritten('companies');
+  await deps.companies.insert(record, [newEvent(orgId, 'company.created', { object: view }, now)]);
   return view;
 }
 
@@ -67,7 +64,7 @@ export async function updateCompany(deps: CrmDeps, orgId: string, id: string, ra
     const previous = await previousValues(deps, orgId, current, changed);
     return {
       set: { ...Object.fromEntries(changed.map((field) => [field, next[field]])), updated_at: at },
-      events: (view) => [newOutboxEntry(orgId, 'company.updated', { object: view, previous }, at)],
+      events: (view) => [newEvent(orgId, 'company.updated', { object: view, previous }, at)],
     };
   });
 }
@@ -87,7 +84,7 @@ export async function deleteCompany(deps: CrmDeps, orgId: string, id: string): P
       );
     }
     const at = deps.now();
-    return { set: { deleted_at: at, updated_at: at }, events: () => [newOutboxEntry(orgId, 'company.deleted', { object: { id } }, at)] };
+    return { set: { deleted_at: at, updated_at: at }, events: () => [newEvent(orgId, 'company.deleted', { object: { id } }, at)] };
   });
 }
 
@@ -96,29 +93,18 @@ async function checkAssignee(deps: CrmDeps, orgId: string, memberId: string | nu
   if (memberId && !(await deps.members.getActive(orgId, memberId))) throw invalidReference('assigned_to', memberId);
 }
 
-interface PlannedWrite {
-  set: Partial<CompanyRecord>;
-  events: (view: CompanyView) => OutboxEntry[];
-}
-
-/**
- * Read, plan, write conditionally on the revision read, retry when another writer (of any replica) won. The
- * change and its events land in one update, so no reader ever sees one without the other. A null plan changes nothing.
- */
+/** Read, plan, write conditionally on the revision read (the storage kit's writeRevision). A null plan changes nothing. */
 function writeCompany(
   deps: CrmDeps,
   orgId: string,
   id: string,
-  plan: (current: CompanyRecord) => Promise<PlannedWrite | null>,
+  plan: (current: CompanyRecord) => Promise<PlannedChange<CompanyRecord, CompanyView> | null>,
 ): Promise<CompanyView> {
-  return writeWithRetry('companies', async () => {
-    const current = await requireCompany(deps, orgId, id);
-    const planned = await plan(current);
-    if (!planned) return viewCompany(deps, orgId, current);
-    const view = await viewCompany(deps, orgId, { ...current, ...planned.set });
-    if (!(await deps.companies.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view)))) return CONFLICT;
-    deps.eventsWritten('companies');
-    return view;
+  return writeRevision({
+    read: () => requireCompany(deps, orgId, id),
+    plan,
+    view: (next) => viewCompany(deps, orgId, next),
+    write: (current, set, events) => deps.companies.updateAtRevision(orgId, id, current.rev, set, events),
   });
 }
 

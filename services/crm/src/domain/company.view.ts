@@ -1,9 +1,9 @@
-import type { Company } from '@crm/proto/gen/crm/v1/companies';
-import { iso, type Nullable } from '@crm/shared';
+import { iso } from '@crm/shared';
+import type { CompanyObject } from '@crm/shared/events';
 import type { CompanyRecord } from '../repository/company.repository';
 import type { CrmDeps } from './deps';
 
-export type CompanyView = Nullable<Company>;
+export type CompanyView = CompanyObject;
 
 /** Renders companies as the API shows them: member names and real link counters, in 3 queries for any page. */
 export async function viewCompanies(

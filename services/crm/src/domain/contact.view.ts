@@ -1,9 +1,11 @@
-import type { Contact, DealSummary } from '@crm/proto/gen/crm/v1/contacts';
+import type { DealSummary } from '@crm/proto/gen/crm/v1/contacts';
 import { isoOrNull, iso, type Nullable } from '@crm/shared';
+import type { ContactObject } from '@crm/shared/events';
 import type { ContactRecord } from '../repository/contact.repository';
 import type { CrmDeps } from './deps';
 
-export type ContactView = Nullable<Contact>;
+/** The record events carry, plus the fields only GET /v1/contacts/{id} fills. */
+export type ContactView = ContactObject & { messages_count: number | null; deals: Nullable<DealSummary>[] };
 
 /**
  * Renders contacts as the API shows them, with company names and real note and deal counts, in 3 queries (one
@@ -66,7 +68,7 @@ export async function viewContactDetail(deps: Pick<CrmDeps, 'links'>, orgId: str
 }
 
 /** The payload of record events: the record as its read route returns it (catalogue §3). */
-export function eventObject(view: ContactView): Record<string, unknown> {
+export function eventObject(view: ContactView): ContactObject {
   const { messages_count: _messages, deals: _deals, ...object } = view;
   return object;
 }

@@ -1,12 +1,14 @@
-import { AppError, invalidReference, newId, newOutboxEntry, notFound, type OutboxEntry } from '@crm/shared';
+import { AppError, invalidReference, newId, newEvent, notFound, type OutboxEntry, type PlannedChange, writeRevision } from '@crm/shared';
 import { addContactTagsBody, createContactBody, parseOrThrow, updateContactBody } from '@crm/shared/schemas';
-import type { ContactQuery, ContactRecord } from '../repository/contact.repository';
+import type { ContactQuery, ContactRecord, ContactSort } from '../repository/contact.repository';
 import type { IdentityKind } from '../repository/identity.repository';
 import { eventObject, viewContact, viewContactDetail, viewContacts, type ContactView } from './contact.view';
 import { checkCustomFields } from './custom-field-values';
-import { CONFLICT, writeWithRetry } from './revisioned-write';
 import type { CrmDeps } from './deps';
 import { planAllows } from './plans';
+
+/** The orders of GET /v1/contacts. */
+export const CONTACT_SORTS = ['created_at', 'updated_at', 'name'] as const satisfies readonly ContactSort[];
 
 export async function listContacts(deps: CrmDeps, orgId: string, query: ContactQuery) {
   // GET /v1/companies/{id}/contacts: the company must be live here, and meta.total counts its contacts (catalogue §1).
@@ -18,9 +20,13 @@ export async function listContacts(deps: CrmDeps, orgId: string, query: ContactQ
 }
 
 export async function getContact(deps: CrmDeps, orgId: string, id: string): Promise<ContactView> {
+  return viewContactDetail(deps, orgId, await requireContact(deps, orgId, id));
+}
+
+async function requireContact(deps: CrmDeps, orgId: string, id: string) {
   const record = await deps.contacts.getById(orgId, id);
   if (!record) throw notFound('contact');
-  return viewContactDetail(deps, orgId, record);
+  return record;
 }
 
 export async function createContact(deps: CrmDeps, orgId: string, rawBody: unknown): Promise<ContactView> {
@@ -50,13 +56,11 @@ export async function createContact(deps: CrmDeps, orgId: string, rawBody: unkno
     created_at: now,
     updated_at: now,
     deleted_at: null,
-    rev: 1,
   };
   const claimed = await claimIdentities(deps, record, { email: record.email, phone: record.phone });
   try {
     const view = await viewContact(deps, orgId, record, { created: true });
-    await deps.contacts.insert(record, [newOutboxEntry(orgId, 'contact.created', { object: eventObject(view) }, now)]);
-    deps.eventsWritten('contacts');
+    await deps.contacts.insert(record, [newEvent(orgId, 'contact.created', { object: eventObject(view) }, now)]);
     return view;
   } catch (error) {
     await releaseIdentities(deps, record, claimed);
@@ -84,17 +88,12 @@ export async function updateContact(deps: CrmDeps, orgId: string, id: string, ra
       ...(customFields ? { custom_fields: customFields } : {}),
     };
     const changed = changedFields(current, next);
-    if (changed.length === 0) return { set: {}, events: () => [], claims: {} };
+    if (changed.length === 0) return null;
     next.updated_at = deps.now();
-    const claims = {
-      ...(changed.includes('email') ? { email: next.email } : {}),
-      ...(changed.includes('phone') ? { phone: next.phone } : {}),
-    };
     return {
       set: { ...Object.fromEntries(changed.map((field) => [field, next[field]])), updated_at: next.updated_at },
-      claims,
       events: (view: ContactView) => [
-        newOutboxEntry(
+        newEvent(
           orgId,
           'contact.updated',
           { object: eventObject(view), previous: Object.fromEntries(changed.map((f) => [previousName(f), previousValue(current, f)])) },
@@ -107,74 +106,70 @@ export async function updateContact(deps: CrmDeps, orgId: string, id: string, ra
 }
 
 export async function deleteContact(deps: CrmDeps, orgId: string, id: string): Promise<void> {
-  const deleted = await writeContact(deps, orgId, id, async () => {
+  let deleted: ContactRecord | undefined;
+  await writeContact(deps, orgId, id, async (current) => {
+    deleted = current;
     const at = deps.now();
-    return {
-      set: { deleted_at: at, updated_at: at },
-      claims: {},
-      events: () => [newOutboxEntry(orgId, 'contact.deleted', { object: { id } }, at)],
-    };
+    return { set: { deleted_at: at, updated_at: at }, events: () => [newEvent(orgId, 'contact.deleted', { object: { id } }, at)] };
   });
   // The identities of a deleted contact become free for new contacts.
-  await releaseIdentities(deps, { org_id: orgId, id }, { email: deleted.email, phone: deleted.phone });
+  if (deleted) await releaseIdentities(deps, deleted, { email: deleted.email, phone: deleted.phone });
 }
 
 export async function addContactTags(deps: CrmDeps, orgId: string, id: string, rawBody: unknown): Promise<ContactView> {
   const body = parseOrThrow(addContactTagsBody, rawBody);
   return writeContact(deps, orgId, id, async (current) => {
     const added = body.tags.filter((tag) => !current.tags.includes(tag));
-    if (added.length === 0) return { set: {}, claims: {}, events: () => [] };
+    if (added.length === 0) return null;
     const at = deps.now();
     const tags = [...current.tags, ...added];
-    return { set: { tags, updated_at: at }, claims: {}, events: (view) => tagEvents(orgId, view, current.tags, tags, at) };
+    return { set: { tags, updated_at: at }, events: (view) => tagEvents(orgId, view, current.tags, tags, at) };
   });
 }
 
 export async function removeContactTag(deps: CrmDeps, orgId: string, id: string, tag: string): Promise<void> {
   await writeContact(deps, orgId, id, async (current) => {
-    if (!current.tags.includes(tag)) return { set: {}, claims: {}, events: () => [] };
+    if (!current.tags.includes(tag)) return null;
     const at = deps.now();
     const tags = current.tags.filter((existing) => existing !== tag);
-    return { set: { tags, updated_at: at }, claims: {}, events: (view) => tagEvents(orgId, view, current.tags, tags, at) };
+    return { set: { tags, updated_at: at }, events: (view) => tagEvents(orgId, view, current.tags, tags, at) };
   });
 }
 
 type Claims = Partial<Record<IdentityKind, string | null>>;
 
-interface PlannedWrite {
-  set: Partial<ContactRecord>;
-  claims: Claims;
-  events: (view: ContactView) => OutboxEntry[];
-}
-
 /**
- * Read, plan, write conditionally on the revision read, retry when another writer (of any replica) won. The
- * change and its events land in one update, so no reader ever sees one without the other.
+ * Read, plan, write conditionally on the revision read (the storage kit's writeRevision). A change of e-mail or
+ * phone claims the new value first and frees the old one once the change is stored.
  */
 function writeContact(
   deps: CrmDeps,
   orgId: string,
   id: string,
-  plan: (current: ContactRecord) => Promise<PlannedWrite>,
+  plan: (current: ContactRecord) => Promise<PlannedChange<ContactRecord, ContactView> | null>,
 ): Promise<ContactView> {
-  return writeWithRetry('contacts', async () => {
-    const current = await deps.contacts.getById(orgId, id);
-    if (!current) throw notFound('contact');
-    const planned = await plan(current);
-    if (Object.keys(planned.set).length === 0) return viewContact(deps, orgId, current);
-
-    const next = { ...current, ...planned.set };
-    const claimed = await claimIdentities(deps, next, planned.claims);
-    const view = await viewContact(deps, orgId, next);
-    const written = await deps.contacts.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view));
-    if (!written) {
-      await releaseIdentities(deps, next, claimed);
-      return CONFLICT;
-    }
-    // The old e-mail and phone are free once the new ones are stored.
-    await releaseIdentities(deps, current, Object.fromEntries(Object.keys(claimed).map((kind) => [kind, current[kind as IdentityKind]])));
-    deps.eventsWritten('contacts');
-    return view;
+  return writeRevision({
+    read: () => requireContact(deps, orgId, id),
+    plan,
+    view: (next) => viewContact(deps, orgId, next),
+    write: async (current, set, events) => {
+      const changedClaims = Object.fromEntries(
+        (['email', 'phone'] as const).filter((kind) => kind in set).map((kind) => [kind, set[kind]]),
+      );
+      const next = { ...current, ...set };
+      const claimed = await claimIdentities(deps, next, changedClaims);
+      try {
+        await deps.contacts.updateAtRevision(orgId, id, current.rev, set, events);
+      } catch (error) {
+        await releaseIdentities(deps, next, claimed);
+        throw error;
+      }
+      await releaseIdentities(
+        deps,
+        current,
+        Object.fromEntries(Object.keys(changedClaims).map((kind) => [kind, current[kind as IdentityKind]])),
+      );
+    },
   });
 }
 
@@ -238,7 +233,7 @@ function definedFields<T extends Record<string, unknown>>(fields: T): Partial<T>
 function tagEvents(orgId: string, view: ContactView, before: string[], after: string[], at: Date): OutboxEntry[] {
   const contact = { id: view.id, name: view.name };
   return [
-    ...after.filter((tag) => !before.includes(tag)).map((tag) => newOutboxEntry(orgId, 'contact.tag.added', { contact, tag }, at)),
-    ...before.filter((tag) => !after.includes(tag)).map((tag) => newOutboxEntry(orgId, 'contact.tag.removed', { contact, tag }, at)),
+    ...after.filter((tag) => !before.includes(tag)).map((tag) => newEvent(orgId, 'contact.tag.added', { contact, tag }, at)),
+    ...before.filter((tag) => !after.includes(tag)).map((tag) => newEvent(orgId, 'contact.tag.removed', { contact, tag }, at)),
   ];
 }

@@ -1,9 +1,9 @@
-import { AppError, newOutboxEntry } from '@crm/shared';
+import { AppError, newEvent, type PlannedChange } from '@crm/shared';
 import { emptyActionBody, loseDealBody, moveDealBody, parseOrThrow, transferDealBody } from '@crm/shared/schemas';
 import type { DealRecord, DealStatus } from '../repository/deal.repository';
-import { eventObject, previousOf, type DealView } from './deal.view';
+import { previousOf, type DealView } from './deal.view';
 import { placementFor, stageIn } from './deal-references';
-import { NOTHING, writeDeal, type PlannedDealWrite } from './deal-write';
+import { writeDeal, type DealViews } from './deal-write';
 import type { CrmDeps } from './deps';
 import { requireFunnel } from './funnels';
 
@@ -25,13 +25,11 @@ export async function moveDeal(deps: CrmDeps, orgId: string, id: string, rawBody
         id: body.stage_id,
       });
     const stage = stageIn(funnel, body.stage_id);
-    if (stage.id === current.stage_id) return NOTHING;
+    if (stage.id === current.stage_id) return null;
     const at = deps.now();
     return {
       set: { stage_id: stage.id, updated_at: at },
-      events: (view, before) => [
-        newOutboxEntry(orgId, 'deal.stage.changed', { object: eventObject(view), previous: previousOf(before, ['stage']) }, at),
-      ],
+      events: ({ view, before }) => [newEvent(orgId, 'deal.stage.changed', { object: view, previous: previousOf(before, ['stage']) }, at)],
     };
   });
 }
@@ -64,7 +62,13 @@ export async function reopenDeal(deps: CrmDeps, orgId: string, id: string, rawBo
 }
 
 /** deal.updated with the previous status and the previous values of the other fields the action changed. */
-function statusChange(deps: CrmDeps, orgId: string, current: DealRecord, status: DealStatus, extra: Partial<DealRecord>): PlannedDealWrite {
+function statusChange(
+  deps: CrmDeps,
+  orgId: string,
+  current: DealRecord,
+  status: DealStatus,
+  extra: Partial<DealRecord>,
+): PlannedChange<DealRecord, DealViews> {
   const at = deps.now();
   const changed: Array<keyof DealView> = [
     'status',
@@ -72,9 +76,7 @@ function statusChange(deps: CrmDeps, orgId: string, current: DealRecord, status:
   ];
   return {
     set: { status, ...extra, updated_at: at },
-    events: (view, before) => [
-      newOutboxEntry(orgId, 'deal.updated', { object: eventObject(view), previous: previousOf(before, changed) }, at),
-    ],
+    events: ({ view, before }) => [newEvent(orgId, 'deal.updated', { object: view, previous: previousOf(before, changed) }, at)],
   };
 }
 
@@ -98,13 +100,8 @@ export async function transferDeal(deps: CrmDeps, orgId: string, id: string, raw
     const at = deps.now();
     return {
       set: { funnel_id: funnel.id, stage_id: stage.id, updated_at: at },
-      events: (view, before) => [
-        newOutboxEntry(
-          orgId,
-          'deal.pipeline.transferred',
-          { object: eventObject(view), previous: previousOf(before, ['funnel', 'stage']) },
-          at,
-        ),
+      events: ({ view, before }) => [
+        newEvent(orgId, 'deal.pipeline.transferred', { object: view, previous: previousOf(before, ['funnel', 'stage']) }, at),
       ],
     };
   });

@@ -1,41 +1,38 @@
-import { notFound, type OutboxEntry } from '@crm/shared';
+import { notFound, type PlannedChange, writeRevision } from '@crm/shared';
 import type { DealRecord } from '../repository/deal.repository';
-import { viewDeal, viewDeals, type DealView } from './deal.view';
+import { viewDeals, type DealView } from './deal.view';
 import type { CrmDeps } from './deps';
-import { CONFLICT, writeWithRetry } from './revisioned-write';
 
-export interface PlannedDealWrite {
-  /** The fields to change; empty means "nothing changes": 200 with the deal as it is, and no event. */
-  set: Partial<DealRecord>;
-  /** The events of the change, built from the deal after (`view`) and before (`before`) it. */
-  events: (view: DealView, before: DealView) => OutboxEntry[];
+/** The deal after a change and before it: deal.updated and deal.assigned carry both. */
+export interface DealViews {
+  view: DealView;
+  before: DealView;
 }
 
-export const NOTHING: PlannedDealWrite = { set: {}, events: () => [] };
-
 /**
- * Read, plan, write conditionally on the revision read, retry when another writer (of any replica) won. The
- * change and its events land in one single-document update, so no reader ever sees one without the other.
+ * Read, plan, write conditionally on the revision read (the storage kit's writeRevision). A null plan changes
+ * nothing: 200 with the deal as it is, and no event.
  */
-export function writeDeal(
+export async function writeDeal(
   deps: CrmDeps,
   orgId: string,
   id: string,
-  plan: (current: DealRecord) => Promise<PlannedDealWrite>,
+  plan: (current: DealRecord) => Promise<PlannedChange<DealRecord, DealViews> | null>,
 ): Promise<DealView> {
-  return writeWithRetry('deals', async () => {
-    const current = await deps.deals.getById(orgId, id);
-    if (!current) throw notFound('deal');
-    const planned = await plan(current);
-    if (Object.keys(planned.set).length === 0) return viewDeal(deps, orgId, current);
-
-    const next: DealRecord = { ...current, ...planned.set };
-    // Both views in one batch of lookups.
-    const [view, before] = await viewDeals(deps, orgId, [next, current]);
-    if (!view || !before) throw new Error('viewDeals returned fewer views than records');
-    const written = await deps.deals.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view, before));
-    if (!written) return CONFLICT;
-    deps.eventsWritten('deals');
-    return view;
+  const { view } = await writeRevision({
+    read: async () => {
+      const current = await deps.deals.getById(orgId, id);
+      if (!current) throw notFound('deal');
+      return current;
+    },
+    plan,
+    view: async (next, current): Promise<DealViews> => {
+      // Both views in one batch of lookups.
+      const [view, before] = await viewDeals(deps, orgId, next === current ? [next] : [next, current]);
+      if (!view) throw new Error('viewDeals returned fewer views than records');
+      return { view, before: before ?? view };
+    },
+    write: (current, set, events) => deps.deals.updateAtRevision(orgId, id, current.rev, set, events),
   });
+  return view;
 }

@@ -1,9 +1,9 @@
-import type { Deal } from '@crm/proto/gen/crm/v1/deals';
-import { iso, isoOrNull, type Nullable } from '@crm/shared';
+import { iso, isoOrNull } from '@crm/shared';
+import type { DealObject } from '@crm/shared/events';
 import type { DealRecord } from '../repository/deal.repository';
 import type { CrmDeps } from './deps';
 
-export type DealView = Nullable<Deal>;
+export type DealView = DealObject;
 
 type ViewDeps = Pick<CrmDeps, 'funnels' | 'members' | 'contacts' | 'links' | 'dealLinks'>;
 
@@ -70,10 +70,7 @@ export async function viewDeal(deps: ViewDeps, orgId: string, record: DealRecord
   return view;
 }
 
-/** The payload of record events: the deal as its read route returns it (catalogue §6). */
-export const eventObject = (view: DealView): Record<string, unknown> => ({ ...view });
-
 /** `previous` of an event: the old values of the changed fields, by their read-shape names. */
-export function previousOf(before: DealView, keys: Array<keyof DealView>): Record<string, unknown> {
-  return Object.fromEntries(keys.map((key) => [key, before[key]]));
+export function previousOf<K extends keyof DealView>(before: DealView, keys: K[]): Pick<DealView, K> {
+  return Object.fromEntries(keys.map((key) => [key, before[key]])) as Pick<DealView, K>;
 }

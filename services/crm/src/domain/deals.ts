@@ -1,9 +1,9 @@
-import { isId, newId, newOutboxEntry, notFound } from '@crm/shared';
+import { isId, newId, newEvent, notFound } from '@crm/shared';
 import { createDealBody, parseOrThrow, updateDealBody } from '@crm/shared/schemas';
 import type { DealQuery, DealRecord } from '../repository/deal.repository';
-import { eventObject, previousOf, viewDeal, viewDeals, type DealView } from './deal.view';
+import { previousOf, viewDeal, viewDeals, type DealView } from './deal.view';
 import { checkDealLinks, placementFor } from './deal-references';
-import { NOTHING, writeDeal } from './deal-write';
+import { writeDeal } from './deal-write';
 import { checkCustomFields } from './custom-field-values';
 import type { CrmDeps } from './deps';
 
@@ -67,11 +67,9 @@ export async function createDeal(deps: CrmDeps, orgId: string, rawBody: unknown)
     deleted_at: null,
     created_at: now,
     updated_at: now,
-    rev: 1,
   };
   const view = await viewDeal(deps, orgId, record);
-  await deps.deals.insert(record, [newOutboxEntry(orgId, 'deal.created', { object: eventObject(view) }, now)]);
-  deps.eventsWritten('deals');
+  await deps.deals.insert(record, [newEvent(orgId, 'deal.created', { object: view }, now)]);
   return view;
 }
 
@@ -111,16 +109,16 @@ export async function updateDeal(deps: CrmDeps, orgId: string, id: string, rawBo
     const changed = (Object.keys(UPDATABLE) as Updatable[]).filter(
       (field) => field in wanted && JSON.stringify(wanted[field]) !== JSON.stringify(current[field]),
     );
-    if (changed.length === 0) return NOTHING;
+    if (changed.length === 0) return null;
     const at = deps.now();
     return {
       set: { ...Object.fromEntries(changed.map((field) => [field, wanted[field]])), updated_at: at },
-      events: (view, before) => [
-        newOutboxEntry(
+      events: ({ view, before }) => [
+        newEvent(
           orgId,
           'deal.updated',
           {
-            object: eventObject(view),
+            object: view,
             previous: previousOf(
               before,
               changed.map((field) => UPDATABLE[field]),
@@ -129,7 +127,7 @@ export async function updateDeal(deps: CrmDeps, orgId: string, id: string, rawBo
           at,
         ),
         ...(changed.includes('assigned_to')
-          ? [newOutboxEntry(orgId, 'deal.assigned', { object: eventObject(view), previous: previousOf(before, ['assigned_to']) }, at)]
+          ? [newEvent(orgId, 'deal.assigned', { object: view, previous: previousOf(before, ['assigned_to']) }, at)]
           : []),
       ],
     };
@@ -140,6 +138,6 @@ export async function updateDeal(deps: CrmDeps, orgId: string, id: string, rawBo
 export async function deleteDeal(deps: CrmDeps, orgId: string, id: string): Promise<void> {
   await writeDeal(deps, orgId, id, async () => {
     const at = deps.now();
-    return { set: { deleted_at: at, updated_at: at }, events: () => [newOutboxEntry(orgId, 'deal.deleted', { object: { id } }, at)] };
+    return { set: { deleted_at: at, updated_at: at }, events: () => [newEvent(orgId, 'deal.deleted', { object: { id } }, at)] };
   });
 }

@@ -34,8 +34,6 @@ export interface CrmDeps {
   notes: NoteRepository;
   tasks: TaskRepository;
   refs: RecordRefsRepository;
-  /** Wakes the outbox relay after a write that gave events to a record of `collection`, so they leave at once. */
-  eventsWritten: (collection: string) => void;
   now: () => Date;
   logger: Logger;
 }

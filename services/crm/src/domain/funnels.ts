@@ -1,16 +1,11 @@
-import { AppError, type KeysetPosition, newId, notFound } from '@crm/shared';
+import { AppError, type PageRequest, newId, notFound, type Revised, writeRevision } from '@crm/shared';
 import { createFunnelBody, parseOrThrow, updateFunnelBody, type StageInput } from '@crm/shared/schemas';
 import type { FunnelRecord, StageRecord } from '../repository/funnel.repository';
 import type { CrmDeps } from './deps';
-import { CONFLICT, writeWithRetry } from './revisioned-write';
 import { requireFunnelSlot } from './funnel-limits';
 import { viewFunnel, viewFunnels, type FunnelView } from './funnel.view';
 
-export async function listFunnels(
-  deps: CrmDeps,
-  orgId: string,
-  options: { includeArchived: boolean; limit: number; after: KeysetPosition | undefined },
-) {
+export async function listFunnels(deps: CrmDeps, orgId: string, options: PageRequest & { includeArchived: boolean }) {
   // meta.total counts the organization's funnels without the include_archived filter (spec §8 rule 4).
   const [page, total] = await Promise.all([deps.funnels.list(orgId, options), deps.funnels.count(orgId, { includeArchived: true })]);
   return { items: await viewFunnels(deps, orgId, page.items), hasMore: page.hasMore, next: page.next, total };
@@ -20,7 +15,7 @@ export async function getFunnel(deps: CrmDeps, orgId: string, id: string): Promi
   return viewFunnel(deps, orgId, await requireFunnel(deps, orgId, id));
 }
 
-export async function requireFunnel(deps: Pick<CrmDeps, 'funnels'>, orgId: string, id: string): Promise<FunnelRecord> {
+export async function requireFunnel(deps: Pick<CrmDeps, 'funnels'>, orgId: string, id: string): Promise<Revised<FunnelRecord>> {
   const funnel = await deps.funnels.getById(orgId, id);
   if (!funnel) throw notFound('funnel');
   return funnel;
@@ -42,7 +37,6 @@ export async function createFunnel(deps: CrmDeps, orgId: string, rawBody: unknow
     stages: body.stages.map((stage) => newStage(stage, now)),
     created_at: now,
     updated_at: now,
-    rev: 1,
   };
   await deps.funnels.insert(record);
   return viewFunnel(deps, orgId, record);
@@ -94,11 +88,14 @@ export function writeFunnel(
   id: string,
   plan: (current: FunnelRecord) => Promise<Partial<FunnelRecord>>,
 ): Promise<FunnelRecord> {
-  return writeWithRetry('funnels', async () => {
-    const current = await requireFunnel(deps, orgId, id);
-    const set = await plan(current);
-    if (Object.keys(set).length === 0) return current;
-    return (await deps.funnels.updateAtRevision(orgId, id, current.rev, { ...set, updated_at: deps.now() })) ?? CONFLICT;
+  return writeRevision({
+    read: () => requireFunnel(deps, orgId, id),
+    plan: async (current) => {
+      const set = await plan(current);
+      return Object.keys(set).length > 0 ? { set: { ...set, updated_at: deps.now() } } : null;
+    },
+    view: (next) => next,
+    write: (current, set) => deps.funnels.updateAtRevision(orgId, id, current.rev, set),
   });
 }
 

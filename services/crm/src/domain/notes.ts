@@ -1,6 +1,8 @@
-import { type KeysetPosition, newId, newOutboxEntry, notFound } from '@crm/shared';
+import { type KeysetPosition, newId, newEvent, notFound } from '@crm/shared';
 import { createNoteBody, parseOrThrow, updateNoteBody } from '@crm/shared/schemas';
 import type { NoteParent, NoteRecord } from '../repository/note.repository';
+
+export type { NoteParent };
 import type { CrmDeps } from './deps';
 import { viewNote } from './note.view';
 
@@ -11,7 +13,7 @@ import { viewNote } from './note.view';
 export async function listNotes(deps: CrmDeps, orgId: string, parent: NoteParent, limit: number, after: KeysetPosition | undefined) {
   await requireParent(deps, orgId, parent);
   // meta.total of a sub-collection counts the parent's records (catalogue §1).
-  const [page, total] = await Promise.all([deps.notes.list(orgId, parent, limit, after), deps.notes.countByParent(orgId, parent)]);
+  const [page, total] = await Promise.all([deps.notes.list(orgId, parent, { limit, after }), deps.notes.countByParent(orgId, parent)]);
   return { items: page.items.map(viewNote), hasMore: page.hasMore, next: page.next, total };
 }
 
@@ -34,10 +36,9 @@ export async function createNote(deps: CrmDeps, orgId: string, parent: NoteParen
   // The event rides in the note's own document: the note and its event are written together or not at all.
   const event =
     parent.kind === 'contact'
-      ? newOutboxEntry(orgId, 'contact.note.added', { note: view, contact_id: parent.id }, now)
-      : newOutboxEntry(orgId, 'deal.note.added', { note: view, deal_id: parent.id }, now);
+      ? newEvent(orgId, 'contact.note.added', { note: view, contact_id: parent.id }, now)
+      : newEvent(orgId, 'deal.note.added', { note: view, deal_id: parent.id }, now);
   await deps.notes.insert(record, [event]);
-  deps.eventsWritten('notes');
   return view;
 }
 

@@ -1,9 +1,9 @@
-import type { Task } from '@crm/proto/gen/crm/v1/tasks';
-import { iso, isoOrNull, type Nullable } from '@crm/shared';
+import { iso, isoOrNull } from '@crm/shared';
+import type { TaskObject } from '@crm/shared/events';
 import type { TaskRecord } from '../repository/task.repository';
 import type { CrmDeps } from './deps';
 
-export type TaskView = Nullable<Task>;
+export type TaskView = TaskObject;
 
 const idsOf = (records: TaskRecord[], field: 'assigned_to' | 'contact_id' | 'deal_id' | 'company_id') =>
   records.flatMap((record) => (record[field] ? [record[field]] : []));

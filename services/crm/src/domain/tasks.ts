@@ -1,8 +1,11 @@
-import { AppError, invalidReference, newId, newOutboxEntry, notFound } from '@crm/shared';
+import { AppError, invalidReference, newId, newEvent, notFound } from '@crm/shared';
 import { createTaskBody, parseOrThrow, updateTaskBody, type UpdateTaskBody } from '@crm/shared/schemas';
-import type { TaskQuery, TaskRecord, TaskStatus } from '../repository/task.repository';
+import type { TaskQuery, TaskRecord, TaskSort, TaskStatus } from '../repository/task.repository';
 import type { CrmDeps } from './deps';
 import { viewTask, viewTasks, type TaskView } from './task.view';
+
+/** The orders of GET /v1/tasks. */
+export const TASK_SORTS = ['created_at', 'due_at'] as const satisfies readonly TaskSort[];
 
 export async function listTasks(deps: CrmDeps, orgId: string, query: TaskQuery) {
   const [page, total] = await Promise.all([deps.tasks.list(orgId, query), deps.tasks.countLive(orgId)]);
@@ -36,8 +39,7 @@ export async function createTask(deps: CrmDeps, orgId: string, rawBody: unknown)
     deleted_at: null,
   };
   const view = await viewTask(deps, orgId, record);
-  await deps.tasks.insert(record, [newOutboxEntry(orgId, 'task.created', { object: view }, now)]);
-  deps.eventsWritten('tasks');
+  await deps.tasks.insert(record, [newEvent(orgId, 'task.created', { object: view }, now)]);
   return view;
 }
 
@@ -87,10 +89,9 @@ async function transition(
   const at = deps.now();
   const set = { ...change(at), updated_at: at };
   const view = await viewTask(deps, orgId, { ...current, ...set });
-  const events = emits ? [newOutboxEntry(orgId, 'task.completed', { object: view }, at)] : [];
+  const events = emits ? [newEvent(orgId, 'task.completed', { object: view }, at)] : [];
   const written = await deps.tasks.update(orgId, id, set, events, from);
   if (!written) throw invalidStatus((await requireTask(deps, orgId, id)).status);
-  if (emits) deps.eventsWritten('tasks');
   return view;
 }
 

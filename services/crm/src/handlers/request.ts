@@ -1,5 +1,12 @@
-import type { Order } from '@crm/shared';
+import type { NoteParent as NoteParentMessage } from '@crm/proto/gen/crm/v1/notes';
+import { AppError, requireId } from '@crm/shared';
+import type { NoteParent } from '../domain/notes';
 
-export { pageInfo, pageOf, requireId } from '@crm/shared';
+export { oneOf, orderOf, pageInfo, pageOf, requireId, sortedPageOf } from '@crm/shared';
 
-export const orderOf = (order: string): Order => (order === 'asc' ? 'asc' : 'desc');
+/** A note request's parent: exactly one, with a well-formed id of its kind. */
+export function parentOf(parent: NoteParentMessage | undefined): NoteParent {
+  if (parent?.contact_id && !parent.deal_id) return { kind: 'contact', id: requireId('contact', parent.contact_id) };
+  if (parent?.deal_id && !parent.contact_id) return { kind: 'deal', id: requireId('deal', parent.deal_id) };
+  throw new AppError('VALIDATION_ERROR', 'A note request names exactly one parent: a contact or a deal.');
+}

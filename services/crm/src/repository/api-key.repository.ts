@@ -1,4 +1,5 @@
-import { Schema, type Connection } from 'mongoose';
+import { RecordStore, type Storage } from '@crm/shared';
+import { Schema } from 'mongoose';
 
 export interface ApiKeyRecord {
   id: string;
@@ -14,11 +15,7 @@ export interface ApiKeyRecord {
   last_used_at: Date | null;
 }
 
-interface ApiKeyDoc extends Omit<ApiKeyRecord, 'id'> {
-  _id: string;
-}
-
-const apiKeySchema = new Schema<ApiKeyDoc>(
+const apiKeySchema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -38,36 +35,19 @@ apiKeySchema.index({ org_id: 1, created_at: -1 });
 
 export type ApiKeyRepository = ReturnType<typeof createApiKeyRepository>;
 
-export function createApiKeyRepository(db: Connection) {
-  const ApiKey = db.model<ApiKeyDoc>('ApiKey', apiKeySchema);
-  const toRecord = ({ _id, ...rest }: ApiKeyDoc): ApiKeyRecord => ({ id: _id, ...rest });
+export function createApiKeyRepository(storage: Storage) {
+  const keys = new RecordStore<ApiKeyRecord>(storage, { model: 'ApiKey', schema: apiKeySchema, what: 'API key' });
   return {
-    async insert(record: ApiKeyRecord): Promise<void> {
-      const { id, ...rest } = record;
-      await ApiKey.create({ _id: id, ...rest });
-    },
-    async findByHash(hash: string): Promise<ApiKeyRecord | null> {
-      const doc = await ApiKey.findOne({ hash }).lean<ApiKeyDoc>();
-      return doc ? toRecord(doc) : null;
-    },
-    async getById(orgId: string, id: string): Promise<ApiKeyRecord | null> {
-      const doc = await ApiKey.findOne({ _id: id, org_id: orgId }).lean<ApiKeyDoc>();
-      return doc ? toRecord(doc) : null;
-    },
-    async listByOrg(orgId: string): Promise<ApiKeyRecord[]> {
-      const docs = await ApiKey.find({ org_id: orgId }).sort({ created_at: -1 }).lean<ApiKeyDoc[]>();
-      return docs.map(toRecord);
-    },
-    async countActive(orgId: string): Promise<number> {
-      return ApiKey.countDocuments({ org_id: orgId, revoked_at: null });
-    },
+    insert: (record: ApiKeyRecord) => keys.insert(record),
+    findByHash: (hash: string) => keys.findOne({ hash }),
+    getById: (orgId: string, id: string) => keys.findOne({ _id: id, org_id: orgId }),
+    listByOrg: (orgId: string) => keys.findMany({ org_id: orgId }, { sort: { created_at: -1 } }),
+    countActive: (orgId: string) => keys.count({ org_id: orgId, revoked_at: null }),
     /** Returns false when the key does not exist in the organization or was already revoked. */
-    async revoke(orgId: string, id: string, at: Date): Promise<boolean> {
-      const result = await ApiKey.updateOne({ _id: id, org_id: orgId, revoked_at: null }, { $set: { revoked_at: at } });
-      return result.modifiedCount === 1;
-    },
+    revoke: async (orgId: string, id: string, at: Date): Promise<boolean> =>
+      (await keys.update({ _id: id, org_id: orgId, revoked_at: null }, { revoked_at: at })) !== null,
     async touch(id: string, at: Date): Promise<void> {
-      await ApiKey.updateOne({ _id: id }, { $set: { last_used_at: at } });
+      await keys.model.updateOne({ _id: id }, { $set: { last_used_at: at } });
     },
   };
 }

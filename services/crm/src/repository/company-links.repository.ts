@@ -1,4 +1,4 @@
-import type { Connection } from 'mongoose';
+import type { Storage } from '@crm/shared';
 
 export interface CompanyLinkCounts {
   contacts_count: number;
@@ -13,7 +13,7 @@ export type CompanyLinksRepository = ReturnType<typeof createCompanyLinksReposit
  * real and cannot drift under concurrent writes. Deals are read raw (their module owns the collection): live
  * deals of every status count, and total_deals_value sums their `value`.
  */
-export function createCompanyLinksRepository(db: Connection) {
+export function createCompanyLinksRepository({ connection: db }: Storage) {
   const contacts = db.collection('contacts');
   const deals = db.collection('deals');
 

@@ -1,17 +1,15 @@
 import {
-  keyset,
-  type KeysetPage,
-  type KeysetPosition,
-  OUTBOX_FIELDS,
+  escapeRegExp,
   type OutboxEntry,
-  outboxOnInsert,
-  recordOf,
-  toPage,
-  updateWithEvents,
+  type PageRequest,
+  RevisionedRecords,
+  searchConditions,
+  searchFields,
+  type Storage,
+  type StoreFilter,
   TtlCache,
 } from '@crm/shared';
-import { Schema, type Connection, type FilterQuery } from 'mongoose';
-import { escapeRegExp } from './plain';
+import { Schema } from 'mongoose';
 
 export interface CompanyRecord {
   id: string;
@@ -31,15 +29,9 @@ export interface CompanyRecord {
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
-  /** Optimistic-concurrency revision: read-modify-write updates are conditional on it. */
-  rev: number;
 }
 
-interface CompanyDoc extends Omit<CompanyRecord, 'id'> {
-  _id: string;
-}
-
-const companySchema = new Schema<CompanyDoc>(
+const companySchema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -57,20 +49,20 @@ const companySchema = new Schema<CompanyDoc>(
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     deleted_at: { type: Date, default: null },
-    rev: { type: Number, required: true },
-    ...OUTBOX_FIELDS,
+    // Derived (search-keys.ts), for `search`.
+    search_keys: { type: [String], default: undefined },
+    search_text: { type: String },
   },
   { versionKey: false, collection: 'companies', minimize: false },
 );
-// The list sorts by created_at only; every query carries the tenant and the soft-delete flag.
+// The list sorts by created_at only; every query carries the tenant and the soft-delete flag, and a tag or a
+// search term, when there is one, leads to the same order.
 companySchema.index({ org_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
-companySchema.index({ org_id: 1, tags: 1 });
+companySchema.index({ org_id: 1, deleted_at: 1, tags: 1, created_at: -1, _id: -1 });
+companySchema.index({ org_id: 1, deleted_at: 1, search_keys: 1, created_at: -1, _id: -1 });
 companySchema.index({ org_id: 1, assigned_to: 1 });
-companySchema.index({ _outbox_pending: 1 });
 
-export interface CompanyQuery {
-  limit: number;
-  after: KeysetPosition | undefined;
+export interface CompanyQuery extends PageRequest {
   search?: string | null;
   tag?: string | null;
   sector?: string | null;
@@ -78,73 +70,62 @@ export interface CompanyQuery {
   assigned_to?: string | null;
 }
 
+/** What `search` matches: name, e-mail or phone (spec §4). */
+const SEARCHED = ['name', 'email', 'phone'] as const;
+
 export type CompanyRepository = ReturnType<typeof createCompanyRepository>;
 
-export function createCompanyRepository(db: Connection) {
-  const Company = db.model<CompanyDoc>('Company', companySchema);
-  const toRecord = (doc: CompanyDoc): CompanyRecord => recordOf(doc);
+export function createCompanyRepository(storage: Storage) {
+  const companies = new RevisionedRecords<CompanyRecord>(storage, {
+    model: 'Company',
+    schema: companySchema,
+    what: 'company',
+    outbox: true,
+    internal: ['search_keys', 'search_text'],
+    derive: (fields) =>
+      SEARCHED.some((field) => fields[field] !== undefined)
+        ? searchFields({ texts: [fields.name, fields.email], phones: [fields.phone] })
+        : {},
+    deriveFrom: SEARCHED,
+    deriveVersion: 'search-1',
+  });
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
   // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
   const totals = new TtlCache<number>(5_000);
 
   return {
-    collection: Company.collection,
+    collection: companies.collection,
 
-    async insert(record: CompanyRecord, events: OutboxEntry[]): Promise<void> {
-      const { id, ...rest } = record;
-      await Company.collection.insertOne({ _id: id, ...rest, ...outboxOnInsert(events) } as never);
+    async insert(record: CompanyRecord, events: OutboxEntry[]) {
+      const stored = await companies.insert(record, { events });
       totals.invalidate(record.org_id);
+      return stored;
     },
 
-    async getById(orgId: string, id: string): Promise<CompanyRecord | null> {
-      const doc = await Company.findOne({ _id: id, ...live(orgId) }).lean<CompanyDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getById: (orgId: string, id: string) => companies.findOne({ _id: id, ...live(orgId) }),
 
     /** Approximate size of the organization's list: live companies, no filters (spec §8 rule 4). */
-    async countLive(orgId: string): Promise<number> {
-      return totals.get(orgId, () => Company.countDocuments(live(orgId)).exec());
+    countLive: (orgId: string) => totals.get(orgId, () => companies.count(live(orgId))),
+
+    list: (orgId: string, query: CompanyQuery) => {
+      const filters = filtersOf(query);
+      return companies.listPage(filters && [live(orgId), ...filters], { field: 'created_at', order: 'desc', type: 'date' }, query);
     },
 
-    async list(orgId: string, query: CompanyQuery): Promise<KeysetPage<CompanyRecord>> {
-      const after = query.after && { ...query.after, value: new Date(String(query.after.value)) };
-      const { filter: position, sort } = keyset('created_at', 'desc', after);
-      const conditions: FilterQuery<CompanyDoc>[] = [live(orgId), ...filtersOf(query)];
-      if (after) conditions.push(position as FilterQuery<CompanyDoc>);
-      const rows = await Company.find({ $and: conditions })
-        .sort(sort)
-        .limit(query.limit + 1)
-        .lean<CompanyDoc[]>();
-      const page = toPage(rows, query.limit, (row) => row.created_at.toISOString());
-      return { ...page, items: page.items.map(toRecord) };
-    },
-
-    /**
-     * Applies a change computed from the record at revision `rev`, with its events, in one single-document
-     * update. Returns null when another writer got there first (the caller re-reads and retries) or the
-     * company is gone.
-     */
-    async updateAtRevision(
-      orgId: string,
-      id: string,
-      rev: number,
-      set: Partial<CompanyRecord>,
-      events: OutboxEntry[],
-    ): Promise<CompanyRecord | null> {
-      const update = updateWithEvents(set, events, { bumpRevision: true });
-      const doc = await Company.findOneAndUpdate({ _id: id, ...live(orgId), rev }, update, { new: true }).lean<CompanyDoc>();
+    /** A change computed from the company at revision `rev`, with its events; throws WriteConflict when it lost. */
+    async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<CompanyRecord>, events: OutboxEntry[]) {
+      const updated = await companies.updateAtRevision({ _id: id, ...live(orgId) }, rev, set, { events });
       if (set.deleted_at) totals.invalidate(orgId);
-      return doc ? toRecord(doc) : null;
+      return updated;
     },
   };
 }
 
-function filtersOf(query: CompanyQuery): FilterQuery<CompanyDoc>[] {
-  const filters: FilterQuery<CompanyDoc>[] = [];
-  if (query.search) {
-    const pattern = new RegExp(escapeRegExp(query.search), 'i');
-    filters.push({ $or: [{ name: pattern }, { email: pattern }, { phone: pattern }] });
-  }
+/** The list's conditions; null when the search can match nothing. */
+function filtersOf(query: CompanyQuery): StoreFilter[] | null {
+  const search = query.search ? searchConditions(query.search) : [];
+  if (!search) return null;
+  const filters: StoreFilter[] = [...search];
   if (query.tag) filters.push({ tags: query.tag });
   if (query.sector) filters.push({ sector: new RegExp(escapeRegExp(query.sector), 'i') });
   if (query.size) filters.push({ size: query.size });

@@ -1,18 +1,16 @@
 import {
-  keyset,
   type KeysetPage,
-  type KeysetPosition,
   type Order,
-  OUTBOX_FIELDS,
   type OutboxEntry,
-  outboxOnInsert,
-  recordOf,
-  toPage,
-  updateWithEvents,
+  type PageRequest,
+  RevisionedRecords,
+  searchConditions,
+  searchFields,
+  type Storage,
+  type StoreFilter,
   TtlCache,
 } from '@crm/shared';
-import { Schema, type Connection, type FilterQuery } from 'mongoose';
-import { escapeRegExp } from './plain';
+import { Schema } from 'mongoose';
 
 export interface ContactRecord {
   id: string;
@@ -35,17 +33,9 @@ export interface ContactRecord {
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
-  /** Optimistic-concurrency revision: read-modify-write updates are conditional on it. */
-  rev: number;
 }
 
-interface ContactDoc extends Omit<ContactRecord, 'id'> {
-  _id: string;
-  /** Lower-cased name: the `name` sort is case-insensitive. */
-  name_key: string;
-}
-
-const contactSchema = new Schema<ContactDoc>(
+const contactSchema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -68,8 +58,9 @@ const contactSchema = new Schema<ContactDoc>(
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     deleted_at: { type: Date, default: null },
-    rev: { type: Number, required: true },
-    ...OUTBOX_FIELDS,
+    // Derived (search-keys.ts): word prefixes of name and e-mail, phone digits' prefixes and ends; normalized text.
+    search_keys: { type: [String], default: undefined },
+    search_text: { type: String },
   },
   { versionKey: false, collection: 'contacts', minimize: false },
 );
@@ -77,9 +68,10 @@ const contactSchema = new Schema<ContactDoc>(
 contactSchema.index({ org_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
 contactSchema.index({ org_id: 1, deleted_at: 1, updated_at: -1, _id: -1 });
 contactSchema.index({ org_id: 1, deleted_at: 1, name_key: 1, _id: 1 });
-contactSchema.index({ org_id: 1, tags: 1 });
+// A tag or a search term, then the default order: the page is an index range on any store.
+contactSchema.index({ org_id: 1, deleted_at: 1, tags: 1, created_at: -1, _id: -1 });
+contactSchema.index({ org_id: 1, deleted_at: 1, search_keys: 1, created_at: -1, _id: -1 });
 contactSchema.index({ org_id: 1, company_id: 1 });
-contactSchema.index({ _outbox_pending: 1 });
 // Channel identities: inbound messages find their contact by them.
 contactSchema.index({ org_id: 1, chatapp_jid: 1 });
 contactSchema.index({ org_id: 1, photoapp_username: 1 });
@@ -89,11 +81,9 @@ export type ChannelField = 'chatapp_jid' | 'photoapp_username' | 'socialmsg_psid
 
 export type ContactSort = 'created_at' | 'updated_at' | 'name';
 
-export interface ContactQuery {
+export interface ContactQuery extends PageRequest {
   sort: ContactSort;
   order: Order;
-  limit: number;
-  after: KeysetPosition | undefined;
   search?: string | null;
   tag?: string | null;
   source?: string | null;
@@ -116,101 +106,80 @@ export interface AudienceQuery {
   exclude_tags: string[];
 }
 
-const SORT_FIELD: Record<ContactSort, string> = { created_at: 'created_at', updated_at: 'updated_at', name: 'name_key' };
+/** What `search` matches: name, e-mail or phone (spec §4). */
+const SEARCHED = ['name', 'email', 'phone'] as const;
+
+const SORT: Record<ContactSort, { field: string; type: 'date' | 'string' }> = {
+  created_at: { field: 'created_at', type: 'date' },
+  updated_at: { field: 'updated_at', type: 'date' },
+  name: { field: 'name_key', type: 'string' },
+};
 
 export type ContactRepository = ReturnType<typeof createContactRepository>;
 
-export function createContactRepository(db: Connection) {
-  const Contact = db.model<ContactDoc>('Contact', contactSchema);
-  const toRecord = (doc: ContactDoc): ContactRecord => recordOf(doc, ['name_key', 'counted_events']);
+export function createContactRepository(storage: Storage) {
+  const contacts = new RevisionedRecords<ContactRecord>(storage, {
+    model: 'Contact',
+    schema: contactSchema,
+    what: 'contact',
+    outbox: true,
+    // name_key: the lower-cased name, for the case-insensitive `name` sort; counted_events: see countMessage;
+    // search_keys, search_text: what `search` looks up (search-keys.ts).
+    internal: ['name_key', 'counted_events', 'search_keys', 'search_text'],
+    derive: (fields) => ({
+      ...(typeof fields.name === 'string' ? { name_key: fields.name.toLowerCase() } : {}),
+      ...(SEARCHED.some((field) => fields[field] !== undefined)
+        ? searchFields({ texts: [fields.name, fields.email], phones: [fields.phone] })
+        : {}),
+    }),
+    deriveFrom: SEARCHED,
+    deriveVersion: 'search-1',
+  });
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
   // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
   const totals = new TtlCache<number>(5_000);
 
   return {
-    collection: Contact.collection,
+    collection: contacts.collection,
 
-    async insert(record: ContactRecord, events: OutboxEntry[]): Promise<void> {
-      const { id, ...rest } = record;
-      await Contact.collection.insertOne({ _id: id, ...rest, name_key: record.name.toLowerCase(), ...outboxOnInsert(events) } as never);
+    async insert(record: ContactRecord, events: OutboxEntry[]) {
+      const stored = await contacts.insert(record, { events });
       totals.invalidate(record.org_id);
+      return stored;
     },
 
-    async getById(orgId: string, id: string): Promise<ContactRecord | null> {
-      const doc = await Contact.findOne({ _id: id, ...live(orgId) }).lean<ContactDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getById: (orgId: string, id: string) => contacts.findOne({ _id: id, ...live(orgId) }),
 
-    async getMany(orgId: string, ids: string[]): Promise<ContactRecord[]> {
-      if (ids.length === 0) return [];
-      const docs = await Contact.find({ _id: { $in: [...new Set(ids)] }, ...live(orgId) }).lean<ContactDoc[]>();
-      return docs.map(toRecord);
-    },
+    getMany: (orgId: string, ids: string[]) =>
+      ids.length === 0 ? Promise.resolve([]) : contacts.findMany({ _id: { $in: [...new Set(ids)] }, ...live(orgId) }),
 
     /** Approximate size of the organization's list: live contacts, no filters (spec §8 rule 4). */
-    async countLive(orgId: string): Promise<number> {
-      return totals.get(orgId, () => Contact.countDocuments(live(orgId)).exec());
+    countLive: (orgId: string) => totals.get(orgId, () => contacts.count(live(orgId))),
+
+    countByCompany: (orgId: string, companyId: string) => contacts.count({ ...live(orgId), company_id: companyId }),
+
+    list: (orgId: string, query: ContactQuery) => {
+      const filters = filtersOf(query);
+      return contacts.listPage(filters && [live(orgId), ...filters], { ...SORT[query.sort], order: query.order }, query);
     },
 
-    async countByCompany(orgId: string, companyId: string): Promise<number> {
-      return Contact.countDocuments({ ...live(orgId), company_id: companyId });
-    },
-
-    async list(orgId: string, query: ContactQuery): Promise<KeysetPage<ContactRecord>> {
-      const field = SORT_FIELD[query.sort];
-      const after = query.after && query.sort !== 'name' ? { ...query.after, value: new Date(String(query.after.value)) } : query.after;
-      const { filter: position, sort } = keyset(field, query.order, after);
-      const conditions: FilterQuery<ContactDoc>[] = [live(orgId), ...filtersOf(query)];
-      if (query.after) conditions.push(position as FilterQuery<ContactDoc>);
-      const rows = await Contact.find({ $and: conditions })
-        .sort(sort)
-        .limit(query.limit + 1)
-        .lean<ContactDoc[]>();
-      const page = toPage(rows, query.limit, (row) =>
-        query.sort === 'name' ? row.name_key : (row[field as 'created_at'] as Date).toISOString(),
-      );
-      return { ...page, items: page.items.map(toRecord) };
-    },
+    /** Stores many new contacts at once, with their derived keys and no events (an import; the benchmark's seed). */
+    importMany: (records: ContactRecord[]) => contacts.importMany(records),
 
     /**
      * One page of a broadcast audience, oldest first: keyset on (created_at, _id) ascending, which the
-     * (org_id, deleted_at, created_at -1, _id -1) index serves walked backwards. The position is the Date itself.
+     * (org_id, deleted_at, created_at -1, _id -1) index serves walked backwards.
      */
-    async audiencePage(
-      orgId: string,
-      query: AudienceQuery,
-      limit: number,
-      after: KeysetPosition | undefined,
-    ): Promise<KeysetPage<ContactRecord>> {
-      const { filter: position, sort } = keyset('created_at', 'asc', after);
-      const conditions: FilterQuery<ContactDoc>[] = [live(orgId), ...audienceFilters(query)];
-      // The $gte repeats the $or's lower bound: an index scan starts at the position, not at the organization's first contact.
-      if (after) conditions.push({ created_at: { $gte: after.value } }, position as FilterQuery<ContactDoc>);
-      const rows = await Contact.find({ $and: conditions })
-        .sort(sort)
-        .limit(limit + 1)
-        .lean<ContactDoc[]>();
-      const page = toPage(rows, limit, (row) => row.created_at);
-      return { ...page, items: page.items.map(toRecord) };
-    },
+    audiencePage: (orgId: string, query: AudienceQuery, page: PageRequest): Promise<KeysetPage<ContactRecord>> =>
+      contacts.listPage([live(orgId), ...audienceFilters(query)], { field: 'created_at', order: 'asc', type: 'date' }, page),
 
     /** The live contact holding a channel identity (or phone), oldest first. */
-    async findBy(orgId: string, field: ChannelField | 'phone', value: string): Promise<ContactRecord | null> {
-      const doc = await Contact.findOne({ ...live(orgId), [field]: value })
-        .sort({ created_at: 1 })
-        .lean<ContactDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    findBy: (orgId: string, field: ChannelField | 'phone', value: string) =>
+      contacts.findOne({ ...live(orgId), [field]: value }, { created_at: 1 }),
 
     /** Gives a contact a channel identity it lacks; a conditional update, so it never overwrites one. */
-    async setChannelIdentity(orgId: string, id: string, field: ChannelField, value: string): Promise<ContactRecord | null> {
-      const doc = await Contact.findOneAndUpdate(
-        { _id: id, ...live(orgId), [field]: null },
-        { $set: { [field]: value } },
-        { new: true },
-      ).lean<ContactDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    setChannelIdentity: (orgId: string, id: string, field: ChannelField, value: string) =>
+      contacts.update({ _id: id, ...live(orgId), [field]: null }, { [field]: value }),
 
     /**
      * Counts one message event on the contact, once per event id: the event id joins a bounded list in the same
@@ -218,7 +187,7 @@ export function createContactRepository(db: Connection) {
      */
     async countMessage(orgId: string, id: string, eventId: string, at: Date): Promise<boolean> {
       // The raw collection: `counted_events` is bookkeeping outside the schema, which mongoose would strip.
-      const result = await Contact.collection.updateOne({ _id: id as never, org_id: orgId, counted_events: { $ne: eventId } }, {
+      const result = await contacts.collection.updateOne({ _id: id as never, org_id: orgId, counted_events: { $ne: eventId } }, {
         $inc: { messages_count: 1 },
         $max: { last_message_at: at },
         $push: { counted_events: { $each: [eventId], $slice: -200 } },
@@ -226,38 +195,27 @@ export function createContactRepository(db: Connection) {
       return result.modifiedCount === 1;
     },
 
-    /**
-     * Applies a change computed from the record at revision `rev`, with its events, in one single-document
-     * update. Returns null when another writer got there first (the caller re-reads and retries) or the
-     * contact is gone.
-     */
-    async updateAtRevision(
-      orgId: string,
-      id: string,
-      rev: number,
-      set: Partial<ContactRecord>,
-      events: OutboxEntry[],
-    ): Promise<ContactRecord | null> {
-      const fields: Record<string, unknown> = { ...set };
-      if (typeof set.name === 'string') fields.name_key = set.name.toLowerCase();
-      const update = updateWithEvents(fields, events, { bumpRevision: true });
-      const doc = await Contact.findOneAndUpdate({ _id: id, ...live(orgId), rev }, update, { new: true }).lean<ContactDoc>();
+    /** A change computed from the contact at revision `rev`, with its events; throws WriteConflict when it lost. */
+    async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<ContactRecord>, events: OutboxEntry[]) {
+      const updated = await contacts.updateAtRevision({ _id: id, ...live(orgId) }, rev, set, { events });
       if (set.deleted_at) totals.invalidate(orgId);
-      return doc ? toRecord(doc) : null;
+      return updated;
     },
   };
 }
 
-function filtersOf(query: ContactQuery): FilterQuery<ContactDoc>[] {
-  const filters: FilterQuery<ContactDoc>[] = [];
+/** The list's conditions; null when the search can match nothing (no letter or digit in it). */
+function filtersOf(query: ContactQuery): StoreFilter[] | null {
+  const filters: StoreFilter[] = [];
   if (query.search) {
-    const pattern = new RegExp(escapeRegExp(query.search), 'i');
-    filters.push({ $or: [{ name: pattern }, { email: pattern }, { phone: pattern }] });
+    const search = searchConditions(query.search);
+    if (!search) return null;
+    filters.push(...search);
   }
   if (query.tag) filters.push({ tags: query.tag });
   if (query.source) filters.push({ source: query.source });
   if (query.company_id) filters.push({ company_id: query.company_id });
-  const presence = (field: keyof ContactDoc, wanted: boolean | null | undefined) => {
+  const presence = (field: keyof ContactRecord, wanted: boolean | null | undefined) => {
     if (wanted === true) filters.push({ [field]: { $ne: null } });
     if (wanted === false) filters.push({ [field]: null });
   };
@@ -270,8 +228,8 @@ function filtersOf(query: ContactQuery): FilterQuery<ContactDoc>[] {
   return filters;
 }
 
-function audienceFilters(query: AudienceQuery): FilterQuery<ContactDoc>[] {
-  const filters: FilterQuery<ContactDoc>[] = [];
+function audienceFilters(query: AudienceQuery): StoreFilter[] {
+  const filters: StoreFilter[] = [];
   const { match } = query;
   if (match.type === 'tags') filters.push({ tags: match.operator === 'and' ? { $all: match.tags } : { $in: match.tags } });
   if (match.type === 'contacts') filters.push({ _id: { $in: match.ids } });

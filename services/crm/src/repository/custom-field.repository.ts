@@ -1,5 +1,5 @@
-import { Schema, type Connection } from 'mongoose';
-import { keyset, toPage, type KeysetPage, type KeysetPosition } from '@crm/shared';
+import { type PageRequest, RecordStore, type Storage } from '@crm/shared';
+import { Schema } from 'mongoose';
 
 export const CUSTOM_FIELD_ENTITIES = ['contact', 'company', 'deal'] as const;
 export type CustomFieldEntity = (typeof CUSTOM_FIELD_ENTITIES)[number];
@@ -34,11 +34,7 @@ export interface CustomFieldRecord {
   updated_at: Date;
 }
 
-interface CustomFieldDoc extends Omit<CustomFieldRecord, 'id'> {
-  _id: string;
-}
-
-const customFieldSchema = new Schema<CustomFieldDoc>(
+const customFieldSchema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -60,40 +56,19 @@ customFieldSchema.index({ org_id: 1, created_at: -1, _id: -1 });
 
 export type CustomFieldRepository = ReturnType<typeof createCustomFieldRepository>;
 
-export function createCustomFieldRepository(db: Connection) {
-  const CustomField = db.model<CustomFieldDoc>('CustomField', customFieldSchema);
-  const toRecord = ({ _id, ...rest }: CustomFieldDoc): CustomFieldRecord => ({
-    id: _id,
-    ...rest,
+export function createCustomFieldRepository(storage: Storage) {
+  const fields = new RecordStore<CustomFieldRecord>(storage, {
+    model: 'CustomField',
+    schema: customFieldSchema,
+    what: 'custom field',
     // An empty option list is stored by some writers; the API promises null, never [].
-    options: rest.options && rest.options.length > 0 ? rest.options : null,
+    fromStored: (record) => ({ ...record, options: record.options && record.options.length > 0 ? record.options : null }),
   });
   return {
-    async insert(record: CustomFieldRecord): Promise<void> {
-      const { id, ...rest } = record;
-      await CustomField.create({ _id: id, ...rest });
-    },
-    async count(orgId: string): Promise<number> {
-      return CustomField.countDocuments({ org_id: orgId });
-    },
-    async activeFor(orgId: string, entity: CustomFieldEntity): Promise<CustomFieldRecord[]> {
-      const docs = await CustomField.find({ org_id: orgId, entity, is_active: true }).lean<CustomFieldDoc[]>();
-      return docs.map(toRecord);
-    },
-    async list(
-      orgId: string,
-      entity: CustomFieldEntity | undefined,
-      limit: number,
-      after?: KeysetPosition,
-    ): Promise<KeysetPage<CustomFieldRecord>> {
-      const { filter, sort } = keyset('created_at', 'desc', after && { ...after, value: new Date(String(after.value)) });
-      const query = { org_id: orgId, ...(entity ? { entity } : {}), ...filter };
-      const rows = await CustomField.find(query)
-        .sort(sort)
-        .limit(limit + 1)
-        .lean<CustomFieldDoc[]>();
-      const page = toPage(rows, limit, (row) => row.created_at.toISOString());
-      return { ...page, items: page.items.map(toRecord) };
-    },
+    insert: (record: CustomFieldRecord) => fields.insert(record),
+    count: (orgId: string) => fields.count({ org_id: orgId }),
+    activeFor: (orgId: string, entity: CustomFieldEntity) => fields.findMany({ org_id: orgId, entity, is_active: true }),
+    list: (orgId: string, entity: CustomFieldEntity | undefined, page: PageRequest) =>
+      fields.listPage([{ org_id: orgId, ...(entity ? { entity } : {}) }], { field: 'created_at', order: 'desc', type: 'date' }, page),
   };
 }

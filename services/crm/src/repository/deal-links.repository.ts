@@ -1,4 +1,4 @@
-import type { Connection } from 'mongoose';
+import type { Storage } from '@crm/shared';
 
 export type DealLinksRepository = ReturnType<typeof createDealLinksRepository>;
 
@@ -6,7 +6,7 @@ export type DealLinksRepository = ReturnType<typeof createDealLinksRepository>;
  * What hangs on deals, counted from the linked records on every read: real values that cannot drift. Notes
  * belong to the notes module; this reads their collection raw, as links.repository does for contacts.
  */
-export function createDealLinksRepository(db: Connection) {
+export function createDealLinksRepository({ connection: db }: Storage) {
   const notes = db.collection('notes');
   return {
     /** Live notes per deal; a deal without notes is absent from the map. */

@@ -1,18 +1,15 @@
 import {
-  keyset,
-  type KeysetPage,
-  type KeysetPosition,
   type Order,
-  OUTBOX_FIELDS,
   type OutboxEntry,
-  outboxOnInsert,
-  recordOf,
-  toPage,
-  updateWithEvents,
+  type PageRequest,
+  RevisionedRecords,
+  searchConditions,
+  searchFields,
+  type Storage,
+  type StoreFilter,
   TtlCache,
 } from '@crm/shared';
-import { Schema, type Connection, type FilterQuery } from 'mongoose';
-import { escapeRegExp } from './plain';
+import { Schema } from 'mongoose';
 
 export type DealStatus = 'open' | 'won' | 'lost';
 
@@ -38,14 +35,6 @@ export interface DealRecord {
   deleted_at: Date | null;
   created_at: Date;
   updated_at: Date;
-  /** Optimistic-concurrency revision: read-modify-write updates are conditional on it. */
-  rev: number;
-}
-
-interface DealDoc extends Omit<DealRecord, 'id'> {
-  _id: string;
-  /** expected_close_date, or NO_CLOSE_DATE when it is null: the keyset sort needs a value on every row. */
-  close_key: Date;
 }
 
 /**
@@ -54,7 +43,7 @@ interface DealDoc extends Omit<DealRecord, 'id'> {
  */
 export const NO_CLOSE_DATE = new Date('9999-12-31T00:00:00.000Z');
 
-const dealSchema = new Schema<DealDoc>(
+const dealSchema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -78,8 +67,9 @@ const dealSchema = new Schema<DealDoc>(
     deleted_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
-    rev: { type: Number, required: true },
-    ...OUTBOX_FIELDS,
+    // Derived (search-keys.ts), for `search` (the title).
+    search_keys: { type: [String], default: undefined },
+    search_text: { type: String },
   },
   { versionKey: false, collection: 'deals', minimize: false },
 );
@@ -89,18 +79,16 @@ dealSchema.index({ org_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
 dealSchema.index({ org_id: 1, deleted_at: 1, updated_at: -1, _id: -1 });
 dealSchema.index({ org_id: 1, deleted_at: 1, value: -1, _id: -1 });
 dealSchema.index({ org_id: 1, deleted_at: 1, close_key: 1, _id: 1 });
+dealSchema.index({ org_id: 1, deleted_at: 1, search_keys: 1, created_at: -1, _id: -1 });
 dealSchema.index({ org_id: 1, funnel_id: 1, stage_id: 1, status: 1 });
 dealSchema.index({ org_id: 1, contact_ids: 1 });
 dealSchema.index({ org_id: 1, company_id: 1 });
-dealSchema.index({ _outbox_pending: 1 });
 
 export type DealSort = 'created_at' | 'updated_at' | 'value' | 'expected_close_date';
 
-export interface DealQuery {
+export interface DealQuery extends PageRequest {
   sort: DealSort;
   order: Order;
-  limit: number;
-  after: KeysetPosition | undefined;
   search?: string | null;
   funnel_id?: string | null;
   /** Already resolved to ids (a stage name may match several stages). */
@@ -120,18 +108,29 @@ export interface Totals {
   value: number;
 }
 
-const SORT_FIELD: Record<DealSort, string> = {
-  created_at: 'created_at',
-  updated_at: 'updated_at',
-  value: 'value',
-  expected_close_date: 'close_key',
+const SORT: Record<DealSort, { field: string; type: 'date' | 'number' }> = {
+  created_at: { field: 'created_at', type: 'date' },
+  updated_at: { field: 'updated_at', type: 'date' },
+  value: { field: 'value', type: 'number' },
+  // expected_close_date, or NO_CLOSE_DATE when it is null: the keyset sort needs a value on every row.
+  expected_close_date: { field: 'close_key', type: 'date' },
 };
 
 export type DealRepository = ReturnType<typeof createDealRepository>;
 
-export function createDealRepository(db: Connection) {
-  const Deal = db.model<DealDoc>('Deal', dealSchema);
-  const toRecord = (doc: DealDoc): DealRecord => recordOf(doc, ['close_key']);
+export function createDealRepository(storage: Storage) {
+  const deals = new RevisionedRecords<DealRecord>(storage, {
+    model: 'Deal',
+    schema: dealSchema,
+    what: 'deal',
+    outbox: true,
+    internal: ['close_key', 'search_keys', 'search_text'],
+    derive: (fields) => ({
+      ...(fields.expected_close_date !== undefined ? { close_key: fields.expected_close_date ?? NO_CLOSE_DATE } : {}),
+      ...(typeof fields.title === 'string' ? searchFields({ texts: [fields.title] }) : {}),
+    }),
+    deriveVersion: 'search-1',
+  });
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
   // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
   const totals = new TtlCache<number>(5_000);
@@ -139,7 +138,7 @@ export function createDealRepository(db: Connection) {
   /** Open live deals grouped by one field, in one aggregation: the totals of funnels and stages (catalogue §3). */
   async function openTotals(orgId: string, field: 'stage_id', ids: string[]): Promise<Map<string, Totals>> {
     if (ids.length === 0) return new Map();
-    const rows = await Deal.collection
+    const rows = await deals.collection
       .aggregate<{ _id: string; deals: number; value: number }>([
         { $match: { org_id: orgId, deleted_at: null, status: 'open', [field]: { $in: ids } } },
         { $group: { _id: `$${field}`, deals: { $sum: 1 }, value: { $sum: '$value' } } },
@@ -149,23 +148,15 @@ export function createDealRepository(db: Connection) {
   }
 
   return {
-    collection: Deal.collection,
+    collection: deals.collection,
 
-    async insert(record: DealRecord, events: OutboxEntry[]): Promise<void> {
-      const { id, ...rest } = record;
-      await Deal.collection.insertOne({
-        _id: id,
-        ...rest,
-        close_key: record.expected_close_date ?? NO_CLOSE_DATE,
-        ...outboxOnInsert(events),
-      } as never);
+    async insert(record: DealRecord, events: OutboxEntry[]) {
+      const stored = await deals.insert(record, { events });
       totals.invalidatePrefix(`${record.org_id}|`);
+      return stored;
     },
 
-    async getById(orgId: string, id: string): Promise<DealRecord | null> {
-      const doc = await Deal.findOne({ _id: id, ...live(orgId) }).lean<DealDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getById: (orgId: string, id: string) => deals.findOne({ _id: id, ...live(orgId) }),
 
     /** Approximate size of a list: live deals without query filters, of the organization or of one parent. */
     async countLive(orgId: string, parent: { contact_id?: string | null; company_id?: string | null } = {}): Promise<number> {
@@ -174,58 +165,34 @@ export function createDealRepository(db: Connection) {
         ...(parent.contact_id ? { contact_ids: parent.contact_id } : {}),
         ...(parent.company_id ? { company_id: parent.company_id } : {}),
       };
-      return totals.get(`${orgId}|${parent.contact_id ?? ''}|${parent.company_id ?? ''}`, () => Deal.countDocuments(filter).exec());
+      return totals.get(`${orgId}|${parent.contact_id ?? ''}|${parent.company_id ?? ''}`, () => deals.count(filter));
     },
 
     /** Live deals of any status in a stage: a stage that holds them cannot be deleted. */
-    async countInStage(orgId: string, stageId: string): Promise<number> {
-      return Deal.countDocuments({ ...live(orgId), stage_id: stageId });
-    },
+    countInStage: (orgId: string, stageId: string) => deals.count({ ...live(orgId), stage_id: stageId }),
 
     openTotalsByStage: (orgId: string, stageIds: string[]) => openTotals(orgId, 'stage_id', stageIds),
 
-    async list(orgId: string, query: DealQuery): Promise<KeysetPage<DealRecord>> {
-      const field = SORT_FIELD[query.sort];
-      const after = query.after && query.sort !== 'value' ? { ...query.after, value: new Date(String(query.after.value)) } : query.after;
-      const { filter: position, sort } = keyset(field, query.order, after);
-      const conditions: FilterQuery<DealDoc>[] = [live(orgId), ...filtersOf(query)];
-      if (query.after) conditions.push(position as FilterQuery<DealDoc>);
-      const rows = await Deal.find({ $and: conditions })
-        .sort(sort)
-        .limit(query.limit + 1)
-        .lean<DealDoc[]>();
-      const page = toPage(rows, query.limit, (row) =>
-        query.sort === 'value' ? row.value : (row[field as 'created_at'] as Date).toISOString(),
-      );
-      return { ...page, items: page.items.map(toRecord) };
+    list: (orgId: string, query: DealQuery) => {
+      const filters = filtersOf(query);
+      return deals.listPage(filters && [live(orgId), ...filters], { ...SORT[query.sort], order: query.order }, query);
     },
 
-    /**
-     * Applies a change computed from the record at revision `rev`, with its events, in one single-document
-     * update. Returns null when another writer got there first (the caller re-reads and retries) or the deal
-     * is gone.
-     */
-    async updateAtRevision(
-      orgId: string,
-      id: string,
-      rev: number,
-      set: Partial<DealRecord>,
-      events: OutboxEntry[],
-    ): Promise<DealRecord | null> {
-      const fields: Record<string, unknown> = { ...set };
-      if (set.expected_close_date !== undefined) fields.close_key = set.expected_close_date ?? NO_CLOSE_DATE;
-      const update = updateWithEvents(fields, events, { bumpRevision: true });
-      const doc = await Deal.findOneAndUpdate({ _id: id, ...live(orgId), rev }, update, { new: true }).lean<DealDoc>();
+    /** A change computed from the deal at revision `rev`, with its events; throws WriteConflict when it lost. */
+    async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<DealRecord>, events: OutboxEntry[]) {
+      const updated = await deals.updateAtRevision({ _id: id, ...live(orgId) }, rev, set, { events });
       // Counts per parent change with a delete or a re-link.
       if (set.deleted_at || set.contact_ids || set.company_id !== undefined) totals.invalidatePrefix(`${orgId}|`);
-      return doc ? toRecord(doc) : null;
+      return updated;
     },
   };
 }
 
-function filtersOf(query: DealQuery): FilterQuery<DealDoc>[] {
-  const filters: FilterQuery<DealDoc>[] = [];
-  if (query.search) filters.push({ title: new RegExp(escapeRegExp(query.search), 'i') });
+/** The list's conditions; null when the search can match nothing. */
+function filtersOf(query: DealQuery): StoreFilter[] | null {
+  const search = query.search ? searchConditions(query.search) : [];
+  if (!search) return null;
+  const filters: StoreFilter[] = [...search];
   if (query.funnel_id) filters.push({ funnel_id: query.funnel_id });
   if (query.stage_ids) filters.push({ stage_id: { $in: query.stage_ids } });
   if (query.status) filters.push({ status: query.status });

@@ -1,5 +1,5 @@
-import { Schema, type Connection } from 'mongoose';
-import { keyset, toPage, type KeysetPage, type KeysetPosition } from '@crm/shared';
+import { type PageRequest, RevisionedRecords, type Storage } from '@crm/shared';
+import { Schema } from 'mongoose';
 
 /** A stage lives inside its funnel's document: stage edits are single-document writes on the funnel. */
 export interface StageRecord {
@@ -28,11 +28,6 @@ export interface FunnelRecord {
   stages: StageRecord[];
   created_at: Date;
   updated_at: Date;
-  rev: number;
-}
-
-interface FunnelDoc extends Omit<FunnelRecord, 'id'> {
-  _id: string;
 }
 
 const stageSchema = new Schema<StageRecord>(
@@ -47,7 +42,7 @@ const stageSchema = new Schema<StageRecord>(
   { _id: false },
 );
 
-const funnelSchema = new Schema<FunnelDoc>(
+const funnelSchema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -58,7 +53,6 @@ const funnelSchema = new Schema<FunnelDoc>(
     stages: { type: [stageSchema], default: [] },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
-    rev: { type: Number, required: true },
   },
   { versionKey: false, collection: 'funnels' },
 );
@@ -67,69 +61,37 @@ funnelSchema.index({ org_id: 1, default_at: -1 });
 
 export type FunnelRepository = ReturnType<typeof createFunnelRepository>;
 
-export function createFunnelRepository(db: Connection) {
-  const Funnel = db.model<FunnelDoc>('Funnel', funnelSchema);
-  const toRecord = ({ _id, ...rest }: FunnelDoc): FunnelRecord => ({ id: _id, ...rest });
+export function createFunnelRepository(storage: Storage) {
+  const funnels = new RevisionedRecords<FunnelRecord>(storage, { model: 'Funnel', schema: funnelSchema, what: 'funnel' });
+  const listed = (orgId: string, includeArchived: boolean) => ({ org_id: orgId, ...(includeArchived ? {} : { is_archived: false }) });
 
   return {
-    async insert(record: FunnelRecord): Promise<void> {
-      const { id, ...rest } = record;
-      await Funnel.collection.insertOne({ _id: id, ...rest } as never);
-    },
+    insert: (record: FunnelRecord) => funnels.insert(record),
 
-    async getById(orgId: string, id: string): Promise<FunnelRecord | null> {
-      const doc = await Funnel.findOne({ _id: id, org_id: orgId }).lean<FunnelDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getById: (orgId: string, id: string) => funnels.findOne({ _id: id, org_id: orgId }),
 
     /**
      * Every funnel of the organization, archived ones included, in board order. Organizations have a handful
      * of funnels (the plan caps them), so stage lookups by id or name are done on this list in code.
      */
-    async listAll(orgId: string): Promise<FunnelRecord[]> {
-      const docs = await Funnel.find({ org_id: orgId }).sort({ position: 1, _id: 1 }).lean<FunnelDoc[]>();
-      return docs.map(toRecord);
-    },
+    listAll: (orgId: string) => funnels.findMany({ org_id: orgId }, { sort: { position: 1, _id: 1 } }),
 
-    async list(
-      orgId: string,
-      options: { includeArchived: boolean; limit: number; after: KeysetPosition | undefined },
-    ): Promise<KeysetPage<FunnelRecord>> {
-      const { filter, sort } = keyset('position', 'asc', options.after && { ...options.after, value: Number(options.after.value) });
-      const base = { org_id: orgId, ...(options.includeArchived ? {} : { is_archived: false }) };
-      const rows = await Funnel.find(options.after ? { $and: [base, filter] } : base)
-        .sort(sort)
-        .limit(options.limit + 1)
-        .lean<FunnelDoc[]>();
-      const page = toPage(rows, options.limit, (row) => row.position);
-      return { ...page, items: page.items.map(toRecord) };
-    },
+    list: (orgId: string, options: PageRequest & { includeArchived: boolean }) =>
+      funnels.listPage([listed(orgId, options.includeArchived)], { field: 'position', order: 'asc', type: 'number' }, options),
 
-    async count(orgId: string, options: { includeArchived: boolean }): Promise<number> {
-      return Funnel.countDocuments({ org_id: orgId, ...(options.includeArchived ? {} : { is_archived: false }) });
-    },
+    count: (orgId: string, options: { includeArchived: boolean }) => funnels.count(listed(orgId, options.includeArchived)),
 
     /** The default funnel: the non-archived one made default last (see FunnelRecord.default_at). */
-    async getDefault(orgId: string): Promise<FunnelRecord | null> {
-      const doc = await Funnel.findOne({ org_id: orgId, is_archived: false, default_at: { $ne: null } })
-        .sort({ default_at: -1, _id: -1 })
-        .lean<FunnelDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getDefault: (orgId: string) =>
+      funnels.findOne({ org_id: orgId, is_archived: false, default_at: { $ne: null } }, { default_at: -1, _id: -1 }),
 
-    /** A change computed from revision `rev`; null when another writer got there first or the funnel is gone. */
-    async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<FunnelRecord>): Promise<FunnelRecord | null> {
-      const doc = await Funnel.findOneAndUpdate(
-        { _id: id, org_id: orgId, rev },
-        { $set: set, $inc: { rev: 1 } },
-        { new: true },
-      ).lean<FunnelDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    /** A change computed from revision `rev`; throws WriteConflict when another writer got there first or the funnel is gone. */
+    updateAtRevision: (orgId: string, id: string, rev: number, set: Partial<FunnelRecord>) =>
+      funnels.updateAtRevision({ _id: id, org_id: orgId }, rev, set),
 
     /** Re-ranking after a funnel moved: board order is cosmetic, so these writes are plain and unconditional. */
     async setPosition(orgId: string, id: string, position: number): Promise<void> {
-      await Funnel.updateOne({ _id: id, org_id: orgId }, { $set: { position } });
+      await funnels.update({ _id: id, org_id: orgId }, { position });
     },
   };
 }

@@ -1,14 +1,14 @@
-import { Schema, type Connection } from 'mongoose';
-import { isDuplicateKeyError } from '@crm/shared';
+import { RecordStore, retryOnConflict, type Storage, WriteConflict } from '@crm/shared';
+import { Schema } from 'mongoose';
 
-interface IdentityDoc {
+interface IdentityRecord {
   /** `<org>|<kind>|<value>`: the unique index is the _id itself. */
-  _id: string;
+  id: string;
   org_id: string;
   contact_id: string;
 }
 
-const identitySchema = new Schema<IdentityDoc>(
+const identitySchema = new Schema(
   { _id: { type: String, required: true }, org_id: { type: String, required: true }, contact_id: { type: String, required: true } },
   { versionKey: false, collection: 'contact_identities' },
 );
@@ -22,41 +22,33 @@ export type IdentityRepository = ReturnType<typeof createIdentityRepository>;
  * whose _id is the identity, so two concurrent creates cannot both win. A claim left behind by a crash, or
  * pointing at a deleted contact, is taken over by the next claimant (see `claim`).
  */
-export function createIdentityRepository(db: Connection) {
-  const Identity = db.model<IdentityDoc>('ContactIdentity', identitySchema);
+export function createIdentityRepository(storage: Storage) {
+  const identities = new RecordStore<IdentityRecord>(storage, {
+    model: 'ContactIdentity',
+    schema: identitySchema,
+    what: 'contact identity',
+  });
   const keyOf = (orgId: string, kind: IdentityKind, value: string) => `${orgId}|${kind}|${value.toLowerCase()}`;
   return {
     /**
      * Returns null when the identity is now held by `contactId`, or the id of the live contact that holds it.
-     * `isLive` tells whether a current holder still counts.
+     * `isLive` tells whether a current holder still counts. A claim released or taken over by another writer
+     * between the reads and the write is read again (the conflict policy).
      */
-    async claim(
-      orgId: string,
-      kind: IdentityKind,
-      value: string,
-      contactId: string,
-      isLive: (holderId: string) => Promise<boolean>,
-    ): Promise<string | null> {
-      const _id = keyOf(orgId, kind, value);
-      for (let attempt = 0; attempt < 3; attempt++) {
-        try {
-          await Identity.create({ _id, org_id: orgId, contact_id: contactId });
-          return null;
-        } catch (error) {
-          if (!isDuplicateKeyError(error)) throw error;
-        }
-        const holder = await Identity.findById(_id).lean<IdentityDoc>();
-        if (!holder) continue;
-        if (holder.contact_id === contactId) return null;
-        if (await isLive(holder.contact_id)) return holder.contact_id;
-        const taken = await Identity.updateOne({ _id, contact_id: holder.contact_id }, { $set: { contact_id: contactId } });
-        if (taken.modifiedCount === 1) return null;
-      }
-      throw new Error(`identity claim for ${kind} did not settle`);
+    claim(orgId: string, kind: IdentityKind, value: string, contactId: string, isLive: (holderId: string) => Promise<boolean>) {
+      const id = keyOf(orgId, kind, value);
+      return retryOnConflict(async (): Promise<string | null> => {
+        if (await identities.insertIfNew({ id, org_id: orgId, contact_id: contactId })) return null;
+        const holder = await identities.findOne({ _id: id });
+        if (holder?.contact_id === contactId) return null;
+        if (holder && (await isLive(holder.contact_id))) return holder.contact_id;
+        if (holder && (await identities.update({ _id: id, contact_id: holder.contact_id }, { contact_id: contactId }))) return null;
+        throw new WriteConflict('contact identity');
+      });
     },
 
     async release(orgId: string, kind: IdentityKind, value: string, contactId: string): Promise<void> {
-      await Identity.deleteOne({ _id: keyOf(orgId, kind, value), contact_id: contactId });
+      await identities.model.deleteOne({ _id: keyOf(orgId, kind, value), contact_id: contactId });
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Connection } from 'mongoose';
+import type { Storage } from '@crm/shared';
 
 export interface DealSummaryRow {
   id: string;
@@ -14,7 +14,7 @@ export type LinksRepository = ReturnType<typeof createLinksRepository>;
  * Counts and summaries of the records linked to contacts and companies, computed from the linked records
  * themselves on read: the values are real and cannot drift, whatever writes run concurrently.
  */
-export function createLinksRepository(db: Connection) {
+export function createLinksRepository({ connection: db }: Storage) {
   const notes = db.collection('notes');
   const deals = db.collection('deals');
   const companies = db.collection('companies');

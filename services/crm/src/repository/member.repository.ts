@@ -1,5 +1,5 @@
-import { Schema, type Connection } from 'mongoose';
-import { keyset, toPage, type KeysetPage, type KeysetPosition } from '@crm/shared';
+import { type PageRequest, RecordStore, type Storage } from '@crm/shared';
+import { Schema } from 'mongoose';
 
 export interface MemberRecord {
   id: string;
@@ -14,11 +14,7 @@ export interface MemberRecord {
   created_at: Date;
 }
 
-interface MemberDoc extends Omit<MemberRecord, 'id'> {
-  _id: string;
-}
-
-const memberSchema = new Schema<MemberDoc>(
+const memberSchema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -38,35 +34,20 @@ memberSchema.index({ org_id: 1, email: 1 }, { unique: true });
 
 export type MemberRepository = ReturnType<typeof createMemberRepository>;
 
-export function createMemberRepository(db: Connection) {
-  const Member = db.model<MemberDoc>('Member', memberSchema);
-  const toRecord = ({ _id, ...rest }: MemberDoc): MemberRecord => ({ id: _id, ...rest });
+export function createMemberRepository(storage: Storage) {
+  const members = new RecordStore<MemberRecord>(storage, { model: 'Member', schema: memberSchema, what: 'member' });
+  const active = (orgId: string) => ({ org_id: orgId, is_active: true });
   return {
-    async insert(record: MemberRecord): Promise<void> {
-      const { id, ...rest } = record;
-      await Member.create({ _id: id, ...rest });
-    },
-    async getActive(orgId: string, id: string): Promise<MemberRecord | null> {
-      const doc = await Member.findOne({ _id: id, org_id: orgId, is_active: true }).lean<MemberDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    insert: (record: MemberRecord) => members.insert(record),
+    getActive: (orgId: string, id: string) => members.findOne({ _id: id, ...active(orgId) }),
     /** Members by id, active or not: names of past assignees still render. */
     async getMany(orgId: string, ids: string[]): Promise<Map<string, MemberRecord>> {
       if (ids.length === 0) return new Map();
-      const docs = await Member.find({ org_id: orgId, _id: { $in: [...new Set(ids)] } }).lean<MemberDoc[]>();
-      return new Map(docs.map((doc) => [doc._id, toRecord(doc)]));
+      const found = await members.findMany({ org_id: orgId, _id: { $in: [...new Set(ids)] } });
+      return new Map(found.map((member) => [member.id, member]));
     },
-    async countActive(orgId: string): Promise<number> {
-      return Member.countDocuments({ org_id: orgId, is_active: true });
-    },
-    async listActive(orgId: string, limit: number, after?: KeysetPosition): Promise<KeysetPage<MemberRecord>> {
-      const { filter, sort } = keyset('created_at', 'desc', after && { ...after, value: new Date(String(after.value)) });
-      const rows = await Member.find({ org_id: orgId, is_active: true, ...filter })
-        .sort(sort)
-        .limit(limit + 1)
-        .lean<MemberDoc[]>();
-      const page = toPage(rows, limit, (row) => row.created_at.toISOString());
-      return { ...page, items: page.items.map(toRecord) };
-    },
+    countActive: (orgId: string) => members.count(active(orgId)),
+    listActive: (orgId: string, page: PageRequest) =>
+      members.listPage([active(orgId)], { field: 'created_at', order: 'desc', type: 'date' }, page),
   };
 }

@@ -1,14 +1,5 @@
-import {
-  keyset,
-  type KeysetPage,
-  type KeysetPosition,
-  OUTBOX_FIELDS,
-  type OutboxEntry,
-  outboxOnInsert,
-  recordOf,
-  toPage,
-} from '@crm/shared';
-import { Schema, type Connection } from 'mongoose';
+import { type OutboxEntry, type PageRequest, RecordStore, type Storage } from '@crm/shared';
+import { Schema } from 'mongoose';
 
 /** The record a note hangs on: exactly one of a contact and a deal. */
 export type NoteParent = { kind: 'contact'; id: string } | { kind: 'deal'; id: string };
@@ -26,11 +17,7 @@ export interface NoteRecord {
   deleted_at: Date | null;
 }
 
-interface NoteDoc extends Omit<NoteRecord, 'id'> {
-  _id: string;
-}
-
-const noteSchema = new Schema<NoteDoc>(
+const noteSchema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -42,60 +29,39 @@ const noteSchema = new Schema<NoteDoc>(
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     deleted_at: { type: Date, default: null },
-    ...OUTBOX_FIELDS,
   },
   { versionKey: false, collection: 'notes', minimize: false },
 );
 // Lists and the notes_count of contacts and deals read by parent.
 noteSchema.index({ org_id: 1, contact_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
 noteSchema.index({ org_id: 1, deal_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
-noteSchema.index({ _outbox_pending: 1 });
 
 const parentField = (parent: NoteParent) => (parent.kind === 'contact' ? 'contact_id' : 'deal_id');
 
 export type NoteRepository = ReturnType<typeof createNoteRepository>;
 
-export function createNoteRepository(db: Connection) {
-  const Note = db.model<NoteDoc>('Note', noteSchema);
-  const toRecord = (doc: NoteDoc): NoteRecord => recordOf(doc);
+export function createNoteRepository(storage: Storage) {
+  const notes = new RecordStore<NoteRecord>(storage, { model: 'Note', schema: noteSchema, what: 'note', outbox: true });
   /** Every query names the tenant, the parent and the soft-delete flag: a note of another parent is not found. */
   const live = (orgId: string, parent: NoteParent) => ({ org_id: orgId, [parentField(parent)]: parent.id, deleted_at: null });
 
   return {
-    collection: Note.collection,
+    collection: notes.collection,
 
-    async insert(record: NoteRecord, events: OutboxEntry[]): Promise<void> {
-      const { id, ...rest } = record;
-      await Note.collection.insertOne({ _id: id, ...rest, ...outboxOnInsert(events) } as never);
-    },
+    insert: (record: NoteRecord, events: OutboxEntry[]) => notes.insert(record, { events }),
 
-    async getById(orgId: string, parent: NoteParent, id: string): Promise<NoteRecord | null> {
-      const doc = await Note.findOne({ _id: id, ...live(orgId, parent) }).lean<NoteDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getById: (orgId: string, parent: NoteParent, id: string) => notes.findOne({ _id: id, ...live(orgId, parent) }),
 
-    async countByParent(orgId: string, parent: NoteParent): Promise<number> {
-      return Note.countDocuments(live(orgId, parent));
-    },
+    countByParent: (orgId: string, parent: NoteParent) => notes.count(live(orgId, parent)),
 
-    async list(orgId: string, parent: NoteParent, limit: number, after: KeysetPosition | undefined): Promise<KeysetPage<NoteRecord>> {
-      const { filter, sort } = keyset('created_at', 'desc', after && { ...after, value: new Date(String(after.value)) });
-      const rows = await Note.find({ $and: [live(orgId, parent), filter] })
-        .sort(sort)
-        .limit(limit + 1)
-        .lean<NoteDoc[]>();
-      const page = toPage(rows, limit, (row) => row.created_at.toISOString());
-      return { ...page, items: page.items.map(toRecord) };
-    },
+    list: (orgId: string, parent: NoteParent, page: PageRequest) =>
+      notes.listPage([live(orgId, parent)], { field: 'created_at', order: 'desc', type: 'date' }, page),
 
-    async update(
+    update: (
       orgId: string,
       parent: NoteParent,
       id: string,
       set: Partial<Pick<NoteRecord, 'content' | 'color' | 'category' | 'updated_at' | 'deleted_at'>>,
-    ): Promise<NoteRecord | null> {
-      const doc = await Note.findOneAndUpdate({ _id: id, ...live(orgId, parent) }, { $set: set }, { new: true }).lean<NoteDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    ) => notes.update({ _id: id, ...live(orgId, parent) }, set),
   };
 }

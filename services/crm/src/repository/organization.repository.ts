@@ -1,4 +1,5 @@
-import { Schema, type Connection } from 'mongoose';
+import { RecordStore, type Storage } from '@crm/shared';
+import { Schema } from 'mongoose';
 
 export const PLANS = ['free', 'starter', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -12,11 +13,7 @@ export interface OrganizationRecord {
   created_at: Date;
 }
 
-interface OrganizationDoc extends Omit<OrganizationRecord, 'id'> {
-  _id: string;
-}
-
-const organizationSchema = new Schema<OrganizationDoc>(
+const organizationSchema = new Schema(
   {
     _id: { type: String, required: true },
     name: { type: String, required: true },
@@ -30,21 +27,15 @@ const organizationSchema = new Schema<OrganizationDoc>(
 
 export type OrganizationRepository = ReturnType<typeof createOrganizationRepository>;
 
-export function createOrganizationRepository(db: Connection) {
-  const Organization = db.model<OrganizationDoc>('Organization', organizationSchema);
-  const toRecord = ({ _id, ...rest }: OrganizationDoc): OrganizationRecord => ({ id: _id, ...rest });
+export function createOrganizationRepository(storage: Storage) {
+  const organizations = new RecordStore<OrganizationRecord>(storage, {
+    model: 'Organization',
+    schema: organizationSchema,
+    what: 'organization',
+  });
   return {
-    async insert(record: OrganizationRecord): Promise<void> {
-      const { id, ...rest } = record;
-      await Organization.create({ _id: id, ...rest });
-    },
-    async getById(orgId: string): Promise<OrganizationRecord | null> {
-      const doc = await Organization.findById(orgId).lean<OrganizationDoc>();
-      return doc ? toRecord(doc) : null;
-    },
-    async findByName(name: string): Promise<OrganizationRecord | null> {
-      const doc = await Organization.findOne({ name }).lean<OrganizationDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    insert: (record: OrganizationRecord) => organizations.insert(record),
+    getById: (orgId: string) => organizations.findOne({ _id: orgId }),
+    findByName: (name: string) => organizations.findOne({ name }),
   };
 }

@@ -1,4 +1,4 @@
-import type { Connection } from 'mongoose';
+import type { Storage } from '@crm/shared';
 
 export type RecordRefsRepository = ReturnType<typeof createRecordRefsRepository>;
 
@@ -9,7 +9,7 @@ type RefCollection = 'contacts' | 'deals' | 'companies';
  * collections (deals belong to another module). Names are read whether or not the record was deleted since, so
  * a task keeps showing what it was about; existence checks see live records only.
  */
-export function createRecordRefsRepository(db: Connection) {
+export function createRecordRefsRepository({ connection: db }: Storage) {
   const collection = (name: RefCollection) => db.collection(name);
 
   async function labels(name: RefCollection, field: 'name' | 'title', orgId: string, ids: string[]): Promise<Map<string, string>> {

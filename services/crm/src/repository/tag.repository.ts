@@ -1,4 +1,4 @@
-import type { Connection } from 'mongoose';
+import type { Storage } from '@crm/shared';
 
 export interface TagCount {
   name: string;
@@ -8,7 +8,7 @@ export interface TagCount {
 export type TagRepository = ReturnType<typeof createTagRepository>;
 
 /** Tags are an aggregate over the live contacts, companies and deals of one organization. */
-export function createTagRepository(db: Connection) {
+export function createTagRepository({ connection: db }: Storage) {
   const collections = ['contacts', 'companies', 'deals'].map((name) => db.collection(name));
   return {
     /** Every tag of the organization with its uses, ordered by count descending, then name. */

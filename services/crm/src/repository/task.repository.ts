@@ -1,17 +1,5 @@
-import {
-  keyset,
-  type KeysetPage,
-  type KeysetPosition,
-  type Order,
-  OUTBOX_FIELDS,
-  type OutboxEntry,
-  outboxOnInsert,
-  recordOf,
-  toPage,
-  updateWithEvents,
-  TtlCache,
-} from '@crm/shared';
-import { Schema, type Connection, type FilterQuery } from 'mongoose';
+import { type Order, type OutboxEntry, type PageRequest, RecordStore, type Storage, type StoreFilter, TtlCache } from '@crm/shared';
+import { Schema } from 'mongoose';
 
 export type TaskStatus = 'open' | 'completed';
 
@@ -34,16 +22,10 @@ export interface TaskRecord {
   deleted_at: Date | null;
 }
 
-interface TaskDoc extends Omit<TaskRecord, 'id'> {
-  _id: string;
-  /** due_at, or NO_DUE_DATE: keyset paging needs a total order, and tasks without a due date sort last in `asc`. */
-  due_key: Date;
-}
-
+/** due_key: due_at, or NO_DUE_DATE: keyset paging needs a total order, and tasks without a due date sort last in `asc`. */
 const NO_DUE_DATE = new Date('9999-12-31T23:59:59.999Z');
-const dueKey = (dueAt: Date | null): Date => dueAt ?? NO_DUE_DATE;
 
-const taskSchema = new Schema<TaskDoc>(
+const taskSchema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -62,22 +44,18 @@ const taskSchema = new Schema<TaskDoc>(
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     deleted_at: { type: Date, default: null },
-    ...OUTBOX_FIELDS,
   },
   { versionKey: false, collection: 'tasks', minimize: false },
 );
 // One index per sort of the list, each led by the tenant and the soft-delete flag every query carries.
 taskSchema.index({ org_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
 taskSchema.index({ org_id: 1, deleted_at: 1, due_key: 1, _id: 1 });
-taskSchema.index({ _outbox_pending: 1 });
 
 export type TaskSort = 'created_at' | 'due_at';
 
-export interface TaskQuery {
+export interface TaskQuery extends PageRequest {
   sort: TaskSort;
   order: Order;
-  limit: number;
-  after: KeysetPosition | undefined;
   status?: string | null;
   type?: string | null;
   assigned_to?: string | null;
@@ -92,71 +70,50 @@ const SORT_FIELD: Record<TaskSort, string> = { created_at: 'created_at', due_at:
 
 export type TaskRepository = ReturnType<typeof createTaskRepository>;
 
-export function createTaskRepository(db: Connection) {
-  const Task = db.model<TaskDoc>('Task', taskSchema);
-  const toRecord = (doc: TaskDoc): TaskRecord => recordOf(doc, ['due_key']);
+export function createTaskRepository(storage: Storage) {
+  const tasks = new RecordStore<TaskRecord>(storage, {
+    model: 'Task',
+    schema: taskSchema,
+    what: 'task',
+    outbox: true,
+    internal: ['due_key'],
+    derive: (fields) => (fields.due_at !== undefined ? { due_key: fields.due_at ?? NO_DUE_DATE } : {}),
+  });
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
   // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
   const totals = new TtlCache<number>(5_000);
-  /** due_key follows due_at in every write that sets it. */
-  const withDueKey = (set: Partial<TaskRecord>) => (set.due_at !== undefined ? { ...set, due_key: dueKey(set.due_at) } : set);
 
   return {
-    collection: Task.collection,
+    collection: tasks.collection,
 
-    async insert(record: TaskRecord, events: OutboxEntry[]): Promise<void> {
-      const { id, ...rest } = record;
-      await Task.collection.insertOne({ _id: id, ...rest, due_key: dueKey(record.due_at), ...outboxOnInsert(events) } as never);
+    async insert(record: TaskRecord, events: OutboxEntry[]) {
+      const stored = await tasks.insert(record, { events });
       totals.invalidate(record.org_id);
+      return stored;
     },
 
-    async getById(orgId: string, id: string): Promise<TaskRecord | null> {
-      const doc = await Task.findOne({ _id: id, ...live(orgId) }).lean<TaskDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getById: (orgId: string, id: string) => tasks.findOne({ _id: id, ...live(orgId) }),
 
     /** Approximate size of the organization's list: live tasks, no filters (spec §8 rule 4). */
-    async countLive(orgId: string): Promise<number> {
-      return totals.get(orgId, () => Task.countDocuments(live(orgId)).exec());
-    },
+    countLive: (orgId: string) => totals.get(orgId, () => tasks.count(live(orgId))),
 
-    async list(orgId: string, query: TaskQuery): Promise<KeysetPage<TaskRecord>> {
-      const field = SORT_FIELD[query.sort];
-      const after = query.after && { ...query.after, value: new Date(String(query.after.value)) };
-      const { filter: position, sort } = keyset(field, query.order, after);
-      const conditions: FilterQuery<TaskDoc>[] = [live(orgId), ...filtersOf(query)];
-      if (after) conditions.push(position as FilterQuery<TaskDoc>);
-      const rows = await Task.find({ $and: conditions })
-        .sort(sort)
-        .limit(query.limit + 1)
-        .lean<TaskDoc[]>();
-      const page = toPage(rows, query.limit, (row) => (query.sort === 'due_at' ? row.due_key : row.created_at).toISOString());
-      return { ...page, items: page.items.map(toRecord) };
-    },
+    list: (orgId: string, query: TaskQuery) =>
+      tasks.listPage([live(orgId), ...filtersOf(query)], { field: SORT_FIELD[query.sort], order: query.order, type: 'date' }, query),
 
     /**
      * Sets fields of a live task, optionally only when it is in `whenStatus`, with its events in the same
      * single-document update. Returns null when no live task (in that status) matched.
      */
-    async update(
-      orgId: string,
-      id: string,
-      set: Partial<TaskRecord>,
-      events: OutboxEntry[] = [],
-      whenStatus?: TaskStatus,
-    ): Promise<TaskRecord | null> {
-      const fields = withDueKey(set);
-      const update = updateWithEvents(fields, events);
-      const filter = { _id: id, ...live(orgId), ...(whenStatus ? { status: whenStatus } : {}) };
-      const doc = await Task.findOneAndUpdate(filter, update, { new: true }).lean<TaskDoc>();
+    async update(orgId: string, id: string, set: Partial<TaskRecord>, events: OutboxEntry[] = [], whenStatus?: TaskStatus) {
+      const updated = await tasks.update({ _id: id, ...live(orgId), ...(whenStatus ? { status: whenStatus } : {}) }, set, { events });
       if (set.deleted_at) totals.invalidate(orgId);
-      return doc ? toRecord(doc) : null;
+      return updated;
     },
   };
 }
 
-function filtersOf(query: TaskQuery): FilterQuery<TaskDoc>[] {
-  const filters: FilterQuery<TaskDoc>[] = [];
+function filtersOf(query: TaskQuery): StoreFilter[] {
+  const filters: StoreFilter[] = [];
   for (const field of ['status', 'type', 'assigned_to', 'contact_id', 'deal_id', 'company_id'] as const) {
     const value = query[field];
     if (value) filters.push({ [field]: value });

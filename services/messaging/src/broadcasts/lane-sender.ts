@@ -3,11 +3,11 @@ import type { SendMessageBody } from '@crm/shared/schemas';
 import type { MessagingDeps } from '../domain/deps';
 import { deliver } from '../domain/send';
 import { countRecipient } from './broadcast-metrics';
-import type { BroadcastRecord, BroadcastTemplate } from './broadcast.repository';
-import type { LaneRecord } from './lane.repository';
+import type { BroadcastRecord, BroadcastTemplate } from '../repository/broadcast.repository';
+import type { LaneRecord } from '../repository/lane.repository';
 import { sendInterval } from './pacing';
-import type { RecipientRecord } from './recipient.repository';
-import { completeIfDone } from './recipient-list';
+import type { RecipientRecord } from '../repository/recipient.repository';
+import { completeIfDone } from '../domain/broadcasts/final-status';
 
 /** How often a sending lane renews its lease and reads its broadcast's status: the delay of a pause. */
 const CHECK_EVERY_MS = 250;

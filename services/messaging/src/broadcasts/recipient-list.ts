@@ -1,9 +1,10 @@
 import type { AudienceContact } from '@crm/proto/gen/crm/v1/audiences';
 import { newId } from '@crm/shared';
 import type { MessagingDeps } from '../domain/deps';
-import { classifyAudience } from './audience';
-import { EMPTY_STATS, type BroadcastRecord, type BroadcastStats, type BroadcastTemplate } from './broadcast.repository';
-import type { RecipientRecord } from './recipient.repository';
+import { classifyAudience } from '../domain/broadcasts/audience';
+import { completeIfDone } from '../domain/broadcasts/final-status';
+import { EMPTY_STATS, type BroadcastRecord, type BroadcastTemplate } from '../repository/broadcast.repository';
+import type { RecipientRecord } from '../repository/recipient.repository';
 
 /**
  * Writes a launched broadcast's recipients once: every contact of the audience as `pending` (spread evenly over
@@ -81,38 +82,3 @@ function contactField(contact: AudienceContact, key: string): string | null {
 }
 
 /** Terminal statuses of a broadcast that sent: which one follows from the recipients. */
-const FINISHED = ['completed', 'completed_with_errors', 'failed'] as const;
-
-/**
- * When the last lane is done: the final status from the recipients — `failed` when every send failed,
- * `completed_with_errors` when some did, `completed` otherwise — and the exact statistics.
- */
-export async function completeIfDone(deps: MessagingDeps, broadcastId: string): Promise<void> {
-  const { records, recipients, lanes } = deps.broadcasts;
-  if ((await lanes.unfinished(broadcastId)) > 0) return;
-  const stats = await recipients.countStats(broadcastId);
-  if (stats.total > 0 && (await recipients.countPending(broadcastId)) > 0) return;
-  const now = deps.now();
-  await records.transition(broadcastId, ['sending', 'processing'], { status: finalStatus(stats), completed_at: now, updated_at: now });
-  await records.saveStats(broadcastId, stats, now);
-  // A delivery that failed while this ran found the broadcast still sending: count once more.
-  await settleFinalStatus(deps, broadcastId);
-}
-
-/**
- * Deliveries fail after the last send too (131042 arrives with the status callbacks): a finished broadcast's
- * status follows its recipients, so every send failing later still makes it `failed`.
- */
-export async function settleFinalStatus(deps: MessagingDeps, broadcastId: string): Promise<void> {
-  const { records, recipients } = deps.broadcasts;
-  const broadcast = await records.getAnyOrg(broadcastId);
-  if (!broadcast || !(FINISHED as readonly string[]).includes(broadcast.status)) return;
-  const now = deps.now();
-  const stats = await recipients.countStats(broadcastId);
-  const status = finalStatus(stats);
-  if (status !== broadcast.status) await records.transition(broadcastId, [broadcast.status], { status, updated_at: now }, broadcast.rev);
-  await records.saveStats(broadcastId, stats, now);
-}
-
-const finalStatus = (stats: BroadcastStats): (typeof FINISHED)[number] =>
-  stats.total > 0 && stats.failed === stats.total ? 'failed' : stats.failed > 0 ? 'completed_with_errors' : 'completed';

@@ -1,8 +1,8 @@
 import { hostname } from 'node:os';
 import { outsideRequest, randomToken } from '@crm/shared';
 import type { MessagingDeps } from '../domain/deps';
-import { startFields } from './actions';
-import { checkLaunch } from './launch-checks';
+import { startFields } from '../domain/broadcasts/actions';
+import { checkLaunch } from '../domain/broadcasts/launch-checks';
 import { LaneSender } from './lane-sender';
 import { buildRecipientList } from './recipient-list';
 

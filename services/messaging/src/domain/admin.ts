@@ -39,7 +39,6 @@ export async function createNumber(
     warmup: { active: input.warmup_daily_limit !== undefined, daily_limit: input.warmup_daily_limit ?? null },
     created_at: now,
     updated_at: now,
-    rev: 1,
   };
   await deps.instances.insert(record);
   const isChatapp = (CHATAPP_KINDS as readonly string[]).includes(kind);

@@ -1,8 +1,8 @@
-import { AppError, newId, newOutboxEntry } from '@crm/shared';
+import { AppError, newId, newEvent, notFound, writeRevision } from '@crm/shared';
 import type { Channel, InstanceKind } from '@crm/shared/schemas';
-import { applyMarketingKeyword, applyRecipientStatus } from '../broadcasts/recipient-status';
+import { applyMarketingKeyword, applyRecipientStatus } from './broadcasts/recipient-status';
 import type { ProviderCallback } from '../providers/provider';
-import type { ChatInstanceRecord } from '../repository/chat-instance.repository';
+import type { ChatInstanceRecord, InstanceStatus } from '../repository/chat-instance.repository';
 import type { MessageRecord } from '../repository/message.repository';
 import type { MessagingDeps } from './deps';
 import { storeMessage } from './store-message';
@@ -79,7 +79,7 @@ async function receiveMessage(
       now: deps.now(),
     },
     record,
-    (view) => [newOutboxEntry(instance.org_id, 'message.received', { object: view }, record.created_at)],
+    (view) => [newEvent(instance.org_id, 'message.received', { object: view }, record.created_at)],
   );
   return 'applied';
 }
@@ -118,7 +118,7 @@ async function recordPhoneSend(
       now: deps.now(),
     },
     record,
-    (view) => [newOutboxEntry(instance.org_id, 'message.sent', { object: view }, record.created_at)],
+    (view) => [newEvent(instance.org_id, 'message.sent', { object: view }, record.created_at)],
   );
   return 'applied';
 }
@@ -138,9 +138,8 @@ async function applyStatus(
   if (!message) return 'retry';
   const at = deps.now();
   const written = await deps.messages.applyStatus(message, callback.status, callback.error, at, (next) =>
-    callback.status === 'sent' ? [] : [newOutboxEntry(instance.org_id, STATUS_EVENTS[callback.status], { object: viewMessage(next) }, at)],
+    callback.status === 'sent' ? [] : [newEvent(instance.org_id, STATUS_EVENTS[callback.status], { object: viewMessage(next) }, at)],
   );
-  if (written && callback.status !== 'sent') deps.eventsWritten(deps.messages.collection.collectionName);
   if (written) await deps.conversations.touchUpdatedAt(message.org_id, message.conversation_id, at);
   await applyRecipientStatus(deps, message, callback.status, callback.error);
   return 'applied';
@@ -156,22 +155,32 @@ async function applyEdit(
   // The provider's time, not the receipt time: a retried edit callback carries the same time and changes nothing.
   const at = providerTime(callback.at, deps.now());
   const written = await deps.messages.applyEdit(message.id, callback.text, at, (next) => [
-    newOutboxEntry(instance.org_id, 'message.edited', { object: viewMessage(next), previous: { content: message.content } }, at),
+    newEvent(instance.org_id, 'message.edited', { object: viewMessage(next), previous: { content: message.content } }, at),
   ]);
-  if (written) {
-    deps.eventsWritten(deps.messages.collection.collectionName);
-    await deps.conversations.touchUpdatedAt(message.org_id, message.conversation_id, deps.now());
-  }
+  if (written) await deps.conversations.touchUpdatedAt(message.org_id, message.conversation_id, deps.now());
   return 'applied';
 }
 
+/** The number's status with its event; a repeated provider callback changes nothing and raises nothing. */
 async function applyConnection(deps: MessagingDeps, instance: ChatInstanceRecord, connected: boolean): Promise<CallbackOutcome> {
-  const at = deps.now();
-  const status = connected ? 'connected' : 'disconnected';
-  const written = await deps.instances.setStatus(instance.org_id, instance.id, status, at, (next) => [
-    newOutboxEntry(instance.org_id, connected ? 'channel.connected' : 'channel.disconnected', { object: viewChatInstance(next) }, at),
-  ]);
-  if (written) deps.eventsWritten(deps.instances.collection.collectionName);
+  const status: InstanceStatus = connected ? 'connected' : 'disconnected';
+  await writeRevision({
+    read: async () => {
+      const current = await deps.instances.getById(instance.org_id, instance.id);
+      if (!current) throw notFound('chat instance');
+      return current;
+    },
+    plan: (current) => {
+      if (current.status === status) return null;
+      const at = deps.now();
+      return {
+        set: { status, updated_at: at },
+        events: (view) => [newEvent(instance.org_id, connected ? 'channel.connected' : 'channel.disconnected', { object: view }, at)],
+      };
+    },
+    view: viewChatInstance,
+    write: (current, set, events) => deps.instances.updateAtRevision(instance.org_id, instance.id, current.rev, set, events),
+  });
   return 'applied';
 }
 

@@ -1,18 +1,25 @@
-import { AppError, invalidReference, newOutboxEntry, notFound, type KeysetPosition, type Order } from '@crm/shared';
+import {
+  AppError,
+  invalidReference,
+  newEvent,
+  notFound,
+  type Order,
+  type PageRequest,
+  type PlannedChange,
+  writeRevision,
+} from '@crm/shared';
 import { assignConversationBody, parseOrThrow } from '@crm/shared/schemas';
 import type { ConversationRecord, ConversationSort } from '../repository/conversation.repository';
 import type { MessagingDeps } from './deps';
 import { viewConversation, viewMessage, type ConversationView } from './views';
 
-interface Page {
-  limit: number;
-  after: KeysetPosition | undefined;
-}
+/** The orders of GET /v1/conversations. */
+export const CONVERSATION_SORTS = ['created_at', 'updated_at', 'last_message_at'] as const satisfies readonly ConversationSort[];
 
 export async function listConversations(
   deps: MessagingDeps,
   orgId: string,
-  query: Page & {
+  query: PageRequest & {
     sort: ConversationSort;
     order: Order;
     updated_after?: string | null;
@@ -35,7 +42,7 @@ export async function listMessages(
   deps: MessagingDeps,
   orgId: string,
   conversationId: string,
-  query: Page & { order: Order; created_after?: string | null },
+  query: PageRequest & { order: Order; created_after?: string | null },
 ) {
   await requireConversation(deps, orgId, conversationId);
   const [page, total] = await Promise.all([
@@ -61,9 +68,7 @@ export async function assignConversation(deps: MessagingDeps, orgId: string, id:
     return {
       // A person taking the conversation ends an AI agent's part in it (handoff).
       set: member ? { assigned_to: member, ai_agent: null, updated_at: at } : { assigned_to: member, updated_at: at },
-      events: (view) => [
-        newOutboxEntry(orgId, 'conversation.assigned', { object: view, previous: { assigned_to: current.assigned_to } }, at),
-      ],
+      events: (view) => [newEvent(orgId, 'conversation.assigned', { object: view, previous: { assigned_to: current.assigned_to } }, at)],
     };
   });
 }
@@ -76,41 +81,27 @@ export async function closeConversation(deps: MessagingDeps, orgId: string, id: 
     const at = deps.now();
     return {
       set: { status: 'closed', closed_at: at, updated_at: at },
-      events: (view) => [newOutboxEntry(orgId, 'conversation.closed', { object: view }, at)],
+      events: (view) => [newEvent(orgId, 'conversation.closed', { object: view }, at)],
     };
   });
 }
 
-type Plan = { set: Partial<ConversationRecord>; events: (view: ConversationView) => ReturnType<typeof newOutboxEntry>[] } | null;
-
-const MAX_TRIES = 10;
-
-/**
- * Read, plan, write conditionally on the revision read; on a lost race re-read and plan again. No lock: the
- * conditional single-document update is the concurrency control, so any number of replicas may write.
- */
-async function writeConversation(
+/** Read, plan, write conditionally on the revision read (the storage kit's writeRevision). A null plan changes nothing. */
+function writeConversation(
   deps: MessagingDeps,
   orgId: string,
   id: string,
-  plan: (current: ConversationRecord) => Plan,
+  plan: (current: ConversationRecord) => PlannedChange<ConversationRecord, ConversationView> | null,
 ): Promise<ConversationView> {
-  for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
-    const current = await requireConversation(deps, orgId, id);
-    const planned = plan(current);
-    if (!planned) return viewConversation(current);
-    const view = viewConversation({ ...current, ...planned.set });
-    const written = await deps.conversations.updateAtRevision(orgId, id, current.rev, planned.set, planned.events(view));
-    if (written) {
-      deps.eventsWritten(deps.conversations.collection.collectionName);
-      return viewConversation(written);
-    }
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
-  }
-  throw new AppError('INTERNAL_ERROR', 'The conversation changed too often concurrently; retry.');
+  return writeRevision({
+    read: () => requireConversation(deps, orgId, id),
+    plan,
+    view: viewConversation,
+    write: (current, set, events) => deps.conversations.updateAtRevision(orgId, id, current.rev, set, events),
+  });
 }
 
-async function requireConversation(deps: MessagingDeps, orgId: string, id: string): Promise<ConversationRecord> {
+async function requireConversation(deps: MessagingDeps, orgId: string, id: string) {
   const record = await deps.conversations.getById(orgId, id);
   if (!record) throw notFound('conversation');
   return record;

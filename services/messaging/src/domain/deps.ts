@@ -1,8 +1,7 @@
 import type { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
 import type { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
-import type { AsyncClient, Logger, TtlCache } from '@crm/shared';
-import type { ClientSession } from 'mongoose';
-import type { BroadcastParts } from '../broadcasts/deps';
+import type { AsyncClient, Logger, Storage, TtlCache } from '@crm/shared';
+import type { BroadcastParts } from './broadcasts/deps';
 import type { Providers, ProviderAccount } from '../providers/provider';
 import type { ChatInstanceRepository } from '../repository/chat-instance.repository';
 import type { ConversationRepository } from '../repository/conversation.repository';
@@ -22,10 +21,8 @@ export interface MessagingDeps {
   /** Provider account answers (payment method) by instance id, briefly cached. */
   accounts: TtlCache<ProviderAccount>;
   settings: { windowMs: number };
-  /** Runs `work` in one multi-document transaction (retried by the driver on transient errors). */
-  transaction: <T>(work: (session: ClientSession) => Promise<T>) => Promise<T>;
-  /** Wakes the outbox relay after a write that gave events to a record of `collection`, so they leave at once. */
-  eventsWritten: (collection: string) => void;
+  /** Runs `work` in one multi-document transaction (the storage kit's; retried by the driver on transient errors). */
+  transaction: Storage['transaction'];
   now: () => Date;
   logger: Logger;
 }

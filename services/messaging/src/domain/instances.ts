@@ -1,18 +1,13 @@
-import { notFound, type KeysetPosition } from '@crm/shared';
+import { notFound, type PageRequest } from '@crm/shared';
 import { CHATAPP_KINDS, type InstanceKind } from '@crm/shared/schemas';
 import type { MessagingDeps } from './deps';
 import { viewChatInstance, viewTemplate } from './views';
-
-interface Page {
-  limit: number;
-  after: KeysetPosition | undefined;
-}
 
 /** #55: the chatapp numbers (qrcode and official); pages of the other channels are not chat instances. */
 export async function listChatInstances(
   deps: MessagingDeps,
   orgId: string,
-  query: Page & { channel?: string | null; status?: string | null },
+  query: PageRequest & { channel?: string | null; status?: string | null },
 ) {
   const kinds: InstanceKind[] = query.channel ? CHATAPP_KINDS.filter((kind) => kind === query.channel) : [...CHATAPP_KINDS];
   const [page, total] = await Promise.all([
@@ -33,7 +28,7 @@ export async function listTemplates(
   deps: MessagingDeps,
   orgId: string,
   instanceId: string,
-  query: Page & { status?: string | null; language?: string | null; category?: string | null; name?: string | null },
+  query: PageRequest & { status?: string | null; language?: string | null; category?: string | null; name?: string | null },
 ) {
   await getChatInstance(deps, orgId, instanceId);
   const [page, total] = await Promise.all([deps.templates.list(orgId, instanceId, query), deps.templates.count(orgId, instanceId)]);

@@ -1,5 +1,5 @@
 import type { Contact } from '@crm/proto/gen/crm/v1/contacts';
-import { AppError, invalidReference, newId, newOutboxEntry } from '@crm/shared';
+import { AppError, invalidReference, newId, newEvent } from '@crm/shared';
 import type { ClientSession } from 'mongoose';
 import { parseOrThrow, sendMessageBody, type Channel, type SendMessageBody } from '@crm/shared/schemas';
 import type { ChatInstanceRecord } from '../repository/chat-instance.repository';
@@ -127,7 +127,7 @@ export async function deliver(deps: MessagingDeps, delivery: Delivery): Promise<
           : undefined,
     },
     record,
-    (view) => [newOutboxEntry(orgId, 'message.sent', { object: view }, now)],
+    (view) => [newEvent(orgId, 'message.sent', { object: view }, now)],
     delivery.alsoInTransaction,
   );
   return stored?.message ?? null;

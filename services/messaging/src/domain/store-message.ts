@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, type OutboxEntry } from '@crm/shared';
+import { isDuplicateKeyError, type OutboxEntry, retryOnConflict, WriteConflict } from '@crm/shared';
 import type { ClientSession } from 'mongoose';
 import type { ConversationRecord, ConversationTouch } from '../repository/conversation.repository';
 import type { MessageRecord } from '../repository/message.repository';
@@ -11,30 +11,28 @@ import { viewMessage, type MessageView } from './views';
  * aborts the whole transaction, so a callback retried at any moment changes the conversation exactly once.
  * Returns null when the message was already stored.
  */
-export async function storeMessage(
+export function storeMessage(
   deps: MessagingDeps,
   touch: ConversationTouch,
   record: MessageRecord,
   events: (view: MessageView) => OutboxEntry[],
   alsoInTransaction?: (session: ClientSession) => Promise<void>,
 ): Promise<{ message: MessageView; conversation: ConversationRecord } | null> {
-  for (let attempt = 0; ; attempt++) {
+  return retryOnConflict(async () => {
     try {
-      const stored = await deps.transaction(async (session) => {
+      return await deps.transaction(async (session) => {
         const conversation = await deps.conversations.touch(touch, session);
         const message = viewMessage({ ...record, conversation_id: conversation.id });
         await deps.messages.insert({ ...record, conversation_id: conversation.id }, events(message), session);
         await alsoInTransaction?.(session);
         return { message, conversation };
       });
-      deps.eventsWritten(deps.messages.collection.collectionName);
-      return stored;
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
       if (record.external_id && (await deps.messages.getByExternalId(record.instance_id, record.external_id))) return null;
       if (await deps.messages.getById(record.org_id, record.id)) return null;
       // Two first messages of a new conversation raced on its unique key: the next try finds it.
-      if (attempt >= 2) throw error;
+      throw new WriteConflict('conversation');
     }
-  }
+  });
 }

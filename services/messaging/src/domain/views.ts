@@ -1,14 +1,15 @@
-import type { ChatInstance, Conversation, Message, Template } from '@crm/proto/gen/messaging/v1/messaging';
-import { iso, isoOrNull, type Nullable } from '@crm/shared';
+import { iso, isoOrNull } from '@crm/shared';
+import type { ChatInstanceObject, ConversationObject, MessageObject, TemplateObject } from '@crm/shared/events';
 import type { ChatInstanceRecord } from '../repository/chat-instance.repository';
 import type { ConversationRecord } from '../repository/conversation.repository';
 import type { MessageRecord } from '../repository/message.repository';
 import type { TemplateRecord } from '../repository/template.repository';
 
-export type ConversationView = Nullable<Conversation>;
-export type MessageView = Nullable<Message>;
-export type ChatInstanceView = Nullable<ChatInstance>;
-export type TemplateView = Nullable<Template>;
+/** The read shapes, as the event catalogue declares them: events carry exactly what the routes return. */
+export type ConversationView = ConversationObject;
+export type MessageView = MessageObject;
+export type ChatInstanceView = ChatInstanceObject;
+export type TemplateView = TemplateObject;
 
 const PREVIEW_LENGTH = 120;
 
@@ -22,12 +23,14 @@ export const previewOf = (message: Pick<MessageRecord, 'content' | 'type' | 'tem
         : null;
 
 export function viewConversation(record: ConversationRecord): ConversationView {
-  const isChatapp = record.channel === 'chatapp';
+  // Chatapp conversations are on a qrcode or an official number (the only kinds of the chatapp channel).
+  const kind = record.instance_kind;
+  const chatappKind = record.channel === 'chatapp' && (kind === 'qrcode' || kind === 'official') ? kind : null;
   return {
     id: record.id,
     contact: { id: record.contact_id, name: record.contact_name },
     channel: record.channel,
-    chatapp_instance: isChatapp ? { id: record.instance_id, name: record.instance_name, channel: record.instance_kind } : null,
+    chatapp_instance: chatappKind ? { id: record.instance_id, name: record.instance_name, channel: chatappKind } : null,
     status: record.status,
     assigned_to: record.assigned_to,
     ai_agent: record.ai_agent ?? null,

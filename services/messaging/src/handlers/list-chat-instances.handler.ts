@@ -1,9 +1,10 @@
-import type { ListChatInstancesRequest } from '@crm/proto/gen/messaging/v1/messaging';
+import type { MessagingServiceServer } from '@crm/proto/gen/messaging/v1/messaging';
+import type { RpcHandler } from '@crm/shared';
 import type { MessagingDeps } from '../domain/deps';
 import { listChatInstances } from '../domain/instances';
 import { pageInfo, pageOf, requireId } from './request';
 
-export async function listChatInstancesHandler(deps: MessagingDeps, request: ListChatInstancesRequest) {
+export const listChatInstancesHandler: RpcHandler<MessagingServiceServer, 'listChatInstances', MessagingDeps> = async (deps, request) => {
   const { limit, after } = pageOf(request.page);
   const result = await listChatInstances(deps, requireId('organization', request.org_id), {
     channel: request.channel ?? null,
@@ -12,4 +13,4 @@ export async function listChatInstancesHandler(deps: MessagingDeps, request: Lis
     after,
   });
   return { items: result.items, page: pageInfo(result) };
-}
+};

@@ -1,5 +1,1 @@
-import type { Order } from '@crm/shared';
-
-export { pageInfo, pageOf, requireId } from '@crm/shared';
-
-export const orderOf = (order: string, fallback: Order = 'desc'): Order => (order === 'asc' ? 'asc' : order === 'desc' ? 'desc' : fallback);
+export { oneOf, orderOf, pageInfo, pageOf, requireId, sortedPageOf } from '@crm/shared';

@@ -1,15 +1,6 @@
-import {
-  keyset,
-  type KeysetPage,
-  type KeysetPosition,
-  OUTBOX_FIELDS,
-  type OutboxEntry,
-  recordOf,
-  toPage,
-  updateWithEvents,
-} from '@crm/shared';
+import { type OutboxEntry, type PageRequest, RevisionedRecords, type Storage, type StoreFilter } from '@crm/shared';
 import type { InstanceKind } from '@crm/shared/schemas';
-import { Schema, type Connection, type FilterQuery } from 'mongoose';
+import { Schema } from 'mongoose';
 
 export type InstanceStatus = 'connected' | 'connecting' | 'disconnected';
 
@@ -27,12 +18,9 @@ export interface ChatInstanceRecord {
   warmup: { active: boolean; daily_limit: number | null };
   created_at: Date;
   updated_at: Date;
-  rev: number;
 }
 
-type ChatInstanceDoc = Omit<ChatInstanceRecord, 'id'> & { _id: string };
-
-const schema = new Schema<ChatInstanceDoc>(
+const schema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -45,111 +33,65 @@ const schema = new Schema<ChatInstanceDoc>(
     warmup: { type: Object, default: () => ({ active: false, daily_limit: null }) },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
-    rev: { type: Number, required: true },
-    ...OUTBOX_FIELDS,
   },
   { versionKey: false, collection: 'chat_instances', minimize: false },
 );
 schema.index({ org_id: 1, created_at: -1, _id: -1 });
 // Provider callbacks name the number by its provider handle; one handle belongs to one organization.
 schema.index({ kind: 1, provider_ref: 1 }, { unique: true });
-schema.index({ _outbox_pending: 1 });
 
-export interface ChatInstanceQuery {
+export interface ChatInstanceQuery extends PageRequest {
   kinds: InstanceKind[];
   status?: string | null;
-  limit: number;
-  after: KeysetPosition | undefined;
 }
 
 export type ChatInstanceRepository = ReturnType<typeof createChatInstanceRepository>;
 
-export function createChatInstanceRepository(db: Connection) {
-  const Instance = db.model<ChatInstanceDoc>('ChatInstance', schema);
-  const toRecord = (doc: ChatInstanceDoc): ChatInstanceRecord => recordOf(doc);
+export function createChatInstanceRepository(storage: Storage) {
+  const instances = new RevisionedRecords<ChatInstanceRecord>(storage, {
+    model: 'ChatInstance',
+    schema,
+    what: 'chat instance',
+    outbox: true,
+  });
   return {
-    collection: Instance.collection,
+    collection: instances.collection,
 
-    async insert(record: ChatInstanceRecord): Promise<void> {
-      const { id, ...rest } = record;
-      await Instance.collection.insertOne({ _id: id, ...rest } as never);
-    },
+    insert: (record: ChatInstanceRecord) => instances.insert(record),
 
-    async getById(orgId: string, id: string): Promise<ChatInstanceRecord | null> {
-      const doc = await Instance.findOne({ _id: id, org_id: orgId }).lean<ChatInstanceDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getById: (orgId: string, id: string) => instances.findOne({ _id: id, org_id: orgId }),
 
-    async getMany(orgId: string, ids: string[]): Promise<ChatInstanceRecord[]> {
-      if (ids.length === 0) return [];
-      const docs = await Instance.find({ _id: { $in: [...new Set(ids)] }, org_id: orgId }).lean<ChatInstanceDoc[]>();
-      return docs.map(toRecord);
-    },
+    getMany: (orgId: string, ids: string[]) =>
+      ids.length === 0 ? Promise.resolve([]) : instances.findMany({ _id: { $in: [...new Set(ids)] }, org_id: orgId }),
 
     /** Callbacks carry only the provider handle; the instance tells the organization. */
-    async getByProviderRef(kind: InstanceKind, providerRef: string): Promise<ChatInstanceRecord | null> {
-      const doc = await Instance.findOne({ kind, provider_ref: providerRef }).lean<ChatInstanceDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getByProviderRef: (kind: InstanceKind, providerRef: string) => instances.findOne({ kind, provider_ref: providerRef }),
 
-    async findDefault(orgId: string, kinds: InstanceKind[]): Promise<ChatInstanceRecord | null> {
-      const doc = await Instance.findOne({ org_id: orgId, kind: { $in: kinds }, is_default: true })
-        .sort({ created_at: 1 })
-        .lean<ChatInstanceDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    findDefault: (orgId: string, kinds: InstanceKind[]) =>
+      instances.findOne({ org_id: orgId, kind: { $in: kinds }, is_default: true }, { created_at: 1 }),
 
     /** The first page (photoapp, socialmsg) of the organization; the connected one first. */
-    async findFirstOfKind(orgId: string, kind: InstanceKind): Promise<ChatInstanceRecord | null> {
-      const docs = await Instance.find({ org_id: orgId, kind }).sort({ created_at: 1 }).limit(20).lean<ChatInstanceDoc[]>();
-      const doc = docs.find((candidate) => candidate.status === 'connected') ?? docs[0];
-      return doc ? toRecord(doc) : null;
+    async findFirstOfKind(orgId: string, kind: InstanceKind) {
+      const found = await instances.findMany({ org_id: orgId, kind }, { sort: { created_at: 1 }, limit: 20 });
+      return found.find((candidate) => candidate.status === 'connected') ?? found[0] ?? null;
     },
 
-    async count(orgId: string, kinds: InstanceKind[]): Promise<number> {
-      return Instance.countDocuments({ org_id: orgId, kind: { $in: kinds } });
-    },
+    count: (orgId: string, kinds: InstanceKind[]) => instances.count({ org_id: orgId, kind: { $in: kinds } }),
 
-    async list(orgId: string, query: ChatInstanceQuery): Promise<KeysetPage<ChatInstanceRecord>> {
-      const after = query.after ? { ...query.after, value: new Date(String(query.after.value)) } : undefined;
-      const { filter: position, sort } = keyset('created_at', 'desc', after);
-      const conditions: FilterQuery<ChatInstanceDoc>[] = [{ org_id: orgId, kind: { $in: query.kinds } }];
+    list(orgId: string, query: ChatInstanceQuery) {
+      const conditions: StoreFilter[] = [{ org_id: orgId, kind: { $in: query.kinds } }];
       if (query.status) conditions.push({ status: query.status });
-      if (after) conditions.push(position as FilterQuery<ChatInstanceDoc>);
-      const rows = await Instance.find({ $and: conditions })
-        .sort(sort)
-        .limit(query.limit + 1)
-        .lean<ChatInstanceDoc[]>();
-      const page = toPage(rows, query.limit, (row) => row.created_at.toISOString());
-      return { ...page, items: page.items.map(toRecord) };
+      return instances.listPage(conditions, { field: 'created_at', order: 'desc', type: 'date' }, query);
     },
 
     /** Makes one number the default of its organization's chatapp numbers. */
     async setDefault(orgId: string, id: string): Promise<void> {
-      await Instance.updateMany({ org_id: orgId, _id: { $ne: id }, is_default: true }, { $set: { is_default: false }, $inc: { rev: 1 } });
-      await Instance.updateOne({ org_id: orgId, _id: id }, { $set: { is_default: true }, $inc: { rev: 1 } });
+      await instances.updateMany({ org_id: orgId, _id: { $ne: id }, is_default: true }, { is_default: false });
+      await instances.updateMany({ org_id: orgId, _id: id }, { is_default: true });
     },
 
-    /**
-     * Moves the status with its event in one conditional update; null when the status already was `status`
-     * (a repeated provider callback changes nothing and raises nothing).
-     */
-    async setStatus(
-      orgId: string,
-      id: string,
-      status: InstanceStatus,
-      at: Date,
-      events: (record: ChatInstanceRecord) => OutboxEntry[],
-    ): Promise<ChatInstanceRecord | null> {
-      const current = await Instance.findOne({ _id: id, org_id: orgId }).lean<ChatInstanceDoc>();
-      if (!current || current.status === status) return null;
-      const next = toRecord({ ...current, status, updated_at: at });
-      const doc = await Instance.findOneAndUpdate(
-        { _id: id, org_id: orgId, rev: current.rev },
-        updateWithEvents({ status, updated_at: at }, events(next), { bumpRevision: true }),
-        { new: true },
-      ).lean<ChatInstanceDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    /** A change computed from the number at revision `rev`, with its events; throws WriteConflict when it lost. */
+    updateAtRevision: (orgId: string, id: string, rev: number, set: Partial<ChatInstanceRecord>, events: OutboxEntry[]) =>
+      instances.updateAtRevision({ _id: id, org_id: orgId }, rev, set, { events }),
   };
 }

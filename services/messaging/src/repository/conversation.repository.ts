@@ -1,19 +1,15 @@
 import {
-  isDuplicateKeyError,
-  keyset,
-  type KeysetPage,
-  type KeysetPosition,
   newId,
   type Order,
-  OUTBOX_FIELDS,
   type OutboxEntry,
-  recordOf,
-  updateWithEvents,
-  toPage,
+  type PageRequest,
+  RevisionedRecords,
+  type Storage,
+  type StoreFilter,
   TtlCache,
 } from '@crm/shared';
 import type { Channel, InstanceKind } from '@crm/shared/schemas';
-import { Schema, type ClientSession, type Connection, type FilterQuery } from 'mongoose';
+import { Schema, type ClientSession } from 'mongoose';
 
 export interface ConversationRecord {
   id: string;
@@ -36,12 +32,9 @@ export interface ConversationRecord {
   closed_at: Date | null;
   created_at: Date;
   updated_at: Date;
-  rev: number;
 }
 
-type ConversationDoc = Omit<ConversationRecord, 'id'> & { _id: string };
-
-const schema = new Schema<ConversationDoc>(
+const schema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -62,8 +55,6 @@ const schema = new Schema<ConversationDoc>(
     closed_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
-    rev: { type: Number, required: true },
-    ...OUTBOX_FIELDS,
   },
   { versionKey: false, collection: 'conversations', minimize: false },
 );
@@ -72,15 +63,12 @@ schema.index({ org_id: 1, contact_id: 1, channel: 1, instance_id: 1 }, { unique:
 schema.index({ org_id: 1, created_at: -1, _id: -1 });
 schema.index({ org_id: 1, updated_at: -1, _id: -1 });
 schema.index({ org_id: 1, last_message_at: -1, _id: -1 });
-schema.index({ _outbox_pending: 1 });
 
 export type ConversationSort = 'created_at' | 'updated_at' | 'last_message_at';
 
-export interface ConversationQuery {
+export interface ConversationQuery extends PageRequest {
   sort: ConversationSort;
   order: Order;
-  limit: number;
-  after: KeysetPosition | undefined;
   updated_after?: string | null;
   status?: string | null;
   assigned_to?: string | null;
@@ -106,63 +94,44 @@ export interface ConversationTouch {
 
 export type ConversationRepository = ReturnType<typeof createConversationRepository>;
 
-export function createConversationRepository(db: Connection) {
-  const Conversation = db.model<ConversationDoc>('Conversation', schema);
-  const toRecord = (doc: ConversationDoc): ConversationRecord => recordOf(doc);
+export function createConversationRepository(storage: Storage) {
+  const conversations = new RevisionedRecords<ConversationRecord>(storage, {
+    model: 'Conversation',
+    schema,
+    what: 'conversation',
+    outbox: true,
+  });
   const totals = new TtlCache<number>(2_000);
 
   return {
-    collection: Conversation.collection,
+    collection: conversations.collection,
 
-    async getById(orgId: string, id: string): Promise<ConversationRecord | null> {
-      const doc = await Conversation.findOne({ _id: id, org_id: orgId }).lean<ConversationDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getById: (orgId: string, id: string) => conversations.findOne({ _id: id, org_id: orgId }),
 
-    async find(orgId: string, contactId: string, channel: Channel, instanceId: string): Promise<ConversationRecord | null> {
-      const doc = await Conversation.findOne({
-        org_id: orgId,
-        contact_id: contactId,
-        channel,
-        instance_id: instanceId,
-      }).lean<ConversationDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    find: (orgId: string, contactId: string, channel: Channel, instanceId: string) =>
+      conversations.findOne({ org_id: orgId, contact_id: contactId, channel, instance_id: instanceId }),
 
     /** The contact's conversation on the channel with the most recent message (default number choice of #53). */
-    async latestForContact(orgId: string, contactId: string, channel: Channel): Promise<ConversationRecord | null> {
-      const doc = await Conversation.findOne({ org_id: orgId, contact_id: contactId, channel })
-        .sort({ last_message_at: -1 })
-        .lean<ConversationDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    latestForContact: (orgId: string, contactId: string, channel: Channel) =>
+      conversations.findOne({ org_id: orgId, contact_id: contactId, channel }, { last_message_at: -1 }),
 
-    async countAll(orgId: string): Promise<number> {
-      return totals.get(orgId, () => Conversation.countDocuments({ org_id: orgId }).exec());
-    },
+    countAll: (orgId: string) => totals.get(orgId, () => conversations.count({ org_id: orgId })),
 
-    async list(orgId: string, query: ConversationQuery): Promise<KeysetPage<ConversationRecord>> {
-      const after = query.after ? { ...query.after, value: new Date(String(query.after.value)) } : undefined;
-      const { filter: position, sort } = keyset(query.sort, query.order, after);
-      const conditions: FilterQuery<ConversationDoc>[] = [{ org_id: orgId }];
+    list(orgId: string, query: ConversationQuery) {
+      const conditions: StoreFilter[] = [{ org_id: orgId }];
       if (query.updated_after) conditions.push({ updated_at: { $gte: new Date(query.updated_after) } });
       if (query.status) conditions.push({ status: query.status });
       if (query.assigned_to) conditions.push({ 'assigned_to.id': query.assigned_to });
       if (query.contact_id) conditions.push({ contact_id: query.contact_id });
       if (query.channel) conditions.push({ channel: query.channel });
-      if (after) conditions.push(position as FilterQuery<ConversationDoc>);
-      const rows = await Conversation.find({ $and: conditions })
-        .sort(sort)
-        .limit(query.limit + 1)
-        .lean<ConversationDoc[]>();
-      const page = toPage(rows, query.limit, (row) => (row[query.sort] ?? new Date(0)).toISOString());
-      return { ...page, items: page.items.map(toRecord) };
+      return conversations.listPage(conditions, { field: query.sort, order: query.order, type: 'date' }, query);
     },
 
     /**
      * One atomic upsert per message: creates the conversation, or reopens and refreshes it. The window only
-     * moves forward ($max), so a late or repeated callback never shortens it. In a transaction (`session`) a lost
-     * race for the first insert aborts it and the caller retries the whole transaction.
+     * moves forward ($max), so a late or repeated callback never shortens it. Two first messages that race to
+     * insert meet on the unique key: outside a transaction the loser updates the winner's document (the kit's
+     * upsert); in one (`session`) the transaction aborts and the caller runs it again.
      */
     async touch(touch: ConversationTouch, session?: ClientSession): Promise<ConversationRecord> {
       const key = { org_id: touch.org_id, contact_id: touch.contact.id, channel: touch.channel, instance_id: touch.instance.id };
@@ -190,19 +159,12 @@ export function createConversationRepository(db: Connection) {
           ...(touch.ai_agent ? { ai_agent: touch.ai_agent } : {}),
         },
         $max: max,
-        $inc: { rev: 1, unread_count: touch.inbound ? 1 : 0 },
+        $inc: { unread_count: touch.inbound ? 1 : 0 },
       };
-      for (let attempt = 0; ; attempt++) {
-        try {
-          const doc = await Conversation.findOneAndUpdate(key, update, { upsert: true, new: true, session }).lean<ConversationDoc>();
-          if (!doc) throw new Error('upsert returned no conversation');
-          totals.invalidate(touch.org_id);
-          return toRecord(doc);
-        } catch (error) {
-          // Two first messages raced to insert: the loser now finds the winner's document and updates it.
-          if (!isDuplicateKeyError(error) || attempt >= 2 || session) throw error;
-        }
-      }
+      const conversation = await conversations.update(key, update, { upsert: true, session });
+      if (!conversation) throw new Error('upsert returned no conversation');
+      totals.invalidate(touch.org_id);
+      return conversation;
     },
 
     /**
@@ -210,20 +172,11 @@ export function createConversationRepository(db: Connection) {
      * missed events by `updated_after` (spec §6 rule 8) finds it.
      */
     async touchUpdatedAt(orgId: string, id: string, at: Date): Promise<void> {
-      await Conversation.updateOne({ _id: id, org_id: orgId }, { $max: { updated_at: at } });
+      await conversations.model.updateOne({ _id: id, org_id: orgId }, { $max: { updated_at: at } });
     },
 
-    /** Applies a change computed from revision `rev` with its events; null when another writer got there first. */
-    async updateAtRevision(
-      orgId: string,
-      id: string,
-      rev: number,
-      set: Partial<ConversationRecord>,
-      events: OutboxEntry[],
-    ): Promise<ConversationRecord | null> {
-      const update = updateWithEvents(set, events, { bumpRevision: true });
-      const doc = await Conversation.findOneAndUpdate({ _id: id, org_id: orgId, rev }, update, { new: true }).lean<ConversationDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    /** A change computed from revision `rev`, with its events; throws WriteConflict when another writer got there first. */
+    updateAtRevision: (orgId: string, id: string, rev: number, set: Partial<ConversationRecord>, events: OutboxEntry[]) =>
+      conversations.updateAtRevision({ _id: id, org_id: orgId }, rev, set, { events }),
   };
 }

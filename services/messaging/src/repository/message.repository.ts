@@ -1,18 +1,15 @@
 import {
-  isDuplicateKeyError,
-  keyset,
-  type KeysetPage,
-  type KeysetPosition,
   type Order,
-  OUTBOX_FIELDS,
   type OutboxEntry,
-  outboxOnInsert,
-  recordOf,
-  updateWithEvents,
-  toPage,
+  type PageRequest,
+  RecordStore,
+  retryOnConflict,
+  type Storage,
+  type StoreFilter,
+  WriteConflict,
 } from '@crm/shared';
 import type { Channel } from '@crm/shared/schemas';
-import { Schema, type ClientSession, type Connection, type FilterQuery } from 'mongoose';
+import { Schema, type ClientSession } from 'mongoose';
 
 export type MessageStatus = 'queued' | 'sent' | 'delivered' | 'read' | 'failed' | 'received';
 
@@ -37,9 +34,7 @@ export interface MessageRecord {
   updated_at: Date;
 }
 
-type MessageDoc = Omit<MessageRecord, 'id'> & { _id: string; provider_key: string | null };
-
-const schema = new Schema<MessageDoc>(
+const schema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -60,14 +55,12 @@ const schema = new Schema<MessageDoc>(
     edited_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
-    ...OUTBOX_FIELDS,
   },
   { versionKey: false, collection: 'messages', minimize: false },
 );
 schema.index({ org_id: 1, conversation_id: 1, created_at: -1, _id: -1 });
 // The provider's message id on one number: an inbound callback retried by the provider inserts nothing new.
 schema.index({ provider_key: 1 }, { unique: true, partialFilterExpression: { provider_key: { $type: 'string' } } });
-schema.index({ _outbox_pending: 1 });
 // Warm-up limits count a number's outbound messages of the last 24 hours.
 schema.index({ instance_id: 1, direction: 1, created_at: -1 });
 
@@ -79,10 +72,8 @@ const MOVES_FROM: Record<string, MessageStatus[]> = {
   failed: ['queued', 'sent', 'delivered'],
 };
 
-export interface MessageQuery {
+export interface MessageQuery extends PageRequest {
   order: Order;
-  limit: number;
-  after: KeysetPosition | undefined;
   created_after?: string | null;
 }
 
@@ -90,67 +81,51 @@ export type MessageRepository = ReturnType<typeof createMessageRepository>;
 
 export const providerKey = (instanceId: string, externalId: string): string => `${instanceId}:${externalId}`;
 
-export function createMessageRepository(db: Connection) {
-  const Message = db.model<MessageDoc>('Message', schema);
-  const toRecord = (doc: MessageDoc): MessageRecord => recordOf(doc, ['provider_key']);
+export function createMessageRepository(storage: Storage) {
+  const messages = new RecordStore<MessageRecord>(storage, {
+    model: 'Message',
+    schema,
+    what: 'message',
+    outbox: true,
+    // The provider's message id on one number: its unique index makes a retried callback insert nothing.
+    internal: ['provider_key'],
+    derive: (fields) =>
+      fields.external_id !== undefined && fields.instance_id !== undefined
+        ? { provider_key: fields.external_id ? providerKey(fields.instance_id, fields.external_id) : null }
+        : {},
+  });
   return {
-    collection: Message.collection,
+    collection: messages.collection,
 
     /**
      * Inserts the message with its events; false when the provider id on this number is already stored. In a
      * transaction (`session`) that duplicate is thrown instead, so the transaction aborts as a whole.
      */
-    async insert(record: MessageRecord, events: OutboxEntry[], session?: ClientSession): Promise<boolean> {
-      const { id, ...rest } = record;
-      const key = record.external_id ? providerKey(record.instance_id, record.external_id) : null;
-      try {
-        await Message.collection.insertOne({ _id: id, ...rest, provider_key: key, ...outboxOnInsert(events) } as never, { session });
-        return true;
-      } catch (error) {
-        if (isDuplicateKeyError(error) && !session) return false;
-        throw error;
-      }
-    },
+    insert: (record: MessageRecord, events: OutboxEntry[], session?: ClientSession) => messages.insertIfNew(record, { events, session }),
 
-    async getById(orgId: string, id: string): Promise<MessageRecord | null> {
-      const doc = await Message.findOne({ _id: id, org_id: orgId }).lean<MessageDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getById: (orgId: string, id: string) => messages.findOne({ _id: id, org_id: orgId }),
 
-    async getByExternalId(instanceId: string, externalId: string): Promise<MessageRecord | null> {
-      const doc = await Message.findOne({ provider_key: providerKey(instanceId, externalId) }).lean<MessageDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getByExternalId: (instanceId: string, externalId: string) => messages.findOne({ provider_key: providerKey(instanceId, externalId) }),
 
     /** Outbound messages a number sent since `since` (its warm-up volume). */
-    async countOutboundSince(orgId: string, instanceId: string, since: Date): Promise<number> {
-      return Message.countDocuments({ org_id: orgId, instance_id: instanceId, direction: 'outbound', created_at: { $gte: since } });
-    },
+    countOutboundSince: (orgId: string, instanceId: string, since: Date) =>
+      messages.count({ org_id: orgId, instance_id: instanceId, direction: 'outbound', created_at: { $gte: since } }),
 
-    async countInConversation(orgId: string, conversationId: string): Promise<number> {
-      return Message.countDocuments({ org_id: orgId, conversation_id: conversationId });
-    },
+    countInConversation: (orgId: string, conversationId: string) => messages.count({ org_id: orgId, conversation_id: conversationId }),
 
-    async list(orgId: string, conversationId: string, query: MessageQuery): Promise<KeysetPage<MessageRecord>> {
-      const after = query.after ? { ...query.after, value: new Date(String(query.after.value)) } : undefined;
-      const { filter: position, sort } = keyset('created_at', query.order, after);
-      const conditions: FilterQuery<MessageDoc>[] = [{ org_id: orgId, conversation_id: conversationId }];
+    list(orgId: string, conversationId: string, query: MessageQuery) {
+      const conditions: StoreFilter[] = [{ org_id: orgId, conversation_id: conversationId }];
       if (query.created_after) conditions.push({ created_at: { $gte: new Date(query.created_after) } });
-      if (after) conditions.push(position as FilterQuery<MessageDoc>);
-      const rows = await Message.find({ $and: conditions })
-        .sort(sort)
-        .limit(query.limit + 1)
-        .lean<MessageDoc[]>();
-      const page = toPage(rows, query.limit, (row) => row.created_at.toISOString());
-      return { ...page, items: page.items.map(toRecord) };
+      return messages.listPage(conditions, { field: 'created_at', order: query.order, type: 'date' }, query);
     },
 
     /**
-     * A provider status callback on the message as the caller read it: one conditional update that only moves the
-     * status forward, with its event. Null when it is already at (or past) that status: repeats change nothing.
-     * When another status changed the message since it was read (a race), it is read again and tried again.
+     * A provider status callback on the message as the caller read it: one update conditional on the status read,
+     * that only moves the status forward, with its event. Null when it is already at (or past) that status: repeats
+     * change nothing. When another status changed the message since it was read, it is read again and tried again
+     * (the conflict policy).
      */
-    async applyStatus(
+    applyStatus(
       read: MessageRecord,
       status: MessageStatus,
       error: MessageRecord['error'],
@@ -158,37 +133,37 @@ export function createMessageRepository(db: Connection) {
       events: (next: MessageRecord) => OutboxEntry[],
     ): Promise<MessageRecord | null> {
       let current: MessageRecord | null = read;
-      for (let attempt = 0; current && attempt < 3; attempt++) {
-        if (!MOVES_FROM[status]?.includes(current.status)) return null;
+      return retryOnConflict(async () => {
+        if (!current || !MOVES_FROM[status]?.includes(current.status)) return null;
         const next: MessageRecord = { ...current, status, error: error ?? current.error, updated_at: at };
-        const doc = await Message.findOneAndUpdate(
+        const updated = await messages.update(
           { _id: current.id, status: current.status },
-          updateWithEvents({ status, error: next.error, updated_at: at }, events(next)),
-          { new: true },
-        ).lean<MessageDoc>();
-        if (doc) return toRecord(doc);
-        const again: MessageDoc | null = await Message.findOne({ _id: current.id }).lean<MessageDoc>();
-        current = again ? toRecord(again) : null;
-      }
-      return null;
+          { status, error: next.error, updated_at: at },
+          { events: events(next) },
+        );
+        if (updated) return updated;
+        current = await messages.findOne({ _id: current.id });
+        throw new WriteConflict('message');
+      });
     },
 
-    /** An edit callback: the new text with its event; null when this edit (same time) is already applied. */
-    async applyEdit(
-      id: string,
-      content: string,
-      editedAt: Date,
-      events: (next: MessageRecord) => OutboxEntry[],
-    ): Promise<MessageRecord | null> {
-      const current = await Message.findOne({ _id: id }).lean<MessageDoc>();
-      if (!current || (current.edited_at && current.edited_at >= editedAt)) return null;
-      const next = toRecord({ ...current, content, edited_at: editedAt, updated_at: editedAt });
-      const doc = await Message.findOneAndUpdate(
-        { _id: id, edited_at: current.edited_at },
-        updateWithEvents({ content, edited_at: editedAt, updated_at: editedAt }, events(next)),
-        { new: true },
-      ).lean<MessageDoc>();
-      return doc ? toRecord(doc) : null;
+    /**
+     * An edit callback: the new text with its event, conditional on the edit the message carried when read; null
+     * when this edit (or a later one) is already applied. A concurrent edit makes it read and try again.
+     */
+    applyEdit(id: string, content: string, editedAt: Date, events: (next: MessageRecord) => OutboxEntry[]): Promise<MessageRecord | null> {
+      return retryOnConflict(async () => {
+        const current = await messages.findOne({ _id: id });
+        if (!current || (current.edited_at && current.edited_at >= editedAt)) return null;
+        const next = { ...current, content, edited_at: editedAt, updated_at: editedAt };
+        const updated = await messages.update(
+          { _id: id, edited_at: current.edited_at },
+          { content, edited_at: editedAt, updated_at: editedAt },
+          { events: events(next) },
+        );
+        if (!updated) throw new WriteConflict('message');
+        return updated;
+      });
     },
   };
 }

@@ -10,7 +10,9 @@ export interface GrpcServiceBinding {
 export interface RunningGrpcServer {
   port: number;
   health: HealthImplementation;
-  /** Stops taking new calls, lets in-flight calls finish (up to graceMs), then forces the rest. */
+  /** Health answers NOT_SERVING from now on, for every service; calls are still served (the drain). */
+  drain(): void;
+  /** Stops taking new calls (GOAWAY), lets in-flight calls finish for up to graceMs, then cancels the rest. */
   stop(graceMs?: number): Promise<void>;
 }
 
@@ -36,11 +38,15 @@ export async function startGrpcServer(options: { host: string; port: number; ser
   });
   for (const name of ['', ...serviceNames]) health.setStatus(name, 'SERVING');
 
+  const drain = () => {
+    for (const name of ['', ...serviceNames]) health.setStatus(name, 'NOT_SERVING');
+  };
   return {
     port,
     health,
+    drain,
     stop: async (graceMs = 10_000) => {
-      for (const name of ['', ...serviceNames]) health.setStatus(name, 'NOT_SERVING');
+      drain();
       await new Promise<void>((resolve) => {
         const force = setTimeout(() => {
           server.forceShutdown();

@@ -1,10 +1,24 @@
 import type { ObservableResult } from '@opentelemetry/api';
 import type { Admin } from 'kafkajs';
-import { cachedObservation, instruments } from '../telemetry/metrics';
+import { cachedObservation, instruments, SECONDS_BUCKETS } from '../telemetry/metrics';
 
 const kafka = instruments((meter) => ({
   processed: meter.createCounter('crm_kafka_consumer_processed_events_total', {
     description: 'Events a consumer group handled and committed, by group and topic.',
+  }),
+  deadLetters: meter.createCounter('crm_kafka_consumer_dead_letters_total', {
+    description:
+      'Events a consumer group gave up on and published to the dead-letter topic, by group, kind and reason (invalid: not a valid event of the catalogue; failed: its handler failed every retry).',
+  }),
+  retries: meter.createCounter('crm_kafka_consumer_retries_total', {
+    description:
+      'Handler retries, by group and whether the error was transient (the store or a service unavailable: retried until it recovers) or not (retried a bounded number of times, then dead-lettered).',
+  }),
+  age: meter.createHistogram('crm_kafka_consumer_event_age_seconds', {
+    description:
+      'Time from an event being written (its created_at) to its handler having finished, by group: the end-to-end delay of the stream.',
+    unit: 's',
+    advice: { explicitBucketBoundaries: [...SECONDS_BUCKETS, 30, 60, 300] },
   }),
   lag: meter.createObservableGauge('crm_kafka_consumer_lag_messages', {
     description:
@@ -14,6 +28,18 @@ const kafka = instruments((meter) => ({
 
 export function countProcessed(groupId: string, topic: string, events: number): void {
   kafka().processed.add(events, { consumer_group: groupId, topic });
+}
+
+export function countDeadLetter(groupId: string, topic: string, eventType: string, reason: 'invalid' | 'failed'): void {
+  kafka().deadLetters.add(1, { consumer_group: groupId, topic, event_type: eventType, reason });
+}
+
+export function countRetry(groupId: string, topic: string, transient: boolean): void {
+  kafka().retries.add(1, { consumer_group: groupId, topic, transient: String(transient) });
+}
+
+export function recordEventAge(groupId: string, seconds: number): void {
+  if (Number.isFinite(seconds)) kafka().age.record(Math.max(0, seconds), { consumer_group: groupId });
 }
 
 interface Subscription {

@@ -1,6 +1,6 @@
-import { Kafka, logLevel, type Consumer, type EachBatchPayload, type IHeaders, type Producer } from 'kafkajs';
+import { Kafka, logLevel, type Consumer, type IHeaders, type Producer } from 'kafkajs';
 import type { Logger } from '../logger';
-import { ConsumerLag, countProcessed } from './consumer-metrics';
+import { ConsumerLag } from './consumer-metrics';
 import { quietIdleRequestQueues } from './idle-request-queue';
 
 quietIdleRequestQueues();
@@ -23,7 +23,8 @@ export interface EventBusOptions {
  */
 export class EventBus {
   private readonly kafka: Kafka;
-  private producer: Producer | undefined;
+  /** Connected once, on the first publish; concurrent first publishes share it. */
+  private producer: Promise<Producer> | undefined;
   private readonly consumers: Consumer[] = [];
   private lag: ConsumerLag | undefined;
 
@@ -65,56 +66,66 @@ export class EventBus {
 
   async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
     if (messages.length === 0) return;
-    if (!this.producer) {
+    this.producer ??= (async () => {
       const producer = this.kafka.producer({ allowAutoTopicCreation: false, idempotent: false, maxInFlightRequests: 5 });
       await producer.connect();
-      this.producer = producer;
-    }
-    await this.producer.send({ topic, acks: -1, messages });
+      return producer;
+    })().catch((error: unknown) => {
+      this.producer = undefined;
+      throw error;
+    });
+    await (await this.producer).send({ topic, acks: -1, messages });
   }
 
   /**
-   * Runs a consumer group that commits an offset only after `handle` resolved for its batch, so a crash at any
-   * point re-delivers instead of dropping.
+   * A consumer of `groupId` (see event-consumer.ts, the one consumer kit, for how it is run). Its lag is reported
+   * from the broker's offsets; `close` disconnects it.
    */
-  async consume(options: {
-    groupId: string;
-    topic: string;
-    fromBeginning?: boolean;
-    maxWaitTimeInMs?: number;
-    handle: (batch: EachBatchPayload['batch']) => Promise<void>;
-  }): Promise<Consumer> {
-    const consumer = this.kafka.consumer({
-      groupId: options.groupId,
-      maxWaitTimeInMs: options.maxWaitTimeInMs ?? 5_000,
-      allowAutoTopicCreation: false,
-    });
-    await consumer.connect();
-    await consumer.subscribe({ topic: options.topic, fromBeginning: options.fromBeginning ?? true });
-    await consumer.run({
-      autoCommit: false,
-      eachBatchAutoResolve: false,
-      eachBatch: async ({ batch, resolveOffset, commitOffsetsIfNecessary, heartbeat }) => {
-        await options.handle(batch);
-        const last = batch.messages[batch.messages.length - 1];
-        if (!last) return;
-        resolveOffset(last.offset);
-        await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
-        countProcessed(options.groupId, batch.topic, batch.messages.length);
-        await commitOffsetsIfNecessary();
-        await heartbeat();
-      },
-    });
+  consumer(groupId: string, topic: string, options: { maxWaitTimeInMs: number }): Consumer {
+    const consumer = this.kafka.consumer({ groupId, maxWaitTimeInMs: options.maxWaitTimeInMs, allowAutoTopicCreation: false });
     this.consumers.push(consumer);
-    (this.lag ??= new ConsumerLag(() => this.kafka.admin())).track(options.groupId, options.topic);
+    (this.lag ??= new ConsumerLag(() => this.kafka.admin())).track(groupId, topic);
     return consumer;
   }
 
-  async close(): Promise<void> {
-    await Promise.allSettled(this.consumers.map((consumer) => consumer.disconnect()));
+  /** Forgets a consumer that has been disconnected (a restart makes a new one). */
+  release(consumer: Consumer): void {
+    const index = this.consumers.indexOf(consumer);
+    if (index >= 0) this.consumers.splice(index, 1);
+  }
+
+  /**
+   * Creates `<topic>.dead-letter` if missing: one partition (it is read by people, rarely), the source topic's
+   * replication factor. Returns its name.
+   */
+  async ensureDeadLetterTopic(topic: string): Promise<string> {
+    const name = `${topic}.dead-letter`;
+    const admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const metadata = await admin.fetchTopicMetadata({ topics: [topic] });
+      const replicas = metadata.topics[0]?.partitions[0]?.replicas.length ?? 1;
+      await this.ensureTopic(name, 1, replicas).catch(() => this.ensureTopic(name, 1, replicas));
+    } finally {
+      await admin.disconnect();
+    }
+    return name;
+  }
+
+  /**
+   * Stops every consumer of this bus: each finishes the batch it is handling (its offsets committed after the
+   * effect), then leaves its group, so the partitions move to the other replicas at once. The producer stays.
+   */
+  async stopConsumers(): Promise<void> {
+    await Promise.allSettled(this.consumers.splice(0).map((consumer) => consumer.disconnect()));
     await this.lag?.close().catch(() => undefined);
     this.lag = undefined;
-    await this.producer?.disconnect();
+  }
+
+  async close(): Promise<void> {
+    await this.stopConsumers();
+    const producer = await this.producer?.catch(() => undefined);
     this.producer = undefined;
+    await producer?.disconnect();
   }
 }

@@ -18,6 +18,11 @@ export interface StoreDescription {
   server: string;
   version: string;
   capabilities: Record<StoreCapability, boolean>;
+  /**
+   * A `find` reads every document its filter matches, then sorts and limits (SecantusDB 0.5), where MongoDB's index
+   * scan stops at the limit: keyset pages then bound their own filter (list-window.ts).
+   */
+  readsWholeMatch: boolean;
 }
 
 interface BuildInfo {
@@ -48,18 +53,29 @@ export function classify(buildInfo: BuildInfo, hello: Hello): StoreDescription {
       server: 'FerretDB',
       version: String(buildInfo.ferretdbVersion ?? version),
       capabilities: { isolatedUpdates: false, transactions: false, ttlIndexes: false },
+      readsWholeMatch: true,
     };
   }
   // A replica set (or a mongos) runs transactions; a standalone mongod does not.
   const transactions = Boolean(hello.setName) || hello.msg === 'isdbgrid';
   const server = buildInfo.secantusVersion ? 'SecantusDB' : 'MongoDB';
-  return { server, version: buildInfo.secantusVersion ?? version, capabilities: { isolatedUpdates: true, transactions, ttlIndexes: true } };
+  return {
+    server,
+    version: buildInfo.secantusVersion ?? version,
+    capabilities: { isolatedUpdates: true, transactions, ttlIndexes: true },
+    readsWholeMatch: server === 'SecantusDB',
+  };
+}
+
+/** A store that lacks what the code relies on: refused at start, never retried. */
+export class UnsupportedStoreError extends Error {
+  override readonly name = 'UnsupportedStoreError';
 }
 
 export function requireCapabilities(store: StoreDescription, required: StoreCapability[]): void {
   const missing = required.filter((capability) => !store.capabilities[capability]);
   if (missing.length === 0) return;
-  throw new Error(
+  throw new UnsupportedStoreError(
     `${store.server} ${store.version} lacks ${missing.join(', ')}, which this service relies on ` +
       "(concurrent updates would be lost, or expired records kept). Use MongoDB (a replica set) or the local stack's SecantusDB.",
   );

@@ -1,30 +1,28 @@
 import { context, propagation } from '@opentelemetry/api';
+import type { EventData, EventDataInput, EventType } from '../events/event-catalogue';
 import { newId } from '../ids';
 
-/** An event as it travels on Kafka and, as {id, type, created_at, api_version, data}, to webhook receivers. */
-export interface DomainEvent {
-  id: string;
-  type: string;
-  created_at: string;
-  api_version: 'v1';
-  org_id: string;
-  data: Record<string, unknown>;
-}
+/**
+ * An event as it travels on Kafka and, as {id, type, created_at, api_version, data}, to webhook receivers. A union
+ * over the kinds, so that narrowing on `type` types `data`.
+ */
+export type DomainEvent<T extends EventType = EventType> = {
+  [K in T]: { id: string; type: K; created_at: string; api_version: 'v1'; org_id: string; data: EventData<K> };
+}[T];
 
 /** The event as it waits in its record's embedded outbox, with the trace context of the write that made it. */
-export interface OutboxEntry {
-  id: string;
-  type: string;
-  org_id: string;
-  created_at: Date;
-  data: Record<string, unknown>;
-  trace: Record<string, string>;
-}
+export type OutboxEntry<T extends EventType = EventType> = {
+  [K in T]: { id: string; type: K; org_id: string; created_at: Date; data: EventDataInput<K>; trace: Record<string, string> };
+}[T];
 
-export function newOutboxEntry(orgId: string, type: string, data: Record<string, unknown>, now = new Date()): OutboxEntry {
+/**
+ * The one way to make an event: its `data` must be what the event catalogue declares for `type` (a wrong payload
+ * does not compile). It carries the trace context of the write, so the webhook delivery joins the write's trace.
+ */
+export function newEvent<T extends EventType>(orgId: string, type: T, data: EventDataInput<T>, now = new Date()): OutboxEntry<T> {
   const trace: Record<string, string> = {};
   propagation.inject(context.active(), trace);
-  return { id: newId('event'), type, org_id: orgId, created_at: now, data, trace };
+  return { id: newId('event'), type, org_id: orgId, created_at: now, data, trace } as OutboxEntry<T>;
 }
 
 export function toDomainEvent(entry: OutboxEntry): DomainEvent {
@@ -35,5 +33,5 @@ export function toDomainEvent(entry: OutboxEntry): DomainEvent {
     api_version: 'v1',
     org_id: entry.org_id,
     data: entry.data,
-  };
+  } as DomainEvent;
 }

@@ -1,13 +1,16 @@
 import type { Collection, Document } from 'mongodb';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { withTimeout } from '../concurrency/with-timeout';
 import type { EventBus } from '../kafka/event-bus';
 import type { Logger } from '../logger';
 import { toDomainEvent, type OutboxEntry } from './domain-event';
 import { countPublished, observePendingEvents } from './outbox-metrics';
+import type { OutboxSignal } from './outbox-signal';
 
 export interface OutboxRelayOptions {
-  collections: Collection<Document>[];
+  /** The process's outbox collections, and the writes that wake the relay (the storage kit's signal). */
+  outbox: OutboxSignal;
   bus: EventBus;
   topic: string;
   logger: Logger;
@@ -21,8 +24,8 @@ export interface OutboxRelayOptions {
    */
   coalesceMs?: number;
   /**
-   * The longest sleep with nothing to publish. Writers of this process wake the relay at once and expiring
-   * leases at their due time; this only catches records whose writer died between its write and its nudge.
+   * The longest sleep with nothing to publish. Writes of this process wake the relay at once and expiring
+   * leases at their due time; this only catches records whose writer died between its write and the wake.
    */
   idleCheckMs?: number;
 }
@@ -33,6 +36,7 @@ interface ClaimedRecord {
 }
 
 const PENDING = { _outbox_pending: true } as const;
+const FLUSH_TIMEOUT_MS = 5_000;
 const leaseFree = (now: Date) => ({ $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] });
 
 /**
@@ -40,10 +44,11 @@ const leaseFree = (now: Date) => ({ $or: [{ _outbox_lease_until: null }, { _outb
  * publish them together; entries are removed only after the broker acknowledged them (acks: all). A crash after
  * the publish and before the removal publishes again: consumers deduplicate by event id.
  *
- * It does no work when idle and little under load: every query is on the `_outbox_pending` index; a write of this
- * process names the collection it gave events to, and the next pass reads only those collections; a batch is
- * leased and acknowledged with one update each, whatever its size. Every collection is read at start, when a
- * lease it saw is due to expire (its holder may have died), and otherwise once per `idleCheckMs`.
+ * It does no work when idle and little under load: every query is on the `_outbox_pending` index; every write of
+ * this process that gave events to a record signals its collection (the storage kit does, so no writer can forget),
+ * and the next pass reads only those collections; a batch is leased and acknowledged with one update each, whatever
+ * its size. Every collection is read at start, when a lease it saw is due to expire (its holder may have died), and
+ * otherwise once per `idleCheckMs`.
  */
 export class OutboxRelay {
   private timer: NodeJS.Timeout | undefined;
@@ -59,13 +64,17 @@ export class OutboxRelay {
   private leasesReadAt = 0;
   private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private stopObserving: (() => void) | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private collections: Collection<Document>[] = [];
 
   constructor(private readonly options: OutboxRelayOptions) {}
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
-    this.stopObserving = observePendingEvents(this.options.collections);
+    this.collections = this.options.outbox.collections();
+    this.unsubscribe = this.options.outbox.subscribe((collection) => this.nudge(collection));
+    this.stopObserving = observePendingEvents(this.collections);
     this.loop = this.run();
   }
 
@@ -75,17 +84,28 @@ export class OutboxRelay {
     this.wake?.();
   }
 
+  /**
+   * Stops the loop, then publishes once more what writes of this process signalled since its last pass (a
+   * request that finished during the shutdown), for up to 5 s. What is still pending after that stays in its
+   * records for the other replicas' relays (or this one's next start): nothing is lost either way.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unsubscribe?.();
     this.stopObserving?.();
     this.wake?.();
     await this.loop;
+    const pending = this.collections.filter((collection) => this.dirty.has(collection.collectionName));
+    if (pending.length === 0) return;
+    await withTimeout(this.drain(pending), FLUSH_TIMEOUT_MS, () => undefined).catch((error: unknown) =>
+      this.options.logger.warn({ err: error }, 'outbox relay could not flush at shutdown; the events stay pending'),
+    );
   }
 
   private async run(): Promise<void> {
     while (!this.stopped) {
       if (!this.sweep) await new Promise((resolve) => setTimeout(resolve, this.options.coalesceMs ?? 5));
-      const collections = this.sweep ? this.options.collections : this.options.collections.filter((c) => this.dirty.has(c.collectionName));
+      const collections = this.sweep ? this.collections : this.collections.filter((c) => this.dirty.has(c.collectionName));
       this.sweep = false;
       this.dirty = new Set();
       try {
@@ -108,7 +128,7 @@ export class OutboxRelay {
   }
 
   /** Publishes what is pending in `collections`; returns the names of those that had something to publish. */
-  async drain(collections: Collection<Document>[] = this.options.collections): Promise<string[]> {
+  async drain(collections: Collection<Document>[] = this.collections): Promise<string[]> {
     const batchSize = this.options.batchSize ?? 100;
     const claimed = await Promise.all(
       collections.map(async (collection) => ({ collection, records: await this.claim(collection, batchSize) })),
@@ -139,7 +159,7 @@ export class OutboxRelay {
     if (now - this.leasesReadAt < 1_000) return Math.max(10, Math.min(idle, this.earliestLease - now + 10));
     this.leasesReadAt = now;
     const leases = await Promise.all(
-      this.options.collections.map((collection) =>
+      this.collections.map((collection) =>
         collection.findOne(
           { ...PENDING, _outbox_lease_until: { $ne: null } },
           { projection: { _outbox_lease_until: 1 }, sort: { _outbox_lease_until: 1 } },

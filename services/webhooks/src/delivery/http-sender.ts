@@ -3,7 +3,9 @@ import * as https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
-import { checkTargetUrl, EMPTY_ALLOW_LIST, resolveVettedAddress, type AllowList, type Resolver } from './address-guard';
+import { EMPTY_ALLOW_LIST, resolveVettedAddress, type AllowList, type Resolver } from './address-guard';
+import { agentFor } from './connection-pool';
+import { cachedResolver, checkTargetUrlCached } from './target-cache';
 import { shouldPauseSubscription } from './retry-schedule';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -141,10 +143,13 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendResult> 
   try {
     // Re-checked at delivery time: the allow-list or the rules may have changed since the
     // subscription was created.
-    const target = checkTargetUrl(input.url, allowList);
+    const target = checkTargetUrlCached(input.url, allowList);
     if (!target.ok) return blocked(target.reason);
 
-    const vetted = await Promise.race([resolveVettedAddress(target.hostname, allowList, input.resolver), untilAbort(controller.signal)]);
+    const vetted = await Promise.race([
+      resolveVettedAddress(target.hostname, allowList, input.resolver ?? cachedResolver),
+      untilAbort(controller.signal),
+    ]);
     if (vetted === TIMED_OUT) return finish({ ...noResponse, timedOut: true, connectionError: null });
     if (!vetted.ok) {
       return vetted.code === 'unresolvable'
@@ -174,6 +179,8 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendResult> 
 }
 
 interface ExchangeInput {
+  /** A fresh connection instead of a pooled one (the retry of a request a reused connection lost). */
+  fresh?: boolean;
   url: URL;
   hostname: string;
   port: number;
@@ -186,8 +193,19 @@ interface ExchangeInput {
   maxReadBytes: number;
 }
 
-function exchange(input: ExchangeInput): Promise<Outcome> {
-  return new Promise<Outcome>((resolve) => {
+/**
+ * A kept-alive connection the receiver closed while idle fails the request that reused it, before anything was
+ * answered; such a request is sent once more on a new connection (the receiver saw nothing of it, or, rarely, a
+ * duplicate: at least once).
+ */
+async function exchange(input: ExchangeInput): Promise<Outcome> {
+  const outcome = await exchangeOnce(input);
+  if (outcome.staleSocket && !input.signal.aborted) return exchangeOnce({ ...input, fresh: true });
+  return outcome;
+}
+
+function exchangeOnce(input: ExchangeInput): Promise<Outcome & { staleSocket?: boolean }> {
+  return new Promise((resolve) => {
     let settled = false;
     let statusCode: number | null = null;
     let retryAfter: string | null = null;
@@ -197,13 +215,13 @@ function exchange(input: ExchangeInput): Promise<Outcome> {
     let readBytes = 0;
 
     const excerpt = (): string | null => (statusCode === null ? null : new StringDecoder('utf8').write(Buffer.concat(kept)));
-    const settle = (timedOut: boolean, connectionError: string | null): void => {
+    /** `complete`: the answer was read to its end, so the connection can serve the next delivery. */
+    const settle = (timedOut: boolean, connectionError: string | null, complete = false, staleSocket = false): void => {
       if (settled) return;
       settled = true;
       input.signal.removeEventListener('abort', onAbort);
-      resolve({ statusCode, timedOut, connectionError, excerpt: excerpt(), retryAfter, location });
-      // Release the socket in every case; we never reuse connections (agent: false).
-      req.destroy();
+      resolve({ statusCode, timedOut, connectionError, excerpt: excerpt(), retryAfter, location, staleSocket });
+      if (!complete) req.destroy();
     };
     // Decision: a timeout while the body is still arriving is a failed attempt even if a 2xx
     // status was already received ("timeout = failure"; the exchange as a whole is bounded).
@@ -225,8 +243,8 @@ function exchange(input: ExchangeInput): Promise<Outcome> {
       port: input.port,
       path: `${input.url.pathname}${input.url.search}`,
       headers,
-      // No pooling: a pooled socket could outlive the DNS vetting, and deliveries go to many hosts.
-      agent: false,
+      // Pooled per vetted address (connection-pool.ts): a connection never outlives the check of its address.
+      agent: input.fresh ? false : agentFor({ https: isHttps, address: input.address, port: input.port, hostname: input.hostname }),
       lookup: pinnedLookup(input.address, input.family),
     };
     // SNI must carry the name, never an IP (Node warns and servers reject IP SNI).
@@ -250,13 +268,14 @@ function exchange(input: ExchangeInput): Promise<Outcome> {
       const done = (): void => {
         settle(false, null);
       };
-      res.on('end', done);
+      res.on('end', () => settle(false, null, true));
       // The status was received, so a reset while reading the body does not change the outcome.
       res.on('error', done);
       res.on('close', done);
     });
     req.on('error', (err: NodeJS.ErrnoException) => {
-      settle(false, err.code ?? err.message);
+      const stale = req.reusedSocket && statusCode === null && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+      settle(false, err.code ?? err.message, false, stale);
     });
 
     if (input.signal.aborted) {

@@ -1,12 +1,12 @@
 import { newId, notFound, type Nullable } from '@crm/shared';
+import { exampleEventData, isEventType } from '@crm/shared/events';
 import { parseOrThrow, testWebhookBody } from '@crm/shared/schemas';
 import type { Delivery, DeliveryDetail } from '@crm/proto/gen/webhooks/v1/webhooks';
 import type { DeliveryQuery } from '../repository/delivery.repository';
-import { attemptDelivery } from './attempt';
+import { attemptNow } from './attempt';
 import { viewDelivery, viewDeliveryDetail } from './delivery.view';
 import type { WebhookDeps } from './deps';
 import { eventBody, newDelivery } from './event-body';
-import { exampleEventData } from './example-events';
 import { requireWebhook } from './subscriptions';
 
 export async function listDeliveries(deps: WebhookDeps, orgId: string, webhookId: string, query: DeliveryQuery) {
@@ -32,7 +32,7 @@ export async function testWebhook(deps: WebhookDeps, orgId: string, webhookId: s
   const body = parseOrThrow(testWebhookBody, rawBody);
   const webhook = await requireWebhook(deps, orgId, webhookId);
   const now = deps.now();
-  const type = body.event_type ?? webhook.events[0] ?? 'contact.created';
+  const type = body.event_type ?? webhook.events.find(isEventType) ?? 'contact.created';
   const event = { id: newId('event'), type, created_at: now.toISOString(), data: exampleEventData(type, now) };
   const record = newDelivery({
     webhook,
@@ -44,8 +44,8 @@ export async function testWebhook(deps: WebhookDeps, orgId: string, webhookId: s
     isTest: true,
     lease: leaseFor(deps, now),
   });
-  await deps.deliveries.insertIfNew(record);
-  return viewDelivery(await attemptDelivery(deps, record, { inline: true }));
+  await deps.deliveries.insertNew([record]);
+  return viewDelivery(await attemptNow(deps, record, 'test'));
 }
 
 /**
@@ -69,8 +69,8 @@ export async function redeliver(deps: WebhookDeps, orgId: string, deliveryId: st
     trace: original.trace,
     lease: leaseFor(deps, now),
   });
-  await deps.deliveries.insertIfNew(record);
-  return viewDelivery(await attemptDelivery(deps, record, { inline: true }));
+  await deps.deliveries.insertNew([record]);
+  return viewDelivery(await attemptNow(deps, record, 'redeliver'));
 }
 
 const leaseFor = (deps: WebhookDeps, now: Date) => ({ owner: deps.owner, until: new Date(now.getTime() + deps.settings.leaseMs) });

@@ -26,9 +26,9 @@ export function countAttempt(status: DeliveryStatus, durationMs: number, trigger
   webhooks().duration.record(durationMs / 1000, { outcome });
 }
 
-/** A due attempt of a paused subscription, held until it is reactivated. */
-export function countHeld(): void {
-  webhooks().deliveries.add(1, { outcome: 'held', trigger: 'event' });
+/** Due attempts of a paused subscription, held until it is reactivated. */
+export function countHeld(deliveries = 1): void {
+  webhooks().deliveries.add(deliveries, { outcome: 'held', trigger: 'event' });
 }
 
 export function countPaused(reason: 'gone' | 'failures'): void {

@@ -1,7 +1,9 @@
 import type { Logger } from '@crm/shared';
 import type { AllowList } from '../delivery/address-guard';
 import type { DeliveryRecord, DeliveryRepository } from '../repository/delivery.repository';
-import type { WebhookRepository } from '../repository/webhook.repository';
+import type { WebhookRecord, WebhookRepository } from '../repository/webhook.repository';
+import type { AttemptRecorder } from './attempt-recorder';
+import type { SubscriptionCache } from './subscription-cache';
 
 /** Delivery rules taken from the configuration. */
 export interface DeliverySettings {
@@ -15,6 +17,12 @@ export interface DeliverySettings {
   rotationOverlapHours: number;
 }
 
+/** A delivery this replica stored leased to itself, with its subscription when the caller has it at hand. */
+export interface LeasedDelivery {
+  delivery: DeliveryRecord;
+  webhook?: WebhookRecord;
+}
+
 /** Everything a domain function may touch, wired once in main.ts. */
 export interface WebhookDeps {
   webhooks: WebhookRepository;
@@ -22,11 +30,15 @@ export interface WebhookDeps {
   settings: DeliverySettings;
   /** This replica's lease owner id. */
   owner: string;
+  /** Stores attempts in batches and applies the pause rules. */
+  recorder: AttemptRecorder;
+  /** Subscriptions as the worker sends to them (at most a second old). */
+  subscriptions: SubscriptionCache;
   /**
    * Hands the worker deliveries this replica stored already leased (their first attempt goes out without a
    * database scan), or, without records, wakes it to scan for due ones (held deliveries resumed).
    */
-  deliveriesQueued: (leased?: DeliveryRecord[]) => void;
+  deliveriesQueued: (leased?: LeasedDelivery[]) => void;
   now: () => Date;
   logger: Logger;
 }

@@ -1,4 +1,4 @@
-import { newId, type DomainEvent } from '@crm/shared';
+import { newId } from '@crm/shared';
 import type { DeliveryRecord } from '../repository/delivery.repository';
 import type { WebhookRecord } from '../repository/webhook.repository';
 
@@ -8,7 +8,7 @@ const RETENTION_FALLBACK_MS = 15 * 24 * 3_600_000;
  * The delivered body, serialized once and stored: every attempt and redelivery sends (and signs) these exact bytes.
  * The organization id stays internal.
  */
-export function eventBody(event: Pick<DomainEvent, 'id' | 'type' | 'created_at' | 'data'>): string {
+export function eventBody(event: { id: string; type: string; created_at: string; data: unknown }): string {
   return JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, api_version: 'v1', data: event.data });
 }
 

@@ -1,34 +1,32 @@
-import type { DomainEvent } from '@crm/shared';
-import type { WebhookDeps } from './deps';
+import type { ConsumedEvent } from '@crm/shared';
+import type { WebhookRecord } from '../repository/webhook.repository';
 import type { DeliveryRecord } from '../repository/delivery.repository';
+import type { LeasedDelivery, WebhookDeps } from './deps';
 import { eventBody, newDelivery } from './event-body';
 
-export interface ConsumedEvent {
-  event: DomainEvent;
-  trace: Record<string, string>;
-}
-
 /**
- * Turns events into one delivery per active subscription of the same organization that subscribed to the kind.
- * Idempotent: a re-consumed event finds its deliveries already stored (unique dedup key) and adds none.
- * New deliveries are stored leased to this replica, which sends their first attempt at once; if it dies, the
- * lease expires and any replica's scan picks them up. Returns the new deliveries.
+ * Turns a batch of events into one delivery per active subscription of the event's organization that subscribed
+ * to its kind: one read of the subscriptions and one bulk insert per batch. Idempotent: a re-consumed event finds
+ * its deliveries already stored (unique dedup key) and adds none. New deliveries are stored leased to this
+ * replica, which sends their first attempt at once; if it dies, the lease expires and any replica picks them up.
  */
-export async function fanOut(deps: WebhookDeps, events: ConsumedEvent[]): Promise<DeliveryRecord[]> {
-  const byOrg = new Map<string, ConsumedEvent[]>();
-  for (const consumed of events) byOrg.set(consumed.event.org_id, [...(byOrg.get(consumed.event.org_id) ?? []), consumed]);
+export async function fanOut(deps: WebhookDeps, events: ConsumedEvent[]): Promise<LeasedDelivery[]> {
+  const subscriptions = await deps.webhooks.listActive([...new Set(events.map(({ event }) => event.org_id))]);
+  if (subscriptions.length === 0) return [];
+  deps.subscriptions.prime(subscriptions);
+  const byOrg = new Map<string, WebhookRecord[]>();
+  for (const webhook of subscriptions) byOrg.set(webhook.org_id, [...(byOrg.get(webhook.org_id) ?? []), webhook]);
 
-  const inserted: DeliveryRecord[] = [];
-  for (const [orgId, orgEvents] of byOrg) {
-    const subscriptions = await deps.webhooks.listActive(orgId);
-    if (subscriptions.length === 0) continue;
-    const now = deps.now();
-    for (const { event, trace } of orgEvents) {
-      const body = eventBody(event);
-      for (const webhook of subscriptions) {
-        if (!webhook.events.includes(event.type)) continue;
-        const lease = { owner: deps.owner, until: new Date(now.getTime() + deps.settings.leaseMs) };
-        const record = newDelivery({
+  const now = deps.now();
+  const lease = { owner: deps.owner, until: new Date(now.getTime() + deps.settings.leaseMs) };
+  const records: DeliveryRecord[] = [];
+  for (const { event, trace } of events) {
+    const targets = (byOrg.get(event.org_id) ?? []).filter((webhook) => webhook.events.includes(event.type));
+    if (targets.length === 0) continue;
+    const body = eventBody(event);
+    for (const webhook of targets) {
+      records.push(
+        newDelivery({
           webhook,
           eventId: event.id,
           eventType: event.type,
@@ -38,10 +36,11 @@ export async function fanOut(deps: WebhookDeps, events: ConsumedEvent[]): Promis
           fromStream: true,
           trace,
           lease,
-        });
-        if (await deps.deliveries.insertIfNew(record)) inserted.push(record);
-      }
+        }),
+      );
     }
   }
-  return inserted;
+  const inserted = await deps.deliveries.insertNew(records);
+  const webhookOf = new Map(subscriptions.map((webhook) => [webhook.id, webhook]));
+  return inserted.map((delivery) => ({ delivery, webhook: webhookOf.get(delivery.webhook_id) }));
 }

@@ -13,12 +13,23 @@ export async function listWebhooks(
   query: { status?: WebhookStatus | null; limit: number; after: KeysetPosition | undefined },
 ) {
   const [page, total] = await Promise.all([deps.webhooks.list(orgId, query), deps.webhooks.count(orgId)]);
+  const backlogs = await deps.deliveries.backlogOf(
+    orgId,
+    page.items.map((record) => record.id),
+  );
   const now = deps.now();
-  return { items: page.items.map((record) => viewWebhook(record, { now })), hasMore: page.hasMore, next: page.next, total };
+  const items = page.items.map((record) => viewWebhook(record, { now, backlog: backlogs.get(record.id) }));
+  return { items, hasMore: page.hasMore, next: page.next, total };
 }
 
 export async function getWebhook(deps: WebhookDeps, orgId: string, id: string): Promise<Nullable<Webhook>> {
-  return viewWebhook(await requireWebhook(deps, orgId, id), { now: deps.now() });
+  return withBacklog(deps, await requireWebhook(deps, orgId, id));
+}
+
+/** The view with its backlog: one indexed aggregate over its undelivered deliveries. */
+async function withBacklog(deps: WebhookDeps, record: WebhookRecord, options: { withSecret?: boolean } = {}): Promise<Nullable<Webhook>> {
+  const backlog = (await deps.deliveries.backlogOf(record.org_id, [record.id])).get(record.id);
+  return viewWebhook(record, { ...options, now: deps.now(), backlog });
 }
 
 export async function createWebhook(deps: WebhookDeps, orgId: string, rawBody: unknown): Promise<Nullable<Webhook>> {
@@ -65,13 +76,15 @@ export async function updateWebhook(deps: WebhookDeps, orgId: string, id: string
 
   const updated = await deps.webhooks.update(orgId, id, set);
   if (!updated) throw notFound('webhook');
+  deps.subscriptions.forget(id);
   if (reactivating && (await deps.deliveries.resumeHeld(orgId, id, now)) > 0) deps.deliveriesQueued();
-  return viewWebhook(updated, { now });
+  return withBacklog(deps, updated);
 }
 
 /** Drops the subscription with its log and its pending retries. */
 export async function deleteWebhook(deps: WebhookDeps, orgId: string, id: string): Promise<void> {
   if (!(await deps.webhooks.delete(orgId, id))) throw notFound('webhook');
+  deps.subscriptions.forget(id);
   await deps.deliveries.deleteForWebhook(orgId, id);
 }
 
@@ -92,7 +105,8 @@ export async function rotateSecret(deps: WebhookDeps, orgId: string, id: string,
     updated_at: now,
   });
   if (!updated) throw notFound('webhook');
-  return viewWebhook(updated, { withSecret: true, now });
+  deps.subscriptions.forget(id);
+  return withBacklog(deps, updated, { withSecret: true });
 }
 
 export async function requireWebhook(deps: WebhookDeps, orgId: string, id: string): Promise<WebhookRecord> {

@@ -1,10 +1,18 @@
 import { isoOrNull, iso, type Nullable } from '@crm/shared';
 import type { Webhook } from '@crm/proto/gen/webhooks/v1/webhooks';
+import type { Backlog } from '../repository/delivery.repository';
 import type { WebhookRecord } from '../repository/webhook.repository';
 
-/** The public Webhook; the secret only when the caller may see it (create and rotate). */
-export function viewWebhook(record: WebhookRecord, options: { withSecret?: boolean; now?: Date } = {}): Nullable<Webhook> {
-  const overlapActive = record.previous_secret_expires_at !== null && record.previous_secret_expires_at > (options.now ?? new Date());
+/**
+ * The public Webhook, with its backlog (undelivered deliveries and the age of the oldest: its lag); the secret
+ * only when the caller may see it (create and rotate).
+ */
+export function viewWebhook(
+  record: WebhookRecord,
+  options: { withSecret?: boolean; now?: Date; backlog?: Backlog } = {},
+): Nullable<Webhook> {
+  const now = options.now ?? new Date();
+  const overlapActive = record.previous_secret_expires_at !== null && record.previous_secret_expires_at > now;
   return {
     id: record.id,
     name: record.name,
@@ -19,6 +27,8 @@ export function viewWebhook(record: WebhookRecord, options: { withSecret?: boole
     previous_secret_expires_at: overlapActive ? isoOrNull(record.previous_secret_expires_at) : null,
     created_at: iso(record.created_at),
     updated_at: iso(record.updated_at),
+    pending_deliveries: options.backlog?.pending ?? 0,
+    lag_seconds: options.backlog ? Math.max(0, (now.getTime() - options.backlog.oldest.getTime()) / 1000) : null,
   };
 }
 

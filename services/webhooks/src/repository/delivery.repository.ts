@@ -1,57 +1,11 @@
-import { isDuplicateKeyError, keyset, type KeysetPage, type KeysetPosition, toPage } from '@crm/shared';
-import { Schema, type Connection, type FilterQuery } from 'mongoose';
+import { type PageRequest, RecordStore, type Storage, type StoreFilter } from '@crm/shared';
+import { Schema, type PipelineStage } from 'mongoose';
+import type { DeliveryRecord } from './delivery.record';
+import { deliveryQueueMethods } from './delivery-queue';
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+export type { AttemptRecord, DeliveryRecord, DeliveryStatus } from './delivery.record';
 
-export interface AttemptRecord {
-  attempt: number;
-  attempted_at: Date;
-  response_status: number | null;
-  error: string | null;
-  duration_ms: number;
-  response_excerpt: string | null;
-}
-
-export interface DeliveryRecord {
-  id: string;
-  org_id: string;
-  webhook_id: string;
-  event_id: string;
-  event_type: string;
-  status: DeliveryStatus;
-  /** Attempts made so far. */
-  attempt: number;
-  response_status: number | null;
-  response_excerpt: string | null;
-  error: string | null;
-  duration_ms: number | null;
-  /** When the next attempt is due; null once done, or while held because the subscription is paused. */
-  next_attempt_at: Date | null;
-  redelivery_of: string | null;
-  is_test: boolean;
-  created_at: Date;
-  completed_at: Date | null;
-  attempts: AttemptRecord[];
-  /** The exact bytes that are signed and sent at every attempt. */
-  request_body: string;
-  /** Headers of the last attempt. */
-  request_headers: Record<string, string>;
-  /** Retention: the server deletes the delivery at this time (a TTL index). */
-  expires_at: Date;
-  /**
-   * `<webhook_id>:<event_id>` for deliveries made from Kafka, so a re-consumed event inserts nothing; the delivery's
-   * own id for tests and redeliveries, which repeat an event on purpose.
-   */
-  dedup_key: string;
-  lease_until: Date | null;
-  lease_owner: string | null;
-  /** W3C trace context of the write that caused the event, so the delivery joins its trace. */
-  trace: Record<string, string>;
-}
-
-type DeliveryDoc = Omit<DeliveryRecord, 'id'> & { _id: string };
-
-const deliverySchema = new Schema<DeliveryDoc>(
+const deliverySchema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -85,113 +39,43 @@ deliverySchema.index({ org_id: 1, webhook_id: 1, created_at: -1, _id: -1 });
 // The worker's claim of due attempts and its wake-up times (next due attempt, earliest expiring lease).
 deliverySchema.index({ status: 1, next_attempt_at: 1 });
 deliverySchema.index({ status: 1, lease_until: 1 });
+// Per subscription: its oldest undelivered event (the lag) and the count of those pending.
+deliverySchema.index({ webhook_id: 1, status: 1, created_at: 1 });
 deliverySchema.index({ expires_at: 1 }, { expireAfterSeconds: 0 });
 
-export interface DeliveryQuery {
+export interface DeliveryQuery extends PageRequest {
   status?: string | null;
   event_type?: string | null;
   created_after?: string | null;
-  limit: number;
-  after: KeysetPosition | undefined;
 }
 
-export interface AttemptUpdate {
-  set: Partial<DeliveryRecord>;
-  attempt: AttemptRecord;
+/** Undelivered deliveries of one subscription (pending: on their first attempt, retrying or held). */
+export interface Backlog {
+  orgId: string;
+  pending: number;
+  /** When the oldest of them was created: now minus this is the subscription's lag. */
+  oldest: Date;
 }
 
 export type DeliveryRepository = ReturnType<typeof createDeliveryRepository>;
 
-export function createDeliveryRepository(db: Connection) {
-  const Delivery = db.model<DeliveryDoc>('Delivery', deliverySchema);
-  const toRecord = ({ _id, ...rest }: DeliveryDoc): DeliveryRecord => ({ id: _id, ...rest });
-  const freeLease = (now: Date) => ({ $or: [{ lease_until: null }, { lease_until: { $lt: now } }] });
+export function createDeliveryRepository(storage: Storage) {
+  const deliveries = new RecordStore<DeliveryRecord>(storage, { model: 'Delivery', schema: deliverySchema, what: 'delivery' });
+  const Delivery = deliveries.model;
 
   return {
-    /** False when the delivery already exists (a re-consumed event). */
-    async insertIfNew(record: DeliveryRecord): Promise<boolean> {
-      const { id, ...rest } = record;
-      try {
-        await Delivery.collection.insertOne({ _id: id, ...rest } as never);
-        return true;
-      } catch (error) {
-        if (isDuplicateKeyError(error)) return false;
-        throw error;
-      }
-    },
+    ...deliveryQueueMethods(deliveries),
 
-    async getById(orgId: string, id: string): Promise<DeliveryRecord | null> {
-      const doc = await Delivery.findOne({ _id: id, org_id: orgId }).lean<DeliveryDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getById: (orgId: string, id: string) => deliveries.findOne({ _id: id, org_id: orgId }),
 
-    async countForWebhook(orgId: string, webhookId: string): Promise<number> {
-      return Delivery.countDocuments({ org_id: orgId, webhook_id: webhookId });
-    },
+    countForWebhook: (orgId: string, webhookId: string) => deliveries.count({ org_id: orgId, webhook_id: webhookId }),
 
-    async list(orgId: string, webhookId: string, query: DeliveryQuery): Promise<KeysetPage<DeliveryRecord>> {
-      const after = query.after ? { ...query.after, value: new Date(String(query.after.value)) } : undefined;
-      const { filter: position, sort } = keyset('created_at', 'desc', after);
-      const conditions: FilterQuery<DeliveryDoc>[] = [{ org_id: orgId, webhook_id: webhookId }];
+    list(orgId: string, webhookId: string, query: DeliveryQuery) {
+      const conditions: StoreFilter[] = [{ org_id: orgId, webhook_id: webhookId }];
       if (query.status) conditions.push({ status: query.status });
       if (query.event_type) conditions.push({ event_type: query.event_type });
       if (query.created_after) conditions.push({ created_at: { $gte: new Date(query.created_after) } });
-      if (after) conditions.push(position as FilterQuery<DeliveryDoc>);
-      const rows = await Delivery.find({ $and: conditions })
-        .sort(sort)
-        .limit(query.limit + 1)
-        .lean<DeliveryDoc[]>();
-      const page = toPage(rows, query.limit, (row) => row.created_at.toISOString());
-      return { ...page, items: page.items.map(toRecord) };
-    },
-
-    /**
-     * System job across organizations: leases up to `limit` due attempts for `owner`. Each lease is a conditional
-     * findOneAndUpdate, so of several replicas that saw the same candidate exactly one gets it.
-     */
-    async claimDue(now: Date, limit: number, leaseMs: number, owner: string): Promise<DeliveryRecord[]> {
-      const due = { status: 'pending', next_attempt_at: { $lte: now } };
-      const candidates = await Delivery.find({ ...due, ...freeLease(now) }, { _id: 1 })
-        .sort({ next_attempt_at: 1 })
-        .limit(limit)
-        .lean<{ _id: string }[]>();
-      const claimed: DeliveryRecord[] = [];
-      for (const candidate of candidates) {
-        const doc = await Delivery.findOneAndUpdate(
-          { _id: candidate._id, ...due, ...freeLease(now) },
-          { $set: { lease_until: new Date(now.getTime() + leaseMs), lease_owner: owner } },
-          { new: true },
-        ).lean<DeliveryDoc>();
-        if (doc) claimed.push(toRecord(doc));
-      }
-      return claimed;
-    },
-
-    /**
-     * Stores one attempt and releases the lease. Conditional on the lease and the attempt count read at claim time:
-     * if the lease was lost (this replica stalled past it), the other replica's record wins and this one is dropped.
-     */
-    async recordAttempt(
-      orgId: string,
-      id: string,
-      owner: string,
-      attemptsBefore: number,
-      update: AttemptUpdate,
-    ): Promise<DeliveryRecord | null> {
-      const doc = await Delivery.findOneAndUpdate(
-        { _id: id, org_id: orgId, lease_owner: owner, attempt: attemptsBefore },
-        { $set: { ...update.set, lease_until: null, lease_owner: null }, $push: { attempts: update.attempt } },
-        { new: true },
-      ).lean<DeliveryDoc>();
-      return doc ? toRecord(doc) : null;
-    },
-
-    /** Parks a due attempt of a paused subscription until it is reactivated. */
-    async hold(orgId: string, id: string, owner: string): Promise<void> {
-      await Delivery.updateOne(
-        { _id: id, org_id: orgId, lease_owner: owner },
-        { $set: { next_attempt_at: null, lease_until: null, lease_owner: null } },
-      );
+      return deliveries.listPage(conditions, { field: 'created_at', order: 'desc', type: 'date' }, query);
     },
 
     /** Makes the held attempts of a reactivated subscription due now. */
@@ -207,23 +91,23 @@ export function createDeliveryRepository(db: Connection) {
       await Delivery.deleteMany({ org_id: orgId, webhook_id: webhookId });
     },
 
-    /**
-     * System job across organizations: when the worker has something to do next — the earliest due attempt
-     * or expiring lease (a replica that died holding it). Null when nothing is pending.
-     */
-    async nextWakeAt(): Promise<Date | null> {
-      const [due, lease] = await Promise.all([
-        Delivery.findOne({ status: 'pending', next_attempt_at: { $ne: null }, lease_until: null }, { next_attempt_at: 1 })
-          .sort({ next_attempt_at: 1 })
-          .lean<DeliveryDoc>(),
-        Delivery.findOne({ status: 'pending', lease_until: { $ne: null } }, { lease_until: 1 })
-          .sort({ lease_until: 1 })
-          .lean<DeliveryDoc>(),
-      ]);
-      const times = [due?.next_attempt_at, lease?.lease_until]
-        .filter((time): time is Date => time instanceof Date)
-        .map((time) => time.getTime());
-      return times.length > 0 ? new Date(Math.min(...times)) : null;
+    /** Per subscription of the organization: its undelivered deliveries and the time of the oldest (the lag). */
+    async backlogOf(orgId: string, webhookIds: string[]): Promise<Map<string, Backlog>> {
+      if (webhookIds.length === 0) return new Map();
+      return backlogs([{ $match: { webhook_id: { $in: webhookIds }, status: 'pending', org_id: orgId } }]);
+    },
+
+    /** System job: the backlog of every subscription that has one (the lag metric). */
+    async backlogs(): Promise<Map<string, Backlog>> {
+      return backlogs([{ $match: { status: 'pending', is_test: false } }]);
     },
   };
+
+  async function backlogs(match: PipelineStage[]): Promise<Map<string, Backlog>> {
+    const rows = await Delivery.aggregate<{ _id: string; org_id: string; pending: number; oldest: Date }>([
+      ...match,
+      { $group: { _id: '$webhook_id', org_id: { $first: '$org_id' }, pending: { $sum: 1 }, oldest: { $min: '$created_at' } } },
+    ]);
+    return new Map(rows.map((row) => [row._id, { orgId: row.org_id, pending: row.pending, oldest: row.oldest }]));
+  }
 }

@@ -1,5 +1,5 @@
-import { keyset, type KeysetPage, type KeysetPosition, toPage } from '@crm/shared';
-import { Schema, type Connection, type FilterQuery } from 'mongoose';
+import { type PageRequest, RecordStore, type Storage, type StoreFilter, type UpdateOperators } from '@crm/shared';
+import { Schema } from 'mongoose';
 import type { SecretBox } from '../delivery/secret-box';
 
 export type WebhookStatus = 'active' | 'paused';
@@ -24,11 +24,10 @@ export interface WebhookRecord {
   updated_at: Date;
 }
 
-interface WebhookDoc extends Omit<WebhookRecord, 'id'> {
-  _id: string;
-}
+/** A stored webhook: its secrets sealed. */
+type WebhookDoc = Omit<WebhookRecord, 'id'> & { _id: string };
 
-const webhookSchema = new Schema<WebhookDoc>(
+const webhookSchema = new Schema(
   {
     _id: { type: String, required: true },
     org_id: { type: String, required: true },
@@ -52,23 +51,39 @@ const webhookSchema = new Schema<WebhookDoc>(
 webhookSchema.index({ org_id: 1, created_at: -1, _id: -1 });
 webhookSchema.index({ org_id: 1, status: 1 });
 
-export interface WebhookQuery {
+/**
+ * What a flush of attempts did to one subscription's monitoring fields: `reset` when one succeeded (the count
+ * becomes the failures after the last success), otherwise `failures` more in a row.
+ */
+export interface HealthChange {
+  orgId: string;
+  id: string;
+  reset: boolean;
+  failures: number;
+  lastSuccessAt: Date | null;
+  lastFailureAt: Date | null;
+  lastFailureReason: string | null;
+}
+
+export interface WebhookQuery extends PageRequest {
   status?: WebhookStatus | null;
-  limit: number;
-  after: KeysetPosition | undefined;
 }
 
 export type WebhookRepository = ReturnType<typeof createWebhookRepository>;
 
 /** The secrets leave and enter the store only through `box`: rows hold them sealed, records in plaintext. */
-export function createWebhookRepository(db: Connection, box: SecretBox) {
-  const Webhook = db.model<WebhookDoc>('Webhook', webhookSchema);
-  const toRecord = ({ _id, ...rest }: WebhookDoc): WebhookRecord => ({
-    id: _id,
-    ...rest,
-    secret: box.open(rest.secret, _id),
-    previous_secret: rest.previous_secret === null ? null : box.open(rest.previous_secret, _id),
+export function createWebhookRepository(storage: Storage, box: SecretBox) {
+  const webhooks = new RecordStore<WebhookRecord>(storage, {
+    model: 'Webhook',
+    schema: webhookSchema,
+    what: 'webhook',
+    fromStored: (record) => ({
+      ...record,
+      secret: box.open(record.secret, record.id),
+      previous_secret: record.previous_secret === null ? null : box.open(record.previous_secret, record.id),
+    }),
   });
+  const Webhook = webhooks.model;
   const byId = (orgId: string, id: string) => ({ _id: id, org_id: orgId });
   const sealed = <T extends { secret?: string; previous_secret?: string | null }>(id: string, fields: T): T => ({
     ...fields,
@@ -78,61 +93,55 @@ export function createWebhookRepository(db: Connection, box: SecretBox) {
 
   return {
     async insert(record: WebhookRecord): Promise<void> {
-      const { id, ...rest } = record;
-      await Webhook.collection.insertOne({ _id: id, ...sealed(id, rest) } as never);
+      await webhooks.insert({ ...record, ...sealed(record.id, record) });
     },
 
-    async getById(orgId: string, id: string): Promise<WebhookRecord | null> {
-      const doc = await Webhook.findOne(byId(orgId, id)).lean<WebhookDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    getById: (orgId: string, id: string) => webhooks.findOne(byId(orgId, id)),
 
-    async count(orgId: string): Promise<number> {
-      return Webhook.countDocuments({ org_id: orgId });
-    },
+    count: (orgId: string) => webhooks.count({ org_id: orgId }),
 
-    async list(orgId: string, query: WebhookQuery): Promise<KeysetPage<WebhookRecord>> {
-      const after = query.after ? { ...query.after, value: new Date(String(query.after.value)) } : undefined;
-      const { filter: position, sort } = keyset('created_at', 'desc', after);
-      const conditions: FilterQuery<WebhookDoc>[] = [{ org_id: orgId }];
+    list(orgId: string, query: WebhookQuery) {
+      const conditions: StoreFilter[] = [{ org_id: orgId }];
       if (query.status) conditions.push({ status: query.status });
-      if (after) conditions.push(position as FilterQuery<WebhookDoc>);
-      const rows = await Webhook.find({ $and: conditions })
-        .sort(sort)
-        .limit(query.limit + 1)
-        .lean<WebhookDoc[]>();
-      const page = toPage(rows, query.limit, (row) => row.created_at.toISOString());
-      return { ...page, items: page.items.map(toRecord) };
+      return webhooks.listPage(conditions, { field: 'created_at', order: 'desc', type: 'date' }, query);
     },
 
-    /** The subscriptions an event of this organization may go to; the caller matches the kind. */
-    async listActive(orgId: string): Promise<WebhookRecord[]> {
-      const docs = await Webhook.find({ org_id: orgId, status: 'active' }).lean<WebhookDoc[]>();
-      return docs.map(toRecord);
-    },
+    /** The subscriptions events of these organizations may go to (one query per batch); the caller matches kinds. */
+    listActive: (orgIds: string[]) =>
+      orgIds.length === 0 ? Promise.resolve([]) : webhooks.findMany({ org_id: { $in: orgIds }, status: 'active' }),
 
-    async update(orgId: string, id: string, set: Partial<Omit<WebhookRecord, 'id' | 'org_id'>>): Promise<WebhookRecord | null> {
-      const doc = await Webhook.findOneAndUpdate(byId(orgId, id), { $set: sealed(id, set) }, { new: true }).lean<WebhookDoc>();
-      return doc ? toRecord(doc) : null;
-    },
+    update: (orgId: string, id: string, set: Partial<Omit<WebhookRecord, 'id' | 'org_id'>>) =>
+      webhooks.update(byId(orgId, id), sealed(id, set)),
 
     async delete(orgId: string, id: string): Promise<boolean> {
       const result = await Webhook.deleteOne(byId(orgId, id));
       return result.deletedCount > 0;
     },
 
-    async recordSuccess(orgId: string, id: string, at: Date): Promise<void> {
-      await Webhook.updateOne(byId(orgId, id), { $set: { consecutive_failures: 0, last_delivery_at: at } });
-    },
-
-    /** $inc, not read-modify-write: concurrent failing attempts must all count. Returns the record after the change. */
-    async recordFailure(orgId: string, id: string, at: Date, reason: string): Promise<WebhookRecord | null> {
-      const doc = await Webhook.findOneAndUpdate(
-        byId(orgId, id),
-        { $inc: { consecutive_failures: 1 }, $set: { last_failure_at: at, last_failure_reason: reason } },
-        { new: true },
-      ).lean<WebhookDoc>();
-      return doc ? toRecord(doc) : null;
+    /**
+     * The monitoring fields after a flush of attempts (see HealthChange), in one round trip for the subscriptions
+     * that only succeeded. Those with failures are updated one by one and returned with their new failure count,
+     * for the pause rule. Failures are added with $inc, not read-modify-write: other replicas' attempts count too.
+     */
+    async applyHealth(changes: HealthChange[]): Promise<WebhookRecord[]> {
+      const update = (change: HealthChange): UpdateOperators => {
+        const set: Record<string, unknown> = {};
+        if (change.lastSuccessAt) set.last_delivery_at = change.lastSuccessAt;
+        if (change.lastFailureAt)
+          Object.assign(set, { last_failure_at: change.lastFailureAt, last_failure_reason: change.lastFailureReason });
+        if (change.reset) set.consecutive_failures = change.failures;
+        return change.reset || change.failures === 0 ? { $set: set } : { $set: set, $inc: { consecutive_failures: change.failures } };
+      };
+      const quiet = changes.filter((change) => change.failures === 0);
+      if (quiet.length > 0)
+        await webhooks.collection.bulkWrite(
+          quiet.map((change) => ({ updateOne: { filter: byId(change.orgId, change.id), update: update(change) } })) as never,
+          { ordered: false },
+        );
+      const failing = await Promise.all(
+        changes.filter((change) => change.failures > 0).map((change) => webhooks.update(byId(change.orgId, change.id), update(change))),
+      );
+      return failing.flatMap((record) => (record ? [record] : []));
     },
 
     /**

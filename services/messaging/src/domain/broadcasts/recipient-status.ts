@@ -1,0 +1,35 @@
+import type { MessagingDeps } from '../deps';
+import type { MessageRecord } from '../../repository/message.repository';
+import { settleFinalStatus } from './final-status';
+
+/**
+ * A delivery status of a broadcast message moves its recipient (and so the broadcast's statistics). Idempotent on
+ * its own (the recipient moves forward only), so it runs for every callback of a broadcast message, also a repeat
+ * that the message itself no longer needs: a crash between the two writes is repaired by the provider's retry.
+ */
+export async function applyRecipientStatus(
+  deps: MessagingDeps,
+  message: MessageRecord,
+  status: 'sent' | 'delivered' | 'read' | 'failed',
+  error: MessageRecord['error'],
+): Promise<void> {
+  if (message.sender.type !== 'broadcast' || status === 'sent') return;
+  const at = deps.now();
+  const before = await deps.broadcasts.recipients.applyStatus(message.id, status, error, at);
+  if (!before) return;
+  await deps.broadcasts.records.noteRecipientChange(before.broadcast_id, at);
+  if (status === 'failed') await settleFinalStatus(deps, before.broadcast_id);
+}
+
+const OPT_OUT = new Set(['stop', 'unsubscribe', 'opt out', 'optout', 'stop all']);
+const OPT_IN = new Set(['start', 'subscribe', 'unstop']);
+
+/** An inbound STOP opts the contact out of marketing broadcasts; START opts it back in. */
+export async function applyMarketingKeyword(deps: MessagingDeps, orgId: string, contactId: string, text: string | null): Promise<void> {
+  const word = (text ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/[.!]+$/, '');
+  if (OPT_OUT.has(word)) await deps.broadcasts.optOuts.optOut(orgId, contactId, deps.now());
+  else if (OPT_IN.has(word)) await deps.broadcasts.optOuts.optIn(orgId, contactId);
+}

@@ -1,0 +1,222 @@
+import { z } from 'zod';
+import * as data from './event-data';
+import * as ex from './event-examples';
+import {
+  agentRunObject,
+  broadcastObject,
+  chatInstanceObject,
+  contactObject,
+  conversationObject,
+  id,
+  taskObject,
+  templateObject,
+  timestamp,
+} from './event-objects';
+import { AGENT, BROADCAST, CHANNEL, CONTACT, CONVERSATION, kind, MESSAGE, platform, TASK } from './event-kind';
+
+const at = (now: Date) => now.toISOString();
+
+/** The 26 kinds only the platform emits (channels, providers, schedulers, agents), in the order of the public list. */
+export const PLATFORM_KINDS = {
+  'message.received': kind({
+    ...platform,
+    ...MESSAGE,
+    description: 'A message arrived from a contact.',
+    data: data.messageData,
+    example: (now) => ({ object: ex.exampleMessage(now, 'inbound') }),
+  }),
+  'message.edited': kind({
+    ...platform,
+    ...MESSAGE,
+    description: 'A message was edited; data.previous.content is the text before the edit.',
+    data: data.messageEditData,
+    example: (now) => ({
+      object: { ...ex.exampleMessage(now, 'inbound'), edited_at: at(now) },
+      previous: { content: 'Hi! Is the annual plan 10% off?' },
+    }),
+  }),
+  'message.deleted': kind({
+    ...platform,
+    ...MESSAGE,
+    description: 'A message was deleted for everyone; data.object is the message as it was.',
+    data: data.messageData,
+    example: (now) => ({ object: ex.exampleMessage(now, 'inbound') }),
+  }),
+  'message.delivered': kind({
+    ...platform,
+    ...MESSAGE,
+    description: 'The channel reported a sent message as delivered.',
+    data: data.messageData,
+    example: (now) => ({ object: ex.exampleStatusMessage(now, 'delivered'), broadcast_id: ex.EXAMPLE_IDS.broadcast }),
+  }),
+  'message.read': kind({
+    ...platform,
+    ...MESSAGE,
+    description: 'The channel reported a sent message as read.',
+    data: data.messageData,
+    example: (now) => ({ object: ex.exampleStatusMessage(now, 'read'), agent_run_id: ex.EXAMPLE_IDS.agentRun }),
+  }),
+  'message.failed': kind({
+    ...platform,
+    ...MESSAGE,
+    description: 'The channel refused or failed to deliver a sent message (e.g. provider error 131042); data.object.error says why.',
+    data: data.messageData,
+    example: (now) => ({ object: ex.exampleStatusMessage(now, 'failed') }),
+  }),
+  'message.reaction.added': kind({
+    ...platform,
+    ...MESSAGE,
+    description: 'A contact reacted to a message; data.object is the message reacted to.',
+    data: data.reactionData,
+    example: (now) => ({ object: ex.exampleMessage(now, 'outbound'), reaction: { emoji: '👍', reacted_at: at(now) } }),
+  }),
+  'channel.connected': kind({
+    ...platform,
+    ...CHANNEL,
+    description: 'A number or page came online.',
+    data: data.recordData(chatInstanceObject),
+    example: (now) => ({ object: ex.exampleChatInstance(now, 'connected') }),
+  }),
+  'channel.disconnected': kind({
+    ...platform,
+    ...CHANNEL,
+    description: 'A number or page went offline; no message enters or leaves until it reconnects.',
+    data: data.recordData(chatInstanceObject),
+    example: (now) => ({ object: ex.exampleChatInstance(now, 'disconnected') }),
+  }),
+  'channel.qr.updated': kind({
+    ...platform,
+    ...CHANNEL,
+    description: 'A QR-code number needs to be paired again; data.qr_code is the new code to scan on the phone.',
+    data: z.object({
+      object: chatInstanceObject,
+      qr_code: z.string().describe('the text the QR code encodes'),
+      expires_at: timestamp.nullable(),
+    }),
+    example: (now) => ({
+      object: ex.exampleChatInstance(now, 'connecting'),
+      qr_code: '2@Wq9pL3xZ8vK1mN4bT7yR2cF5hJ0dS6gA,6dQk2zXw9LmB4cVnP0sHdA==',
+      expires_at: new Date(now.getTime() + 60_000).toISOString(),
+    }),
+  }),
+  'conversation.created': kind({
+    ...platform,
+    ...CONVERSATION,
+    description: 'A conversation was opened by its first message (received or sent).',
+    data: data.recordData(conversationObject),
+    example: (now) => ({ object: { ...ex.exampleConversation(now), created_at: at(now), assigned_to: null } }),
+  }),
+  'conversation.reopened': kind({
+    ...platform,
+    ...CONVERSATION,
+    description: 'A closed conversation opened again because a message was received or sent.',
+    data: data.recordData(conversationObject),
+    example: (now) => ({ object: ex.exampleConversation(now) }),
+  }),
+  'conversation.unassigned': kind({
+    ...platform,
+    ...CONVERSATION,
+    description: 'A conversation lost its assignee (unassigned, or the member was removed); data.previous.assigned_to is who had it.',
+    data: data.changeData(conversationObject, data.assigneeChange),
+    example: (now) => ({ object: { ...ex.exampleConversation(now), assigned_to: null }, previous: { assigned_to: ex.SELLER } }),
+  }),
+  'conversation.window.expired': kind({
+    ...platform,
+    ...CONVERSATION,
+    description: 'The 24-hour free-text window of an official number closed for a conversation: only templates can be sent now.',
+    data: data.recordData(conversationObject),
+    example: (now) => ({ object: { ...ex.exampleConversation(now), window_expires_at: at(now) } }),
+  }),
+  'contact.merged': kind({
+    ...platform,
+    ...CONTACT,
+    description:
+      'Contacts were merged into one: data.object is the contact that remains, data.merged_ids the contacts folded into it (now deleted).',
+    data: z.object({ object: contactObject, merged_ids: z.array(id('contact')).min(1) }),
+    example: (now) => ({ object: ex.exampleContact(now), merged_ids: [ex.EXAMPLE_IDS.mergedContact] }),
+  }),
+  'contact.opted_out': kind({
+    ...platform,
+    ...CONTACT,
+    producer: 'messaging',
+    description: 'A contact asked to receive no more marketing messages (a STOP keyword, or through the API).',
+    data: data.optOutData,
+    example: (now) => ({
+      contact: ex.MARIA,
+      channel: 'chatapp' as const,
+      source: 'keyword' as const,
+      keyword: 'STOP',
+      opted_out_at: at(now),
+    }),
+  }),
+  'task.due': kind({
+    ...platform,
+    ...TASK,
+    description: 'A task reached its due time.',
+    data: data.recordData(taskObject),
+    example: (now) => ({ object: ex.exampleTask(now) }),
+  }),
+  'task.overdue': kind({
+    ...platform,
+    ...TASK,
+    description: 'An open task passed its due time without being completed.',
+    data: data.recordData(taskObject),
+    example: (now) => ({ object: { ...ex.exampleTask(now), due_at: new Date(now.getTime() - 86_400_000).toISOString() } }),
+  }),
+  'broadcast.started': kind({
+    ...platform,
+    ...BROADCAST,
+    description: 'A broadcast started sending (launched now, or at its scheduled time).',
+    data: data.recordData(broadcastObject),
+    example: (now) => ({ object: ex.exampleBroadcast(now, 'sending') }),
+  }),
+  'broadcast.completed': kind({
+    ...platform,
+    ...BROADCAST,
+    description: 'A broadcast finished: status completed, or completed_with_errors when some sends failed (data.object.stats).',
+    data: data.recordData(broadcastObject),
+    example: (now) => ({ object: ex.exampleBroadcast(now, 'completed_with_errors') }),
+  }),
+  'broadcast.failed': kind({
+    ...platform,
+    ...BROADCAST,
+    description: 'A broadcast failed: every send failed, or its launch checks failed at the scheduled time (data.object.error).',
+    data: data.recordData(broadcastObject),
+    example: (now) => ({ object: ex.exampleBroadcast(now, 'failed') }),
+  }),
+  'template.approved': kind({
+    ...platform,
+    ...CHANNEL,
+    description: 'The cloud provider approved an official template: it can be sent now.',
+    data: data.recordData(templateObject),
+    example: (now) => ({ object: ex.exampleTemplate(now, 'APPROVED') }),
+  }),
+  'template.rejected': kind({
+    ...platform,
+    ...CHANNEL,
+    description: "The cloud provider rejected an official template; data.reason is the provider's reason, when it gave one.",
+    data: data.recordData(templateObject).extend({ reason: z.string().nullable() }),
+    example: (now) => ({ object: ex.exampleTemplate(now, 'REJECTED'), reason: 'INVALID_FORMAT' }),
+  }),
+  'agent.run.completed': kind({
+    ...platform,
+    ...AGENT,
+    description: 'An AI-agent run finished: data.object.messages_sent are its replies.',
+    data: data.recordData(agentRunObject),
+    example: (now) => ({ object: ex.exampleAgentRun(now, 'completed') }),
+  }),
+  'agent.run.failed': kind({
+    ...platform,
+    ...AGENT,
+    description: 'An AI-agent run failed; data.object.error_message says why.',
+    data: data.recordData(agentRunObject),
+    example: (now) => ({ object: ex.exampleAgentRun(now, 'failed') }),
+  }),
+  'agent.handoff.requested': kind({
+    ...platform,
+    ...AGENT,
+    description: 'An AI agent handed a conversation over to a person; data.object.handoff says why.',
+    data: data.recordData(agentRunObject),
+    example: (now) => ({ object: ex.exampleAgentRun(now, 'handoff') }),
+  }),
+} as const;

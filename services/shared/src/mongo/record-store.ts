@@ -1,0 +1,300 @@
+import type { Collection, Document } from 'mongodb';
+import type { ClientSession, FilterQuery, Model, Schema, SortOrder } from 'mongoose';
+import type { OutboxEntry } from '../outbox/domain-event';
+import { OUTBOX_FIELDS, outboxOnInsert } from '../outbox/outbox-fields';
+import { retryOnConflict, WriteConflict } from './conflicts';
+import { isDuplicateKeyError } from './client';
+import { refreshDerived } from './derived-fields';
+import type { StoredDocument } from './stored-document';
+import { keysetQuery, toPage, type KeysetPage, type PageOrder, type PageRequest } from './list-page';
+import { ListWindows } from './list-window';
+import { toDocument, toRecord } from './record-mapper';
+import type { Storage } from './storage';
+import { operatorsOf, withEvents, withRevisionBump, type Change, type UpdateOperators } from './update-document';
+
+/** Optimistic concurrency: a revisioned record's `rev` advances with every write (update-document.ts). */
+export interface Revision {
+  rev: number;
+}
+
+/** A record as a revisioned store answers it. */
+export type Revised<R> = R & Revision;
+
+/** A new record starts at revision 1, in the kit only. */
+export const INITIAL_REVISION = 1;
+
+export type { StoredDocument } from './stored-document';
+
+export type StoreFilter = FilterQuery<StoredDocument>;
+
+export interface RecordStoreOptions<R> {
+  /** The mongoose model name; the schema names the collection. */
+  model: string;
+  schema: Schema;
+  /** How the record is named in a conflict's message: "The <what> changed too often concurrently". */
+  what: string;
+  /** Stored keys that are not part of the record: sort keys, bookkeeping. */
+  internal?: readonly string[];
+  /** Stored keys computed from the record's fields: added to inserts and to every update that sets their source. */
+  derive?: (fields: Partial<R>) => Record<string, unknown>;
+  /**
+   * The fields `derive` reads together (a search key of name, e-mail and phone): an update that sets some of them
+   * reads the others from the stored record and writes only if they are still those (at its revision, for
+   * updateAtRevision), so the derived keys always describe the record as stored.
+   */
+  deriveFrom?: ReadonlyArray<keyof R & string>;
+  /**
+   * Names the current `derive`: records stored before it (or by an older one) get their derived keys recomputed
+   * by refreshDerived, once per version (derived-fields.ts).
+   */
+  deriveVersion?: string;
+  /** The documents carry an embedded outbox: writes may carry events, and writing them wakes the relay. */
+  outbox?: boolean;
+  /** A stored record as the domain sees it (e.g. secrets opened), after the mapping. */
+  fromStored?: (record: R) => R;
+}
+
+export interface WriteOptions {
+  /** Events of the change, written in the same single-document write. */
+  events?: OutboxEntry[];
+  session?: ClientSession;
+}
+
+export interface UpdateOptions extends WriteOptions {
+  upsert?: boolean;
+  /** Answer the record as it was before the update. */
+  before?: boolean;
+  /** Which of several matching records is updated: the first in this order. */
+  sort?: Record<string, SortOrder>;
+}
+
+/**
+ * The storage kit's handle on one collection of records. Every repository defines its records with it, so the
+ * patterns where correctness lives are written once: the record mapping, inserts and updates that carry their
+ * events in the same write and wake the outbox relay by themselves, keyset pages, and (RevisionedRecords)
+ * revision-conditional updates. Anything else a repository needs it writes on `model` or `collection`.
+ */
+export class RecordStore<R extends { id: string }, S extends R = R> {
+  readonly model: Model<StoredDocument>;
+  readonly collection: Collection<Document>;
+  /** Windowed pages, on a store whose finds read every match (list-window.ts); MongoDB's scans stop at the limit. */
+  private readonly windows: ListWindows | undefined;
+
+  constructor(
+    protected readonly storage: Storage,
+    protected readonly options: RecordStoreOptions<R>,
+  ) {
+    if (options.outbox) addOnce(options.schema, '_outbox', OUTBOX_FIELDS, { _outbox_pending: 1 });
+    this.model = storage.connection.model<StoredDocument>(options.model, options.schema);
+    this.collection = this.model.collection as unknown as Collection<Document>;
+    if (options.outbox) storage.outbox.register(this.collection);
+    if (options.deriveVersion) storage.derived.add(this);
+    const indexes = options.schema.indexes().map(([fields]) => Object.keys(fields));
+    this.windows = storage.store?.readsWholeMatch ? new ListWindows(indexes) : undefined;
+  }
+
+  /** The record mapper (record-mapper.ts), with this collection's internal keys and read transform. */
+  readonly record = (doc: object): S => {
+    const record = toRecord<S>(doc, this.options.internal);
+    return (this.options.fromStored?.(record) as S | undefined) ?? record;
+  };
+
+  async findOne(filter: StoreFilter, sort?: Record<string, SortOrder>): Promise<S | null> {
+    const doc = await this.model.findOne(filter, null, sort ? { sort } : {}).lean<StoredDocument>();
+    return doc ? this.record(doc) : null;
+  }
+
+  async findMany(filter: StoreFilter, options: { sort?: Record<string, SortOrder>; limit?: number } = {}): Promise<S[]> {
+    const docs = await this.model.find(filter, null, options).lean<StoredDocument[]>();
+    return docs.map(this.record);
+  }
+
+  count(filter: StoreFilter): Promise<number> {
+    return this.model.countDocuments(filter).exec();
+  }
+
+  /**
+   * One keyset page of the records matching every condition (list-page.ts), windowed where the store needs it.
+   * Null conditions match nothing (a search with no word in it): an empty page, no query.
+   */
+  async listPage(conditions: StoreFilter[] | null, order: PageOrder, page: PageRequest): Promise<KeysetPage<S>> {
+    if (!conditions) return { items: [], hasMore: false, next: undefined };
+    const result = await this.storedPage(conditions, order, page);
+    return { ...result, items: result.items.map(this.record) };
+  }
+
+  /** The same page as stored documents, internal keys included. */
+  async storedPage(conditions: StoreFilter[], order: PageOrder, page: PageRequest): Promise<KeysetPage<StoredDocument>> {
+    const fetch = (filter: StoreFilter, sort: Record<string, SortOrder>, limit: number) =>
+      this.model.find(filter).sort(sort).limit(limit).lean<StoredDocument[]>();
+    const need = page.limit + 1;
+    const rows = this.windows
+      ? await this.windows.page({ conditions, order, after: page.after, need }, fetch)
+      : await (({ filter, sort }) => fetch(filter, sort, need))(keysetQuery(conditions, order, page.after));
+    return toPage(rows, page.limit, order.field);
+  }
+
+  /** Inserts a new record (with its events); returns it as stored. */
+  async insert(record: R, options: WriteOptions = {}): Promise<S> {
+    const stored = this.newStored(record);
+    const events = this.eventsOf(options);
+    const doc = { ...this.documentOf(stored), ...(events.length > 0 ? outboxOnInsert(events) : {}) };
+    await this.collection.insertOne(doc as Document, { session: options.session });
+    if (events.length > 0) this.storage.eventsWritten(this.collection.collectionName, options.session);
+    return stored;
+  }
+
+  /** Inserts many new records at once, as an import: no events. */
+  async importMany(records: R[]): Promise<void> {
+    if (records.length > 0)
+      await this.collection.insertMany(
+        records.map((record) => this.documentOf(this.newStored(record)) as Document),
+        { ordered: false },
+      );
+  }
+
+  private documentOf(stored: S): Record<string, unknown> {
+    return { ...toDocument(stored), ...this.options.derive?.(stored) };
+  }
+
+  /**
+   * Inserts unless a unique key is taken (a redelivered event, a retried callback): false then. Inside a
+   * transaction the duplicate is thrown instead, so the transaction aborts as a whole.
+   */
+  async insertIfNew(record: R, options: WriteOptions = {}): Promise<boolean> {
+    try {
+      await this.insert(record, options);
+      return true;
+    } catch (error) {
+      if (isDuplicateKeyError(error) && !options.session) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * One conditional single-document update: `change` (fields to set, or operators) applies to the record matching
+   * `filter`, with its events; null when none matched. A revisioned record's revision advances with it. Of two
+   * upserts racing to insert one unique key, the loser tries again and updates the winner's document; inside a
+   * transaction the duplicate is thrown instead, so the transaction aborts as a whole.
+   */
+  update(filter: StoreFilter, change: Change<R>, options: UpdateOptions = {}): Promise<S | null> {
+    if (!options.upsert || options.session) return this.updateOnce(filter, change, options);
+    return retryOnConflict(async () => {
+      try {
+        return await this.updateOnce(filter, change, options);
+      } catch (error) {
+        throw isDuplicateKeyError(error) ? new WriteConflict(this.options.what) : error;
+      }
+    });
+  }
+
+  private async updateOnce(filter: StoreFilter, change: Change<R>, options: UpdateOptions): Promise<S | null> {
+    const events = this.eventsOf(options);
+    const { derive, guard } = await this.derivation(filter, change, options.session, options.sort);
+    const operators = this.revisioned(withEvents(operatorsOf(change, derive), events));
+    let doc = await this.model
+      .findOneAndUpdate({ ...filter, ...guard }, operators, {
+        new: !options.before,
+        upsert: options.upsert,
+        sort: options.sort,
+        session: options.session,
+      })
+      .lean<StoredDocument>();
+    // SecantusDB (the local server) sometimes answers an upsert that raced another for the same key with no
+    // document although it applied it (n: 1; 3 of 5 rounds of 8 concurrent upserts): the record is read back.
+    if (!doc && options.upsert && !options.before)
+      doc = await this.model.findOne(filter, null, { session: options.session }).lean<StoredDocument>();
+    if (doc && events.length > 0) this.storage.eventsWritten(this.collection.collectionName, options.session);
+    return doc ? this.record(doc) : null;
+  }
+
+  /**
+   * How an update derives its keys: from the fields it sets, completed (deriveFrom) with the stored values of the
+   * sources it does not set, which then guard the write (it matches nothing if they changed meanwhile).
+   */
+  private async derivation(filter: StoreFilter, change: Change<R>, session?: ClientSession, sort?: Record<string, SortOrder>) {
+    const { derive, deriveFrom } = this.options;
+    const set = (operatorsOf(change).$set ?? {}) as Record<string, unknown>;
+    const missing = (deriveFrom ?? []).filter((field) => !(field in set));
+    if (!derive || missing.length === 0 || missing.length === deriveFrom?.length) return { derive, guard: {} };
+    const projection = Object.fromEntries(missing.map((field) => [field, 1]));
+    const stored = await this.model.findOne(filter, projection, { session, ...(sort ? { sort } : {}) }).lean<StoredDocument>();
+    if (!stored) return { derive, guard: {} };
+    const guard = Object.fromEntries(missing.map((field) => [field, stored[field] ?? null]));
+    return { derive: (fields: Partial<R>) => derive({ ...guard, ...fields } as Partial<R>), guard };
+  }
+
+  /** The same change on every matching record (no events); returns how many changed. */
+  async updateMany(filter: StoreFilter, change: Change<R>): Promise<number> {
+    const set = operatorsOf(change).$set ?? {};
+    if (this.options.deriveFrom?.some((field) => field in set))
+      throw new Error(`${this.options.model}: updateMany cannot set ${this.options.deriveFrom.join(', ')} (derived together)`);
+    const result = await this.model.updateMany(filter, this.revisioned(operatorsOf(change, this.options.derive)));
+    return result.modifiedCount;
+  }
+
+  /** Recomputes the derived keys of records stored without them, once per deriveVersion (derived-fields.ts). */
+  refreshDerived(batch = 500): Promise<number> {
+    const { derive, deriveFrom, deriveVersion } = this.options;
+    if (!derive || !deriveVersion) return Promise.resolve(0);
+    return refreshDerived({
+      collection: this.collection,
+      passes: this.storage.connection.collection('derived_field_passes'),
+      version: deriveVersion,
+      derive: (doc) => derive(doc as unknown as Partial<R>),
+      sources: deriveFrom ?? [],
+      page: (after) => this.storedPage([], { field: '_id', order: 'asc', type: 'string', unique: true }, { limit: batch, after }),
+    });
+  }
+
+  protected newStored(record: R): S {
+    return record as S;
+  }
+
+  protected revisioned(operators: UpdateOperators): UpdateOperators {
+    return operators;
+  }
+
+  private eventsOf(options: WriteOptions): OutboxEntry[] {
+    const events = options.events ?? [];
+    if (events.length > 0 && !this.options.outbox)
+      throw new Error(`${this.options.model} records carry no outbox; define them with outbox: true`);
+    return events;
+  }
+}
+
+/**
+ * Records with optimistic concurrency: inserted at revision 1, the revision bumped by every write, and
+ * `updateAtRevision` for a read-modify-write (see revisioned-write.ts for the whole loop).
+ */
+export class RevisionedRecords<R extends { id: string }> extends RecordStore<R, Revised<R>> {
+  constructor(storage: Storage, options: RecordStoreOptions<R>) {
+    addOnce(options.schema, 'rev', { rev: { type: Number, required: true } });
+    super(storage, options);
+  }
+
+  /**
+   * Applies a change computed from the record at revision `rev`, with its events. Throws WriteConflict when the
+   * record is not at that revision any more (or is gone): the caller reads again and plans again.
+   */
+  async updateAtRevision(filter: StoreFilter, rev: number, set: Partial<R>, options: WriteOptions = {}): Promise<Revised<R>> {
+    const updated = await this.update({ ...filter, rev }, set, options);
+    if (!updated) throw new WriteConflict(this.options.what);
+    return updated;
+  }
+
+  protected override newStored(record: R): Revised<R> {
+    return { ...record, rev: INITIAL_REVISION };
+  }
+
+  protected override revisioned(operators: UpdateOperators): UpdateOperators {
+    return withRevisionBump(operators);
+  }
+}
+
+/** Adds fields (and an index) to a schema once: several connections of one process define models on it. */
+function addOnce(schema: Schema, path: string, fields: object, index?: Record<string, 1>): void {
+  if (schema.path(path)) return;
+  schema.add(fields as never);
+  if (index) schema.index(index);
+}

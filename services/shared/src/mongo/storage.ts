@@ -1,0 +1,65 @@
+import type { ClientSession, Connection } from 'mongoose';
+import { OutboxSignal } from '../outbox/outbox-signal';
+import { connectMongo } from './connect';
+import type { StoreCapability, StoreDescription } from './store';
+
+/**
+ * One service's database as the storage kit sees it: the connection its repositories define their records on,
+ * the outbox signal those records wake the relay through, and the transaction helper. Built once per process.
+ */
+export interface Storage {
+  readonly connection: Connection;
+  readonly outbox: OutboxSignal;
+  /** What the server behind MONGODB_URI can do (store.ts), when known. */
+  readonly store: StoreDescription | undefined;
+  /** Record stores with versioned derived keys, which refreshDerivedFields brings up to date (derived-fields.ts). */
+  readonly derived: Set<{ refreshDerived(): Promise<number>; readonly collection: { collectionName: string } }>;
+  /**
+   * Runs `work` in one multi-document transaction (the driver retries it whole on transient errors). Events its
+   * writes gave to outboxes wake the relay after the commit, when the relay can see them.
+   */
+  transaction<T>(work: (session: ClientSession) => Promise<T>): Promise<T>;
+  /** Called by the kit's writes: wakes the relay now, or at the commit of the transaction `session` belongs to. */
+  eventsWritten(collection: string, session?: ClientSession): void;
+  close(): Promise<void>;
+}
+
+export function createStorage(connection: Connection, store?: StoreDescription): Storage {
+  const outbox = new OutboxSignal();
+  // Collections written inside each open transaction: woken once it committed.
+  const uncommitted = new WeakMap<ClientSession, Set<string>>();
+  return {
+    connection,
+    outbox,
+    store,
+    derived: new Set(),
+    async transaction(work) {
+      const session = await connection.startSession();
+      try {
+        let result: Awaited<ReturnType<typeof work>> | undefined;
+        await session.withTransaction(async () => {
+          // withTransaction may run the callback again after a transient error: only the committed try counts.
+          uncommitted.set(session, new Set());
+          result = await work(session);
+        });
+        for (const collection of uncommitted.get(session) ?? []) outbox.written(collection);
+        return result as Awaited<ReturnType<typeof work>>;
+      } finally {
+        uncommitted.delete(session);
+        await session.endSession();
+      }
+    },
+    eventsWritten(collection, session) {
+      const pending = session && uncommitted.get(session);
+      if (pending) pending.add(collection);
+      else outbox.written(collection);
+    },
+    close: () => connection.close(),
+  };
+}
+
+/** Opens a service's own database (connect.ts) as a Storage. */
+export async function connectStorage(uri: string, dbName: string, options: { requires?: StoreCapability[] } = {}): Promise<Storage> {
+  const connection = await connectMongo(uri, dbName, options);
+  return createStorage(connection, connection.store);
+}

@@ -1,0 +1,107 @@
+import type { ServiceConfig } from '../config';
+import { startGrpcServer, type RunningGrpcServer } from '../grpc/server';
+import { EventBus } from '../kafka/event-bus';
+import { createLogger, type Logger } from '../logger';
+import { refreshDerivedFields } from '../mongo/derived-fields';
+import { connectStorage } from '../mongo/storage';
+import { OutboxRelay } from '../outbox/outbox-relay';
+import { onShutdown } from '../shutdown';
+import { startMetricsEndpoint, stopTelemetry } from '../telemetry/start';
+import type { ServiceContext, ServiceDefinition, Startables } from './service-definition';
+import { startupRetry } from './startup-retry';
+
+/**
+ * Starts a service in the one order every service shares — metrics, database, events topic (both with the
+ * start-up retry), dependencies and indexes, outbox relay, workers, gRPC server and its health (SERVING once
+ * bound), consumers, other listeners — and registers the graceful shutdown (shutdownSteps).
+ */
+export async function bootstrap<C extends ServiceConfig, D>(name: string, config: C, service: ServiceDefinition<C, D>): Promise<void> {
+  const logger = createLogger(name, config.LOG_LEVEL);
+  const metrics = await startMetricsEndpoint({ host: config.METRICS_HOST, port: config.METRICS_PORT });
+  const { name: dbName, requires } = service.database;
+  const storage = await startupRetry(logger, 'the database', () => connectStorage(config.MONGODB_URI, dbName, { requires }));
+  const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? name, logger });
+  // Every service makes sure the topic exists; replicas and services starting together may race to create it.
+  await startupRetry(logger, 'the events topic', () =>
+    bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS, config.EVENTS_TOPIC_REPLICATION_FACTOR),
+  );
+  const deps = service.deps(storage, logger);
+  await Promise.all(Object.values(storage.connection.models).map((model) => model.init()));
+  // Derived keys (search keys) of records stored before them, in the background: the service serves meanwhile.
+  void refreshDerivedFields(storage, logger);
+  const context: ServiceContext<C, D> = { config, logger, storage, bus, deps };
+  await service.prepare?.(context);
+
+  const relay =
+    storage.outbox.collections().length > 0 && config.OUTBOX_RELAY_ENABLED !== false
+      ? new OutboxRelay({ outbox: storage.outbox, bus, topic: config.EVENTS_TOPIC, logger, idleCheckMs: config.OUTBOX_IDLE_CHECK_MS })
+      : undefined;
+  relay?.start();
+  // Workers before the server (a request may hand them work), consumers after it (a group join can take seconds).
+  const workers = await startAll(logger, service.workers?.(context));
+  const server = await startGrpcServer(service.grpc(context));
+  const consumers = await startAll(logger, service.consumers?.(context));
+  const listeners = await startAll(logger, service.listeners?.(context));
+  logger.info(
+    {
+      port: server.port,
+      metrics: metrics?.port,
+      relay: relay !== undefined,
+      workers: namesOf(workers),
+      consumers: namesOf(consumers),
+    },
+    `${name} service listening`,
+  );
+
+  onShutdown(
+    logger,
+    shutdownSteps({ config, server, listeners, consumers, workers, relay, bus, close: () => service.close?.(deps), storage }),
+    config.SHUTDOWN_TIMEOUT_MS,
+  );
+}
+
+const namesOf = (startables: Startables) => Object.keys(startables).filter((name) => startables[name]);
+
+async function startAll(logger: Logger, startables: Startables = {}): Promise<Startables> {
+  for (const [name, startable] of Object.entries(startables)) {
+    await startable?.start();
+    logger.debug({ started: name }, 'started');
+  }
+  return startables;
+}
+
+const stopAll = (startables: Startables) => Promise.all(Object.values(startables).map((startable) => startable?.stop?.()));
+
+interface Running {
+  config: ServiceConfig;
+  server: RunningGrpcServer;
+  listeners: Startables;
+  consumers: Startables;
+  workers: Startables;
+  relay: OutboxRelay | undefined;
+  bus: EventBus;
+  close: () => unknown;
+  storage: { close(): Promise<void> };
+}
+
+/**
+ * SIGTERM: health answers NOT_SERVING while calls are still served for SHUTDOWN_DRAIN_MS (load balancers and
+ * clients move away); the listeners then stop taking calls and give those in flight SHUTDOWN_GRACE_MS; consumers
+ * finish and commit their batch and leave their groups; workers finish what they hold; the relay publishes what
+ * the last writes left; then Kafka, the other services' clients and the database are closed.
+ */
+export function shutdownSteps(running: Running): Array<{ name: string; run: () => unknown }> {
+  const { config, server } = running;
+  return [
+    { name: 'health NOT_SERVING', run: () => server.drain() },
+    { name: 'drain', run: () => new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_MS)) },
+    { name: 'listeners', run: () => Promise.all([server.stop(config.SHUTDOWN_GRACE_MS), stopAll(running.listeners)]) },
+    { name: 'consumers', run: () => stopAll(running.consumers).then(() => running.bus.stopConsumers()) },
+    { name: 'workers', run: () => stopAll(running.workers) },
+    { name: 'outbox relay', run: () => running.relay?.stop() },
+    { name: 'kafka', run: () => running.bus.close() },
+    { name: 'clients', run: running.close },
+    { name: 'database', run: () => running.storage.close() },
+    { name: 'telemetry', run: () => stopTelemetry() },
+  ];
+}

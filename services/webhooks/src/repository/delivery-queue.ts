@@ -1,0 +1,127 @@
+import { isDuplicateKeyError } from '@crm/shared';
+import type { RecordStore } from '@crm/shared';
+import type { AttemptRecord, DeliveryRecord } from './delivery.record';
+
+/** One attempt to store: its delivery's new fields and the attempt appended to its log. */
+export interface AttemptWrite {
+  orgId: string;
+  id: string;
+  /** The attempt count read when it was leased: the write is conditional on it and on the lease. */
+  attemptsBefore: number;
+  set: Partial<DeliveryRecord>;
+  attempt: AttemptRecord;
+}
+
+interface WriteFailure {
+  index: number;
+  code?: number;
+}
+
+const DUE = { status: 'pending' } as const;
+const freeLease = (now: Date) => ({ $or: [{ lease_until: null }, { lease_until: { $lt: now } }] });
+
+/**
+ * The delivery worker's side of the `deliveries` collection: system jobs across organizations (claiming due
+ * attempts, leases, storing a batch of outcomes), each a constant number of round trips whatever the batch size.
+ */
+export function deliveryQueueMethods(deliveries: RecordStore<DeliveryRecord>) {
+  const Delivery = deliveries.model;
+  return {
+    /** Stores new deliveries in one round trip; those already stored (a re-consumed event) are left out of the answer. */
+    async insertNew(records: DeliveryRecord[]): Promise<DeliveryRecord[]> {
+      if (records.length === 0) return [];
+      try {
+        await deliveries.collection.insertMany(
+          records.map(({ id, ...rest }) => ({ _id: id, ...rest }) as never),
+          { ordered: false },
+        );
+        return records;
+      } catch (error) {
+        // The driver gives one WriteError or a list of them.
+        const raw = (error as { writeErrors?: WriteFailure | WriteFailure[] }).writeErrors;
+        const writeErrors = Array.isArray(raw) ? raw : raw ? [raw] : [];
+        // Only "already stored" is expected; any other failure fails the batch (the consumer retries it).
+        if (!isDuplicateKeyError(error) || writeErrors.length === 0 || writeErrors.some((writeError) => writeError.code !== 11000))
+          throw error;
+        const duplicates = new Set(writeErrors.map((writeError) => writeError.index));
+        return records.filter((_, index) => !duplicates.has(index));
+      }
+    },
+
+    /**
+     * Leases up to `limit` due attempts to `owner`, oldest due first, leaving out the subscriptions in `exclude`
+     * (whose queues are full here). One conditional update leases them all: of several replicas that saw the same
+     * candidates, each delivery goes to exactly one.
+     */
+    async claimDue(now: Date, limit: number, leaseMs: number, owner: string, exclude: string[]): Promise<DeliveryRecord[]> {
+      const due = { ...DUE, next_attempt_at: { $lte: now }, ...(exclude.length > 0 ? { webhook_id: { $nin: exclude } } : {}) };
+      const candidates = await Delivery.find({ ...due, ...freeLease(now) }, { _id: 1 })
+        .sort({ next_attempt_at: 1 })
+        .limit(limit)
+        .lean<{ _id: string }[]>();
+      if (candidates.length === 0) return [];
+      const ids = candidates.map((candidate) => candidate._id);
+      const until = new Date(now.getTime() + leaseMs);
+      await Delivery.updateMany({ _id: { $in: ids }, ...due, ...freeLease(now) }, { $set: { lease_until: until, lease_owner: owner } });
+      return deliveries.findMany({ _id: { $in: ids }, lease_owner: owner, lease_until: until });
+    },
+
+    /**
+     * Stores a batch of attempts and releases their leases, in one round trip. Each write is conditional on the
+     * lease and on the attempt count read at claim time: if a lease was lost (this replica stalled past it), the
+     * other replica's record wins. Returns how many were stored.
+     */
+    async recordAttempts(owner: string, writes: AttemptWrite[]): Promise<number> {
+      if (writes.length === 0) return 0;
+      const operations = writes.map((write) => ({
+        updateOne: {
+          filter: { _id: write.id, org_id: write.orgId, lease_owner: owner, attempt: write.attemptsBefore },
+          update: { $set: { ...write.set, lease_until: null, lease_owner: null }, $push: { attempts: write.attempt } },
+        },
+      }));
+      // Ids are strings here, not the driver's default ObjectId: its typing does not see that.
+      const result = await deliveries.collection.bulkWrite(operations as never, { ordered: false });
+      return result.modifiedCount;
+    },
+
+    /** Extends the leases of deliveries this replica holds in memory (queued behind a slow endpoint). */
+    async renewLeases(ids: string[], owner: string, until: Date): Promise<void> {
+      if (ids.length > 0) await Delivery.updateMany({ _id: { $in: ids }, lease_owner: owner }, { $set: { lease_until: until } });
+    },
+
+    /** Gives leased deliveries back, still due, for any replica to claim. */
+    async releaseLeases(ids: string[], owner: string): Promise<void> {
+      if (ids.length > 0)
+        await Delivery.updateMany({ _id: { $in: ids }, lease_owner: owner }, { $set: { lease_until: null, lease_owner: null } });
+    },
+
+    /** Parks due attempts of a paused subscription until it is reactivated (next_attempt_at null: never due). */
+    async hold(ids: string[], owner: string): Promise<void> {
+      if (ids.length > 0)
+        await Delivery.updateMany(
+          { _id: { $in: ids }, lease_owner: owner },
+          { $set: { next_attempt_at: null, lease_until: null, lease_owner: null } },
+        );
+    },
+
+    /**
+     * When the worker has something to do next: the earliest due attempt (of the subscriptions not in `exclude`)
+     * or expiring lease (a replica that died holding it). Null when nothing is pending.
+     */
+    async nextWakeAt(exclude: string[]): Promise<Date | null> {
+      const others = exclude.length > 0 ? { webhook_id: { $nin: exclude } } : {};
+      const [due, lease] = await Promise.all([
+        Delivery.findOne({ ...DUE, ...others, next_attempt_at: { $ne: null }, lease_until: null }, { next_attempt_at: 1 })
+          .sort({ next_attempt_at: 1 })
+          .lean<Partial<DeliveryRecord>>(),
+        Delivery.findOne({ ...DUE, lease_until: { $ne: null } }, { lease_until: 1 })
+          .sort({ lease_until: 1 })
+          .lean<Partial<DeliveryRecord>>(),
+      ]);
+      const times = [due?.next_attempt_at, lease?.lease_until]
+        .filter((time): time is Date => time instanceof Date)
+        .map((time) => time.getTime());
+      return times.length > 0 ? new Date(Math.min(...times)) : null;
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import type { ServiceDefinition } from '@crm/shared/service';
+import type { WebhooksConfig } from './config';
+import type { WebhookDeps } from './domain/deps';
+import { sealStoredSecrets } from './domain/seal-stored-secrets';
+import { eventFanOut } from './events/event-consumer';
+import { webhooksGrpcServices } from './server';
+import { createDeps } from './wiring';
+import { deliveryWorker } from './worker/delivery-worker';
+
+/** The webhook service as the shared bootstrap runs it (main.ts). */
+export function webhooksService(config: WebhooksConfig): ServiceDefinition<WebhooksConfig, WebhookDeps> {
+  // The consumer, the reactivation path and the recorder's pauses reach this replica's worker through deps.
+  let worker: ReturnType<typeof deliveryWorker> | undefined;
+  return {
+    database: { name: config.WEBHOOKS_DB_NAME },
+    deps: (storage, logger) =>
+      createDeps(storage, config, logger, {
+        deliveriesQueued: (leased) => (leased ? worker?.dispatcher.accept(leased) : worker?.scanner.nudge()),
+        paused: (orgId, webhookId) => worker?.dispatcher.holdEndpoint(orgId, webhookId),
+      }),
+    grpc: ({ deps, logger }) => ({
+      host: config.WEBHOOKS_GRPC_HOST,
+      port: config.WEBHOOKS_GRPC_PORT,
+      services: webhooksGrpcServices(deps, logger),
+    }),
+    prepare: async ({ deps }) => {
+      await sealStoredSecrets(deps);
+    },
+    workers: ({ deps }) => ({ 'delivery worker': (worker = deliveryWorker(deps, config)) }),
+    consumers: ({ deps, bus }) => ({
+      'event fan-out': eventFanOut(deps, bus, { groupId: config.WEBHOOK_CONSUMER_GROUP, topic: config.EVENTS_TOPIC }),
+    }),
+  };
+}

@@ -1,0 +1,188 @@
+import { context, propagation, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
+import { sendAttempt } from '../domain/attempt';
+import { countHeld } from '../domain/delivery-metrics';
+import type { LeasedDelivery, WebhookDeps } from '../domain/deps';
+import type { DeliveryRecord } from '../repository/delivery.repository';
+import type { WebhookRecord } from '../repository/webhook.repository';
+import { FairQueue } from './fair-queue';
+import { LeaseKeeper } from './lease-keeper';
+
+export interface DispatcherLimits {
+  /** Attempts in flight in this replica. */
+  concurrency: number;
+  /** Attempts in flight to one subscription: a slow endpoint holds at most this many. */
+  endpointConcurrency: number;
+  /** Attempts in flight for one organization, over all its subscriptions. */
+  orgConcurrency: number;
+  /** Deliveries kept in memory per subscription; beyond it they wait in the database, still due. */
+  endpointQueue: number;
+  /** Deliveries kept in memory in all. */
+  queue: number;
+}
+
+const tracer = trace.getTracer('webhooks');
+
+/**
+ * Sends the deliveries leased to this replica, fairly: one queue per subscription, served in turn across
+ * organizations and then across each organization's subscriptions, with a cap on attempts in flight per
+ * subscription and per organization. A slow or failing endpoint therefore uses at most its share of the slots and
+ * never delays the others; its backlog waits in its own queue (and, beyond `endpointQueue`, in the database).
+ */
+export class DeliveryDispatcher {
+  private readonly queue = new FairQueue<DeliveryRecord>();
+  /** Ids queued or in flight here, with their delivery (for lease renewal). */
+  private readonly held = new Map<string, DeliveryRecord>();
+  private readonly inFlight = { total: 0, org: new Map<string, number>(), endpoint: new Map<string, number>() };
+  private readonly running = new Set<Promise<void>>();
+  private readonly leases: LeaseKeeper;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: WebhookDeps,
+    private readonly limits: DispatcherLimits,
+    /** Called when room appeared for deliveries that wait in the database (the scanner claims them). */
+    private readonly onRoom: () => void,
+  ) {
+    this.leases = new LeaseKeeper(deps, () => this.held.values());
+  }
+
+  start(): void {
+    this.leases.start();
+  }
+
+  /** Queues leased deliveries; those whose subscription's queue is full are given back to the database, due. */
+  accept(leased: LeasedDelivery[]): void {
+    const refused: string[] = [];
+    for (const { delivery, webhook } of leased) {
+      if (this.held.has(delivery.id)) continue;
+      if (this.stopped || this.queue.laneSize(delivery.org_id, delivery.webhook_id) >= this.limits.endpointQueue) {
+        refused.push(delivery.id);
+        continue;
+      }
+      if (webhook) this.deps.subscriptions.prime([webhook]);
+      this.held.set(delivery.id, delivery);
+      this.queue.push(delivery.org_id, delivery.webhook_id, delivery);
+    }
+    if (refused.length > 0) void this.giveBack(refused);
+    this.pump();
+  }
+
+  /** How many more deliveries this replica can take into memory. */
+  room(): number {
+    return this.stopped ? 0 : Math.max(0, this.limits.queue - this.queue.size);
+  }
+
+  /** Subscriptions whose queue is full here: the scanner leaves their due deliveries in the database. */
+  fullEndpoints(): string[] {
+    return [...this.queue.fullLanes(this.limits.endpointQueue)];
+  }
+
+  /** The subscription was paused: its queued deliveries are held in the database until it is reactivated. */
+  holdEndpoint(orgId: string, webhookId: string): void {
+    const drained = this.queue.drain(orgId, webhookId);
+    if (drained.length === 0) return;
+    for (const delivery of drained) this.held.delete(delivery.id);
+    countHeld(drained.length);
+    this.deps.deliveries
+      .hold(
+        drained.map((delivery) => delivery.id),
+        this.deps.owner,
+      )
+      .catch((error: unknown) =>
+        this.deps.logger.error({ err: error, webhook: webhookId }, 'holding deliveries failed; their leases expire'),
+      );
+    this.onRoom();
+  }
+
+  /** Stops starting attempts, gives the queued deliveries back, and waits for those in flight (each bounded by the timeout). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.leases.stop();
+    const queued = [...this.queue.items()].map((delivery) => delivery.id);
+    for (const id of queued) this.held.delete(id);
+    await this.giveBack(queued);
+    await Promise.allSettled([...this.running]);
+    await this.deps.recorder.flush();
+  }
+
+  private giveBack(ids: string[]): Promise<void> {
+    return this.deps.deliveries
+      .releaseLeases(ids, this.deps.owner)
+      .catch((error: unknown) => this.deps.logger.error({ err: error }, 'giving deliveries back failed; their leases expire'));
+  }
+
+  private canStart = (orgId: string, webhookId: string): boolean =>
+    (this.inFlight.org.get(orgId) ?? 0) < this.limits.orgConcurrency &&
+    (this.inFlight.endpoint.get(webhookId) ?? 0) < this.limits.endpointConcurrency;
+
+  private pump(): void {
+    while (!this.stopped && this.inFlight.total < this.limits.concurrency) {
+      const next = this.queue.next(this.canStart);
+      if (!next) return;
+      this.launch(next.item);
+      // A full subscription queue got room, or the memory queue fell to half: the scanner may claim again.
+      const left = this.queue.laneSize(next.tenant, next.lane);
+      if (left === this.limits.endpointQueue - 1 || this.queue.size === Math.floor(this.limits.queue / 2)) this.onRoom();
+    }
+  }
+
+  private launch(delivery: DeliveryRecord): void {
+    this.count(delivery, 1);
+    const task = this.attempt(delivery).finally(() => {
+      this.running.delete(task);
+      this.held.delete(delivery.id);
+      this.count(delivery, -1);
+      this.pump();
+    });
+    this.running.add(task);
+  }
+
+  private count(delivery: DeliveryRecord, change: 1 | -1): void {
+    this.inFlight.total += change;
+    for (const [map, key] of [
+      [this.inFlight.org, delivery.org_id],
+      [this.inFlight.endpoint, delivery.webhook_id],
+    ] as const) {
+      const value = (map.get(key) ?? 0) + change;
+      if (value > 0) map.set(key, value);
+      else map.delete(key);
+    }
+  }
+
+  /** The attempt joins the trace of the API write that caused its event (context carried through Kafka). */
+  private async attempt(delivery: DeliveryRecord): Promise<void> {
+    const parent = propagation.extract(ROOT_CONTEXT, delivery.trace);
+    const attributes = { 'webhook.id': delivery.webhook_id, 'webhook.delivery_id': delivery.id, 'event.type': delivery.event_type };
+    await context.with(parent, () =>
+      tracer.startActiveSpan('webhook.deliver', { attributes }, async (span) => {
+        try {
+          const webhook = await this.deps.subscriptions.get(delivery.org_id, delivery.webhook_id);
+          if (webhook) await this.deliver(delivery, webhook, span);
+        } catch (error) {
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          // The lease expires and another pass makes the attempt again.
+          this.deps.logger.error({ err: error, delivery: delivery.id }, 'delivery attempt failed unexpectedly');
+        } finally {
+          span.end();
+        }
+      }),
+    );
+  }
+
+  private async deliver(delivery: DeliveryRecord, webhook: WebhookRecord, span: { setAttribute(key: string, value: string): void }) {
+    if (webhook.status === 'paused') {
+      this.holdEndpoint(delivery.org_id, delivery.webhook_id);
+      await this.deps.deliveries.hold([delivery.id], this.deps.owner);
+      countHeld();
+      return;
+    }
+    await this.leases.ensureFor(delivery);
+    const result = await sendAttempt(this.deps, delivery, webhook, 'event');
+    span.setAttribute('webhook.status', result.outcome.status);
+    // Stored in the background, in a batch with others; the slot is free for the next attempt meanwhile. A retry
+    // scheduled by it is due sooner than the scanner may be sleeping: once stored, the scanner looks again.
+    const stored = this.deps.recorder.record(result);
+    if (result.outcome.next_attempt_at) stored.then(this.onRoom, () => undefined);
+    else stored.catch(() => undefined);
+  }
+}

@@ -1,0 +1,69 @@
+import type { BenchResults } from './results';
+import { mark, TARGETS, type Verdict } from './targets';
+
+type Row = [string, string | number | null, string, string];
+
+const row = (what: string, figure: string | number | null, verdict?: Verdict): Row => [what, figure, verdict?.target ?? '—', mark(verdict)];
+
+/** The webhook section of BENCHMARKS.md: each figure with its issue-20 target; a scenario that did not run has no row. */
+export function webhookRows({ webhooks }: BenchResults): Row[] {
+  return [...throughputRows(webhooks), ...latencyRows(webhooks), ...isolationRows(webhooks), ...broadcastRows(webhooks)];
+}
+
+function throughputRows({ throughput, peer }: BenchResults['webhooks']): Row[] {
+  if (!throughput) return [];
+  const burst = `${throughput.contacts_created} contacts created at ${throughput.write_rate_per_s}/s in ${throughput.write_seconds} s × ${throughput.subscriptions} subscriptions: ${throughput.offered_per_s} deliveries/s offered`;
+  return [
+    row(
+      `deliveries/s to a fast receiver (${burst}; first write → last delivery ${throughput.seconds_to_last} s)`,
+      throughput.deliveries_per_s,
+      TARGETS.deliveries(throughput.deliveries_per_s),
+    ),
+    row(
+      `the one-process peer over the same ${peer?.delivered ?? 0} deliveries (read from the database, POST with keep-alive, outcomes stored): deliveries/s`,
+      peer ? Math.round(peer.per_s) : null,
+      TARGETS.deliveriesVsPeer(throughput.deliveries_per_s, peer?.per_s ?? NaN),
+    ),
+    row(
+      'best whole second of the project run; delivered / expected, duplicates',
+      `${throughput.peak_deliveries_per_s}; ${throughput.delivered} / ${throughput.expected}, ${throughput.duplicates}`,
+    ),
+  ];
+}
+
+function latencyRows({ latency }: BenchResults['webhooks']): Row[] {
+  return latency.flatMap((run) => [
+    row(
+      `write → received p50 at ${run.rate_per_s} events/s for ${run.seconds} s, ${run.organizations} organizations (writes p99 ${run.write_p99_ms} ms)`,
+      run.p50_ms,
+    ),
+    row(
+      `write → received p99 (max ${run.max_ms}; ${run.delivered} delivered, ${run.lost} lost, ${run.duplicates} duplicates, ${run.write_failures} failed writes)`,
+      run.p99_ms,
+      TARGETS.webhookP99(run.rate_per_s, run.p99_ms, run.lost),
+    ),
+  ]);
+}
+
+function isolationRows({ isolation }: BenchResults['webhooks']): Row[] {
+  if (!isolation) return [];
+  const { fast } = isolation;
+  return [
+    row(
+      `isolation: p99 of the fast endpoints at ${isolation.rate_per_s} events/s while ${isolation.slow_subscriptions} subscriptions answer after ${isolation.slow_ms} ms and ${isolation.failing_subscriptions} answer 500 (p50 ${fast.p50_ms}, max ${fast.max_ms}; ${fast.lost} lost, ${fast.duplicates} duplicates; the slow ones answered ${isolation.slow_answered} meanwhile)`,
+      fast.p99_ms,
+      TARGETS.isolation(fast.p99_ms, fast.lost),
+    ),
+  ];
+}
+
+function broadcastRows({ broadcasts }: BenchResults['webhooks']): Row[] {
+  if (!broadcasts) return [];
+  return [
+    row(
+      `broadcasts: ${broadcasts.broadcasts} × ${broadcasts.recipients_each} recipients at once (${broadcasts.sends_per_s} sends/s), ${broadcasts.events} / ${broadcasts.expected} status events received (${broadcasts.duplicates} duplicates), status → received p50 ${broadcasts.p50_ms} / p99 ${broadcasts.p99_ms} / max ${broadcasts.max_ms} ms; ms from the last status to its delivery`,
+      broadcasts.last_after_last_ms,
+      TARGETS.broadcastCatchUp(broadcasts.last_after_last_ms, broadcasts.events, broadcasts.expected),
+    ),
+  ];
+}

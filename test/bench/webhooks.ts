@@ -1,0 +1,101 @@
+import { apiClient } from './api-client';
+import type { BenchConfig } from './config';
+import type { OwnSystem } from './own-system';
+import { startFastReceiver, type FastReceiver } from './receiver';
+import { measureBroadcastEvents, type WebhookBroadcasts } from './webhook-broadcasts';
+import { measureIsolation, type WebhookIsolation } from './webhook-isolation';
+import { runWebhookPeer, type PeerFigures } from './webhook-peer';
+import {
+  measureWebhookLatency,
+  measureWebhookThroughput,
+  subscribe,
+  warmWebhooks,
+  type Tenant,
+  type WebhookLatency,
+  type WebhookThroughput,
+} from './webhook-scenarios';
+
+/** Null: the scenario did not run (BENCH_WEBHOOK_SCENARIOS). */
+export interface WebhookFigures {
+  /** Write → received at the steady rate and at the high rate, two organizations. */
+  latency: WebhookLatency[];
+  isolation: WebhookIsolation | null;
+  throughput: WebhookThroughput | null;
+  /** The one-process peer over the same events, same database, same receiver. */
+  peer: PeerFigures | null;
+  broadcasts: WebhookBroadcasts | null;
+}
+
+type Log = (line: string) => void;
+
+/**
+ * Every webhook scenario of `npm run bench`, on one system, in an order where each leaves nothing behind that
+ * the next would measure: latency at two rates, isolation from slow and failing endpoints, throughput with the
+ * peer over the same events, and the broadcast status events.
+ */
+export async function measureWebhooks(own: OwnSystem, config: BenchConfig, log: Log): Promise<WebhookFigures> {
+  const receiver = await startFastReceiver({ slowMs: config.slowEndpointMs });
+  const runs = (scenario: BenchConfig['webhookScenarios'][number]) => config.webhookScenarios.includes(scenario);
+  try {
+    const other = await own.newOrg('Benchmark B');
+    const tenants: [Tenant, Tenant] = [
+      { name: 'a', api: apiClient(own.system.baseUrl, own.key) },
+      { name: 'b', api: apiClient(own.system.baseUrl, other.key) },
+    ];
+    const figures: WebhookFigures = { latency: [], isolation: null, throughput: null, peer: null, broadcasts: null };
+    if (runs('latency')) figures.latency = await measureLatencies(own, config, tenants, receiver, log);
+    if (runs('isolation')) figures.isolation = await isolation(own, config, tenants, receiver, log);
+    if (runs('throughput')) Object.assign(figures, await throughputAndPeer(own, config, tenants[0], receiver, log));
+    if (runs('broadcasts') && config.broadcastRecipients > 0) {
+      log(`webhooks: status events of two broadcasts of ${config.broadcastRecipients} recipients at once`);
+      figures.broadcasts = await measureBroadcastEvents(own, receiver, config.broadcastRecipients, log);
+    }
+    return figures;
+  } finally {
+    await receiver.close();
+  }
+}
+
+async function measureLatencies(own: OwnSystem, config: BenchConfig, tenants: Tenant[], receiver: FastReceiver, log: Log) {
+  for (const tenant of tenants) await subscribe(tenant.api, receiver.url(`latency-${tenant.name}`));
+  await warmWebhooks(tenants, receiver, 10);
+  const latency: WebhookLatency[] = [];
+  for (const rate of [config.steadyRate, config.highRate]) {
+    log(`webhooks: write → received at ${rate} events/s for ${config.steadySeconds} s, two organizations`);
+    const run = await measureWebhookLatency(own.system.baseUrl, tenants, receiver, rate, config.steadySeconds);
+    log(`  p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms, ${run.delivered} delivered, ${run.lost} lost, writes p99 ${run.write_p99_ms} ms`);
+    latency.push(run);
+  }
+  return latency;
+}
+
+async function isolation(own: OwnSystem, config: BenchConfig, tenants: [Tenant, Tenant], receiver: FastReceiver, log: Log) {
+  log(`webhooks: isolation — 3 endpoints answering after ${config.slowEndpointMs} ms and 3 answering 500 beside fast ones`);
+  const run = await measureIsolation(own.system.baseUrl, tenants, receiver, {
+    rate: config.steadyRate,
+    seconds: config.steadySeconds,
+    slowMs: config.slowEndpointMs,
+  });
+  log(`  fast endpoints: p50 ${run.fast.p50_ms} ms, p99 ${run.fast.p99_ms} ms, ${run.fast.lost} lost`);
+  return run;
+}
+
+async function throughputAndPeer(own: OwnSystem, config: BenchConfig, tenant: Tenant, receiver: FastReceiver, log: Log) {
+  for (let n = 1; n <= config.fanout; n++) await subscribe(tenant.api, receiver.url(`throughput-${n}`));
+  await warmWebhooks([tenant], receiver, 5 * config.fanout);
+  log(`webhooks: deliveries/s, ${config.throughputWriteRate} contacts/s for ${config.seconds} s × ${config.fanout} subscriptions`);
+  const since = Date.now();
+  const throughput = await measureWebhookThroughput(own.system.baseUrl, tenant, receiver, {
+    subscriptions: config.fanout,
+    paths: (path) => path.startsWith('/fast/throughput-') && !path.includes('?peer'),
+    rate: config.throughputWriteRate,
+    seconds: config.seconds,
+  });
+  log(
+    `  ${throughput.deliveries_per_s} deliveries/s (${throughput.delivered}/${throughput.expected}, ${throughput.duplicates} duplicates)`,
+  );
+  log('webhooks: the one-process peer over the same deliveries');
+  const peer = await runWebhookPeer(own.system.env, since);
+  log(`  peer: ${Math.round(peer.per_s)} deliveries/s (${peer.delivered} in ${peer.seconds.toFixed(1)} s, ${peer.failed} failed)`);
+  return { throughput, peer };
+}

@@ -1,0 +1,157 @@
+import {
+  AppError,
+  createLogger,
+  EventBus,
+  newEvent,
+  newId,
+  runConsumer,
+  toDomainEvent,
+  type ConsumedEvent,
+  type EventConsumer,
+} from '@crm/shared';
+import { Kafka, logLevel } from 'kafkajs';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testSystem } from '../support/system';
+
+const logger = createLogger('consumer-kit-test', 'silent');
+const brokers = () => (testSystem().env.KAFKA_BROKERS ?? '').split(',');
+
+const ORG = newId('organization');
+const CONTACT = newId('contact');
+
+/** A tag event of the catalogue, as the outbox relay publishes it (value, key, the event-type header). */
+function tagEvent(tag: string) {
+  const event = toDomainEvent(newEvent(ORG, 'contact.tag.added', { contact: { id: CONTACT, name: 'Kit' }, tag }));
+  return { key: event.org_id, value: JSON.stringify(event), headers: { 'event-type': event.type, 'event-id': event.id } };
+}
+
+async function readTopic(topic: string, count: number, timeoutMs = 20_000) {
+  const kafka = new Kafka({ clientId: 'kit-reader', brokers: brokers(), logLevel: logLevel.NOTHING });
+  const consumer = kafka.consumer({ groupId: `kit-reader-${randomUUID()}`, maxWaitTimeInMs: 100 });
+  const messages: Array<{ value: string; headers: Record<string, string> }> = [];
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([name, value]) => [name, String(value)]));
+      messages.push({ value: message.value?.toString('utf8') ?? '', headers });
+    },
+  });
+  const deadline = Date.now() + timeoutMs;
+  while (messages.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  await consumer.disconnect();
+  return messages;
+}
+
+/**
+ * The consumer kit (services/shared/src/kafka/event-consumer.ts) against the real broker, on a topic of its own:
+ * typed events, retries, the dead-letter topic, commits only after the handler, graceful stop.
+ */
+describe('the consumer kit', () => {
+  const topic = `${testSystem().env.EVENTS_TOPIC}.kit-${randomUUID().slice(0, 8)}`;
+  const groupId = `kit-${randomUUID().slice(0, 8)}`;
+  let bus: EventBus;
+  const consumers: EventConsumer<'contact.tag.added'>[] = [];
+  /** Tags of the events handled, each once: a batch retried runs its handler again (handlers are idempotent by id). */
+  const handled: string[] = [];
+  const handledIds = new Set<string>();
+  const attempts = new Map<string, number>();
+  /** While true, the store is "down" for the `outage` event: the handler fails with SERVICE_UNAVAILABLE. */
+  let storeDown = false;
+
+  const handle = async ({ event }: ConsumedEvent<'contact.tag.added'>) => {
+    const { tag } = event.data;
+    attempts.set(tag, (attempts.get(tag) ?? 0) + 1);
+    if (tag === 'poison') throw new Error('this tag always breaks the handler');
+    // Unavailable twice, then fine: retried until it recovers, never dead-lettered.
+    if (tag === 'flaky' && (attempts.get(tag) ?? 0) <= 2) throw new AppError('SERVICE_UNAVAILABLE');
+    if (tag === 'outage' && storeDown) throw new AppError('SERVICE_UNAVAILABLE');
+    if (handledIds.has(event.id)) return;
+    handledIds.add(event.id);
+    handled.push(tag);
+  };
+  const start = async () => {
+    const consumer = await runConsumer({
+      bus,
+      logger,
+      groupId,
+      topic,
+      kinds: ['contact.tag.added'],
+      initialDelayMs: 20,
+      maxDelayMs: 100,
+      handle: async (events) => {
+        for (const consumed of events) await handle(consumed);
+      },
+    });
+    consumers.push(consumer);
+    return consumer;
+  };
+  const waitFor = async (what: string, done: () => boolean, timeoutMs = 20_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error(`${what} did not happen in ${timeoutMs} ms; handled: ${handled.join(', ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  beforeAll(async () => {
+    bus = new EventBus({ brokers: brokers(), clientId: 'consumer-kit-test', logger });
+    await bus.ensureTopic(topic, 1);
+  });
+  afterAll(async () => {
+    for (const consumer of consumers) await consumer.stop().catch(() => undefined);
+    await bus.close();
+  });
+
+  it(
+    'dead-letters a poison event and an invalid message after bounded retries, retries an unavailable store until it recovers, and goes on',
+    { timeout: 60_000 },
+    async () => {
+      const consumer = await start();
+      await bus.publish(topic, [
+        tagEvent('first'),
+        tagEvent('poison'),
+        { key: ORG, value: '{not json', headers: { 'event-type': 'contact.tag.added' } },
+        tagEvent('flaky'),
+        tagEvent('after'),
+      ]);
+      await waitFor('the events after the poison handled', () => handled.includes('after'));
+      expect(handled).toEqual(['first', 'flaky', 'after']);
+      // 5 tries in the batch, then 5 on its own: bounded, and the partition moved on.
+      expect(attempts.get('poison')).toBe(10);
+      expect(attempts.get('flaky')).toBe(3);
+
+      const dead = await readTopic(`${topic}.dead-letter`, 2);
+      expect(dead.map((message) => message.headers['dead-letter-reason']).sort()).toEqual(['failed', 'invalid']);
+      const poison = dead.find((message) => message.headers['dead-letter-reason'] === 'failed')!;
+      expect(JSON.parse(poison.value).data.tag).toBe('poison');
+      expect(poison.headers).toMatchObject({ 'dead-letter-group': groupId, 'dead-letter-topic': topic, 'dead-letter-partition': '0' });
+      expect(poison.headers['dead-letter-detail']).toContain('always breaks');
+      await consumer.stop();
+    },
+  );
+
+  it(
+    'commits only after its handler succeeded: an event still failing at a stop is handled after the restart, the ones before it are not handled again',
+    { timeout: 60_000 },
+    async () => {
+      storeDown = true;
+      const consumer = await start();
+      await bus.publish(topic, [tagEvent('outage')]);
+      await waitFor('the outage retried', () => (attempts.get('outage') ?? 0) >= 3);
+      // A stop cuts the retries short; nothing is committed for the event.
+      await consumer.stop();
+      expect(handled).not.toContain('outage');
+
+      storeDown = false;
+      const before = handled.length;
+      await start();
+      await waitFor('the event handled after the restart', () => handled.includes('outage'));
+      await bus.publish(topic, [tagEvent('last')]);
+      await waitFor('the next event', () => handled.includes('last'));
+      // What the first consumer committed is not handled twice; the dead letters are not handled at all.
+      expect(handled.slice(before)).toEqual(['outage', 'last']);
+    },
+  );
+});
