@@ -60,6 +60,17 @@ export default defineConfig({
         },
       },
       {
+        // `npm run fuzz`: exploration with random seeds for FUZZ_MINUTES (test/contract/explore.fuzz.ts), never in npm test;
+        // what it finds is recorded in test/contract/regressions.json, which the contract gate replays.
+        test: {
+          name: 'fuzz',
+          include: ['test/contract/*.fuzz.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: (Number(process.env.FUZZ_MINUTES ?? 10) + 15) * 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         // The chaos suite (test/chaos): its own Kafka, SecantusDB, toxiproxy and system, whose processes it kills, so
         // alone, in a third `vitest run` (npm test); CHAOS_PROFILE=short there, full with `npm run chaos`.
         test: {

@@ -21,6 +21,13 @@ export const gatewayConfig = z
      * Above the webhook service's 10 s attempt timeout, which POST /v1/webhooks/{id}/test waits for.
      */
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(12_000),
+    /**
+     * On SIGTERM, how long readiness fails while requests are still served, before the listener closes (graceful-shutdown.ts):
+     * long enough for a load balancer to stop sending here (Kubernetes removes a terminating pod's endpoint within a few
+     * seconds; a balancer that probes /readyz every 5 s notices within one period). The shutdown then waits for the
+     * requests in flight, so the pod's termination grace period must exceed it + REQUEST_TIMEOUT_MS + 5 s (chart: 30 s).
+     */
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10_000),
     /** Requests this process serves at once; one more is refused 503 with Retry-After: 1, never queued. 0 disables. */
     MAX_INFLIGHT_REQUESTS: z.coerce.number().int().min(0).default(1_000),
     /** Per backing service: consecutive transport failures within the window that open its circuit breaker… */
@@ -66,7 +73,8 @@ export const gatewayConfig = z
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
     /** Idle keep-alive connections are closed after this; above a load balancer's idle timeout (60 s on most). */
     HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
-    PUBLIC_BASE_URL: z.string().url().optional(),
+    /** Where clients reach this API (the OpenAPI document's server); default: the listener's own address. */
+    PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     /** Diagnostics: answer every request's database commands (gateway + services) in `X-Db-Commands`. */
     EXPOSE_DB_COMMANDS: z
       .enum(['true', 'false'])
@@ -79,6 +87,14 @@ export const gatewayConfig = z
       'is required with NODE_ENV=production: every gateway replica must sign cursors with the same key (e.g. openssl rand -base64 48)',
   });
 
-export type GatewayConfig = z.infer<typeof gatewayConfig>;
+/** The document's server when PUBLIC_BASE_URL is not set (and for the generated client, which ignores it). */
+export const LOCAL_BASE_URL = 'http://127.0.0.1:8080';
 
-export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig => loadConfig(gatewayConfig, env);
+const withBaseUrl = gatewayConfig.transform((config) => {
+  const host = ['0.0.0.0', '::', ''].includes(config.HOST) ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  return { ...config, PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://${host}:${config.PORT}`).replace(/\/+$/, '') };
+});
+
+export type GatewayConfig = z.infer<typeof withBaseUrl>;
+
+export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig => loadConfig(withBaseUrl, env);

@@ -5,7 +5,7 @@ import { connectMongoClient } from '@crm/shared/mongo-driver';
 import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { buildApp } from './app';
 import { closeClients, createClients } from './clients';
-import { drainingClose } from './http/drain';
+import { GracefulShutdown } from './http/graceful-shutdown';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { RateLimitStore } from './plugins/rate-limit.store';
 
@@ -23,8 +23,10 @@ async function main(): Promise<void> {
   await rateLimitCounter.init();
 
   const clients = createClients(config, (service, state) => logger.warn({ service, breaker: state }, 'circuit breaker changed'));
+  const shutdown = new GracefulShutdown(config.SHUTDOWN_DRAIN_MS);
   const app = buildApp({
     config,
+    shutdown,
     clients,
     idempotency,
     rateLimitCounter,
@@ -39,16 +41,20 @@ async function main(): Promise<void> {
       return true;
     },
   });
-  const close = drainingClose(app);
   await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ port: config.PORT, metrics: metrics?.port }, 'gateway listening');
 
-  onShutdown(logger, [
-    { name: 'http', run: close },
-    { name: 'grpc clients', run: () => closeClients(clients) },
-    { name: 'mongo', run: () => mongo.close() },
-    { name: 'telemetry', run: () => stopTelemetry() },
-  ]);
+  onShutdown(
+    logger,
+    [
+      { name: 'http', run: () => shutdown.run(app) },
+      { name: 'grpc clients', run: () => closeClients(clients) },
+      { name: 'mongo', run: () => mongo.close() },
+      { name: 'telemetry', run: () => stopTelemetry() },
+    ],
+    // The drain, then a request accepted just before the close may take its whole budget, then the rest.
+    config.SHUTDOWN_DRAIN_MS + config.REQUEST_TIMEOUT_MS + 5_000,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -2712,7 +2712,7 @@ export interface components {
          *           "chatapp"
          *         ],
          *         "chatapp_instance_ids": [
-         *           "chatapp instance ids"
+         *           "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
          *         ],
          *         "tags": [
          *           "vip"
@@ -2725,8 +2725,8 @@ export interface components {
          *         "handoff": {
          *           "enabled": true,
          *           "assign_to": {
-         *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *             "name": "Maria Oliveira"
+         *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *             "name": "Ana Souza"
          *           },
          *           "triggers": [
          *             {
@@ -2771,11 +2771,14 @@ export interface components {
                  */
                 business_hours: {
                     /**
-                     * @description null: Monday–Friday 09:00–18:00
+                     * @description opening ranges [from, to] by weekday; null: Monday–Friday 09:00–18:00
                      * @default null
                      */
                     days: {
-                        [key: string]: string[][];
+                        [key: string]: [
+                            string,
+                            string
+                        ][];
                     } | null;
                     /**
                      * @description null: the organization's timezone
@@ -2785,7 +2788,7 @@ export interface components {
                 } | null;
                 handoff: {
                     /** @default null */
-                    assign_to: components["schemas"]["Ref"] | null;
+                    assign_to: components["schemas"]["MemberRef"] | null;
                     /** @default false */
                     enabled: boolean;
                     /** @default [] */
@@ -2811,7 +2814,10 @@ export interface components {
                 /** @enum {string} */
                 strategy: "always" | "when_unassigned" | "outside_business_hours";
             };
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             description: string | null;
@@ -2835,14 +2841,27 @@ export interface components {
             };
             /** @enum {string} */
             type: "sales" | "support" | "custom";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Sales assistant"
+         *     }
+         */
+        AiAgentRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
          *       "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "agent": {
-         *         "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira",
          *         "type": "sales"
          *       },
@@ -2906,7 +2925,10 @@ export interface components {
                 /** @default 0 */
                 delay_ms: number;
                 message_id: string;
-                /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+                 */
                 sent_at: string;
             }[];
             /** @default null */
@@ -2966,7 +2988,7 @@ export interface components {
          *       "status": "draft",
          *       "chatapp_instances": [
          *         {
-         *           "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
          *           "name": "Spring sale",
          *           "channel": "qrcode"
          *         }
@@ -2978,20 +3000,20 @@ export interface components {
          *         ],
          *         "tags_operator": "or",
          *         "contact_ids": [
-         *           "contact ids"
+         *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
          *         ],
          *         "has_chatapp": false,
          *         "filters": {
          *           "source": "chatapp",
-         *           "created_after": "created after",
-         *           "created_before": "created before",
+         *           "created_after": "2026-01-01T00:00:00.000Z",
+         *           "created_before": "2026-03-01T00:00:00.000Z",
          *           "exclude_tags": [
          *             "exclude tags"
          *           ]
          *         }
          *       },
          *       "message": {
-         *         "type": "type",
+         *         "type": "text",
          *         "content": "Yes, the annual plan is 10% off until Friday.",
          *         "media_url": "https://cdn.example.com/catalogue.pdf"
          *       },
@@ -3006,7 +3028,7 @@ export interface components {
          *             "component": "component",
          *             "source_type": "contact_field",
          *             "source_key": "source key",
-         *             "fallback": "fallback",
+         *             "fallback": "friend",
          *             "value": "value"
          *           }
          *         ]
@@ -3087,7 +3109,10 @@ export interface components {
             } | null;
             /** @default null */
             completed_at: string | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             description: string | null;
@@ -3106,7 +3131,8 @@ export interface components {
                 content: string | null;
                 /** @default null */
                 media_url: string | null;
-                type: string;
+                /** @enum {string} */
+                type: "text" | "image" | "audio" | "video" | "document";
             } | null;
             name: string;
             /** @default null */
@@ -3134,13 +3160,16 @@ export interface components {
             };
             /** @enum {string} */
             status: "draft" | "scheduled" | "processing" | "sending" | "paused" | "completed" | "completed_with_errors" | "failed" | "cancelled";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
          * @example {
          *       "contact": {
-         *         "id": "id",
+         *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira"
          *       },
          *       "status": "pending",
@@ -3154,10 +3183,7 @@ export interface components {
          *     }
          */
         BroadcastRecipient: {
-            contact: {
-                id: string;
-                name: string;
-            };
+            contact: components["schemas"]["ContactRef"];
             /**
              * @description the provider error, e.g. {code: "131042"}
              * @default null
@@ -3197,7 +3223,10 @@ export interface components {
         ChatInstance: {
             /** @enum {string} */
             channel: "official" | "qrcode";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             id: string;
             /** @default false */
@@ -3207,7 +3236,10 @@ export interface components {
             phone_number: string | null;
             /** @enum {string} */
             status: "connected" | "connecting" | "disconnected";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             warmup: {
                 /** @default false */
@@ -3244,10 +3276,10 @@ export interface components {
          */
         Company: {
             /**
-             * @description the responsible member {id, name}
+             * @description the responsible member
              * @default null
              */
-            assigned_to: components["schemas"]["Ref"] | null;
+            assigned_to: components["schemas"]["MemberRef"] | null;
             /** @default null */
             city: string | null;
             /**
@@ -3255,10 +3287,18 @@ export interface components {
              * @default 0
              */
             contacts_count: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
-            /** @default {} */
-            custom_fields: unknown;
+            /**
+             * @description by the key of a custom field of the organization (GET /v1/custom-fields)
+             * @default {}
+             */
+            custom_fields: {
+                [key: string]: string | number | boolean | null | string[];
+            };
             /**
              * @description live deals linked to the company, any status (real value)
              * @default 0
@@ -3283,10 +3323,23 @@ export interface components {
              * @default 0
              */
             total_deals_value: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             /** @default null */
             website: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Padaria Central"
+         *     }
+         */
+        CompanyRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
@@ -3298,7 +3351,7 @@ export interface components {
          *       "chatapp_jid": "5511987654321@c.us",
          *       "socialmsg_psid": "socialmsg psid",
          *       "socialmsg_name": "socialmsg name",
-         *       "source": "source",
+         *       "source": "chatapp",
          *       "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
          *       "company": {
          *         "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -3322,11 +3375,19 @@ export interface components {
             /** @default null */
             chatapp_jid: string | null;
             /** @default null */
-            company: components["schemas"]["Ref"] | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            company: components["schemas"]["CompanyRef"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
-            /** @default {} */
-            custom_fields: unknown;
+            /**
+             * @description by the key of a custom field of the organization (GET /v1/custom-fields)
+             * @default {}
+             */
+            custom_fields: {
+                [key: string]: string | number | boolean | null | string[];
+            };
             deals_count: number;
             /** @default null */
             email: string | null;
@@ -3346,10 +3407,13 @@ export interface components {
             /** @default null */
             socialmsg_psid: string | null;
             /** @default null */
-            source: string | null;
+            source: ("chatapp" | "photoapp" | "socialmsg" | "manual" | "import" | "api") | null;
             /** @default [] */
             tags: string[];
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3362,7 +3426,7 @@ export interface components {
          *       "chatapp_jid": "5511987654321@c.us",
          *       "socialmsg_psid": "socialmsg psid",
          *       "socialmsg_name": "socialmsg name",
-         *       "source": "source",
+         *       "source": "chatapp",
          *       "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
          *       "company": {
          *         "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -3378,13 +3442,13 @@ export interface components {
          *       "last_message_at": "2026-03-02T14:30:00.000Z",
          *       "created_at": "2026-03-02T14:30:00.000Z",
          *       "updated_at": "2026-03-02T14:30:00.000Z",
-         *       "messages_count": {},
+         *       "messages_count": 1,
          *       "deals": [
          *         {
          *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
          *           "title": "Annual plan – Padaria Central",
          *           "value": 4800,
-         *           "status": "status",
+         *           "status": "open",
          *           "stage": {
          *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
          *             "name": "Proposal"
@@ -3399,11 +3463,19 @@ export interface components {
             /** @default null */
             chatapp_jid: string | null;
             /** @default null */
-            company: components["schemas"]["Ref"] | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            company: components["schemas"]["CompanyRef"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
-            /** @default {} */
-            custom_fields: unknown;
+            /**
+             * @description by the key of a custom field of the organization (GET /v1/custom-fields)
+             * @default {}
+             */
+            custom_fields: {
+                [key: string]: string | number | boolean | null | string[];
+            };
             deals: components["schemas"]["DealSummary"][];
             deals_count: number;
             /** @default null */
@@ -3413,7 +3485,11 @@ export interface components {
             id: string;
             /** @default null */
             last_message_at: string | null;
-            messages_count: unknown;
+            /**
+             * @description messages in all its conversations
+             * @default 0
+             */
+            messages_count: number;
             name: string;
             notes_count: number;
             /** @default null */
@@ -3425,11 +3501,24 @@ export interface components {
             /** @default null */
             socialmsg_psid: string | null;
             /** @default null */
-            source: string | null;
+            source: ("chatapp" | "photoapp" | "socialmsg" | "manual" | "import" | "api") | null;
             /** @default [] */
             tags: string[];
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Maria Oliveira"
+         *     }
+         */
+        ContactRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
@@ -3440,7 +3529,7 @@ export interface components {
          *       },
          *       "channel": "chatapp",
          *       "chatapp_instance": {
-         *         "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira",
          *         "channel": "qrcode"
          *       },
@@ -3450,8 +3539,8 @@ export interface components {
          *         "name": "Ana Souza"
          *       },
          *       "ai_agent": {
-         *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *         "name": "Maria Oliveira"
+         *         "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Sales assistant"
          *       },
          *       "unread_count": 1,
          *       "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -3467,12 +3556,9 @@ export interface components {
              * @description the agent that currently answers
              * @default null
              */
-            ai_agent: components["schemas"]["Ref"] | null;
-            /**
-             * @description the member {id, name}
-             * @default null
-             */
-            assigned_to: components["schemas"]["Ref"] | null;
+            ai_agent: components["schemas"]["AiAgentRef"] | null;
+            /** @default null */
+            assigned_to: components["schemas"]["MemberRef"] | null;
             /** @enum {string} */
             channel: "chatapp" | "photoapp" | "socialmsg";
             /**
@@ -3487,8 +3573,11 @@ export interface components {
             } | null;
             /** @default null */
             closed_at: string | null;
-            contact: components["schemas"]["Ref"];
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            contact: components["schemas"]["ContactRef"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             id: string;
             /** @default null */
@@ -3502,7 +3591,10 @@ export interface components {
             status: "open" | "closed";
             /** @default 0 */
             unread_count: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             /**
              * @description official numbers: end of the 24-hour free-text window opened by the contact's last message
@@ -3517,8 +3609,10 @@ export interface components {
          *       "label": "label",
          *       "type": "text",
          *       "entity": "contact",
-         *       "options": {},
-         *       "default_value": {},
+         *       "options": [
+         *         "options"
+         *       ],
+         *       "default_value": "default value",
          *       "required": false,
          *       "is_active": false,
          *       "created_at": "2026-03-02T14:30:00.000Z",
@@ -3526,9 +3620,13 @@ export interface components {
          *     }
          */
         CustomFieldDefinition: {
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
-            default_value: unknown;
+            /** @default null */
+            default_value: (string | number | boolean | null | string[]) | null;
             /** @enum {string} */
             entity: "contact" | "company" | "deal";
             id: string;
@@ -3536,11 +3634,14 @@ export interface components {
             key: string;
             label: string;
             /** @description null, never an empty list, when the field has no options */
-            options: unknown;
+            options: string[] | null;
             required: boolean;
             /** @enum {string} */
             type: "text" | "textarea" | "number" | "boolean" | "date" | "email" | "phone" | "url" | "select" | "multiselect";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3573,7 +3674,7 @@ export interface components {
          *         "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Ana Souza"
          *       },
-         *       "expected_close_date": "2026-03-16",
+         *       "expected_close_date": "2026-03-02T14:30:00.000Z",
          *       "probability": 60,
          *       "lost_reason": "Chose a competitor",
          *       "closed_at": "2026-03-02T14:30:00.000Z",
@@ -3588,23 +3689,32 @@ export interface components {
          */
         Deal: {
             /** @default null */
-            assigned_to: components["schemas"]["Ref"] | null;
+            assigned_to: components["schemas"]["MemberRef"] | null;
             /** @default null */
             closed_at: string | null;
             /** @default null */
-            company: components["schemas"]["Ref"] | null;
+            company: components["schemas"]["CompanyRef"] | null;
             /** @default [] */
-            contacts: components["schemas"]["Ref"][];
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            contacts: components["schemas"]["ContactRef"][];
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
+            /** @description ISO 4217 */
             currency: string;
-            /** @default {} */
-            custom_fields: unknown;
+            /**
+             * @description by the key of a custom field of the organization (GET /v1/custom-fields)
+             * @default {}
+             */
+            custom_fields: {
+                [key: string]: string | number | boolean | null | string[];
+            };
             /** @default null */
             description: string | null;
             /** @default null */
             expected_close_date: string | null;
-            funnel: components["schemas"]["Ref"];
+            funnel: components["schemas"]["FunnelRef"];
             id: string;
             /** @default null */
             lost_reason: string | null;
@@ -3612,13 +3722,16 @@ export interface components {
             notes_count: number;
             /** @default null */
             probability: number | null;
-            stage: components["schemas"]["Ref"];
+            stage: components["schemas"]["StageRef"];
             /** @enum {string} */
             status: "open" | "won" | "lost";
             /** @default [] */
             tags: string[];
             title: string;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             /** @default 0 */
             value: number;
@@ -3628,7 +3741,7 @@ export interface components {
          *       "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "title": "Annual plan – Padaria Central",
          *       "value": 4800,
-         *       "status": "status",
+         *       "status": "open",
          *       "stage": {
          *         "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Proposal"
@@ -3637,8 +3750,9 @@ export interface components {
          */
         DealSummary: {
             id: string;
-            stage: components["schemas"]["Ref"];
-            status: string;
+            stage: components["schemas"]["StageRef"];
+            /** @enum {string} */
+            status: "open" | "won" | "lost";
             title: string;
             value: number;
         };
@@ -3650,10 +3764,14 @@ export interface components {
                     [key: string]: unknown;
                 };
                 message: string;
-                missing_scopes?: string[];
-                required_scopes?: string[];
-                type: string;
-                your_scopes?: string[];
+                missing_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks")[];
+                required_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks")[];
+                /**
+                 * @description The class of the error, from its HTTP status
+                 * @enum {string}
+                 */
+                type: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_error" | "unavailable";
+                your_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks")[];
             };
             meta: components["schemas"]["Meta"];
         };
@@ -3668,7 +3786,8 @@ export interface components {
             /** @default false */
             api_write: boolean;
             description: string;
-            type: string;
+            /** @enum {string} */
+            type: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
         };
         /**
          * @example {
@@ -3680,9 +3799,9 @@ export interface components {
          *       "stages": [
          *         {
          *           "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *           "funnel_id": "funnel id",
+         *           "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
          *           "name": "Proposal",
-         *           "position": 0,
+         *           "position": 1,
          *           "color": "#3B82F6",
          *           "probability": 60,
          *           "total_deals": 1,
@@ -3698,7 +3817,10 @@ export interface components {
          *     }
          */
         Funnel: {
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             id: string;
             /** @default false */
@@ -3713,20 +3835,33 @@ export interface components {
             total_deals: number;
             /** @default 0 */
             total_value: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Sales"
+         *     }
+         */
+        FunnelRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
          *       "total": 1,
          *       "has_more": false,
          *       "next_cursor": "next cursor",
-         *       "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+         *       "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
          *     }
          */
         ListMeta: {
             has_more: boolean;
-            /** @description Omitted on the last page */
+            /** @description Omitted on the last page; opaque: send it back as it is */
             next_cursor?: string;
             request_id: string;
             /** @description Approximate count of the organization's records without filters */
@@ -3735,18 +3870,18 @@ export interface components {
         /**
          * @example {
          *       "organization": {
-         *         "id": "id",
+         *         "id": "org_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira",
          *         "plan": "plan",
          *         "currency": "BRL",
          *         "timezone": "America/Sao_Paulo"
          *       },
          *       "api_key": {
-         *         "id": "id",
+         *         "id": "key_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira",
          *         "prefix": "sk_live_ab12",
          *         "scopes": [
-         *           "scopes"
+         *           "read:contacts"
          *         ],
          *         "created_at": "2026-03-02T14:30:00.000Z",
          *         "last_used_at": "2026-03-02T14:30:00.000Z"
@@ -3755,20 +3890,27 @@ export interface components {
          */
         Me: {
             api_key: {
-                /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+                 */
                 created_at: string;
                 id: string;
                 /** @default null */
                 last_used_at: string | null;
                 name: string;
+                /** @description the first characters of the key, to recognise it */
                 prefix: string;
-                scopes: string[];
+                scopes: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks")[];
             };
             organization: {
+                /** @description ISO 4217 */
                 currency: string;
                 id: string;
                 name: string;
+                /** @description free, starter, pro or enterprise */
                 plan: string;
+                /** @description IANA time zone */
                 timezone: string;
             };
         };
@@ -3787,6 +3929,7 @@ export interface components {
         Member: {
             /** @default null */
             avatar_url: string | null;
+            /** Format: email */
             email: string;
             id: string;
             is_active: boolean;
@@ -3794,7 +3937,18 @@ export interface components {
             /** @default null */
             last_active_at: string | null;
             name: string;
+            /** @description owner, admin or member */
             role: string;
+        };
+        /**
+         * @example {
+         *       "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Ana Souza"
+         *     }
+         */
+        MemberRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
@@ -3817,7 +3971,7 @@ export interface components {
          *       "status": "queued",
          *       "sender": {
          *         "type": "contact",
-         *         "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "id": "id",
          *         "name": "Maria Oliveira"
          *       },
          *       "external_id": "external id",
@@ -3836,7 +3990,10 @@ export interface components {
             /** @default null */
             content: string | null;
             conversation_id: string;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @enum {string} */
             direction: "inbound" | "outbound";
@@ -3887,7 +4044,7 @@ export interface components {
         };
         /**
          * @example {
-         *       "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+         *       "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
          *     }
          */
         Meta: {
@@ -3909,10 +4066,16 @@ export interface components {
             /** @enum {string} */
             color: "yellow" | "blue" | "green" | "pink" | "orange" | "purple" | "red" | "gray";
             content: string;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             id: string;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3936,7 +4099,10 @@ export interface components {
             contact: components["schemas"]["Ref"];
             /** @default null */
             keyword: string | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             opted_out_at: string;
             /**
              * @description keyword: the contact wrote STOP (or another opt-out word); api: POST …/opt-out
@@ -3957,9 +4123,9 @@ export interface components {
         /**
          * @example {
          *       "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *       "funnel_id": "funnel id",
+         *       "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "name": "Proposal",
-         *       "position": 0,
+         *       "position": 1,
          *       "color": "#3B82F6",
          *       "probability": 60,
          *       "total_deals": 1,
@@ -3971,11 +4137,15 @@ export interface components {
         Stage: {
             /** @default null */
             color: string | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             funnel_id: string;
             id: string;
             name: string;
+            /** @description 1-based board position */
             position: number;
             /** @default null */
             probability: number | null;
@@ -3983,8 +4153,21 @@ export interface components {
             total_deals: number;
             /** @default 0 */
             total_value: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Proposal"
+         *     }
+         */
+        StageRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
@@ -4015,7 +4198,7 @@ export interface components {
          *         "name": "Maria Oliveira"
          *       },
          *       "deal": {
-         *         "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "title": "Annual plan – Padaria Central"
          *       },
          *       "company": {
@@ -4027,18 +4210,18 @@ export interface components {
          *     }
          */
         Task: {
-            /**
-             * @description the member {id, name}
-             * @default null
-             */
-            assigned_to: components["schemas"]["Ref"] | null;
             /** @default null */
-            company: components["schemas"]["Ref"] | null;
+            assigned_to: components["schemas"]["MemberRef"] | null;
+            /** @default null */
+            company: components["schemas"]["CompanyRef"] | null;
             /** @default null */
             completed_at: string | null;
             /** @default null */
-            contact: components["schemas"]["Ref"] | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            contact: components["schemas"]["ContactRef"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             deal: {
@@ -4057,7 +4240,10 @@ export interface components {
             title: string;
             /** @enum {string} */
             type: "todo" | "call" | "email" | "meeting" | "follow_up";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -4068,7 +4254,11 @@ export interface components {
          *       "language": "pt_BR",
          *       "category": "marketing",
          *       "status": "APPROVED",
-         *       "components": {},
+         *       "components": [
+         *         {
+         *           "type": "type"
+         *         }
+         *       ],
          *       "variables": [
          *         {
          *           "key": "key",
@@ -4082,14 +4272,21 @@ export interface components {
             /** @enum {string} */
             category: "marketing" | "utility" | "authentication";
             /** @default [] */
-            components: unknown;
+            components: ({
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[];
             id: string;
             instance_id: string;
             language: string;
             name: string;
             /** @enum {string} */
             status: "APPROVED" | "PENDING" | "REJECTED" | "PAUSED" | "DISABLED";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             /** @default [] */
             variables: {
@@ -4103,9 +4300,8 @@ export interface components {
          *       "name": "CRM sync",
          *       "url": "https://hooks.example.com/crm",
          *       "events": [
-         *         "events"
+         *         "contact.created"
          *       ],
-         *       "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE=",
          *       "status": "active",
          *       "consecutive_failures": 1,
          *       "last_delivery_at": "2026-03-02T14:30:00.000Z",
@@ -4123,10 +4319,13 @@ export interface components {
         Webhook: {
             /** @default 0 */
             consecutive_failures: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default [] */
-            events: string[];
+            events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
             id: string;
             /**
              * @description the API key that created the subscription or last changed it (key_…); revoking it pauses the subscription
@@ -4166,12 +4365,14 @@ export interface components {
              * @default null
              */
             previous_secret_expires_at: string | null;
-            /** @description The signing secret (whsec_…); only in the answers of POST /v1/webhooks and rotate-secret */
-            secret?: string;
             /** @enum {string} */
             status: "active" | "paused";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+            /** Format: uri */
             url: string;
         };
         /**
@@ -4179,7 +4380,7 @@ export interface components {
          *       "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *       "event_type": "event type",
+         *       "event_type": "contact.created",
          *       "status": "pending",
          *       "attempt": 1,
          *       "response_status": 200,
@@ -4205,7 +4406,7 @@ export interface components {
          */
         WebhookDelivery: {
             /**
-             * @description attempts made so far, 0–5
+             * @description attempts made so far
              * @default 0
              */
             attempt: number;
@@ -4216,7 +4417,10 @@ export interface components {
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
             /** @default null */
             completed_at: string | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             duration_ms: number | null;
@@ -4226,7 +4430,8 @@ export interface components {
              */
             error: string | null;
             event_id: string;
-            event_type: string;
+            /** @enum {string} */
+            event_type: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
             id: string;
             /** @default false */
             is_test: boolean;
@@ -4257,7 +4462,10 @@ export interface components {
          */
         WebhookDeliveryAttempt: {
             attempt: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             attempted_at: string;
             /** @default 0 */
             duration_ms: number;
@@ -4273,7 +4481,7 @@ export interface components {
          *       "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *       "event_type": "event type",
+         *       "event_type": "contact.created",
          *       "status": "pending",
          *       "attempt": 1,
          *       "response_status": 200,
@@ -4301,7 +4509,7 @@ export interface components {
          */
         WebhookDeliveryDetail: {
             /**
-             * @description attempts made so far, 0–5
+             * @description attempts made so far
              * @default 0
              */
             attempt: number;
@@ -4312,7 +4520,10 @@ export interface components {
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
             /** @default null */
             completed_at: string | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             duration_ms: number | null;
@@ -4322,7 +4533,8 @@ export interface components {
              */
             error: string | null;
             event_id: string;
-            event_type: string;
+            /** @enum {string} */
+            event_type: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
             id: string;
             /** @default false */
             is_test: boolean;
@@ -4346,6 +4558,90 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             webhook_id: string;
+        };
+        /**
+         * @example {
+         *       "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Maria Oliveira",
+         *       "url": "https://hooks.example.com/crm",
+         *       "events": [
+         *         "contact.created"
+         *       ],
+         *       "status": "active",
+         *       "consecutive_failures": 1,
+         *       "last_delivery_at": "2026-03-02T14:30:00.000Z",
+         *       "last_failure_at": "2026-03-02T14:30:00.000Z",
+         *       "last_failure_reason": "last failure reason",
+         *       "paused_reason": "consecutive_failures",
+         *       "key_id": "key id",
+         *       "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "updated_at": "2026-03-02T14:30:00.000Z",
+         *       "pending_deliveries": 1,
+         *       "lag_seconds": 1,
+         *       "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE="
+         *     }
+         */
+        WebhookWithSecret: {
+            /** @default 0 */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            created_at: string;
+            /** @default [] */
+            events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
+            id: string;
+            /**
+             * @description the API key that created the subscription or last changed it (key_…); revoking it pauses the subscription
+             * @default null
+             */
+            key_id: string | null;
+            /**
+             * @description age of the oldest of those deliveries: how far behind the subscription is (null when nothing is pending)
+             * @default null
+             */
+            lag_seconds: number | null;
+            /**
+             * @description time of the last successful delivery
+             * @default null
+             */
+            last_delivery_at: string | null;
+            /** @default null */
+            last_failure_at: string | null;
+            /**
+             * @description timeout, connection_error, http_<status>, or blocked_address: <why>
+             * @default null
+             */
+            last_failure_reason: string | null;
+            name: string;
+            /**
+             * @description why a paused subscription is paused (null while active); api_key_revoked: the key it answers to (key_id) was revoked or expired, and a key holding the read scopes of its kinds reactivates it
+             * @default null
+             */
+            paused_reason: ("consecutive_failures" | "manual" | "api_key_revoked") | null;
+            /**
+             * @description deliveries not yet done: on their first attempt, waiting for a retry, or held while paused
+             * @default 0
+             */
+            pending_deliveries: number;
+            /**
+             * @description while set, deliveries are also signed with the secret the last rotation replaced
+             * @default null
+             */
+            previous_secret_expires_at: string | null;
+            /** @description The signing secret; only in the answers of POST /v1/webhooks and rotate-secret, so keep it then */
+            secret: string;
+            /** @enum {string} */
+            status: "active" | "paused";
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            updated_at: string;
+            /** Format: uri */
+            url: string;
         };
     };
     responses: never;
@@ -4418,7 +4714,7 @@ export interface operations {
                      *               "chatapp"
                      *             ],
                      *             "chatapp_instance_ids": [
-                     *               "chatapp instance ids"
+                     *               "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *             ],
                      *             "tags": [
                      *               "vip"
@@ -4431,8 +4727,8 @@ export interface operations {
                      *             "handoff": {
                      *               "enabled": true,
                      *               "assign_to": {
-                     *                 "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *                 "name": "Maria Oliveira"
+                     *                 "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *                 "name": "Ana Souza"
                      *               },
                      *               "triggers": [
                      *                 {
@@ -4463,7 +4759,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -4507,6 +4803,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -4537,6 +4845,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4620,7 +4940,7 @@ export interface operations {
                  *             {
                  *               "type": "keywords",
                  *               "keywords": [
-                 *                 "keywords"
+                 *                 "+5511987654321"
                  *               ]
                  *             }
                  *           ]
@@ -4631,43 +4951,43 @@ export interface operations {
                  *             "mon": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "tue": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "wed": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "thu": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "fri": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sat": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sun": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ]
                  *           }
@@ -4718,6 +5038,7 @@ export interface operations {
                                     string
                                 ][];
                             };
+                            /** @description An IANA time zone such as Europe/Lisbon */
                             timezone?: string;
                         } | null;
                         handoff?: {
@@ -4735,7 +5056,7 @@ export interface operations {
                                 /** @constant */
                                 type: "consecutive_failures";
                             })[];
-                        };
+                        } & unknown;
                         maxRepliesPerConversation?: number | null;
                         replyDelayMs?: number;
                         /** @enum {string} */
@@ -4747,7 +5068,7 @@ export interface operations {
                         chatappInstanceIds?: string[];
                         sources: ("chatapp" | "photoapp" | "socialmsg")[];
                         tags?: string[];
-                    };
+                    } & unknown;
                     /** @enum {string} */
                     type: "sales" | "support" | "custom";
                 };
@@ -4775,7 +5096,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -4788,8 +5109,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -4816,7 +5137,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -4860,8 +5181,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -4890,6 +5247,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4969,7 +5338,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -4982,8 +5351,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -5010,7 +5379,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -5066,6 +5435,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -5084,6 +5465,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5169,7 +5562,7 @@ export interface operations {
                  *             {
                  *               "type": "keywords",
                  *               "keywords": [
-                 *                 "keywords"
+                 *                 "+5511987654321"
                  *               ]
                  *             }
                  *           ]
@@ -5180,43 +5573,43 @@ export interface operations {
                  *             "mon": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "tue": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "wed": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "thu": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "fri": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sat": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sun": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ]
                  *           }
@@ -5267,6 +5660,7 @@ export interface operations {
                                     string
                                 ][];
                             };
+                            /** @description An IANA time zone such as Europe/Lisbon */
                             timezone?: string;
                         } | null;
                         handoff?: {
@@ -5284,7 +5678,7 @@ export interface operations {
                                 /** @constant */
                                 type: "consecutive_failures";
                             })[];
-                        };
+                        } & unknown;
                         maxRepliesPerConversation?: number | null;
                         replyDelayMs?: number;
                         /** @enum {string} */
@@ -5296,7 +5690,7 @@ export interface operations {
                         chatappInstanceIds?: string[];
                         sources: ("chatapp" | "photoapp" | "socialmsg")[];
                         tags?: string[];
-                    };
+                    } & unknown;
                     /** @enum {string} */
                     type: "sales" | "support" | "custom";
                 };
@@ -5324,7 +5718,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -5337,8 +5731,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -5365,7 +5759,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -5421,8 +5815,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -5451,6 +5881,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5565,6 +6007,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -5583,6 +6049,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5668,7 +6146,7 @@ export interface operations {
                  *             {
                  *               "type": "keywords",
                  *               "keywords": [
-                 *                 "keywords"
+                 *                 "+5511987654321"
                  *               ]
                  *             }
                  *           ]
@@ -5679,43 +6157,43 @@ export interface operations {
                  *             "mon": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "tue": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "wed": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "thu": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "fri": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sat": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sun": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ]
                  *           }
@@ -5766,6 +6244,7 @@ export interface operations {
                                     string
                                 ][];
                             };
+                            /** @description An IANA time zone such as Europe/Lisbon */
                             timezone?: string;
                         } | null;
                         handoff?: {
@@ -5783,7 +6262,7 @@ export interface operations {
                                 /** @constant */
                                 type: "consecutive_failures";
                             })[];
-                        };
+                        } & unknown;
                         maxRepliesPerConversation?: number | null;
                         replyDelayMs?: number;
                         /** @enum {string} */
@@ -5795,7 +6274,7 @@ export interface operations {
                         chatappInstanceIds?: string[];
                         sources: ("chatapp" | "photoapp" | "socialmsg")[];
                         tags?: string[];
-                    };
+                    } & unknown;
                     /** @enum {string} */
                     type: "sales" | "support" | "custom";
                 };
@@ -5823,7 +6302,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -5836,8 +6315,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -5864,7 +6343,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -5920,8 +6399,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -5950,6 +6465,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6029,7 +6556,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -6042,8 +6569,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -6070,7 +6597,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6126,6 +6653,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6156,6 +6707,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6235,7 +6798,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -6248,8 +6811,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -6276,7 +6839,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6332,6 +6895,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6350,6 +6937,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6428,7 +7027,7 @@ export interface operations {
                      *         {
                      *           "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "agent": {
-                     *             "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Maria Oliveira",
                      *             "type": "sales"
                      *           },
@@ -6464,7 +7063,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6508,6 +7107,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6538,6 +7149,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6610,7 +7233,7 @@ export interface operations {
                      *       "data": {
                      *         "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "agent": {
-                     *           "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "type": "sales"
                      *         },
@@ -6642,7 +7265,7 @@ export interface operations {
                      *         "completed_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6698,6 +7321,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6716,6 +7351,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6797,7 +7444,7 @@ export interface operations {
                      *           "status": "draft",
                      *           "chatapp_instances": [
                      *             {
-                     *               "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *               "name": "Spring sale",
                      *               "channel": "qrcode"
                      *             }
@@ -6809,20 +7456,20 @@ export interface operations {
                      *             ],
                      *             "tags_operator": "or",
                      *             "contact_ids": [
-                     *               "contact ids"
+                     *               "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *             ],
                      *             "has_chatapp": false,
                      *             "filters": {
                      *               "source": "chatapp",
-                     *               "created_after": "created after",
-                     *               "created_before": "created before",
+                     *               "created_after": "2026-01-01T00:00:00.000Z",
+                     *               "created_before": "2026-03-01T00:00:00.000Z",
                      *               "exclude_tags": [
                      *                 "exclude tags"
                      *               ]
                      *             }
                      *           },
                      *           "message": {
-                     *             "type": "type",
+                     *             "type": "text",
                      *             "content": "Yes, the annual plan is 10% off until Friday.",
                      *             "media_url": "https://cdn.example.com/catalogue.pdf"
                      *           },
@@ -6837,7 +7484,7 @@ export interface operations {
                      *                 "component": "component",
                      *                 "source_type": "contact_field",
                      *                 "source_key": "source key",
-                     *                 "fallback": "fallback",
+                     *                 "fallback": "friend",
                      *                 "value": "value"
                      *               }
                      *             ]
@@ -6868,7 +7515,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6912,6 +7559,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6942,6 +7601,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7003,57 +7674,34 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Maria Oliveira",
-                 *       "description": "Follow-up on the annual plan proposal.",
+                 *       "name": "Spring sale",
                  *       "chatappInstanceIds": [
                  *         "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                  *       ],
                  *       "audience": {
-                 *         "type": "all",
+                 *         "type": "tags",
                  *         "tags": [
                  *           "vip"
                  *         ],
-                 *         "tagsOperator": "or",
-                 *         "contactIds": [
-                 *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *         ],
-                 *         "hasChatapp": false,
                  *         "filters": {
-                 *           "source": "chatapp",
-                 *           "createdAfter": "2026-03-02T14:30:00.000Z",
-                 *           "createdBefore": "2026-03-02T14:30:00.000Z",
                  *           "excludeTags": [
-                 *             "excludeTags"
+                 *             "churned"
                  *           ]
                  *         }
                  *       },
                  *       "message": {
                  *         "type": "text",
-                 *         "content": "Yes, the annual plan is 10% off until Friday.",
-                 *         "mediaUrl": "https://hooks.example.com/crm"
-                 *       },
-                 *       "cloudTemplate": {
-                 *         "templateId": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *         "language": "pt_BR",
-                 *         "variables": [
-                 *           {
-                 *             "key": "key",
-                 *             "component": "body",
-                 *             "sourceType": "contact_field",
-                 *             "sourceKey": "sourceKey",
-                 *             "fallback": "fallback",
-                 *             "value": "value"
-                 *           }
-                 *         ]
+                 *         "content": "20% off this week"
                  *       },
                  *       "settings": {
-                 *         "sendProfile": "conservative"
+                 *         "sendProfile": "moderate"
                  *       }
                  *     }
                  */
                 "application/json": {
                     audience: {
                         contactIds?: string[];
+                        /** @description createdBefore, when both are given, must be later than createdAfter. */
                         filters?: {
                             /** Format: date-time */
                             createdAfter?: string;
@@ -7069,12 +7717,13 @@ export interface operations {
                         tagsOperator?: "or" | "and";
                         /** @enum {string} */
                         type: "all" | "tags" | "contacts";
-                    };
+                    } & (unknown & unknown);
                     chatappInstanceIds: string[];
                     cloudTemplate?: {
                         language: string;
                         templateId: string;
-                        variables?: {
+                        /** @description A (component, key) pair may appear once. */
+                        variables?: ({
                             component: string;
                             fallback?: string;
                             key: string;
@@ -7082,10 +7731,10 @@ export interface operations {
                             /** @enum {string} */
                             sourceType: "contact_field" | "static";
                             value?: string;
-                        }[];
+                        } & unknown)[];
                     } | null;
                     description?: string | null;
-                    message?: {
+                    message?: ({
                         content?: string;
                         /** Format: uri */
                         mediaUrl?: string;
@@ -7094,7 +7743,7 @@ export interface operations {
                          * @enum {string}
                          */
                         type?: "text" | "image" | "audio" | "video" | "document";
-                    } | null;
+                    } & unknown) | null;
                     name: string;
                     settings?: {
                         /** @enum {string} */
@@ -7123,7 +7772,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -7135,20 +7784,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -7163,7 +7812,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -7190,7 +7839,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -7234,6 +7883,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
@@ -7246,8 +7907,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -7276,6 +7961,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7352,7 +8049,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -7364,20 +8061,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -7392,7 +8089,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -7419,7 +8116,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -7475,6 +8172,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -7493,6 +8202,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7607,6 +8328,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -7637,6 +8382,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7697,57 +8454,17 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Maria Oliveira",
-                 *       "description": "Follow-up on the annual plan proposal.",
-                 *       "chatappInstanceIds": [
-                 *         "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *       ],
-                 *       "audience": {
-                 *         "type": "all",
-                 *         "tags": [
-                 *           "vip"
-                 *         ],
-                 *         "tagsOperator": "or",
-                 *         "contactIds": [
-                 *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *         ],
-                 *         "hasChatapp": false,
-                 *         "filters": {
-                 *           "source": "chatapp",
-                 *           "createdAfter": "2026-03-02T14:30:00.000Z",
-                 *           "createdBefore": "2026-03-02T14:30:00.000Z",
-                 *           "excludeTags": [
-                 *             "excludeTags"
-                 *           ]
-                 *         }
-                 *       },
+                 *       "name": "Spring sale (final)",
                  *       "message": {
                  *         "type": "text",
-                 *         "content": "Yes, the annual plan is 10% off until Friday.",
-                 *         "mediaUrl": "https://hooks.example.com/crm"
-                 *       },
-                 *       "cloudTemplate": {
-                 *         "templateId": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *         "language": "pt_BR",
-                 *         "variables": [
-                 *           {
-                 *             "key": "key",
-                 *             "component": "body",
-                 *             "sourceType": "contact_field",
-                 *             "sourceKey": "sourceKey",
-                 *             "fallback": "fallback",
-                 *             "value": "value"
-                 *           }
-                 *         ]
-                 *       },
-                 *       "settings": {
-                 *         "sendProfile": "conservative"
+                 *         "content": "20% off this week"
                  *       }
                  *     }
                  */
                 "application/json": {
                     audience?: {
                         contactIds?: string[];
+                        /** @description createdBefore, when both are given, must be later than createdAfter. */
                         filters?: {
                             /** Format: date-time */
                             createdAfter?: string;
@@ -7763,12 +8480,13 @@ export interface operations {
                         tagsOperator?: "or" | "and";
                         /** @enum {string} */
                         type: "all" | "tags" | "contacts";
-                    };
+                    } & (unknown & unknown);
                     chatappInstanceIds?: string[];
                     cloudTemplate?: {
                         language: string;
                         templateId: string;
-                        variables?: {
+                        /** @description A (component, key) pair may appear once. */
+                        variables?: ({
                             component: string;
                             fallback?: string;
                             key: string;
@@ -7776,10 +8494,10 @@ export interface operations {
                             /** @enum {string} */
                             sourceType: "contact_field" | "static";
                             value?: string;
-                        }[];
+                        } & unknown)[];
                     } | null;
                     description?: string | null;
-                    message?: {
+                    message?: ({
                         content?: string;
                         /** Format: uri */
                         mediaUrl?: string;
@@ -7788,7 +8506,7 @@ export interface operations {
                          * @enum {string}
                          */
                         type?: "text" | "image" | "audio" | "video" | "document";
-                    } | null;
+                    } & unknown) | null;
                     name?: string;
                     settings?: {
                         /** @enum {string} */
@@ -7816,7 +8534,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -7828,20 +8546,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -7856,7 +8574,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -7883,7 +8601,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -7893,7 +8611,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON, MIXED_PROVIDERS */
+            /** @description Error: INVALID_JSON, INVALID_ID, MIXED_PROVIDERS */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -7939,8 +8657,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -7969,6 +8723,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8045,7 +8811,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -8057,20 +8823,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -8085,7 +8851,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -8112,7 +8878,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8168,6 +8934,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -8198,6 +8988,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8285,7 +9087,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -8297,20 +9099,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -8325,7 +9127,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -8352,7 +9154,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8362,7 +9164,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON, MIXED_PROVIDERS, MISSING_MESSAGE, MISSING_CLOUD_TEMPLATE */
+            /** @description Error: INVALID_JSON, INVALID_ID, MIXED_PROVIDERS, MISSING_MESSAGE, MISSING_CLOUD_TEMPLATE */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -8408,6 +9210,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: CHANNEL_DISCONNECTED */
             409: {
                 headers: {
@@ -8420,8 +9234,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -8450,6 +9288,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8526,7 +9376,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -8538,20 +9388,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -8566,7 +9416,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -8593,7 +9443,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8649,6 +9499,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -8679,6 +9553,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8755,7 +9641,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "contact": {
-                     *             "id": "id",
+                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Maria Oliveira"
                      *           },
                      *           "status": "pending",
@@ -8772,7 +9658,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8828,6 +9714,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -8858,6 +9756,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8945,7 +9855,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -8957,20 +9867,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -8985,7 +9895,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -9012,7 +9922,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9022,7 +9932,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -9068,6 +9978,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: CHANNEL_DISCONNECTED */
             409: {
                 headers: {
@@ -9080,8 +10002,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9110,6 +10056,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9200,7 +10158,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -9212,20 +10170,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -9240,7 +10198,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -9267,7 +10225,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9277,7 +10235,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON, MIXED_PROVIDERS, MISSING_MESSAGE, MISSING_CLOUD_TEMPLATE */
+            /** @description Error: INVALID_JSON, INVALID_ID, MIXED_PROVIDERS, MISSING_MESSAGE, MISSING_CLOUD_TEMPLATE */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -9323,6 +10281,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: CHANNEL_DISCONNECTED */
             409: {
                 headers: {
@@ -9335,8 +10305,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9365,6 +10359,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9424,46 +10430,22 @@ export interface operations {
                 /**
                  * @example {
                  *       "audience": {
-                 *         "type": "all",
+                 *         "type": "tags",
                  *         "tags": [
                  *           "vip"
                  *         ],
-                 *         "tagsOperator": "or",
-                 *         "contactIds": [
-                 *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *         ],
-                 *         "hasChatapp": false,
                  *         "filters": {
-                 *           "source": "chatapp",
-                 *           "createdAfter": "2026-03-02T14:30:00.000Z",
-                 *           "createdBefore": "2026-03-02T14:30:00.000Z",
                  *           "excludeTags": [
-                 *             "excludeTags"
+                 *             "churned"
                  *           ]
                  *         }
-                 *       },
-                 *       "cloudTemplate": {
-                 *         "templateId": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *         "language": "pt_BR",
-                 *         "variables": [
-                 *           {
-                 *             "key": "key",
-                 *             "component": "body",
-                 *             "sourceType": "contact_field",
-                 *             "sourceKey": "sourceKey",
-                 *             "fallback": "fallback",
-                 *             "value": "value"
-                 *           }
-                 *         ]
-                 *       },
-                 *       "chatappInstanceIds": [
-                 *         "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *       ]
+                 *       }
                  *     }
                  */
                 "application/json": {
                     audience: {
                         contactIds?: string[];
+                        /** @description createdBefore, when both are given, must be later than createdAfter. */
                         filters?: {
                             /** Format: date-time */
                             createdAfter?: string;
@@ -9479,12 +10461,13 @@ export interface operations {
                         tagsOperator?: "or" | "and";
                         /** @enum {string} */
                         type: "all" | "tags" | "contacts";
-                    };
+                    } & (unknown & unknown);
                     chatappInstanceIds?: string[];
                     cloudTemplate?: {
                         language: string;
                         templateId: string;
-                        variables?: {
+                        /** @description A (component, key) pair may appear once. */
+                        variables?: ({
                             component: string;
                             fallback?: string;
                             key: string;
@@ -9492,7 +10475,7 @@ export interface operations {
                             /** @enum {string} */
                             sourceType: "contact_field" | "static";
                             value?: string;
-                        }[];
+                        } & unknown)[];
                     };
                 };
             };
@@ -9519,7 +10502,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9563,8 +10546,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9593,6 +10612,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9685,7 +10716,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9729,6 +10760,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -9759,6 +10802,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9843,7 +10898,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9899,6 +10954,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -9917,6 +10984,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10001,7 +11080,11 @@ export interface operations {
                      *           "language": "pt_BR",
                      *           "category": "marketing",
                      *           "status": "APPROVED",
-                     *           "components": {},
+                     *           "components": [
+                     *             {
+                     *               "type": "type"
+                     *             }
+                     *           ],
                      *           "variables": [
                      *             {
                      *               "key": "key",
@@ -10015,7 +11098,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -10071,6 +11154,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -10101,6 +11196,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10206,7 +11313,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -10250,6 +11357,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -10280,6 +11399,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10407,7 +11538,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -10451,8 +11582,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -10481,6 +11648,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10575,7 +11754,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -10631,6 +11810,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -10649,6 +11840,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10763,6 +11966,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -10781,6 +12008,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10910,7 +12149,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -10920,7 +12159,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -10966,8 +12205,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -10996,6 +12271,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11078,7 +12365,7 @@ export interface operations {
                      *           "chatapp_jid": "5511987654321@c.us",
                      *           "socialmsg_psid": "socialmsg psid",
                      *           "socialmsg_name": "socialmsg name",
-                     *           "source": "source",
+                     *           "source": "chatapp",
                      *           "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *           "company": {
                      *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -11100,7 +12387,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11156,6 +12443,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -11186,6 +12485,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11289,7 +12600,7 @@ export interface operations {
                      *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Ana Souza"
                      *           },
-                     *           "expected_close_date": "2026-03-16",
+                     *           "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *           "probability": 60,
                      *           "lost_reason": "Chose a competitor",
                      *           "closed_at": "2026-03-02T14:30:00.000Z",
@@ -11306,7 +12617,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11362,6 +12673,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -11392,6 +12715,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11483,7 +12818,7 @@ export interface operations {
                      *           "chatapp_jid": "5511987654321@c.us",
                      *           "socialmsg_psid": "socialmsg psid",
                      *           "socialmsg_name": "socialmsg name",
-                     *           "source": "source",
+                     *           "source": "chatapp",
                      *           "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *           "company": {
                      *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -11505,7 +12840,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11549,6 +12884,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -11579,6 +12926,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11690,7 +13049,7 @@ export interface operations {
                      *         "chatapp_jid": "5511987654321@c.us",
                      *         "socialmsg_psid": "socialmsg psid",
                      *         "socialmsg_name": "socialmsg name",
-                     *         "source": "source",
+                     *         "source": "chatapp",
                      *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *         "company": {
                      *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -11708,7 +13067,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11752,6 +13111,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: DUPLICATE_CONTACT, IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
@@ -11764,8 +13135,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -11794,6 +13189,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11872,7 +13279,7 @@ export interface operations {
                      *         "chatapp_jid": "5511987654321@c.us",
                      *         "socialmsg_psid": "socialmsg psid",
                      *         "socialmsg_name": "socialmsg name",
-                     *         "source": "source",
+                     *         "source": "chatapp",
                      *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *         "company": {
                      *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -11888,13 +13295,13 @@ export interface operations {
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
-                     *         "messages_count": {},
+                     *         "messages_count": 1,
                      *         "deals": [
                      *           {
                      *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "title": "Annual plan – Padaria Central",
                      *             "value": 4800,
-                     *             "status": "status",
+                     *             "status": "open",
                      *             "stage": {
                      *               "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *               "name": "Proposal"
@@ -11903,7 +13310,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11959,6 +13366,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -11977,6 +13396,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12091,6 +13522,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -12109,6 +13564,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12177,7 +13644,7 @@ export interface operations {
                  *         "vip"
                  *       ],
                  *       "custom_fields": {},
-                 *       "funnel_stage": "funnel stage"
+                 *       "funnel_stage": "+5511987654321"
                  *     }
                  */
                 "application/json": {
@@ -12214,7 +13681,7 @@ export interface operations {
                      *         "chatapp_jid": "5511987654321@c.us",
                      *         "socialmsg_psid": "socialmsg psid",
                      *         "socialmsg_name": "socialmsg name",
-                     *         "source": "source",
+                     *         "source": "chatapp",
                      *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *         "company": {
                      *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -12232,7 +13699,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -12242,7 +13709,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -12288,6 +13755,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: DUPLICATE_CONTACT */
             409: {
                 headers: {
@@ -12300,8 +13779,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -12330,6 +13833,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12433,7 +13948,7 @@ export interface operations {
                      *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Ana Souza"
                      *           },
-                     *           "expected_close_date": "2026-03-16",
+                     *           "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *           "probability": 60,
                      *           "lost_reason": "Chose a competitor",
                      *           "closed_at": "2026-03-02T14:30:00.000Z",
@@ -12450,7 +13965,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -12506,6 +14021,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -12536,6 +14063,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12631,7 +14170,7 @@ export interface operations {
                      *         "chatapp_jid": "5511987654321@c.us",
                      *         "socialmsg_psid": "socialmsg psid",
                      *         "socialmsg_name": "socialmsg name",
-                     *         "source": "source",
+                     *         "source": "chatapp",
                      *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *         "company": {
                      *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -12647,13 +14186,13 @@ export interface operations {
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
-                     *         "messages_count": {},
+                     *         "messages_count": 1,
                      *         "deals": [
                      *           {
                      *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "title": "Annual plan – Padaria Central",
                      *             "value": 4800,
-                     *             "status": "status",
+                     *             "status": "open",
                      *             "stage": {
                      *               "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *               "name": "Proposal"
@@ -12662,7 +14201,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -12672,7 +14211,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -12718,6 +14257,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
@@ -12730,8 +14281,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -12760,6 +14335,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12846,7 +14433,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -12902,6 +14489,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -12932,6 +14531,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13033,7 +14644,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13043,7 +14654,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -13089,8 +14700,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -13119,6 +14766,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13234,6 +14893,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -13252,6 +14935,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13348,7 +15043,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13358,7 +15053,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -13404,8 +15099,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -13434,6 +15165,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13514,7 +15257,7 @@ export interface operations {
                      *         "opted_out_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13570,6 +15313,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -13588,6 +15355,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13679,7 +15458,7 @@ export interface operations {
                      *         "chatapp_jid": "5511987654321@c.us",
                      *         "socialmsg_psid": "socialmsg psid",
                      *         "socialmsg_name": "socialmsg name",
-                     *         "source": "source",
+                     *         "source": "chatapp",
                      *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *         "company": {
                      *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -13697,7 +15476,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13707,7 +15486,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -13753,8 +15532,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -13783,6 +15598,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13898,6 +15725,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -13928,6 +15779,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14014,7 +15877,7 @@ export interface operations {
                      *           },
                      *           "channel": "chatapp",
                      *           "chatapp_instance": {
-                     *             "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Maria Oliveira",
                      *             "channel": "qrcode"
                      *           },
@@ -14024,8 +15887,8 @@ export interface operations {
                      *             "name": "Ana Souza"
                      *           },
                      *           "ai_agent": {
-                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *             "name": "Maria Oliveira"
+                     *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Sales assistant"
                      *           },
                      *           "unread_count": 1,
                      *           "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -14040,7 +15903,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14084,6 +15947,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -14114,6 +15989,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14191,7 +16078,7 @@ export interface operations {
                      *         },
                      *         "channel": "chatapp",
                      *         "chatapp_instance": {
-                     *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "channel": "qrcode"
                      *         },
@@ -14201,8 +16088,8 @@ export interface operations {
                      *           "name": "Ana Souza"
                      *         },
                      *         "ai_agent": {
-                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *           "name": "Maria Oliveira"
+                     *           "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales assistant"
                      *         },
                      *         "unread_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -14213,7 +16100,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14269,6 +16156,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -14287,6 +16186,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14375,7 +16286,7 @@ export interface operations {
                      *         },
                      *         "channel": "chatapp",
                      *         "chatapp_instance": {
-                     *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "channel": "qrcode"
                      *         },
@@ -14385,8 +16296,8 @@ export interface operations {
                      *           "name": "Ana Souza"
                      *         },
                      *         "ai_agent": {
-                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *           "name": "Maria Oliveira"
+                     *           "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales assistant"
                      *         },
                      *         "unread_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -14397,7 +16308,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14407,7 +16318,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -14453,8 +16364,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -14483,6 +16430,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14560,7 +16519,7 @@ export interface operations {
                      *         },
                      *         "channel": "chatapp",
                      *         "chatapp_instance": {
-                     *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "channel": "qrcode"
                      *         },
@@ -14570,8 +16529,8 @@ export interface operations {
                      *           "name": "Ana Souza"
                      *         },
                      *         "ai_agent": {
-                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *           "name": "Maria Oliveira"
+                     *           "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales assistant"
                      *         },
                      *         "unread_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -14582,7 +16541,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14638,6 +16597,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -14668,6 +16651,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14763,7 +16758,7 @@ export interface operations {
                      *           "status": "queued",
                      *           "sender": {
                      *             "type": "contact",
-                     *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "id",
                      *             "name": "Maria Oliveira"
                      *           },
                      *           "external_id": "external id",
@@ -14779,7 +16774,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14835,6 +16830,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -14865,6 +16872,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14943,8 +16962,10 @@ export interface operations {
                      *           "label": "label",
                      *           "type": "text",
                      *           "entity": "contact",
-                     *           "options": {},
-                     *           "default_value": {},
+                     *           "options": [
+                     *             "options"
+                     *           ],
+                     *           "default_value": "default value",
                      *           "required": false,
                      *           "is_active": false,
                      *           "created_at": "2026-03-02T14:30:00.000Z",
@@ -14955,7 +16976,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14999,6 +17020,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -15029,6 +17062,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15140,7 +17185,7 @@ export interface operations {
                      *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Ana Souza"
                      *           },
-                     *           "expected_close_date": "2026-03-16",
+                     *           "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *           "probability": 60,
                      *           "lost_reason": "Chose a competitor",
                      *           "closed_at": "2026-03-02T14:30:00.000Z",
@@ -15157,7 +17202,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -15201,6 +17246,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -15231,6 +17288,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15371,7 +17440,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -15384,7 +17453,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -15428,6 +17497,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
@@ -15440,8 +17521,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -15470,6 +17575,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15568,7 +17685,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -15581,7 +17698,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -15637,6 +17754,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -15655,6 +17784,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15769,6 +17910,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -15787,6 +17952,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15920,7 +18097,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -15933,7 +18110,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -15943,7 +18120,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -15989,8 +18166,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -16019,6 +18232,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16128,7 +18353,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -16141,7 +18366,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16151,7 +18376,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -16197,8 +18422,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -16227,6 +18488,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16336,7 +18609,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -16349,7 +18622,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16359,7 +18632,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -16405,8 +18678,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -16435,6 +18744,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16521,7 +18842,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16577,6 +18898,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -16607,6 +18940,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16708,7 +19053,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16718,7 +19063,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -16764,8 +19109,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -16794,6 +19175,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16909,6 +19302,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -16927,6 +19344,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17023,7 +19452,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17033,7 +19462,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -17079,8 +19508,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -17109,6 +19574,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17212,7 +19689,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -17225,7 +19702,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17235,7 +19712,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -17281,8 +19758,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -17311,6 +19824,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17422,7 +19947,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -17435,7 +19960,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17445,7 +19970,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -17491,8 +20016,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -17521,6 +20082,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17624,7 +20197,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -17637,7 +20210,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17647,7 +20220,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -17693,8 +20266,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -17723,6 +20332,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17804,9 +20425,9 @@ export interface operations {
                      *           "stages": [
                      *             {
                      *               "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "funnel_id": "funnel id",
+                     *               "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *               "name": "Proposal",
-                     *               "position": 0,
+                     *               "position": 1,
                      *               "color": "#3B82F6",
                      *               "probability": 60,
                      *               "total_deals": 1,
@@ -17825,7 +20446,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17869,6 +20490,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -17899,6 +20532,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18000,9 +20645,9 @@ export interface operations {
                      *         "stages": [
                      *           {
                      *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *             "funnel_id": "funnel id",
+                     *             "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Proposal",
-                     *             "position": 0,
+                     *             "position": 1,
                      *             "color": "#3B82F6",
                      *             "probability": 60,
                      *             "total_deals": 1,
@@ -18017,7 +20662,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -18061,8 +20706,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -18091,6 +20772,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18169,9 +20862,9 @@ export interface operations {
                      *         "stages": [
                      *           {
                      *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *             "funnel_id": "funnel id",
+                     *             "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Proposal",
-                     *             "position": 0,
+                     *             "position": 1,
                      *             "color": "#3B82F6",
                      *             "probability": 60,
                      *             "total_deals": 1,
@@ -18186,7 +20879,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -18242,6 +20935,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -18260,6 +20965,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18356,9 +21073,9 @@ export interface operations {
                      *         "stages": [
                      *           {
                      *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *             "funnel_id": "funnel id",
+                     *             "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Proposal",
-                     *             "position": 0,
+                     *             "position": 1,
                      *             "color": "#3B82F6",
                      *             "probability": 60,
                      *             "total_deals": 1,
@@ -18373,7 +21090,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -18383,7 +21100,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -18429,8 +21146,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -18459,6 +21212,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18547,9 +21312,9 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "funnel_id": "funnel id",
+                     *         "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "name": "Proposal",
-                     *         "position": 0,
+                     *         "position": 1,
                      *         "color": "#3B82F6",
                      *         "probability": 60,
                      *         "total_deals": 1,
@@ -18558,7 +21323,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -18568,7 +21333,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -18614,8 +21379,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -18644,6 +21445,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18759,6 +21572,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -18789,6 +21626,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18878,9 +21727,9 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "funnel_id": "funnel id",
+                     *         "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "name": "Proposal",
-                     *         "position": 0,
+                     *         "position": 1,
                      *         "color": "#3B82F6",
                      *         "probability": 60,
                      *         "total_deals": 1,
@@ -18889,7 +21738,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -18899,7 +21748,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -18945,8 +21794,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -18975,6 +21860,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19044,25 +21941,25 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "organization": {
-                     *           "id": "id",
+                     *           "id": "org_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "plan": "plan",
                      *           "currency": "BRL",
                      *           "timezone": "America/Sao_Paulo"
                      *         },
                      *         "api_key": {
-                     *           "id": "id",
+                     *           "id": "key_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "prefix": "sk_live_ab12",
                      *           "scopes": [
-                     *             "scopes"
+                     *             "read:contacts"
                      *           ],
                      *           "created_at": "2026-03-02T14:30:00.000Z",
                      *           "last_used_at": "2026-03-02T14:30:00.000Z"
                      *         }
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -19075,6 +21972,18 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19100,6 +22009,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19186,7 +22107,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -19230,6 +22151,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -19260,6 +22193,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19316,19 +22261,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19366,6 +22313,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19422,16 +22381,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
@@ -19442,8 +22391,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: FEATURE_DISCONTINUED */
             410: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -19472,6 +22445,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19528,19 +22513,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19578,6 +22565,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19667,7 +22666,7 @@ export interface operations {
                      *         "status": "queued",
                      *         "sender": {
                      *           "type": "contact",
-                     *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "id",
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "external_id": "external id",
@@ -19679,7 +22678,7 @@ export interface operations {
                      *         "created_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -19735,6 +22734,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -19753,6 +22764,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19816,16 +22839,8 @@ export interface operations {
                  * @example {
                  *       "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *       "channel": "chatapp",
-                 *       "type": "text",
-                 *       "content": "Yes, the annual plan is 10% off until Friday.",
-                 *       "media_url": "https://cdn.example.com/catalogue.pdf",
-                 *       "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *       "instance_id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *       "template_name": "order_update",
-                 *       "template_language": "pt_BR",
-                 *       "template_components": [
-                 *         {}
-                 *       ]
+                 *       "content": "Happy to help!"
                  *     }
                  */
                 "application/json": {
@@ -19847,7 +22862,7 @@ export interface operations {
                      * @enum {string}
                      */
                     type?: "text" | "image" | "audio" | "video" | "document";
-                };
+                } & (unknown & unknown & unknown);
             };
         };
         responses: {
@@ -19883,7 +22898,7 @@ export interface operations {
                      *         "status": "queued",
                      *         "sender": {
                      *           "type": "contact",
-                     *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "id",
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "external_id": "external id",
@@ -19895,7 +22910,7 @@ export interface operations {
                      *         "created_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -19939,6 +22954,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: CHANNEL_DISCONNECTED, IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
@@ -19951,8 +22978,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -19981,6 +23032,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20073,7 +23136,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20117,6 +23180,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -20147,6 +23222,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20246,7 +23333,7 @@ export interface operations {
                      *             "name": "Maria Oliveira"
                      *           },
                      *           "deal": {
-                     *             "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "title": "Annual plan – Padaria Central"
                      *           },
                      *           "company": {
@@ -20261,7 +23348,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20305,6 +23392,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -20335,6 +23434,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20455,7 +23566,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -20466,7 +23577,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20510,8 +23621,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -20540,6 +23687,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20627,7 +23786,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -20638,7 +23797,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20694,6 +23853,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -20712,6 +23883,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20826,6 +24009,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -20844,6 +24051,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20960,7 +24179,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -20971,7 +24190,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20981,7 +24200,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -21027,8 +24246,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -21057,6 +24312,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21144,7 +24411,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -21155,7 +24422,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -21211,6 +24478,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -21241,6 +24532,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21328,7 +24631,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -21339,7 +24642,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -21395,6 +24698,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -21425,6 +24752,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21498,11 +24837,11 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "id",
-                     *           "name": "Maria Oliveira",
+                     *           "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "CRM sync",
                      *           "url": "https://hooks.example.com/crm",
                      *           "events": [
-                     *             "events"
+                     *             "contact.created"
                      *           ],
                      *           "status": "active",
                      *           "consecutive_failures": 1,
@@ -21522,40 +24861,12 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: {
-                            /** @default 0 */
-                            consecutive_failures: number;
-                            created_at: string;
-                            /** @default [] */
-                            events: string[];
-                            id: string;
-                            /** @default null */
-                            key_id: string | null;
-                            /** @default null */
-                            lag_seconds: number | null;
-                            /** @default null */
-                            last_delivery_at: string | null;
-                            /** @default null */
-                            last_failure_at: string | null;
-                            /** @default null */
-                            last_failure_reason: string | null;
-                            name: string;
-                            /** @default null */
-                            paused_reason: ("consecutive_failures" | "manual" | "api_key_revoked") | null;
-                            /** @default 0 */
-                            pending_deliveries: number;
-                            /** @default null */
-                            previous_secret_expires_at: string | null;
-                            /** @enum {string} */
-                            status: "active" | "paused";
-                            updated_at: string;
-                            url: string;
-                        }[];
+                        data: components["schemas"]["Webhook"][];
                         meta: components["schemas"]["ListMeta"];
                     };
                 };
@@ -21584,6 +24895,18 @@ export interface operations {
             };
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -21624,6 +24947,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21692,6 +25027,10 @@ export interface operations {
                 "application/json": {
                     events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
                     name: string;
+                    /**
+                     * Format: uri
+                     * @description https on a public host (loopback, private, link-local and metadata addresses are refused unless allow-listed)
+                     */
                     url: string;
                 };
             };
@@ -21710,12 +25049,11 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "name": "CRM sync",
+                     *         "name": "Maria Oliveira",
                      *         "url": "https://hooks.example.com/crm",
                      *         "events": [
-                     *           "events"
+                     *           "contact.created"
                      *         ],
-                     *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE=",
                      *         "status": "active",
                      *         "consecutive_failures": 1,
                      *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
@@ -21727,15 +25065,16 @@ export interface operations {
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
                      *         "pending_deliveries": 1,
-                     *         "lag_seconds": 1
+                     *         "lag_seconds": 1,
+                     *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE="
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Webhook"];
+                        data: components["schemas"]["WebhookWithSecret"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
@@ -21774,8 +25113,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -21804,6 +25179,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21874,11 +25261,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "id",
-                     *         "name": "Maria Oliveira",
+                     *         "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "CRM sync",
                      *         "url": "https://hooks.example.com/crm",
                      *         "events": [
-                     *           "events"
+                     *           "contact.created"
                      *         ],
                      *         "status": "active",
                      *         "consecutive_failures": 1,
@@ -21894,40 +25281,12 @@ export interface operations {
                      *         "lag_seconds": 1
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: {
-                            /** @default 0 */
-                            consecutive_failures: number;
-                            created_at: string;
-                            /** @default [] */
-                            events: string[];
-                            id: string;
-                            /** @default null */
-                            key_id: string | null;
-                            /** @default null */
-                            lag_seconds: number | null;
-                            /** @default null */
-                            last_delivery_at: string | null;
-                            /** @default null */
-                            last_failure_at: string | null;
-                            /** @default null */
-                            last_failure_reason: string | null;
-                            name: string;
-                            /** @default null */
-                            paused_reason: ("consecutive_failures" | "manual" | "api_key_revoked") | null;
-                            /** @default 0 */
-                            pending_deliveries: number;
-                            /** @default null */
-                            previous_secret_expires_at: string | null;
-                            /** @enum {string} */
-                            status: "active" | "paused";
-                            updated_at: string;
-                            url: string;
-                        };
+                        data: components["schemas"]["Webhook"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
@@ -21978,6 +25337,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -21996,6 +25367,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22110,6 +25493,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -22128,6 +25535,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22201,6 +25620,10 @@ export interface operations {
                     name?: string;
                     /** @enum {string} */
                     status?: "active" | "paused";
+                    /**
+                     * Format: uri
+                     * @description https on a public host (loopback, private, link-local and metadata addresses are refused unless allow-listed)
+                     */
                     url?: string;
                 };
             };
@@ -22218,11 +25641,11 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "id",
-                     *         "name": "Maria Oliveira",
+                     *         "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "CRM sync",
                      *         "url": "https://hooks.example.com/crm",
                      *         "events": [
-                     *           "events"
+                     *           "contact.created"
                      *         ],
                      *         "status": "active",
                      *         "consecutive_failures": 1,
@@ -22238,45 +25661,17 @@ export interface operations {
                      *         "lag_seconds": 1
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: {
-                            /** @default 0 */
-                            consecutive_failures: number;
-                            created_at: string;
-                            /** @default [] */
-                            events: string[];
-                            id: string;
-                            /** @default null */
-                            key_id: string | null;
-                            /** @default null */
-                            lag_seconds: number | null;
-                            /** @default null */
-                            last_delivery_at: string | null;
-                            /** @default null */
-                            last_failure_at: string | null;
-                            /** @default null */
-                            last_failure_reason: string | null;
-                            name: string;
-                            /** @default null */
-                            paused_reason: ("consecutive_failures" | "manual" | "api_key_revoked") | null;
-                            /** @default 0 */
-                            pending_deliveries: number;
-                            /** @default null */
-                            previous_secret_expires_at: string | null;
-                            /** @enum {string} */
-                            status: "active" | "paused";
-                            updated_at: string;
-                            url: string;
-                        };
+                        data: components["schemas"]["Webhook"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -22322,8 +25717,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -22352,6 +25783,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22432,7 +25875,7 @@ export interface operations {
                      *           "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *           "event_type": "event type",
+                     *           "event_type": "contact.created",
                      *           "status": "pending",
                      *           "attempt": 1,
                      *           "response_status": 200,
@@ -22460,7 +25903,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -22516,6 +25959,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -22546,6 +26001,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22628,12 +26095,11 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "name": "CRM sync",
+                     *         "name": "Maria Oliveira",
                      *         "url": "https://hooks.example.com/crm",
                      *         "events": [
-                     *           "events"
+                     *           "contact.created"
                      *         ],
-                     *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE=",
                      *         "status": "active",
                      *         "consecutive_failures": 1,
                      *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
@@ -22645,20 +26111,21 @@ export interface operations {
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
                      *         "pending_deliveries": 1,
-                     *         "lag_seconds": 1
+                     *         "lag_seconds": 1,
+                     *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE="
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Webhook"];
+                        data: components["schemas"]["WebhookWithSecret"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -22704,8 +26171,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -22734,6 +26237,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22819,7 +26334,7 @@ export interface operations {
                      *         "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "event_type": "event type",
+                     *         "event_type": "contact.created",
                      *         "status": "pending",
                      *         "attempt": 1,
                      *         "response_status": 200,
@@ -22843,7 +26358,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -22853,7 +26368,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -22899,8 +26414,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -22929,6 +26480,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -23002,7 +26565,7 @@ export interface operations {
                      *         "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "event_type": "event type",
+                     *         "event_type": "contact.created",
                      *         "status": "pending",
                      *         "attempt": 1,
                      *         "response_status": 200,
@@ -23028,7 +26591,7 @@ export interface operations {
                      *         "request_body": "request body"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -23084,6 +26647,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -23102,6 +26677,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -23175,7 +26762,7 @@ export interface operations {
                      *         "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "event_type": "event type",
+                     *         "event_type": "contact.created",
                      *         "status": "pending",
                      *         "attempt": 1,
                      *         "response_status": 200,
@@ -23199,7 +26786,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -23255,6 +26842,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -23273,6 +26884,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -23354,7 +26977,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -23398,6 +27021,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -23428,6 +27063,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };

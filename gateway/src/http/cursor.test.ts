@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@crm/shared/core';
-import { CursorCodec, listFingerprint } from './cursor';
+import { CURSOR_PATTERN, CursorCodec, listFingerprint } from './cursor';
 
 const codec = new CursorCodec('a-secret-of-at-least-thirty-two-characters', 60);
 const fingerprint = listFingerprint('listContacts', 'org_1', { sort: 'name', tag: 'vip' });
@@ -15,6 +15,11 @@ const codeOf = (fn: () => unknown) => {
 };
 
 describe('cursors', () => {
+  it('have the shape the document states', () => {
+    const cursor = codec.encode({ value: 'Ana "the" Souza', id: 'ct_x' }, fingerprint);
+    expect(cursor).toMatch(new RegExp(CURSOR_PATTERN));
+  });
+
   it('round-trip a position', () => {
     const cursor = codec.encode({ value: '2026-01-01T00:00:00.000Z', id: 'ct_x' }, fingerprint);
     expect(codec.decode(cursor, fingerprint)).toEqual({ value: '2026-01-01T00:00:00.000Z', id: 'ct_x' });

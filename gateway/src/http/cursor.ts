@@ -15,6 +15,9 @@ interface CursorPayload {
   e: number;
 }
 
+/** The shape of an issued cursor, as the OpenAPI document states it: base64url of the payload, a dot, 32 of the MAC. */
+export const CURSOR_PATTERN = '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{32}$';
+
 /**
  * Opaque cursors: base64url(JSON) + "." + HMAC. Tamper-evident (any change breaks the MAC), short-lived (they
  * expire), and bound to the list they came from (other filters or another organization → INVALID_CURSOR).

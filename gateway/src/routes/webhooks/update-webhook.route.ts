@@ -15,7 +15,7 @@ export const updateWebhookRoute = defineRoute({
   scope: 'write:webhooks',
   params: webhookIdParams,
   body: updateWebhookBody,
-  success: { status: 200, kind: 'one', schema: Webhook.omit({ secret: true }) },
+  success: { status: 200, kind: 'one', schema: Webhook },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR'],
   handle: async ({ params, body, principal, clients }) => {
     const events = body.events ?? (await clients.webhooks.getWebhook({ org_id: principal.orgId, id: params.id })).events;

@@ -166,6 +166,9 @@ const TYPE_BY_HTTP: Record<number, string> = {
   504: 'unavailable',
 };
 
+/** Every `error.type` the API sends. */
+export const ERROR_TYPES = [...new Set([...Object.values(TYPE_BY_HTTP), 'invalid_request', 'internal_error'])];
+
 export function errorType(httpStatus: number): string {
   return TYPE_BY_HTTP[httpStatus] ?? (httpStatus >= 500 ? 'internal_error' : 'invalid_request');
 }
