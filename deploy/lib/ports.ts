@@ -1,7 +1,23 @@
 import { createServer } from 'node:net';
 
-/** A loopback port that is free right now (the OS picks it), for processes started by tests and benchmarks. */
-export function freePort(): Promise<number> {
+/** Ports this process has handed out: the OS may offer a released one again, to another of our processes. */
+const handedOut = new Set<number>();
+
+/**
+ * A loopback port that is free right now (the OS picks it), for processes started by tests and benchmarks. Never
+ * the same port twice in one process: a port is released before its process binds it, and the OS could offer it
+ * again to the next call (two processes of one system then fight over it).
+ */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await osFreePort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+}
+
+function osFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
