@@ -1,4 +1,4 @@
-import { type OutboxEntry, type PageRequest, RecordStore, type Storage, type StoreFilter } from '@crm/shared';
+import { type PageRequest, RecordStore, type Storage, type StoreFilter } from '@crm/shared';
 import type { AgentType, Channel, RunStatus, SkipReason } from '@crm/shared/schemas';
 import { Schema } from 'mongoose';
 
@@ -90,8 +90,7 @@ export interface RunQuery extends PageRequest {
 export type RunRepository = ReturnType<typeof createRunRepository>;
 
 export function createRunRepository(storage: Storage) {
-  // A finished run carries its events (agent.run.completed, agent.run.failed, agent.handoff.requested) in its outbox.
-  const runs = new RecordStore<RunRecord>(storage, { model: 'Run', schema, what: 'run', outbox: true });
+  const runs = new RecordStore<RunRecord>(storage, { model: 'Run', schema, what: 'run' });
   const Run = runs.model;
   const filterOf = (orgId: string, query: Omit<RunQuery, 'limit' | 'after'>): StoreFilter[] => {
     const conditions: StoreFilter[] = [{ org_id: orgId }];
@@ -169,17 +168,13 @@ export function createRunRepository(storage: Storage) {
       return result.modifiedCount > 0;
     },
 
-    /**
-     * Ends a run this replica executes, with its events in the same conditional update (so a run finished twice,
-     * after a lease takeover, raises them once); false when it was not executing any more.
-     */
-    async finish(id: string, set: Partial<RunRecord>, events: OutboxEntry[] = []): Promise<boolean> {
-      const finished = await runs.update(
+    /** Ends a run this replica executes; false when it was not executing any more. */
+    async finish(id: string, set: Partial<RunRecord>): Promise<boolean> {
+      const result = await Run.updateOne(
         { _id: id, phase: 'executing' },
-        { ...set, phase: null, lease_until: null, due_at: null },
-        { events },
+        { $set: { ...set, phase: null, lease_until: null, due_at: null } },
       );
-      return finished !== null;
+      return result.modifiedCount > 0;
     },
   };
 }

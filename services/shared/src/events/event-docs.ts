@@ -81,8 +81,6 @@ export function renderEventDocs(): string {
       '',
       kind.description,
       '',
-      `**Fires:** ${eventSpec(kind.type).fires}`,
-      '',
       '```json',
       JSON.stringify(eventSpec(kind.type).example(EXAMPLE_AT), null, 2),
       '```',
