@@ -46,9 +46,10 @@ describe('SIGTERM drains instead of dropping work', () => {
     { timeout: 90_000 },
     async () => {
       const org = await createTestOrg();
-      // The receiver answers after 1.2 s (within the tests' WEBHOOK_TIMEOUT_MS): POST /v1/webhooks/{id}/test makes its
-      // attempt within the call, so the request stays in flight across the signal and, mostly, into the close.
-      const receiver = await startReceiver({ status: 200, delayMs: 1_200 });
+      // The receiver answers after 0.6 s (within the tests' WEBHOOK_MANUAL_TIMEOUT_MS, the bound of a test send):
+      // POST /v1/webhooks/{id}/test makes its attempt within the call, so the request stays in flight across the
+      // signal and into the drain.
+      const receiver = await startReceiver({ status: 200, delayMs: 600 });
       cleanups.push(() => receiver.close());
       const webhook = await org.client.POST('/v1/webhooks', { body: { name: 'drain', url: receiver.url, events: ['contact.created'] } });
       expect(webhook.response.status).toBe(201);
