@@ -27,6 +27,8 @@ const NOT_RUN: Array<[RegExp, string]> = [
   [/^npm test\b/, 'the whole suite (this test is part of it)'],
   [/^npx vitest\b/, 'a test file of the suite'],
   [/^npm run (bench|chaos)\b/, 'a benchmark or the chaos suite'],
+  // .ci/run brings the local Kubernetes up and tests it after npm test (root, minutes, a machine of its own).
+  [/^npm run (cluster:|test:cluster)|cluster\.sh|KUBECTL|CRM_GATEWAY_URL/, 'the local cluster (.ci/run)'],
 ];
 
 /** Processes a person leaves running in a terminal of their own: started in the background, awaited by their line. */
