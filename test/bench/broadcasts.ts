@@ -8,7 +8,7 @@ import type { SendProfile } from '@crm/shared/schemas';
 import { SEND_RATES } from '../../services/messaging/src/broadcasts/pacing';
 import { apiClient, type ApiClient } from './api-client';
 import { connectNumbers, launch, seedAudience } from './broadcast-setup';
-import { startOwnSystem, type OwnSystem } from './own-system';
+import { cpuProfileEnv, startOwnSystem, type OwnSystem } from './own-system';
 import { writeResult } from './results';
 import { sleep } from './stats';
 
@@ -22,14 +22,14 @@ export interface ProfileFigure {
 
 export interface BroadcastFigures {
   profiles: ProfileFigure[];
-  large: { recipients: number; send_s: number; completed_s: number; all_read_s: number; per_s: number };
+  large: { recipients: number; target_per_s: number; send_s: number; completed_s: number; all_read_s: number; per_s: number };
 }
 
 const log = (line: string) => console.log(`[bench:broadcasts ${new Date().toISOString().slice(11, 19)}] ${line}`);
 const PROFILES: SendProfile[] = ['conservative', 'moderate', 'aggressive'];
 
 async function main(): Promise<void> {
-  const own = await startOwnSystem({ crmReplicas: 1, webhooksReplicas: 1 });
+  const own = await startOwnSystem({ crmReplicas: 1, webhooksReplicas: 1, envFor: cpuProfileEnv(['messaging', 'crm']) });
   try {
     const api = apiClient(own.system.baseUrl, own.key);
     const numbers = await connectNumbers(own);
@@ -109,6 +109,7 @@ async function measureLarge(own: OwnSystem, api: ApiClient, number: { id: string
   const round = (value: number) => Math.round(value * 10) / 10;
   return {
     recipients: 2_000,
+    target_per_s: SEND_RATES.aggressive.official,
     send_s: round(sendS),
     completed_s: round(completedS),
     all_read_s: round((Date.now() - started) / 1000),
