@@ -14,12 +14,11 @@ import { completeIfDone } from '../domain/broadcasts/final-status';
 const CHECK_EVERY_MS = 250;
 const BATCH = 100;
 /**
- * How long the sends one lane has at the provider at once may take at its fastest pace. The schedule decides when
- * a send starts; the window lets it start while earlier ones still wait for the provider and the database, so
- * their latency does not cap the rate (at 80/s, 40 sends of up to 500 ms each).
+ * Sends one lane has at the provider at once: half a second of sends at its fastest pace, 8 to 40. The schedule
+ * decides when a send starts; the window lets it start while earlier ones still wait for the provider and the
+ * database, so their latency does not cap the rate (at 80/s, 40 sends of up to 500 ms each).
  */
-const WINDOW_MS = 500;
-const MIN_WINDOW = 8;
+const windowFor = (minGapMs: number): number => Math.min(40, Math.max(8, Math.ceil(500 / minGapMs)));
 /** Sends the provider did not confirm are retried with the same idempotency key this many times. */
 const UNCONFIRMED_RETRIES = 4;
 
@@ -37,7 +36,7 @@ export class LaneSender {
   private checking: Promise<boolean> | undefined;
   private running = true;
   private schedule!: SendSchedule;
-  private window = MIN_WINDOW;
+  private window = 8;
   /** Set by the provider's rate limit: nothing starts before it. */
   private blockedUntil = 0;
   /** The number and template of this lane, read again at every check instead of for every send. */
@@ -60,7 +59,7 @@ export class LaneSender {
       const channel = this.broadcast.instances.find((i) => i.id === this.lane.instance_id)?.channel ?? 'qrcode';
       const pace = paceOf(this.broadcast.settings.send_profile, channel, this.deps.broadcasts.settings.paceMultiplier);
       this.schedule = new SendSchedule(pace);
-      this.window = Math.max(MIN_WINDOW, Math.ceil(WINDOW_MS / pace.minGap));
+      this.window = windowFor(pace.minGap);
       if (!(await this.sendAll())) return;
       await this.noteChanges();
       this.deps.logger.info({ lane: this.lane.id, sends: this.sends, ms: Date.now() - started }, 'broadcast lane finished');
