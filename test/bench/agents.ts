@@ -25,8 +25,11 @@ export interface AgentRateFigure {
   max_ms: number;
   /** Replies received per second, first inbound → last reply. */
   replies_per_s: number;
-  /** p95 of where the time went (from the runs): message stored → run recorded, and due → run finished. */
-  intake_p95_ms: number;
+  /**
+   * p95 of where the time went, from the runs: the contact's message (its provider time) → its run recorded
+   * (messaging's callback, the outbox relay, Kafka, the intake), and the reply due → the run finished.
+   */
+  recorded_p95_ms: number;
   execute_p95_ms: number;
   kept_up: boolean;
 }
@@ -148,7 +151,7 @@ async function measureWave(
   const last = Math.max(...[...replies.values()].flat());
   const duplicates = [...replies.values()].reduce((sum, times) => sum + times.length - 1, 0);
   const p95 = percentile(latencies, 95);
-  const stages = await stagesOf(own, start);
+  const stages = await stagesOf(own, start, delayMs);
   return {
     rate_per_s: rate,
     inbound: count,
@@ -163,23 +166,21 @@ async function measureWave(
   };
 }
 
-/** From the agents database: how long intake (stored message → run recorded) and execution (due → done) took. */
-async function stagesOf(own: OwnSystem, since: number) {
-  const connection = await mongoose
-    .createConnection(own.system.env.MONGODB_URI ?? '', { dbName: own.system.env.AGENTS_DB_NAME })
-    .asPromise();
+/** From the agents database: inbound → run recorded, and reply due → run finished (see AgentRateFigure). */
+async function stagesOf(own: OwnSystem, since: number, delayMs: number) {
+  const { MONGODB_URI, AGENTS_DB_NAME } = own.system.env;
+  const connection = await mongoose.createConnection(MONGODB_URI ?? '', { dbName: AGENTS_DB_NAME }).asPromise();
   try {
-    type Run = { inbound_at: Date; started_at: Date; due_at: Date | null; completed_at: Date | null };
+    type Run = { inbound_at: Date; started_at: Date; completed_at: Date | null };
     const runs = await connection
       .collection<Run>('runs')
-      .find({ started_at: { $gte: new Date(since) } }, { projection: { inbound_at: 1, started_at: 1, due_at: 1, completed_at: 1 } })
+      .find({ started_at: { $gte: new Date(since) } }, { projection: { inbound_at: 1, started_at: 1, completed_at: 1 } })
       .toArray();
     const sorted = (values: number[]) => values.sort((a, b) => a - b);
-    const intake = sorted(runs.map((run) => run.started_at.getTime() - run.inbound_at.getTime()));
-    const execute = sorted(
-      runs.filter((run) => run.due_at && run.completed_at).map((run) => run.completed_at!.getTime() - run.due_at!.getTime()),
-    );
-    return { intake_p95_ms: percentile(intake, 95), execute_p95_ms: percentile(execute, 95) };
+    const recorded = sorted(runs.map((run) => run.started_at.getTime() - run.inbound_at.getTime()));
+    const due = (run: Run) => Math.max(run.started_at.getTime(), run.inbound_at.getTime() + delayMs);
+    const execute = sorted(runs.flatMap((run) => (run.completed_at ? [run.completed_at.getTime() - due(run)] : [])));
+    return { recorded_p95_ms: percentile(recorded, 95), execute_p95_ms: percentile(execute, 95) };
   } finally {
     await connection.close();
   }

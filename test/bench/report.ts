@@ -188,10 +188,10 @@ function agentSection(results: BenchResults): string[] {
   return [
     '## AI agents: a reply wave',
     '',
-    `From \`npm run bench:agents\` (a system of its own, ${figures.measured_at}): one organization, one QR-code number, one agent with a ${figures.reply_delay_ms} ms reply delay; at each rate, new customers write one message each for ${figures.seconds} s through the simulator's API (open loop). Latency: inbound posted → the reply received by the provider. intake = message stored → run recorded; execute = reply due → run finished (p95, from the runs).`,
+    `From \`npm run bench:agents\` (a system of its own, ${figures.measured_at}): one organization, one QR-code number, one agent with a ${figures.reply_delay_ms} ms reply delay; at each rate, new customers write one message each for ${figures.seconds} s through the simulator's API (open loop). Latency: inbound posted → the reply received by the provider. recorded = the contact's message → its run recorded (messaging's callback, outbox relay, Kafka, intake); execute = reply due → run finished (p95, from the runs).`,
     '',
     table(
-      ['inbound/s', 'inbound', 'replied', 'doubled', 'p50', 'p95', 'max', 'replies/s', 'intake p95', 'execute p95', 'target', ''],
+      ['inbound/s', 'inbound', 'replied', 'doubled', 'p50', 'p95', 'max', 'replies/s', 'recorded p95', 'execute p95', 'target', ''],
       figures.rates.map((f) => {
         const verdict = f.rate_per_s === 50 ? TARGETS.agentReplies(f, figures.reply_delay_ms) : undefined;
         return [
@@ -203,7 +203,7 @@ function agentSection(results: BenchResults): string[] {
           f.p95_ms,
           f.max_ms,
           f.replies_per_s,
-          f.intake_p95_ms,
+          f.recorded_p95_ms,
           f.execute_p95_ms,
           verdict?.target ?? '—',
           mark(verdict),
