@@ -11,6 +11,7 @@
 import mongoose from 'mongoose';
 import { apiClient } from './api-client';
 import { connectNumbers } from './broadcast-setup';
+import { withCpuShare, type CpuShare } from './cpu-share';
 import { cpuProfileEnv, startOwnSystem, type OwnSystem } from './own-system';
 import { writeResult } from './results';
 import { percentile, round, sleep } from './stats';
@@ -32,6 +33,8 @@ export interface AgentRateFigure {
   recorded_p95_ms: number;
   execute_p95_ms: number;
   kept_up: boolean;
+  /** How busy the system's processes were during the wave, and the machine's load. */
+  cpu: CpuShare;
 }
 
 export interface AgentFigures {
@@ -67,7 +70,10 @@ async function main(): Promise<void> {
     const figures: AgentRateFigure[] = [];
     for (const [index, rate] of rates.entries()) {
       log(`${rate} inbound/s for ${seconds} s`);
-      const figure = await measureWave(own, number.ref, rate, seconds, delayMs, index);
+      const { result, ...cpu } = await withCpuShare(own, ['messaging', 'agents', 'crm'], () =>
+        measureWave(own, number.ref, rate, seconds, delayMs, index),
+      );
+      const figure = { ...result, cpu };
       log(JSON.stringify(figure));
       figures.push(figure);
     }
@@ -100,7 +106,7 @@ async function measureWave(
   seconds: number,
   delayMs: number,
   wave: number,
-): Promise<AgentRateFigure> {
+): Promise<Omit<AgentRateFigure, 'cpu'>> {
   const simUrl = own.system.env.SIM_URL ?? '';
   const count = Math.round(rate * seconds);
   const phone = (i: number) => `1777${String(wave).padStart(2, '0')}${String(i).padStart(5, '0')}`;

@@ -8,6 +8,7 @@ import type { SendProfile } from '@crm/shared/schemas';
 import { SEND_RATES } from '../../services/messaging/src/broadcasts/pacing';
 import { apiClient, type ApiClient } from './api-client';
 import { connectNumbers, launch, seedAudience } from './broadcast-setup';
+import { withCpuShare, type CpuShare } from './cpu-share';
 import { cpuProfileEnv, startOwnSystem, type OwnSystem } from './own-system';
 import { writeResult } from './results';
 import { sleep } from './stats';
@@ -22,7 +23,7 @@ export interface ProfileFigure {
 
 export interface BroadcastFigures {
   profiles: ProfileFigure[];
-  large: { recipients: number; target_per_s: number; send_s: number; completed_s: number; all_read_s: number; per_s: number };
+  large: { recipients: number; target_per_s: number; send_s: number; completed_s: number; all_read_s: number; per_s: number } & CpuShare;
 }
 
 const log = (line: string) => console.log(`[bench:broadcasts ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -46,7 +47,10 @@ async function main(): Promise<void> {
       ...(await Promise.all(PROFILES.map((profile, index) => measureProfile(own, api, numbers.qrcode[index]!, 'qrcode', profile, 5)))),
     );
     await seedAudience(own, 'large', 2_000, 60_000);
-    const large = await measureLarge(own, api, numbers.official[3]!);
+    const { result: sent, ...cpu } = await withCpuShare(own, ['messaging', 'crm', 'webhooks'], () =>
+      measureLarge(own, api, numbers.official[3]!),
+    );
+    const large = { ...sent, ...cpu };
     const result: BroadcastFigures = { profiles: figures, large };
     writeResult('broadcasts', result);
     console.table(figures);

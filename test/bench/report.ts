@@ -1,5 +1,6 @@
 import type { RouteFigures } from './http-scenarios';
 import type { LoadResult } from './load';
+import type { CpuShare } from './cpu-share';
 import type { BenchResults } from './results';
 import { webhookRows } from './report-webhooks';
 import { mark, TARGETS, type Verdict } from './targets';
@@ -175,8 +176,16 @@ function broadcastSection(results: BenchResults): string[] {
     ),
     '',
     `2,000 recipients, one official number, aggressive: all sent after ${large.send_s} s (${large.per_s}/s, ${percent(large.per_s / large.target_per_s)} of ${large.target_per_s}/s: ${mark(largeVerdict)}), \`completed\` after ${large.completed_s} s, every recipient \`read\` after ${large.all_read_s} s.`,
+    ...cpuLine(large),
     '',
   ];
+}
+
+/** While it ran: each process's CPU (% of one core) and the machine's load (2 cores). */
+function cpuLine(share: Partial<CpuShare>): string[] {
+  if (!share.cpu_percent) return [];
+  const processes = Object.entries(share.cpu_percent).map(([name, value]) => `${name} ${value} %`);
+  return [`CPU meanwhile (% of one core): ${processes.join(', ')}; machine load average ${share.load_avg} on ${share.cores ?? '?'} cores.`];
 }
 
 const percent = (ratio: number): string => `${Math.round(ratio * 1000) / 10} %`;
@@ -212,6 +221,7 @@ function agentSection(results: BenchResults): string[] {
     ),
     '',
     `Sustainable rate (the highest measured one with p95 ≤ delay + 1 s and every customer answered once): ${figures.sustainable_per_s} inbound/s.`,
+    ...figures.rates.flatMap((f) => cpuLine(f.cpu ?? {}).map((line) => `At ${f.rate_per_s}/s: ${line}`)),
     '',
   ];
 }
