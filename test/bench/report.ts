@@ -148,7 +148,7 @@ function startupSection({ startup }: BenchResults): string {
 }
 
 /** From `npm run bench:broadcasts` (its own system, production pacing), when it ran. */
-function broadcastSection(results: BenchResults): string[] {
+export function broadcastSection(results: BenchResults): string[] {
   const figures = results.broadcasts;
   if (!figures) return [];
   const { large } = figures;
@@ -191,7 +191,7 @@ function cpuLine(share: Partial<CpuShare>): string[] {
 const percent = (ratio: number): string => `${Math.round(ratio * 1000) / 10} %`;
 
 /** From `npm run bench:agents` (its own system), when it ran. */
-function agentSection(results: BenchResults): string[] {
+export function agentSection(results: BenchResults): string[] {
   const figures = results.agents;
   if (!figures) return [];
   return [
