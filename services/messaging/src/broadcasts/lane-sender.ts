@@ -25,7 +25,7 @@ const UNCONFIRMED_RETRIES = 4;
 type Outcome = 'done' | 'retry' | 'stop';
 
 /**
- * Sends one lane: the pending recipients of one number, started in list order (up to WINDOW at once, so the
+ * Sends one lane: the pending recipients of one number, started in list order (up to its window at once, so the
  * provider may receive neighbours in either order), at the pace of the send profile, through the
  * messaging send path (#53's rules and errors). It stops when the broadcast is no longer `sending`, when it loses
  * its lease, or when the number disconnects (the broadcast then pauses with the reason in `error`).
