@@ -4,12 +4,24 @@ import mongoose from 'mongoose';
 import { freePort } from '../../deploy/lib/ports';
 import { REPO_ROOT, startLocalStack, type StackEnv } from '../../deploy/lib/local-stack';
 import { generateSecrets } from '../../deploy/lib/secrets';
-import { startSystem, type RunningSystem, type SystemOptions } from '../../deploy/lib/system';
+import { startSystem, type RunningSystem, type ServiceName, type SystemOptions } from '../../deploy/lib/system';
 import { createApiKey, createOrganization } from '../../services/crm/src/domain/admin';
 import { SCOPES } from '../../services/crm/src/domain/scopes';
 import type { ContactRepository } from '../../services/crm/src/repository/contact.repository';
 import { createDeps } from '../../services/crm/src/wiring';
 import { dropNamespace } from '../support/namespace';
+
+/**
+ * With BENCH_CPU_PROFILE=<dir>, the named processes write a CPU profile there when they stop (cpu-profile.mjs);
+ * the `envFor` of startOwnSystem. Undefined when the variable is not set.
+ */
+export function cpuProfileEnv(services: ServiceName[], dir = process.env.BENCH_CPU_PROFILE): SystemOptions['envFor'] {
+  if (!dir) return undefined;
+  const preload = resolve(__dirname, 'cpu-profile.mjs');
+  return Object.fromEntries(
+    services.map((name) => [name, { NODE_OPTIONS: `--import ${preload}`, CPU_PROFILE_DIR: resolve(dir), PROFILE_NAME: name }]),
+  );
+}
 
 export interface OwnSystem {
   stack: StackEnv;

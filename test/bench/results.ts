@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
+import type { AgentFigures } from './agents';
 import type { BroadcastFigures } from './broadcasts';
 import type { DegradedFigures } from './degraded';
 import type { BenchConfig } from './config';
@@ -34,6 +35,8 @@ export interface BenchResults {
   degraded?: DegradedFigures;
   /** From `npm run bench:reads` (the last step of `npm run bench`), when it ran. */
   reads?: ReadsFigures;
+  /** From `npm run bench:agents`, when it ran. */
+  agents?: AgentFigures;
 }
 
 export function writeResult<K extends keyof BenchResults>(name: K, value: BenchResults[K]): string {
@@ -55,6 +58,7 @@ export function readResults(): BenchResults {
     ...(existsSync(resolve(RESULTS_DIR, 'broadcasts.json')) ? { broadcasts: read('broadcasts') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'degraded.json')) ? { degraded: read('degraded') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'reads.json')) ? { reads: read('reads') } : {}),
+    ...(existsSync(resolve(RESULTS_DIR, 'agents.json')) ? { agents: read('agents') } : {}),
   };
 }
 

@@ -16,8 +16,10 @@ export const agentsConfig = z.object({
   AGENTS_RUN_LEASE_MS: z.coerce.number().int().min(500).default(30_000),
   /** Safety net: the scheduler wakes at the next due run by itself; this bounds how late it sees another replica's. */
   AGENTS_IDLE_CHECK_MS: z.coerce.number().int().min(50).default(5_000),
+  /** Conversations whose inbound messages one replica takes in at once (in order within each). */
+  AGENTS_INTAKE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
   /** Runs one replica executes at once. */
-  AGENTS_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  AGENTS_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(64),
   /** The messages of a conversation given to the model, newest last. */
   AGENTS_HISTORY_MESSAGES: z.coerce.number().int().min(1).max(200).default(20),
   AGENTS_HISTORY_CHARS: z.coerce.number().int().min(200).max(200_000).default(8_000),
