@@ -1,4 +1,4 @@
-import type { Logger } from '@crm/shared';
+import type { Logger, Storage } from '@crm/shared';
 import type { ApiKeyRepository } from '../repository/api-key.repository';
 import type { CompanyLinksRepository } from '../repository/company-links.repository';
 import type { CompanyRepository } from '../repository/company.repository';
@@ -16,7 +16,7 @@ import type { RecordRefsRepository } from '../repository/record-refs.repository'
 import type { TagRepository } from '../repository/tag.repository';
 import type { TaskRepository } from '../repository/task.repository';
 
-/** Everything a domain function may touch, wired once in main.ts. */
+/** Everything a domain function may touch, wired once in wiring.ts. */
 export interface CrmDeps {
   organizations: OrganizationRepository;
   apiKeys: ApiKeyRepository;
@@ -34,6 +34,10 @@ export interface CrmDeps {
   notes: NoteRepository;
   tasks: TaskRepository;
   refs: RecordRefsRepository;
+  /** Runs `work` in one multi-document transaction (a contact merge; the storage kit's, retried on transient errors). */
+  transaction: Storage['transaction'];
+  /** Tells this replica's task-alarm scheduler that a task falls due at `at`. */
+  taskAlarmArmed: (at: Date) => void;
   now: () => Date;
   logger: Logger;
 }

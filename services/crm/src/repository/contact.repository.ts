@@ -10,7 +10,7 @@ import {
   type StoreFilter,
   TtlCache,
 } from '@crm/shared';
-import { Schema } from 'mongoose';
+import { type ClientSession, Schema } from 'mongoose';
 
 export interface ContactRecord {
   id: string;
@@ -33,6 +33,8 @@ export interface ContactRecord {
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
+  /** Set on a contact folded into another by a merge (deleted at the same time): reads point at it. */
+  merged_into?: string | null;
 }
 
 const contactSchema = new Schema(
@@ -58,6 +60,7 @@ const contactSchema = new Schema(
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     deleted_at: { type: Date, default: null },
+    merged_into: { type: String, default: null },
     // Derived (search-keys.ts): word prefixes of name and e-mail, phone digits' prefixes and ends; normalized text.
     search_keys: { type: [String], default: undefined },
     search_text: { type: String },
@@ -195,12 +198,30 @@ export function createContactRepository(storage: Storage) {
       return result.modifiedCount === 1;
     },
 
-    /** A change computed from the contact at revision `rev`, with its events; throws WriteConflict when it lost. */
-    async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<ContactRecord>, events: OutboxEntry[]) {
-      const updated = await contacts.updateAtRevision({ _id: id, ...live(orgId) }, rev, set, { events });
+    /**
+     * A change computed from the contact at revision `rev`, with its events (in the transaction of `session` when
+     * given); throws WriteConflict when it lost.
+     */
+    async updateAtRevision(
+      orgId: string,
+      id: string,
+      rev: number,
+      set: Partial<ContactRecord>,
+      events: OutboxEntry[],
+      session?: ClientSession,
+    ) {
+      const updated = await contacts.updateAtRevision({ _id: id, ...live(orgId) }, rev, set, { events, session });
       if (set.deleted_at) totals.invalidate(orgId);
       return updated;
     },
+
+    /** The contact a folded contact was merged into (one hop; null for a contact that was not merged). */
+    mergedInto: async (orgId: string, id: string): Promise<string | null> =>
+      (await contacts.findOne({ _id: id, org_id: orgId, merged_into: { $ne: null } }))?.merged_into ?? null,
+
+    /** A folded contact still holding a channel identity or phone: messages to it belong to the contact it became. */
+    findMergedBy: (orgId: string, field: ChannelField | 'phone', value: string) =>
+      contacts.findOne({ org_id: orgId, [field]: value, merged_into: { $ne: null } }, { deleted_at: -1 }),
   };
 }
 

@@ -9,7 +9,7 @@ import {
   type StoreFilter,
   TtlCache,
 } from '@crm/shared';
-import { Schema } from 'mongoose';
+import { type ClientSession, Schema } from 'mongoose';
 
 export type DealStatus = 'open' | 'won' | 'lost';
 
@@ -184,6 +184,17 @@ export function createDealRepository(storage: Storage) {
       // Counts per parent change with a delete or a re-link.
       if (set.deleted_at || set.contact_ids || set.company_id !== undefined) totals.invalidatePrefix(`${orgId}|`);
       return updated;
+    },
+
+    /**
+     * A merge: deals linked to any of `from` are linked to `to` instead (once, beside their other contacts), in the
+     * merge's transaction. Their revision advances, so a concurrent edit of their contacts reads them again.
+     */
+    async relinkContacts(orgId: string, from: string[], to: string, at: Date, session?: ClientSession): Promise<void> {
+      const linked = { org_id: orgId, contact_ids: { $in: from } };
+      await deals.updateMany(linked, { $addToSet: { contact_ids: to }, $set: { updated_at: at } }, { session });
+      await deals.updateMany(linked, { $pull: { contact_ids: { $in: from } } }, { session });
+      totals.invalidatePrefix(`${orgId}|`);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { RecordStore, retryOnConflict, type Storage, WriteConflict } from '@crm/shared';
-import { Schema } from 'mongoose';
+import { type ClientSession, Schema } from 'mongoose';
 
 interface IdentityRecord {
   /** `<org>|<kind>|<value>`: the unique index is the _id itself. */
@@ -47,8 +47,13 @@ export function createIdentityRepository(storage: Storage) {
       });
     },
 
-    async release(orgId: string, kind: IdentityKind, value: string, contactId: string): Promise<void> {
-      await identities.model.deleteOne({ _id: keyOf(orgId, kind, value), contact_id: contactId });
+    async release(orgId: string, kind: IdentityKind, value: string, contactId: string, session?: ClientSession): Promise<void> {
+      await identities.model.deleteOne({ _id: keyOf(orgId, kind, value), contact_id: contactId }, { session });
+    },
+
+    /** A merge: the identity held by `from` is now held by `to` (in the merge's transaction). */
+    async transfer(orgId: string, kind: IdentityKind, value: string, from: string, to: string, session: ClientSession): Promise<void> {
+      await identities.update({ _id: keyOf(orgId, kind, value), contact_id: from }, { contact_id: to }, { session });
     },
   };
 }

@@ -168,6 +168,7 @@ export class LaneSender {
         body: this.body(recipient),
         sender: { type: 'broadcast', id: broadcast.id, name: broadcast.name },
         messageId: recipient.message_id,
+        origin: { broadcast_id: broadcast.id },
         alsoInTransaction: async (session) => {
           marked = await this.deps.broadcasts.recipients.markSent(recipient.id, this.deps.now(), session);
         },
