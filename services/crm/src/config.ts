@@ -14,6 +14,8 @@ export const crmConfig = z.object({
   TASK_OVERDUE_AFTER_MS: z.coerce.number().int().min(0).default(3_600_000),
   /** Safety net of the task-alarm scheduler: how late a replica notices an alarm armed by another replica. */
   CRM_SCHEDULER_IDLE_MS: z.coerce.number().int().min(50).default(30_000),
+  /** A contact merge interrupted this long after it claimed its contacts is completed by the recovery pass. */
+  CRM_MERGE_RECOVERY_AFTER_MS: z.coerce.number().int().min(100).default(5_000),
 });
 
 export type CrmConfig = z.infer<typeof crmConfig>;

@@ -2,6 +2,7 @@ import { DueScheduler } from '@crm/shared';
 import type { ServiceDefinition } from '@crm/shared/service';
 import type { CrmConfig } from './config';
 import type { CrmDeps } from './domain/deps';
+import { mergeRecovery } from './domain/merge-completion';
 import { taskAlarms } from './domain/task-alarms';
 import { messageConsumer } from './events/message-consumer';
 import { crmGrpcServices } from './server';
@@ -12,8 +13,7 @@ export function crmService(config: CrmConfig): ServiceDefinition<CrmConfig, CrmD
   // A task written here with a due time wakes this replica's alarm scheduler (wiring.ts taskAlarmArmed).
   let alarms: DueScheduler | undefined;
   return {
-    // A contact merge moves its records in one transaction (docs/contact-merge.md).
-    database: { name: config.CRM_DB_NAME, requires: ['transactions'] },
+    database: { name: config.CRM_DB_NAME },
     deps: (storage, logger) =>
       createDeps(storage, logger, { overdueAfterMs: config.TASK_OVERDUE_AFTER_MS, taskAlarmArmed: (at) => alarms?.wake(at) }),
     // task.due and task.overdue: any replica may fire an alarm; each fires once.
@@ -24,6 +24,13 @@ export function crmService(config: CrmConfig): ServiceDefinition<CrmConfig, CrmD
         idleCheckMs: config.CRM_SCHEDULER_IDLE_MS,
         logger,
       })),
+      // Contact merges a crash interrupted are completed (docs/contact-merge.md); any replica may, each once.
+      'merge recovery': new DueScheduler({
+        name: 'merge recovery',
+        work: mergeRecovery(deps, config.CRM_MERGE_RECOVERY_AFTER_MS),
+        idleCheckMs: config.CRM_SCHEDULER_IDLE_MS,
+        logger,
+      }),
     }),
     grpc: ({ deps, logger }) => ({ host: config.CRM_GRPC_HOST, port: config.CRM_GRPC_PORT, services: crmGrpcServices(deps, logger) }),
     consumers: ({ deps, bus, logger }) =>

@@ -43,7 +43,6 @@ export function createDeps(db: Storage, logger: Logger, settings: CrmSettings = 
     notes: createNoteRepository(db),
     tasks: createTaskRepository(db, { overdueAfterMs: settings.overdueAfterMs ?? 3_600_000 }),
     refs: createRecordRefsRepository(db),
-    transaction: db.transaction,
     taskAlarmArmed: settings.taskAlarmArmed ?? (() => undefined),
     now: () => new Date(),
     logger,

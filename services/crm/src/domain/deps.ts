@@ -1,4 +1,4 @@
-import type { Logger, Storage } from '@crm/shared';
+import type { Logger } from '@crm/shared';
 import type { ApiKeyRepository } from '../repository/api-key.repository';
 import type { CompanyLinksRepository } from '../repository/company-links.repository';
 import type { CompanyRepository } from '../repository/company.repository';
@@ -34,8 +34,6 @@ export interface CrmDeps {
   notes: NoteRepository;
   tasks: TaskRepository;
   refs: RecordRefsRepository;
-  /** Runs `work` in one multi-document transaction (a contact merge; the storage kit's, retried on transient errors). */
-  transaction: Storage['transaction'];
   /** Tells this replica's task-alarm scheduler that a task falls due at `at`. */
   taskAlarmArmed: (at: Date) => void;
   now: () => Date;

@@ -9,7 +9,7 @@ import {
   type StoreFilter,
   TtlCache,
 } from '@crm/shared';
-import { type ClientSession, Schema } from 'mongoose';
+import { Schema } from 'mongoose';
 
 export type DealStatus = 'open' | 'won' | 'lost';
 
@@ -187,13 +187,14 @@ export function createDealRepository(storage: Storage) {
     },
 
     /**
-     * A merge: deals linked to any of `from` are linked to `to` instead (once, beside their other contacts), in the
-     * merge's transaction. Their revision advances, so a concurrent edit of their contacts reads them again.
+     * A merge: deals linked to any of `from` are linked to `to` instead (once, beside their other contacts).
+     * Idempotent (a repeat finds nothing linked to `from`); their revision advances, so a concurrent edit of their
+     * contacts reads them again.
      */
-    async relinkContacts(orgId: string, from: string[], to: string, at: Date, session?: ClientSession): Promise<void> {
+    async relinkContacts(orgId: string, from: string[], to: string, at: Date): Promise<void> {
       const linked = { org_id: orgId, contact_ids: { $in: from } };
-      await deals.updateMany(linked, { $addToSet: { contact_ids: to }, $set: { updated_at: at } }, { session });
-      await deals.updateMany(linked, { $pull: { contact_ids: { $in: from } } }, { session });
+      await deals.updateMany(linked, { $addToSet: { contact_ids: to }, $set: { updated_at: at } });
+      await deals.updateMany(linked, { $pull: { contact_ids: { $in: from } } });
       totals.invalidatePrefix(`${orgId}|`);
     },
   };

@@ -1,5 +1,5 @@
 import { RecordStore, retryOnConflict, type Storage, WriteConflict } from '@crm/shared';
-import { type ClientSession, Schema } from 'mongoose';
+import { Schema } from 'mongoose';
 
 interface IdentityRecord {
   /** `<org>|<kind>|<value>`: the unique index is the _id itself. */
@@ -47,13 +47,13 @@ export function createIdentityRepository(storage: Storage) {
       });
     },
 
-    async release(orgId: string, kind: IdentityKind, value: string, contactId: string, session?: ClientSession): Promise<void> {
-      await identities.model.deleteOne({ _id: keyOf(orgId, kind, value), contact_id: contactId }, { session });
+    async release(orgId: string, kind: IdentityKind, value: string, contactId: string): Promise<void> {
+      await identities.model.deleteOne({ _id: keyOf(orgId, kind, value), contact_id: contactId });
     },
 
-    /** A merge: the identity held by `from` is now held by `to` (in the merge's transaction). */
-    async transfer(orgId: string, kind: IdentityKind, value: string, from: string, to: string, session: ClientSession): Promise<void> {
-      await identities.update({ _id: keyOf(orgId, kind, value), contact_id: from }, { contact_id: to }, { session });
+    /** A merge: the identity held by `from` is now held by `to` (conditional on `from`, so a repeat changes nothing). */
+    async transfer(orgId: string, kind: IdentityKind, value: string, from: string, to: string): Promise<void> {
+      await identities.update({ _id: keyOf(orgId, kind, value), contact_id: from }, { contact_id: to });
     },
   };
 }

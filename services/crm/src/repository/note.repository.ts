@@ -1,5 +1,5 @@
 import { type OutboxEntry, type PageRequest, RecordStore, type Storage } from '@crm/shared';
-import { type ClientSession, Schema } from 'mongoose';
+import { Schema } from 'mongoose';
 
 /** The record a note hangs on: exactly one of a contact and a deal. */
 export type NoteParent = { kind: 'contact'; id: string } | { kind: 'deal'; id: string };
@@ -57,9 +57,9 @@ export function createNoteRepository(storage: Storage) {
     list: (orgId: string, parent: NoteParent, page: PageRequest) =>
       notes.listPage([live(orgId, parent)], { field: 'created_at', order: 'desc', type: 'date' }, page),
 
-    /** A merge: the notes of the contacts `from` now belong to the contact `to` (in the merge's transaction). */
-    moveToContact: (orgId: string, from: string[], to: string, session?: ClientSession) =>
-      notes.updateMany({ org_id: orgId, contact_id: { $in: from } }, { contact_id: to }, { session }),
+    /** A merge: the notes of the contacts `from` now belong to the contact `to` (idempotent). */
+    moveToContact: (orgId: string, from: string[], to: string) =>
+      notes.updateMany({ org_id: orgId, contact_id: { $in: from } }, { contact_id: to }),
 
     update: (
       orgId: string,
