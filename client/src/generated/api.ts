@@ -676,7 +676,7 @@ export interface paths {
         put?: never;
         /**
          * Merge contacts into this one
-         * @description Folds the contacts of contact_ids (1–20) into the contact of the path, atomically: their deals, notes, tasks and tags move to it, it takes the fields it lacks from them (the first in contact_ids that has one wins), and they are deleted (a read answers 404 with details.merged_into). Their conversations follow within moments. Emits contact.merged once, contact.deleted for each folded contact, and contact.updated / contact.tag.added for what the contact gained. Idempotent: contacts already merged into this one are passed over; honours Idempotency-Key (24 h). See docs/contact-merge.md.
+         * @description Folds the contacts of contact_ids (1–20) into the contact of the path: their deals, notes, tasks and tags move to it, it takes the fields it lacks from them (the first in contact_ids that has one wins), and they are deleted (a read answers 404 with details.merged_into, from the moment the merge claims them). A merge interrupted by a crash is completed by a retry, or by the service within seconds. Their conversations follow within moments. Emits contact.merged once, contact.deleted for each folded contact, and contact.updated / contact.tag.added for what the contact gained. Idempotent: contacts already merged into this one are passed over; honours Idempotency-Key (24 h). See docs/contact-merge.md.
          *
          *     Scope: `write:contacts`.
          *
