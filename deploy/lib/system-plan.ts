@@ -80,6 +80,7 @@ export function systemEnv(
     SOCIALMSG_BASE_URL: `${sim}/socialmsg`,
     CRM_CONSUMER_GROUP: options.namespace ? `crm-messages-${options.namespace}` : 'crm-messages',
     AGENTS_CONSUMER_GROUP: options.namespace ? `agents-runner-${options.namespace}` : 'agents-runner',
+    MESSAGING_CONSUMER_GROUP: options.namespace ? `messaging-merges-${options.namespace}` : 'messaging-merges',
     PORT: String(options.gatewayPort),
     // No load balancer sits in front of a local gateway, so nothing needs time to notice that it drains (the
     // chaos suite, which has one, sets its own); Ctrl-C then stops it at once.

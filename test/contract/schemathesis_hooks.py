@@ -14,6 +14,10 @@ Rules no JSON Schema can state, and how valid requests still reach the server's 
   pools of the fuzz organisation (fuzz-config.ts writes them to CRM_FUZZ_FRESH_RECORDS).
 - ids must name records of the organisation (INVALID_REFERENCE / NOT_FOUND), custom_fields keys its custom fields:
   the fuzz organisation's records are bound to every id (fuzz-config.ts, fuzz-document.ts).
+- a contact merged into one contact cannot be merged into another (INVALID_REFERENCE, details.merged_into), and a
+  contact cannot be merged into itself: a valid merge names the one survivor of its pool and duplicates of their own
+  pool (fuzz-org.ts), so that repeating it is the idempotent 200, in every phase. An opt-out acts on contacts of its
+  own pool (repeating it answers the standing opt-out).
 - business hours [from, to] need to > from, and createdBefore > createdAfter (JSON Schema cannot compare values);
   a timezone must be in the runtime's IANA database; scheduledAt must be in the future and within a year; a template
   variable's (component, key) pair may appear once (uniqueItems compares whole items); a webhook URL must be https on

@@ -73,6 +73,11 @@ export default async function setup(project: TestProject) {
       // A crashed runner's run is taken over after 2 s; a replica looks for runs recorded elsewhere every 500 ms.
       AGENTS_RUN_LEASE_MS: '2000',
       AGENTS_IDLE_CHECK_MS: '500',
+      // Task alarms and window ends armed on the other replica are seen within half a second; a task is overdue
+      // 1.5 s after its due time (production: one hour). Tests read them from testSystem().env.
+      CRM_SCHEDULER_IDLE_MS: '500',
+      MESSAGING_SCHEDULER_IDLE_MS: '500',
+      TASK_OVERDUE_AFTER_MS: '1500',
       // The model names the tests' agents use; any other answers 422 (agents-routes reads it from here).
       AGENTS_ALLOWED_MODELS: 'gpt-4o-mini,local-rules-v1',
     },

@@ -665,6 +665,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/contacts/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge contacts into this one
+         * @description Folds the contacts of contact_ids (1–20) into the contact of the path: their deals, notes, tasks and tags move to it, it takes the fields it lacks from them (the first in contact_ids that has one wins), and they are deleted (a read answers 404 with details.merged_into, from the moment the merge claims them). A merge interrupted by a crash is completed by a retry, or by the service within seconds. Their conversations follow within moments. Emits contact.merged once, contact.deleted for each folded contact, and contact.updated / contact.tag.added for what the contact gained. Idempotent: contacts already merged into this one are passed over; honours Idempotency-Key (24 h). See docs/contact-merge.md.
+         *
+         *     Scope: `write:contacts`.
+         *
+         *     Honours the Idempotency-Key header (24 h).
+         */
+        post: operations["mergeContacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contacts/{id}/notes": {
         parameters: {
             query?: never;
@@ -719,6 +743,28 @@ export interface paths {
          *     Scope: `write:contacts`.
          */
         patch: operations["updateContactNote"];
+        trace?: never;
+    };
+    "/v1/contacts/{id}/opt-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opt a contact out of marketing
+         * @description Records that the contact asked for no more marketing messages (by a form, a call…), as a STOP keyword does: official broadcasts with a marketing template leave it out (exclusion_reason marketing_opt_out). Emits contact.opted_out (source api) the first time; repeating it answers the standing opt-out and emits nothing. Only the contact opts back in, by writing START.
+         *
+         *     Scope: `write:contacts`.
+         */
+        post: operations["optOutContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/contacts/{id}/tags": {
@@ -2123,7 +2169,7 @@ export interface webhooks {
         put?: never;
         /**
          * conversation.assigned
-         * @description A conversation was assigned to a member; data.previous.assigned_to is the former assignee (or null). Emitted by API writes. Its data is what the `read:conversations` scope guards on the read routes.
+         * @description A conversation was assigned to a member, or unassigned (data.object.assigned_to null); data.previous.assigned_to is the former assignee (or null). Emitted by API writes. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_conversation_assigned"];
         delete?: never;
@@ -2203,7 +2249,7 @@ export interface webhooks {
         put?: never;
         /**
          * conversation.unassigned
-         * @description A conversation lost its assignee (unassigned, or the member was removed); data.previous.assigned_to is who had it. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
+         * @description A conversation lost its assignee; data.previous.assigned_to is who had it. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_conversation_unassigned"];
         delete?: never;
@@ -2383,7 +2429,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.deleted
-         * @description A message was deleted for everyone; data.object is the message as it was. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
+         * @description A message was deleted for everyone; data.object is the message as it was (it is no longer readable through the API). Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_deleted"];
         delete?: never;
@@ -4031,6 +4077,38 @@ export interface components {
              * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
              */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "contact": {
+         *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Maria Oliveira"
+         *       },
+         *       "channel": "chatapp",
+         *       "source": "keyword",
+         *       "keyword": "keyword",
+         *       "opted_out_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
+        OptOut: {
+            /**
+             * @description the channel a STOP came in on; null for an API opt-out
+             * @default null
+             */
+            channel: ("chatapp" | "photoapp" | "socialmsg") | null;
+            contact: components["schemas"]["Ref"];
+            /** @default null */
+            keyword: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            opted_out_at: string;
+            /**
+             * @description keyword: the contact wrote STOP (or another opt-out word); api: POST …/opt-out
+             * @enum {string}
+             */
+            source: "keyword" | "api";
         };
         /**
          * @example {
@@ -14044,6 +14122,278 @@ export interface operations {
             };
         };
     };
+    mergeContacts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID v4; a repeat within 24 h returns the stored response */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contact_ids": [
+                 *         "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    contact_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Maria Oliveira",
+                     *         "email": "maria.oliveira@example.com",
+                     *         "phone": "+5511987654321",
+                     *         "photoapp_username": "photoapp username",
+                     *         "chatapp_jid": "5511987654321@c.us",
+                     *         "socialmsg_psid": "socialmsg psid",
+                     *         "socialmsg_name": "socialmsg name",
+                     *         "source": "chatapp",
+                     *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "tags": [
+                     *           "vip"
+                     *         ],
+                     *         "custom_fields": {},
+                     *         "funnel_stage": "funnel stage",
+                     *         "notes_count": 1,
+                     *         "deals_count": 1,
+                     *         "last_message_at": "2026-03-02T14:30:00.000Z",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z",
+                     *         "messages_count": 1,
+                     *         "deals": [
+                     *           {
+                     *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "title": "Annual plan – Padaria Central",
+                     *             "value": 4800,
+                     *             "status": "open",
+                     *             "stage": {
+                     *               "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Proposal"
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContactDetail"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_JSON, INVALID_ID */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listContactNotes: {
         parameters: {
             query?: {
@@ -14799,6 +15149,196 @@ export interface operations {
             };
             /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR */
             422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    optOutContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "contact": {
+                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira"
+                     *         },
+                     *         "channel": "chatapp",
+                     *         "source": "keyword",
+                     *         "keyword": "keyword",
+                     *         "opted_out_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["OptOut"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_ID */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];

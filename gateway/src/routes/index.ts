@@ -37,6 +37,8 @@ import { createContactRoute } from './contacts/create-contact.route';
 import { deleteContactRoute } from './contacts/delete-contact.route';
 import { getContactRoute } from './contacts/get-contact.route';
 import { listContactsRoute } from './contacts/list-contacts.route';
+import { mergeContactsRoute } from './contacts/merge-contacts.route';
+import { optOutContactRoute } from './contacts/opt-out-contact.route';
 import { removeContactTagRoute } from './contacts/remove-contact-tag.route';
 import { updateContactRoute } from './contacts/update-contact.route';
 import { createDealRoute } from './deals/create-deal.route';
@@ -104,6 +106,8 @@ export const ALL_ROUTES: RouteDefinition[] = [
   deleteContactRoute,
   addContactTagsRoute,
   removeContactTagRoute,
+  mergeContactsRoute,
+  optOutContactRoute,
   listContactDealsRoute,
   listContactNotesRoute,
   createContactNoteRoute,

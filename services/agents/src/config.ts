@@ -1,8 +1,10 @@
-import { envBoolean, envPort, loadConfig, serviceEnv } from '@crm/shared/config';
+import { envBoolean, envPort, loadConfig, outboxEnv, serviceEnv } from '@crm/shared/config';
 import { z } from 'zod';
 
 export const agentsConfig = z.object({
   ...serviceEnv,
+  // Runs carry agent.run.completed, agent.run.failed and agent.handoff.requested through the outbox.
+  ...outboxEnv,
   AGENTS_GRPC_HOST: z.string().default('127.0.0.1'),
   /** 50053: crm 50051, messaging 50052, webhooks 50054. */
   AGENTS_GRPC_PORT: envPort(50053),

@@ -40,6 +40,7 @@ import { listMembersHandler } from './handlers/list-members.handler';
 import { listNotesHandler } from './handlers/list-notes.handler';
 import { listTagsHandler } from './handlers/list-tags.handler';
 import { listTasksHandler } from './handlers/list-tasks.handler';
+import { mergeContactsHandler } from './handlers/merge-contacts.handler';
 import { loseDealHandler } from './handlers/lose-deal.handler';
 import { moveDealHandler } from './handlers/move-deal.handler';
 import { removeContactTagHandler } from './handlers/remove-contact-tag.handler';
@@ -70,6 +71,7 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBindi
       addContactTags: addContactTagsHandler,
       removeContactTag: removeContactTagHandler,
       resolveChannelContact: resolveChannelContactHandler,
+      mergeContacts: mergeContactsHandler,
     },
     logger,
   );

@@ -32,6 +32,8 @@ export const messagingConfig = z
     PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
     /** How long an official number's free-text window lasts after the contact's last message (spec §8: 24 h). */
     MESSAGING_WINDOW_HOURS: z.coerce.number().positive().default(24),
+    /** Safety net of the window-expiry scheduler: how late a replica notices a window armed by another replica. */
+    MESSAGING_SCHEDULER_IDLE_MS: z.coerce.number().int().min(50).default(30_000),
     /** How long a provider's account answer (payment method) is trusted before asking again. */
     PROVIDER_ACCOUNT_CACHE_MS: z.coerce.number().int().min(0).default(30_000),
     /** Multiplies every broadcast send profile's rate (broadcasts/pacing.ts); 1 in production. */
@@ -41,6 +43,8 @@ export const messagingConfig = z
     /** Broadcast lanes (one number of one broadcast) one replica sends at once. */
     BROADCAST_MAX_LANES: z.coerce.number().int().min(1).default(8),
     BROADCAST_SENDER_ENABLED: envBoolean(true),
+    /** The consumer group that moves conversations when contacts are merged (contact.merged). */
+    MESSAGING_CONSUMER_GROUP: z.string().min(1).default('messaging-merges'),
   })
   .refine((config) => config.NODE_ENV !== 'production' || config.PROVIDER_CALLBACK_SECRET !== DEV_CALLBACK_SECRET, {
     path: ['PROVIDER_CALLBACK_SECRET'],

@@ -33,6 +33,7 @@ export function createDeps(
   config: MessagingConfig,
   logger: Logger,
   wakeBroadcasts: () => void = () => undefined,
+  windowArmed: (at: Date) => void = () => undefined,
 ): MessagingDeps & { close(): void } {
   const contacts = createAsyncClient(ContactServiceService, config.CRM_GRPC_URL, 'crm.v1.ContactService');
   const accounts = createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService');
@@ -59,6 +60,7 @@ export function createDeps(
     crm: { contacts, accounts },
     accounts: new TtlCache<ProviderAccount>(config.PROVIDER_ACCOUNT_CACHE_MS),
     settings: { windowMs: config.MESSAGING_WINDOW_HOURS * 3_600_000 },
+    windowArmed,
     transaction: db.transaction,
     now: () => new Date(),
     logger,

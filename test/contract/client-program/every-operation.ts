@@ -56,7 +56,16 @@ export async function contacts(): Promise<void> {
   await api.POST('/v1/contacts/{id}/notes', { params: { path }, body: { content: 'Called', color: 'blue' } });
   await api.PATCH('/v1/contacts/{id}/notes/{noteId}', { params: { path: { id, noteId: id } }, body: { content: 'Called back' } });
   await api.DELETE('/v1/contacts/{id}/notes/{noteId}', { params: { path: { id, noteId: id } } });
+  const merged = await api.POST('/v1/contacts/{id}/merge', {
+    params: { path, header: { 'Idempotency-Key': crypto.randomUUID() } },
+    body: { contact_ids: [first ?? id] },
+  });
+  const survivorTags: string[] | undefined = merged.data?.data.tags;
+  const optOut = await api.POST('/v1/contacts/{id}/opt-out', { params: { path } });
+  const optedOutAt: string | undefined = optOut.data?.data.opted_out_at;
   void messages;
+  void survivorTags;
+  void optedOutAt;
 }
 
 export async function companies(): Promise<void> {

@@ -39,6 +39,8 @@ const POOL_OF_KIND: Partial<Record<IdKind, string>> = {
  */
 const OPERATION_POOLS: Record<string, Record<string, string>> = {
   deleteContact: { 'path.id': 'contactsToDelete' },
+  mergeContacts: { 'path.id': 'mergeSurvivors', 'body.contact_ids[*]': 'contactsToMerge' },
+  optOutContact: { 'path.id': 'contactsToOptOut' },
   removeContactTag: { 'path.tag': 'tags' },
   updateContactNote: { 'path.id': 'noteContacts', 'path.noteId': 'contactNotes' },
   deleteContactNote: { 'path.id': 'noteContacts', 'path.noteId': 'contactNotesToDelete' },

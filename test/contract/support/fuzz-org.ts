@@ -70,6 +70,13 @@ async function seedCrm(org: TestOrg, pools: Record<string, string[]>): Promise<v
   pools.contacts = ids(contacts);
   pools.contactsToDelete = ids(await times(SPARE, (i) => created(api, '/v1/contacts', { name: `Doomed contact ${i}` })));
   pools.tags = ['vip', 'lead'];
+  // Merges: one survivor and duplicates for it, used by no other operation. Merging a duplicate into the survivor again
+  // is idempotent (200), so every phase reaches the merge's logic; opt-outs are idempotent too.
+  pools.mergeSurvivors = ids([await created(api, '/v1/contacts', { name: 'Merge survivor', tags: ['merge'] })]);
+  pools.contactsToMerge = ids(
+    await times(3 * SPARE, (i) => created(api, '/v1/contacts', { name: `Duplicate ${i}`, email: `duplicate${i}@example.com` })),
+  );
+  pools.contactsToOptOut = ids(await times(2, (i) => created(api, '/v1/contacts', { name: `Opting out ${i}` })));
   const funnel = await created(api, '/v1/funnels', {
     name: 'Fuzz pipeline',
     stages: [{ name: 'Lead' }, { name: 'Proposal' }, { name: 'Won' }],

@@ -1162,6 +1162,19 @@ export const ContactServiceService = {
     responseSerialize: (value: Contact): Buffer => Buffer.from(Contact.encode(value).finish()),
     responseDeserialize: (value: Buffer): Contact => Contact.decode(value),
   },
+  /**
+   * Folds the contacts of `body.contact_ids` into `id` (docs/contact-merge.md): their deals, notes, tasks, tags and
+   * missing fields move to it in one transaction, they are deleted, and contact.merged is raised. Idempotent.
+   */
+  mergeContacts: {
+    path: "/crm.v1.ContactService/MergeContacts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: WriteContactRequest): Buffer => Buffer.from(WriteContactRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WriteContactRequest => WriteContactRequest.decode(value),
+    responseSerialize: (value: Contact): Buffer => Buffer.from(Contact.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Contact => Contact.decode(value),
+  },
 } as const;
 
 export interface ContactServiceServer extends UntypedServiceImplementation {
@@ -1177,6 +1190,11 @@ export interface ContactServiceServer extends UntypedServiceImplementation {
    * channel) when there is none. Idempotent: concurrent and repeated calls for one identifier create one contact.
    */
   resolveChannelContact: handleUnaryCall<ResolveChannelContactRequest, Contact>;
+  /**
+   * Folds the contacts of `body.contact_ids` into `id` (docs/contact-merge.md): their deals, notes, tasks, tags and
+   * missing fields move to it in one transaction, they are deleted, and contact.merged is raised. Idempotent.
+   */
+  mergeContacts: handleUnaryCall<WriteContactRequest, Contact>;
 }
 
 export interface ContactServiceClient extends Client {
@@ -1294,6 +1312,25 @@ export interface ContactServiceClient extends Client {
   ): ClientUnaryCall;
   resolveChannelContact(
     request: ResolveChannelContactRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  /**
+   * Folds the contacts of `body.contact_ids` into `id` (docs/contact-merge.md): their deals, notes, tasks, tags and
+   * missing fields move to it in one transaction, they are deleted, and contact.merged is raised. Idempotent.
+   */
+  mergeContacts(
+    request: WriteContactRequest,
+    callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  mergeContacts(
+    request: WriteContactRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  mergeContacts(
+    request: WriteContactRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Contact) => void,

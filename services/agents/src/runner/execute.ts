@@ -1,7 +1,8 @@
 import type { Conversation } from '@crm/proto/gen/messaging/v1/messaging';
-import { AppError } from '@crm/shared';
+import { AppError, newEvent, type OutboxEntry } from '@crm/shared';
 import type { SkipReason } from '@crm/shared/schemas';
 import type { AgentsDeps } from '../domain/deps';
+import { viewRun } from '../domain/views';
 import type { ModelReply } from '../models/model-provider';
 import type { AgentRecord } from '../repository/agent.repository';
 import type { ConversationStateRecord } from '../repository/conversation-state.repository';
@@ -37,17 +38,31 @@ export async function executeRun(deps: AgentsDeps, run: RunRecord): Promise<void
           cost_cents: Math.ceil((reply.usage.total_tokens * deps.settings.costCentsPerMillionTokens) / 1e6),
         }
       : null;
-    const finished = await deps.runs.finish(run.id, {
+    const set: Partial<RunRecord> = {
       ...common,
       status: outcome.status,
       model: reply?.model ?? null,
       usage,
       handoff: outcome.handoff,
       ...(outcome.status === 'completed' ? { messages_sent: outcome.sent } : { error_message: outcome.error_message }),
-    });
+    };
+    const finished = await deps.runs.finish(run.id, set, runEvents({ ...run, ...set }, now));
     if (finished) countRun(outcome.status, outcome.handoff !== null);
   }
   await clearPending(deps, run);
+}
+
+/**
+ * A finished run's events: agent.run.completed or agent.run.failed, and agent.handoff.requested when it handed the
+ * conversation to a person. A skipped run raises nothing.
+ */
+function runEvents(run: RunRecord, at: Date): OutboxEntry[] {
+  const object = viewRun(run);
+  const events: OutboxEntry[] = [
+    newEvent(run.org_id, run.status === 'failed' ? 'agent.run.failed' : 'agent.run.completed', { object }, at),
+  ];
+  if (run.handoff?.triggered) events.push(newEvent(run.org_id, 'agent.handoff.requested', { object }, at));
+  return events;
 }
 
 async function outcomeOf(deps: AgentsDeps, run: RunRecord): Promise<Outcome> {
@@ -127,6 +142,7 @@ async function sendReply(deps: AgentsDeps, agent: AgentRecord, run: RunRecord, c
     body: { contact_id: run.contact_id, channel: conversation.channel, conversation_id: run.conversation_id, type: 'text', content },
     sender: { type: 'ai_agent', id: agent.id, name: agent.name },
     message_id: run.reply_message_id,
+    agent_run_id: run.id,
   });
   const sentAt = new Date(message.created_at);
   return {

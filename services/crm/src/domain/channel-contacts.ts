@@ -26,7 +26,7 @@ export async function resolveChannelContact(deps: CrmDeps, orgId: string, input:
   if (!channel || !identifier) throw new AppError('VALIDATION_ERROR', 'channel and identifier are required.');
   const field = FIELD[channel];
 
-  const existing = await deps.contacts.findBy(orgId, field, identifier);
+  const existing = (await deps.contacts.findBy(orgId, field, identifier)) ?? (await survivorOf(deps, orgId, field, identifier));
   if (existing) return viewContactDetail(deps, orgId, existing);
   if (input.phone) {
     const byPhone = await deps.contacts.findBy(orgId, 'phone', input.phone);
@@ -34,6 +34,23 @@ export async function resolveChannelContact(deps: CrmDeps, orgId: string, input:
     if (linked) return viewContactDetail(deps, orgId, linked);
   }
   return createChannelContact(deps, orgId, channel, identifier, input);
+}
+
+/** Merges chained this deep are followed; a longer chain is not expected (each merge folds into a live contact). */
+const MAX_MERGE_HOPS = 5;
+
+/**
+ * The identity of a contact folded by a merge that the survivor could not take (it has its own): its messages
+ * belong to the contact it was merged into (docs/contact-merge.md).
+ */
+async function survivorOf(deps: CrmDeps, orgId: string, field: ChannelField, identifier: string) {
+  let id = (await deps.contacts.findMergedBy(orgId, field, identifier))?.merged_into ?? null;
+  for (let hop = 0; id && hop < MAX_MERGE_HOPS; hop++) {
+    const live = await deps.contacts.getById(orgId, id);
+    if (live) return live;
+    id = await deps.contacts.mergedInto(orgId, id);
+  }
+  return null;
 }
 
 async function createChannelContact(

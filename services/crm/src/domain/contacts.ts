@@ -23,10 +23,13 @@ export async function getContact(deps: CrmDeps, orgId: string, id: string): Prom
   return viewContactDetail(deps, orgId, await requireContact(deps, orgId, id));
 }
 
-async function requireContact(deps: CrmDeps, orgId: string, id: string) {
+/** A live contact; a contact folded into another by a merge answers NOT_FOUND naming that one (details.merged_into). */
+export async function requireContact(deps: CrmDeps, orgId: string, id: string) {
   const record = await deps.contacts.getById(orgId, id);
-  if (!record) throw notFound('contact');
-  return record;
+  if (record) return record;
+  const into = await deps.contacts.mergedInto(orgId, id);
+  if (into) throw new AppError('NOT_FOUND', `The contact was merged into ${into}; read that contact instead.`, { merged_into: into });
+  throw notFound('contact');
 }
 
 export async function createContact(deps: CrmDeps, orgId: string, rawBody: unknown): Promise<ContactView> {
@@ -92,15 +95,7 @@ export async function updateContact(deps: CrmDeps, orgId: string, id: string, ra
     next.updated_at = deps.now();
     return {
       set: { ...Object.fromEntries(changed.map((field) => [field, next[field]])), updated_at: next.updated_at },
-      events: (view: ContactView) => [
-        newEvent(
-          orgId,
-          'contact.updated',
-          { object: eventObject(view), previous: Object.fromEntries(changed.map((f) => [previousName(f), previousValue(current, f)])) },
-          next.updated_at,
-        ),
-        ...tagEvents(orgId, view, current.tags, next.tags, next.updated_at),
-      ],
+      events: (view: ContactView) => contactChangeEvents(orgId, current, next, view, next.updated_at),
     };
   });
 }
@@ -214,7 +209,22 @@ async function requirePlanFeature(deps: CrmDeps, orgId: string, feature: 'contac
   }
 }
 
-const COMPARED_FIELDS = ['name', 'email', 'phone', 'company_id', 'tags', 'custom_fields', 'funnel_stage'] as const;
+/** The fields whose change is a contact.updated (`previous` names them); a merge may also fill the channel ids. */
+const COMPARED_FIELDS = [
+  'name',
+  'email',
+  'phone',
+  'company_id',
+  'tags',
+  'custom_fields',
+  'funnel_stage',
+  'photoapp_username',
+  'chatapp_jid',
+  'socialmsg_psid',
+  'socialmsg_name',
+  'source',
+  'avatar_url',
+] as const;
 type ComparedField = (typeof COMPARED_FIELDS)[number];
 
 function changedFields(current: ContactRecord, next: ContactRecord): ComparedField[] {
@@ -230,7 +240,24 @@ function definedFields<T extends Record<string, unknown>>(fields: T): Partial<T>
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-function tagEvents(orgId: string, view: ContactView, before: string[], after: string[], at: Date): OutboxEntry[] {
+/** contact.updated with the old values of the changed fields (when any changed), and an event per tag added or removed. */
+export function contactChangeEvents(
+  orgId: string,
+  current: ContactRecord,
+  next: ContactRecord,
+  view: ContactView,
+  at: Date,
+): OutboxEntry[] {
+  const changed = changedFields(current, next);
+  if (changed.length === 0) return [];
+  const previous = Object.fromEntries(changed.map((field) => [previousName(field), previousValue(current, field)]));
+  return [
+    newEvent(orgId, 'contact.updated', { object: eventObject(view), previous }, at),
+    ...tagEvents(orgId, view, current.tags, next.tags, at),
+  ];
+}
+
+function tagEvents(orgId: string, view: Pick<ContactView, 'id' | 'name'>, before: string[], after: string[], at: Date): OutboxEntry[] {
   const contact = { id: view.id, name: view.name };
   return [
     ...after.filter((tag) => !before.includes(tag)).map((tag) => newEvent(orgId, 'contact.tag.added', { contact, tag }, at)),

@@ -50,5 +50,10 @@ export function createIdentityRepository(storage: Storage) {
     async release(orgId: string, kind: IdentityKind, value: string, contactId: string): Promise<void> {
       await identities.model.deleteOne({ _id: keyOf(orgId, kind, value), contact_id: contactId });
     },
+
+    /** A merge: the identity held by `from` is now held by `to` (conditional on `from`, so a repeat changes nothing). */
+    async transfer(orgId: string, kind: IdentityKind, value: string, from: string, to: string): Promise<void> {
+      await identities.update({ _id: keyOf(orgId, kind, value), contact_id: from }, { contact_id: to });
+    },
   };
 }

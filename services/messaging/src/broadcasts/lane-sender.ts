@@ -196,6 +196,7 @@ export class LaneSender {
         sender: { type: 'broadcast', id: broadcast.id, name: broadcast.name },
         messageId: recipient.message_id,
         route: this.route,
+        origin: { broadcast_id: broadcast.id },
         alsoInTransaction: async (session) => {
           marked = await this.deps.broadcasts.recipients.markSent(recipient.id, this.deps.now(), session);
         },

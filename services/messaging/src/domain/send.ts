@@ -1,5 +1,5 @@
 import type { Contact } from '@crm/proto/gen/crm/v1/contacts';
-import { AppError, invalidReference, newId, newEvent } from '@crm/shared';
+import { AppError, invalidReference, newId } from '@crm/shared';
 import type { ClientSession } from 'mongoose';
 import { parseOrThrow, sendMessageBody, type Channel, type SendMessageBody } from '@crm/shared/schemas';
 import type { ChatInstanceRecord } from '../repository/chat-instance.repository';
@@ -21,17 +21,18 @@ export async function sendMessage(
   orgId: string,
   senderKeyId: string,
   rawBody: unknown,
-  internal: { sender?: MessageRecord['sender']; messageId?: string } = {},
+  internal: { sender?: MessageRecord['sender']; messageId?: string; agentRunId?: string } = {},
 ): Promise<MessageView> {
   const body = parseOrThrow(sendMessageBody, rawBody);
   // An internal caller's repeated send (after a crash) finds its message: the contact got it once.
-  const already = internal.messageId ? await deps.messages.getById(orgId, internal.messageId) : null;
+  const already = internal.messageId ? await deps.messages.getStored(orgId, internal.messageId) : null;
   if (already) return viewMessage(already);
   const contact = await requireContact(deps, orgId, body.contact_id);
   const sender = internal.sender ?? { type: 'api', id: senderKeyId || null, name: null };
-  const stored = await deliver(deps, { orgId, contact, body, sender, messageId: internal.messageId });
+  const origin = internal.agentRunId ? { agent_run_id: internal.agentRunId } : undefined;
+  const stored = await deliver(deps, { orgId, contact, body, sender, messageId: internal.messageId, origin });
   if (stored) return stored;
-  const repeated = internal.messageId ? await deps.messages.getById(orgId, internal.messageId) : null;
+  const repeated = internal.messageId ? await deps.messages.getStored(orgId, internal.messageId) : null;
   if (repeated) return viewMessage(repeated);
   throw new AppError('INTERNAL_ERROR', 'The provider returned a message id that is already stored.');
 }
@@ -46,6 +47,8 @@ export interface Delivery {
   sender: MessageRecord['sender'];
   /** Chosen by a caller that may repeat this send (a broadcast after a crash): the provider accepts one key once. */
   messageId?: string;
+  /** What sent it (a broadcast, an AI agent's run): every event about the message carries it. */
+  origin?: Pick<MessageRecord, 'broadcast_id' | 'agent_run_id'>;
   /** Writes that belong to this send, made in the transaction that stores the message. */
   alsoInTransaction?: (session: ClientSession) => Promise<void>;
   /** The number and approved template, when the caller resolved them for many sends (a broadcast lane). */
@@ -114,6 +117,8 @@ export async function deliver(deps: MessagingDeps, delivery: Delivery): Promise<
     external_id: sent.external_id,
     error: null,
     edited_at: null,
+    broadcast_id: delivery.origin?.broadcast_id ?? null,
+    agent_run_id: delivery.origin?.agent_run_id ?? null,
     created_at: now,
     updated_at: now,
   };
@@ -136,7 +141,7 @@ export async function deliver(deps: MessagingDeps, delivery: Delivery): Promise<
           : undefined,
     },
     record,
-    (view) => [newEvent(orgId, 'message.sent', { object: view }, now)],
+    'message.sent',
     delivery.alsoInTransaction,
   );
   return stored?.message ?? null;

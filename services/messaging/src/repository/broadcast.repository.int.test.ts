@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useDatabase } from '../../../../test/support/integration';
 import { broadcastRecord, recipientRecord } from '../../../../test/support/messaging-records';
 import { loadMessagingConfig } from '../config';
+import { optOutKey } from './opt-out.repository';
 import { createDeps } from '../wiring';
 
 describe('broadcast, recipient, lane and opt-out repositories', () => {
@@ -84,8 +85,10 @@ describe('broadcast, recipient, lane and opt-out repositories', () => {
 
   it('remembers marketing opt-outs per organization, and opts back in', async () => {
     const [orgA, orgB, contactId] = [newId('organization'), newId('organization'), newId('contact')];
-    await deps.broadcasts.optOuts.optOut(orgA, contactId, new Date());
-    await deps.broadcasts.optOuts.optOut(orgA, contactId, new Date());
+    const optOut = (orgId: string) =>
+      deps.broadcasts.optOuts.optOut({ id: optOutKey(orgId, contactId), org_id: orgId, contact_id: contactId, at: new Date() }, []);
+    expect(await optOut(orgA)).toBe(true);
+    expect(await optOut(orgA)).toBe(false);
     expect(await deps.broadcasts.optOuts.optedOut(orgA, [contactId])).toEqual(new Set([contactId]));
     expect(await deps.broadcasts.optOuts.optedOut(orgB, [contactId])).toEqual(new Set());
     await deps.broadcasts.optOuts.optIn(orgA, contactId);

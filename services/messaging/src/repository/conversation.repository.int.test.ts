@@ -23,8 +23,8 @@ describe('conversation, message, number and template repositories', () => {
         deps.conversations.touch(touchOf(orgId, contactId, instanceId, { window_expires_at: n === 3 ? later : new Date() })),
       ),
     );
-    expect(new Set(touched.map((conversation) => conversation.id)).size).toBe(1);
-    const stored = await deps.conversations.getById(orgId, touched[0]!.id);
+    expect(new Set(touched.map((touch) => touch.conversation.id)).size).toBe(1);
+    const stored = await deps.conversations.getById(orgId, touched[0]!.conversation.id);
     expect(stored).toMatchObject({ unread_count: 8, window_expires_at: later, status: 'open', rev: 8 });
   });
 
@@ -33,9 +33,8 @@ describe('conversation, message, number and template repositories', () => {
     const instanceId = newId('chatInstance');
     const touch = touchOf(orgId, newId('contact'), instanceId);
     const record = messageRecord(orgId, '', { instance_id: instanceId, direction: 'inbound', status: 'received', external_id: 'wamid.1' });
-    const events = () => [testEvent(orgId)];
     const stored = await Promise.all(
-      [1, 2, 3].map((n) => storeMessage(deps, touch, { ...record, id: n === 1 ? record.id : newId('message') }, events)),
+      [1, 2, 3].map((n) => storeMessage(deps, touch, { ...record, id: n === 1 ? record.id : newId('message') }, 'message.received')),
     );
     expect(stored.filter((result) => result !== null)).toHaveLength(1);
     const conversation = (await deps.conversations.find(orgId, touch.contact.id, 'chatapp', instanceId))!;
@@ -97,10 +96,13 @@ describe('conversation, message, number and template repositories', () => {
       created_at: new Date(n),
       updated_at: new Date(n),
     });
-    await deps.templates.insert(template('welcome', 1));
+    const welcome = template('welcome', 1);
+    await deps.templates.insert(welcome);
     await deps.templates.insert(template('promo', 2));
-    expect(await deps.templates.setStatus(instanceId, 'welcome', 'en', 'APPROVED', new Date())).toBe(true);
-    expect(await deps.templates.setStatus(instanceId, 'missing', 'en', 'APPROVED', new Date())).toBe(false);
+    expect(await deps.templates.setStatus(welcome, 'APPROVED', new Date(), [])).toBe(true);
+    // A review read before that change (status PENDING) no longer matches: it changes nothing.
+    expect(await deps.templates.setStatus(welcome, 'REJECTED', new Date(), [])).toBe(false);
+    expect(await deps.templates.setStatus(template('missing', 3), 'APPROVED', new Date(), [])).toBe(false);
     const page = await deps.templates.list(orgId, instanceId, { limit: 1, after: undefined, status: 'APPROVED' });
     expect(page.items.map((found) => found.name)).toEqual(['welcome']);
   });

@@ -6,6 +6,8 @@ export type EventProducer = 'crm' | 'messaging' | 'agents';
 
 export interface EventKindSpec<S extends z.ZodType = z.ZodType> {
   description: string;
+  /** When it fires: the operation or the platform moment (docs/events.md states it for every kind). */
+  fires: string;
   /** True for the 21 kinds that API writes emit (catalogue §6); the others only the platform emits. */
   api_write: boolean;
   producer: EventProducer;

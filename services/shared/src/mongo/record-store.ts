@@ -225,11 +225,13 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
   }
 
   /** The same change on every matching record (no events); returns how many changed. */
-  async updateMany(filter: StoreFilter, change: Change<R>): Promise<number> {
+  async updateMany(filter: StoreFilter, change: Change<R>, options: { session?: ClientSession } = {}): Promise<number> {
     const set = operatorsOf(change).$set ?? {};
     if (this.options.deriveFrom?.some((field) => field in set))
       throw new Error(`${this.options.model}: updateMany cannot set ${this.options.deriveFrom.join(', ')} (derived together)`);
-    const result = await this.model.updateMany(filter, this.revisioned(operatorsOf(change, this.options.derive)));
+    const result = await this.model.updateMany(filter, this.revisioned(operatorsOf(change, this.options.derive)), {
+      session: options.session,
+    });
     return result.modifiedCount;
   }
 

@@ -37,5 +37,19 @@ export const addContactTagsBody = z.strictObject({
     .transform((tags) => [...new Set(tags)]),
 });
 
+/** The most contacts one merge folds in: each moves its records in the merge's one transaction. */
+export const MAX_MERGED_CONTACTS = 20;
+
+/** POST /v1/contacts/{id}/merge: the contacts to fold into the one of the path (docs/contact-merge.md). */
+export const mergeContactsBody = z.strictObject({
+  contact_ids: z
+    .array(idOf('contact'))
+    .min(1, 'at least one contact')
+    .max(MAX_MERGED_CONTACTS, `at most ${MAX_MERGED_CONTACTS} contacts`)
+    .transform((ids) => [...new Set(ids)])
+    .describe('The contacts to fold in, in order of precedence: a field the contact merged into lacks is taken from the first that has it'),
+});
+
+export type MergeContactsBody = z.infer<typeof mergeContactsBody>;
 export type CreateContactBody = z.infer<typeof createContactBody>;
 export type UpdateContactBody = z.infer<typeof updateContactBody>;
