@@ -6,6 +6,7 @@ export * from './errors/transient-error';
 export * from './grpc/client';
 export * from './grpc/deadline';
 export * from './grpc/server';
+export * from './grpc/service-identity';
 export * from './grpc/unary';
 export * from './grpc/handlers';
 export * from './ids';
