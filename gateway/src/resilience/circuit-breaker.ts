@@ -1,4 +1,5 @@
-import { AppError, type CallGuard } from '@crm/shared';
+import { AppError } from '@crm/shared/core';
+import { type CallGuard } from '@crm/shared/grpc';
 
 export type BreakerState = 'closed' | 'open' | 'half-open';
 
