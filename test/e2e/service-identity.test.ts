@@ -33,6 +33,10 @@ async function rawCall<Req, Res>(address: string, method: MethodDefinition<Req, 
   }
 }
 
+/** `method` of the first replica behind `variable`, with an empty request and no metadata. */
+const emptyCall = <Req, Res>(variable: string, method: MethodDefinition<Req, Res>) =>
+  rawCall(firstAddress(variable), method, method.requestDeserialize(Buffer.alloc(0)));
+
 async function bearer(secret: string, audience: string, issuedAt: number, expiresAt: number): Promise<Metadata> {
   const token = await new SignJWT({})
     .setProtectedHeader({ alg: 'HS256' })
@@ -69,31 +73,11 @@ describe('service identity: gRPC calls without the platform identity are refused
 
   it('refuses a caller without a token on every service', async () => {
     const calls = [
-      rawCall(
-        firstAddress('CRM_GRPC_URL'),
-        AccountServiceService.authenticate,
-        AccountServiceService.authenticate.requestDeserialize(Buffer.alloc(0)),
-      ),
-      rawCall(
-        firstAddress('MESSAGING_GRPC_URL'),
-        MessagingServiceService.listConversations,
-        MessagingServiceService.listConversations.requestDeserialize(Buffer.alloc(0)),
-      ),
-      rawCall(
-        firstAddress('MESSAGING_GRPC_URL'),
-        BroadcastServiceService.listBroadcasts,
-        BroadcastServiceService.listBroadcasts.requestDeserialize(Buffer.alloc(0)),
-      ),
-      rawCall(
-        firstAddress('AGENTS_GRPC_URL'),
-        AgentServiceService.listAgents,
-        AgentServiceService.listAgents.requestDeserialize(Buffer.alloc(0)),
-      ),
-      rawCall(
-        firstAddress('WEBHOOKS_GRPC_URL'),
-        WebhookServiceService.listWebhooks,
-        WebhookServiceService.listWebhooks.requestDeserialize(Buffer.alloc(0)),
-      ),
+      emptyCall('CRM_GRPC_URL', AccountServiceService.authenticate),
+      emptyCall('MESSAGING_GRPC_URL', MessagingServiceService.listConversations),
+      emptyCall('MESSAGING_GRPC_URL', BroadcastServiceService.listBroadcasts),
+      emptyCall('AGENTS_GRPC_URL', AgentServiceService.listAgents),
+      emptyCall('WEBHOOKS_GRPC_URL', WebhookServiceService.listWebhooks),
     ];
     expect((await Promise.all(calls)).map((result) => result.code)).toEqual(Array(calls.length).fill(status.UNAUTHENTICATED));
   });
