@@ -73,7 +73,9 @@ export const ROUND_ROBIN = { 'grpc.service_config': JSON.stringify({ loadBalanci
 /**
  * Calls do not wait for a connection (grpc-js's default, waitForReady false): with every address refusing, a call
  * fails UNAVAILABLE at once instead of waiting out its deadline. Reconnection backs off from 0.5 s up to 5 s, not
- * grpc-js's 120 s, so a service that comes back is used again within seconds.
+ * grpc-js's 120 s, so a service that comes back is used again within seconds. A DNS target (a Kubernetes headless
+ * service) is resolved again at most every 2 s instead of grpc-js's 30 s, so during a rollout or a scale-out the
+ * channel drops gone pods and uses new ones within seconds rather than failing calls for half a minute.
  */
 const CHANNEL_OPTIONS = {
   ...ROUND_ROBIN,
@@ -81,6 +83,7 @@ const CHANNEL_OPTIONS = {
   'grpc.enable_retries': 1,
   'grpc.initial_reconnect_backoff_ms': 500,
   'grpc.max_reconnect_backoff_ms': 5_000,
+  'grpc.dns_min_time_between_resolutions_ms': 2_000,
 };
 
 export interface ClientOptions {
