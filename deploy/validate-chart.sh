@@ -147,6 +147,11 @@ log "a short provider callback secret must be refused"
 if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set secret.providerCallbackSecret=short >/dev/null 2>&1; then
   fail "a PROVIDER_CALLBACK_SECRET under 8 characters was accepted"
 fi
+log "a short service token key must be refused"
+if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set secret.serviceTokenSecret=short >/dev/null 2>&1; then
+  fail "a SERVICE_TOKEN_SECRET under 32 characters was accepted"
+fi
+
 log "a webhook secrets key that is not the base64 of 32 bytes must be refused"
 if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set secret.webhookSecretsKey=c2hvcnQ= >/dev/null 2>&1; then
   fail "a WEBHOOK_SECRETS_KEY of 5 bytes was accepted"

@@ -14,6 +14,8 @@ export interface SharedSecrets {
   WEBHOOK_SECRETS_KEY: string;
   WEBHOOK_SECRETS_KEY_ID: string;
   WEBHOOK_SECRETS_OLD_KEYS?: string;
+  /** HMAC key of the service tokens every gRPC call carries (services/shared/src/grpc/service-identity.ts). */
+  SERVICE_TOKEN_SECRET: string;
 }
 
 /**
@@ -28,6 +30,7 @@ export function generateSecrets(): SharedSecrets {
     CURSOR_SECRET: randomBytes(48).toString('base64url'),
     WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
     WEBHOOK_SECRETS_KEY_ID: `local-${randomBytes(3).toString('hex')}`,
+    SERVICE_TOKEN_SECRET: randomBytes(48).toString('base64url'),
   };
 }
 

@@ -9,7 +9,7 @@ import { NoteServiceService } from '@crm/proto/gen/crm/v1/notes';
 import { TaskServiceService } from '@crm/proto/gen/crm/v1/tasks';
 import { MessagingServiceService } from '@crm/proto/gen/messaging/v1/messaging';
 import { WebhookServiceService } from '@crm/proto/gen/webhooks/v1/webhooks';
-import { createAsyncClient } from '@crm/shared/grpc';
+import { callerIdentity, createAsyncClient } from '@crm/shared/grpc';
 import type { GatewayConfig } from './config';
 import { CircuitBreaker, type BreakerState } from './resilience/circuit-breaker';
 
@@ -22,6 +22,7 @@ type ClientsConfig = Pick<
   | 'BREAKER_FAILURES'
   | 'BREAKER_WINDOW_MS'
   | 'BREAKER_COOLDOWN_MS'
+  | 'SERVICE_TOKEN_SECRET'
 >;
 
 /** The gateway's clients; the clients of one backing service (one address) share its circuit breaker. */
@@ -33,22 +34,32 @@ export function createClients(config: ClientsConfig, onBreakerChange?: (service:
       cooldownMs: config.BREAKER_COOLDOWN_MS,
       onStateChange: (state) => onBreakerChange?.(service, state),
     });
+  const identity = callerIdentity('gateway', config);
   const crm = breaker('crm');
   const messaging = breaker('messaging');
   const agents = breaker('agents');
   const webhooks = breaker('webhooks');
   return {
-    contacts: createAsyncClient(ContactServiceService, config.CRM_GRPC_URL, 'crm.v1.ContactService', crm),
-    companies: createAsyncClient(CompanyServiceService, config.CRM_GRPC_URL, 'crm.v1.CompanyService', crm),
-    notes: createAsyncClient(NoteServiceService, config.CRM_GRPC_URL, 'crm.v1.NoteService', crm),
-    tasks: createAsyncClient(TaskServiceService, config.CRM_GRPC_URL, 'crm.v1.TaskService', crm),
-    deals: createAsyncClient(DealServiceService, config.CRM_GRPC_URL, 'crm.v1.DealService', crm),
-    funnels: createAsyncClient(FunnelServiceService, config.CRM_GRPC_URL, 'crm.v1.FunnelService', crm),
-    accounts: createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService', crm),
-    messaging: createAsyncClient(MessagingServiceService, config.MESSAGING_GRPC_URL, 'messaging.v1.MessagingService', messaging),
-    broadcasts: createAsyncClient(BroadcastServiceService, config.MESSAGING_GRPC_URL, 'broadcasts.v1.BroadcastService', messaging),
-    agents: createAsyncClient(AgentServiceService, config.AGENTS_GRPC_URL, 'agents.v1.AgentService', agents),
-    webhooks: createAsyncClient(WebhookServiceService, config.WEBHOOKS_GRPC_URL, 'webhooks.v1.WebhookService', webhooks),
+    contacts: createAsyncClient(ContactServiceService, config.CRM_GRPC_URL, 'crm.v1.ContactService', { identity, guard: crm }),
+    companies: createAsyncClient(CompanyServiceService, config.CRM_GRPC_URL, 'crm.v1.CompanyService', { identity, guard: crm }),
+    notes: createAsyncClient(NoteServiceService, config.CRM_GRPC_URL, 'crm.v1.NoteService', { identity, guard: crm }),
+    tasks: createAsyncClient(TaskServiceService, config.CRM_GRPC_URL, 'crm.v1.TaskService', { identity, guard: crm }),
+    deals: createAsyncClient(DealServiceService, config.CRM_GRPC_URL, 'crm.v1.DealService', { identity, guard: crm }),
+    funnels: createAsyncClient(FunnelServiceService, config.CRM_GRPC_URL, 'crm.v1.FunnelService', { identity, guard: crm }),
+    accounts: createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService', { identity, guard: crm }),
+    messaging: createAsyncClient(MessagingServiceService, config.MESSAGING_GRPC_URL, 'messaging.v1.MessagingService', {
+      identity,
+      guard: messaging,
+    }),
+    broadcasts: createAsyncClient(BroadcastServiceService, config.MESSAGING_GRPC_URL, 'broadcasts.v1.BroadcastService', {
+      identity,
+      guard: messaging,
+    }),
+    agents: createAsyncClient(AgentServiceService, config.AGENTS_GRPC_URL, 'agents.v1.AgentService', { identity, guard: agents }),
+    webhooks: createAsyncClient(WebhookServiceService, config.WEBHOOKS_GRPC_URL, 'webhooks.v1.WebhookService', {
+      identity,
+      guard: webhooks,
+    }),
   };
 }
 

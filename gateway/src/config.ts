@@ -1,4 +1,4 @@
-import { commonEnv, envPort, loadConfig, telemetryEnv } from '@crm/shared/config';
+import { commonEnv, envPort, loadConfig, serviceIdentityEnv, telemetryEnv } from '@crm/shared/config';
 import { z } from 'zod';
 
 export const gatewayConfig = z
@@ -9,6 +9,7 @@ export const gatewayConfig = z
     METRICS_HOST: commonEnv.METRICS_HOST,
     METRICS_PORT: commonEnv.METRICS_PORT,
     ...telemetryEnv,
+    ...serviceIdentityEnv,
     GATEWAY_DB_NAME: z.string().min(1).default('gateway'),
     HOST: z.string().default('127.0.0.1'),
     PORT: envPort(8080),

@@ -112,7 +112,14 @@ describe('the commands of the README and the docs, on a fresh copy of the reposi
       simulatorPort: ports.SIM_PORT!,
     });
     // The servers' and services' addresses a terminal on that machine would default to; never the keys.
-    const { CURSOR_SECRET: _c, WEBHOOK_SECRETS_KEY: _w, WEBHOOK_SECRETS_KEY_ID: _i, WEBHOOK_SECRETS_OLD_KEYS: _o, ...addresses } = system;
+    const {
+      CURSOR_SECRET: _c,
+      WEBHOOK_SECRETS_KEY: _w,
+      WEBHOOK_SECRETS_KEY_ID: _i,
+      WEBHOOK_SECRETS_OLD_KEYS: _o,
+      SERVICE_TOKEN_SECRET: _s,
+      ...addresses
+    } = system;
     const { VITEST: _v, VITEST_POOL_ID: _p, VITEST_WORKER_ID: _wid, NODE_ENV: _n, ...inherited } = process.env;
     env = {
       ...inherited,

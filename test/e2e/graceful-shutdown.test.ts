@@ -9,7 +9,7 @@ import { startService, waitUntil } from '../../deploy/lib/processes';
 import { grpcHealth, NOT_SERVING, SERVING } from '../support/grpc-health';
 import { isolatedWebhooks } from '../support/isolated-webhooks';
 import { createTestOrg } from '../support/orgs';
-import { testSystem } from '../support/system';
+import { testCaller, testSystem } from '../support/system';
 import { startReceiver } from '../support/webhook-receiver';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -143,7 +143,7 @@ describe('SIGTERM drains instead of dropping work', () => {
     const crmEnv = { ...env, CRM_GRPC_PORT: String(port), CRM_MESSAGE_CONSUMER_ENABLED: 'false', SHUTDOWN_DRAIN_MS: '3000' };
     const crm = startService('crm-drain', 'services/crm/src/main.ts', crmEnv, logFile);
     cleanups.push(() => crm.stop('SIGKILL'));
-    const accounts = createAsyncClient(AccountServiceService, address, 'crm.v1.AccountService');
+    const accounts = createAsyncClient(AccountServiceService, address, 'crm.v1.AccountService', { identity: testCaller() });
     cleanups.push(() => accounts.close());
     await waitUntil('the draining CRM', async () => SERVING.includes(await grpcHealth(address, '')), {
       timeoutMs: 60_000,

@@ -9,7 +9,7 @@ import { startService, waitUntil, type ServiceProcess } from '../../deploy/lib/p
 import { createOrganization } from '../../services/crm/src/domain/admin';
 import { eventsOf } from '../support/events';
 import { crmAdmin } from '../support/orgs';
-import { testSystem } from '../support/system';
+import { testCaller, testSystem } from '../support/system';
 
 const running: ServiceProcess[] = [];
 afterAll(async () => {
@@ -45,7 +45,7 @@ describe('outbox', () => {
       join(logDir, 'crm-victim.log'),
     );
     running.push(victim);
-    const client = createAsyncClient(ContactServiceService, `127.0.0.1:${port}`, 'crm.v1.ContactService');
+    const client = createAsyncClient(ContactServiceService, `127.0.0.1:${port}`, 'crm.v1.ContactService', { identity: testCaller() });
     await waitUntil(
       'crm victim',
       async () => (

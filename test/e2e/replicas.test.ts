@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedWebhooks } from '../support/isolated-webhooks';
 import { createTestOrg, type TestOrg } from '../support/orgs';
 import { createFunnel } from '../support/pipelines';
-import { testSystem } from '../support/system';
+import { testCaller, testSystem } from '../support/system';
 import { eventually, sleep, startReceiver } from '../support/webhook-receiver';
 
 /**
@@ -18,7 +18,7 @@ import { eventually, sleep, startReceiver } from '../support/webhook-receiver';
 const crmReplicas = () => (testSystem().env.CRM_GRPC_URL ?? '').split(',');
 
 function perReplica<D extends Parameters<typeof createAsyncClient>[0]>(definition: D, name: string) {
-  const clients = crmReplicas().map((address) => createAsyncClient(definition, address, name));
+  const clients = crmReplicas().map((address) => createAsyncClient(definition, address, name, { identity: testCaller() }));
   return { at: (index: number) => clients[index % clients.length]!, close: () => clients.forEach((client) => client.close()) };
 }
 

@@ -20,7 +20,11 @@ function gatewayModuleGraph(): string[] {
     process.stdout.write(JSON.stringify(Object.keys(require.cache)));
     process.exit(0);
   `;
-  const output = execFileSync(process.execPath, ['-e', script], { cwd: root, env: { ...process.env, OTEL_SDK_DISABLED: 'true' } });
+  const output = execFileSync(process.execPath, ['-e', script], {
+    cwd: root,
+    // Loading the instrumentation reads the gateway's configuration: the one variable without a default.
+    env: { ...process.env, OTEL_SDK_DISABLED: 'true', SERVICE_TOKEN_SECRET: 'x'.repeat(32) },
+  });
   return JSON.parse(output.toString('utf8')) as string[];
 }
 

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { freePort } from '../../deploy/lib/ports';
 import { startService, waitUntil, type ServiceProcess } from '../../deploy/lib/processes';
-import { testSystem } from './system';
+import { testCaller, testSystem } from './system';
 
 export interface WebhookReplica {
   client: ReturnType<typeof createAsyncClient<typeof WebhookServiceService>>;
@@ -34,7 +34,7 @@ export async function isolatedWebhooks(options: { replicas: number; name: string
     const port = await freePort();
     const name = `webhooks-${options.name}-${index}`;
     const logFile = join(logDir, `${name}-${suffix}.log`);
-    const client = createAsyncClient(WebhookServiceService, `127.0.0.1:${port}`, 'webhooks.v1.WebhookService');
+    const client = createAsyncClient(WebhookServiceService, `127.0.0.1:${port}`, 'webhooks.v1.WebhookService', { identity: testCaller() });
     replicas.push({
       client,
       async start() {

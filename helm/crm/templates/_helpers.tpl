@@ -237,6 +237,24 @@ user (<resource>-<auth db>-<user>); external: the key MONGODB_URI_<SERVICE> of t
       {{- end }}
 {{- end }}
 
+{{/*
+SERVICE_TOKEN_SECRET (and, during a rotation, SERVICE_TOKEN_OLD_SECRETS): every process signs its gRPC calls with it
+and every service refuses a call without a valid token (docs/security.md "Service identity").
+*/}}
+{{- define "crm.identityEnv" -}}
+- name: SERVICE_TOKEN_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "crm.secretName" . }}
+      key: SERVICE_TOKEN_SECRET
+- name: SERVICE_TOKEN_OLD_SECRETS
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "crm.secretName" . }}
+      key: SERVICE_TOKEN_OLD_SECRETS
+      optional: true
+{{- end }}
+
 {{/* METRICS_HOST/METRICS_PORT: the Prometheus exporter of every process (METRICS_PORT=0 turns it off). */}}
 {{- define "crm.metricsEnv" -}}
 - name: METRICS_HOST

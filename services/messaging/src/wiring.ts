@@ -1,7 +1,7 @@
 import { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
 import { AudienceServiceService } from '@crm/proto/gen/crm/v1/audiences';
 import { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
-import { createAsyncClient, TtlCache, type Logger, type Storage } from '@crm/shared';
+import { callerIdentity, createAsyncClient, TtlCache, type Logger, type Storage } from '@crm/shared';
 import { createBroadcastRepository } from './repository/broadcast.repository';
 import { createLaneRepository } from './repository/lane.repository';
 import { createOptOutRepository } from './repository/opt-out.repository';
@@ -35,9 +35,10 @@ export function createDeps(
   wakeBroadcasts: () => void = () => undefined,
   windowArmed: (at: Date) => void = () => undefined,
 ): MessagingDeps & { close(): void } {
-  const contacts = createAsyncClient(ContactServiceService, config.CRM_GRPC_URL, 'crm.v1.ContactService');
-  const accounts = createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService');
-  const audience = createAsyncClient(AudienceServiceService, config.CRM_GRPC_URL, 'crm.v1.AudienceService');
+  const identity = callerIdentity('messaging', config);
+  const contacts = createAsyncClient(ContactServiceService, config.CRM_GRPC_URL, 'crm.v1.ContactService', { identity });
+  const accounts = createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService', { identity });
+  const audience = createAsyncClient(AudienceServiceService, config.CRM_GRPC_URL, 'crm.v1.AudienceService', { identity });
   return {
     instances: createChatInstanceRepository(db),
     templates: createTemplateRepository(db),

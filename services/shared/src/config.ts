@@ -60,10 +60,21 @@ export const telemetryEnv = {
   OTEL_SDK_DISABLED: envBoolean(false),
 };
 
+/**
+ * The internal key every gRPC call's service token is signed with (grpc/service-identity.ts): the same on every
+ * process that calls or serves gRPC, at least 32 characters; no default, so no process runs with a known key.
+ * During a rotation the previous keys are still accepted (comma-separated).
+ */
+export const serviceIdentityEnv = {
+  SERVICE_TOKEN_SECRET: z.string({ error: 'is required (the internal key of service tokens)' }).min(32),
+  SERVICE_TOKEN_OLD_SECRETS: optionalEnv(z.string()),
+};
+
 /** What every gRPC service reads besides its own variables: the bootstrap's (service/run-service.ts). */
 export const serviceEnv = {
   ...commonEnv,
   ...telemetryEnv,
+  ...serviceIdentityEnv,
   /**
    * After SIGTERM: how long health answers NOT_SERVING while calls are still served, so that load balancers and
    * clients stop sending before the listener closes.

@@ -1,5 +1,5 @@
 import { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
-import { createAsyncClient } from '@crm/shared';
+import { callerIdentity, createAsyncClient } from '@crm/shared';
 import type { ServiceDefinition } from '@crm/shared/service';
 import type { WebhooksConfig } from './config';
 import type { WebhookDeps } from './domain/deps';
@@ -30,7 +30,9 @@ export function webhooksService(config: WebhooksConfig): ServiceDefinition<Webho
       await sealStoredSecrets(deps);
     },
     workers: ({ deps }) => {
-      const accounts = createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService');
+      const accounts = createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService', {
+        identity: callerIdentity('webhooks', config),
+      });
       const inactiveKeys = async (keyIds: string[]) => (await accounts.listInactiveKeys({ key_ids: keyIds })).key_ids;
       const paused = (orgId: string, webhookId: string) => {
         deps.subscriptions.forget(webhookId);

@@ -14,6 +14,7 @@ import { fromGrpcError, isTransportFailure } from '../errors/grpc-errors';
 import { currentCommands, DB_COMMANDS_METADATA } from '../mongo/command-count';
 import { readStream } from './client-stream';
 import { callDeadline } from './deadline';
+import { identityClientInterceptor, type CallerIdentity } from './service-identity';
 
 export interface CallOptions {
   /**
@@ -85,15 +86,23 @@ const CHANNEL_OPTIONS = {
   'grpc.dns_min_time_between_resolutions_ms': 2_000,
 };
 
+export interface ClientOptions {
+  /** Who calls: every call carries its token (service-identity.ts), or the service refuses it UNAUTHENTICATED. */
+  identity: CallerIdentity;
+  guard?: CallGuard;
+}
+
 export function createAsyncClient<D extends ServiceDefinition>(
   definition: D,
   address: string,
   name: string,
-  guard?: CallGuard,
+  { identity, guard }: ClientOptions,
 ): AsyncClient<D> & { close(): void } {
   const Constructor = makeGenericClientConstructor(definition, name);
   const client = new Constructor(grpcTarget(address), credentials.createInsecure(), CHANNEL_OPTIONS) as Client &
     Record<string, UnaryMethod | StreamMethod>;
+  // Per call, not on the client: grpc-js drops a client's interceptors when a call brings its own.
+  const withIdentity = identityClientInterceptor(identity);
   const settle = (error: unknown) => guard?.settle(error !== undefined && isTransportFailure(error));
   const asyncClient: Record<string, unknown> = { close: () => client.close() };
   for (const [method, { responseStream }] of Object.entries(definition)) {
@@ -104,13 +113,13 @@ export function createAsyncClient<D extends ServiceDefinition>(
           readStream(() => {
             guard?.admit();
             const deadline = callDeadline(options.timeoutMs ?? DEFAULT_STREAM_TIMEOUT_MS);
-            return (call as StreamMethod).call(client, request, new Metadata(), { deadline });
+            return (call as StreamMethod).call(client, request, new Metadata(), { deadline, interceptors: [withIdentity] });
           }, settle)
       : (request: unknown, options: CallOptions = {}) =>
           new Promise((resolve, reject) => {
             guard?.admit();
             const commands = currentCommands();
-            const interceptors = commands ? [collectCommandsInto(commands)] : [];
+            const interceptors = commands ? [withIdentity, collectCommandsInto(commands)] : [withIdentity];
             const deadline = callDeadline(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
             (call as UnaryMethod).call(client, request, new Metadata(), { deadline, interceptors }, (error, response) => {
               settle(error ?? undefined);

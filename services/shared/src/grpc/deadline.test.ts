@@ -7,6 +7,9 @@ import { callDeadline, currentDeadline, DEADLINE_MARGIN_MS, outsideRequest, with
 import { startGrpcServer, type RunningGrpcServer } from './server';
 import { bindService } from './unary';
 
+const KEYS = { secret: 'k'.repeat(32) };
+const CALLER = { name: 'test', secret: KEYS.secret };
+
 describe('the request deadline', () => {
   it('bounds a call by the request, less a margin, and by the call default otherwise', async () => {
     const now = 1_000_000;
@@ -61,10 +64,15 @@ describe('a service calling another inherits its incoming call deadline', () => 
   let toBack: ReturnType<typeof createAsyncClient<typeof definition>>;
   beforeAll(async () => {
     // Accepts every call and never answers: only a deadline ends it.
-    back = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [{ definition, implementation: { ping: () => undefined } }] });
-    toBack = createAsyncClient(definition, `127.0.0.1:${back.port}`, 'back');
+    back = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [{ definition, implementation: { ping: () => undefined } }],
+      identity: KEYS,
+    });
+    toBack = createAsyncClient(definition, `127.0.0.1:${back.port}`, 'back', { identity: CALLER });
     const implementation = bindService<PingServer>({ ping: async (request) => toBack.ping(request) }, pino({ level: 'silent' }));
-    front = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [{ definition, implementation }] });
+    front = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [{ definition, implementation }], identity: KEYS });
   });
   afterAll(async () => {
     toBack.close();
@@ -72,7 +80,7 @@ describe('a service calling another inherits its incoming call deadline', () => 
   });
 
   it('answers UPSTREAM_TIMEOUT within the caller budget, not after the 15 s default', async () => {
-    const client = createAsyncClient(definition, `127.0.0.1:${front.port}`, 'front');
+    const client = createAsyncClient(definition, `127.0.0.1:${front.port}`, 'front', { identity: CALLER });
     const started = Date.now();
     const error = await client.ping({ n: 1 }, { timeoutMs: 800 }).catch((caught: unknown) => caught);
     const elapsed = Date.now() - started;

@@ -4,5 +4,6 @@ export * from './deadline';
 export * from './handlers';
 export * from './paging';
 export * from './server';
+export * from './service-identity';
 export * from './unary';
 export * from './wire';

@@ -1,5 +1,6 @@
 import type { ServiceConfig } from '../config';
 import { startGrpcServer, type RunningGrpcServer } from '../grpc/server';
+import { identityKeys } from '../grpc/service-identity';
 import { EventBus } from '../kafka/event-bus';
 import { createLogger, type Logger } from '../logger';
 import { refreshDerivedFields } from '../mongo/derived-fields';
@@ -39,7 +40,7 @@ export async function bootstrap<C extends ServiceConfig, D>(name: string, config
   relay?.start();
   // Workers before the server (a request may hand them work), consumers after it (a group join can take seconds).
   const workers = await startAll(logger, service.workers?.(context));
-  const server = await startGrpcServer(service.grpc(context));
+  const server = await startGrpcServer({ ...service.grpc(context), identity: identityKeys(config) });
   const consumers = await startAll(logger, service.consumers?.(context));
   const listeners = await startAll(logger, service.listeners?.(context));
   logger.info(
