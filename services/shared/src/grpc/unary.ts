@@ -1,5 +1,6 @@
 import {
   Metadata,
+  status as GrpcStatus,
   type handleServerStreamingCall,
   type handleUnaryCall,
   type sendUnaryData,
@@ -45,11 +46,25 @@ export function bindService<S extends UntypedServiceImplementation>(handlers: As
     bound[name] = (call: ServerWritableStream<unknown, unknown>, callback?: sendUnaryData<unknown>) => {
       const done = timeRpc(call);
       const deadline = deadlineMs(call.getDeadline());
+      // A call whose caller has stopped waiting (it queued here past its deadline) is not started: its work would
+      // be thrown away and would delay the calls still worth answering.
+      if (deadline !== undefined && deadline <= Date.now()) return refuseExpired(call, callback, done);
       if (callback) replyOnce(call, callback, () => withDeadline(deadline, async () => handler(call.request, call)), logger, name, done);
       else void withDeadline(deadline, () => replyWithStream(call, startStream(handler, call), logger, name)).then(done);
     };
   }
   return bound as unknown as S;
+}
+
+function refuseExpired(
+  call: ServerWritableStream<unknown, unknown>,
+  callback: sendUnaryData<unknown> | undefined,
+  done: (statusCode: number) => void,
+): void {
+  const expired = { code: GrpcStatus.DEADLINE_EXCEEDED, details: 'the deadline passed before the call was started' };
+  if (callback) callback(expired);
+  else call.emit('error', expired);
+  done(GrpcStatus.DEADLINE_EXCEEDED);
 }
 
 /** The handler's generator; a handler that throws before returning one fails the stream like a generator would. */
