@@ -29,6 +29,25 @@ const schema = z
     /** …and how long it then refuses calls (503 + Retry-After) before letting one probe through. */
     BREAKER_COOLDOWN_MS: z.coerce.number().int().min(1).default(5_000),
     /**
+     * A call that timed out with less budget than this is not counted against its service: its request had spent
+     * its time waiting in its organization's queue, or was near its own deadline. Default: half REQUEST_TIMEOUT_MS.
+     */
+    BREAKER_MIN_TIMEOUT_BUDGET_MS: z.coerce.number().int().min(0).optional(),
+    /**
+     * Per organization, by plan: requests served at once by this gateway process (plan:count, comma-separated; a plan
+     * not named gets the smallest). 0 for a plan turns its bulkhead off. docs/capacity.md.
+     */
+    TENANT_CONCURRENCY: z.string().default('free:2,starter:4,pro:8,enterprise:16'),
+    /** Requests an organization may have waiting for a place, as a multiple of its concurrency; more answer 429 at once. */
+    TENANT_QUEUE_FACTOR: z.coerce.number().min(0).default(2),
+    /** Longest wait for a place; past it (or past the request's deadline, if sooner) 429 RATE_LIMITED, never started. */
+    TENANT_QUEUE_WAIT_MS: z.coerce.number().int().min(0).default(1_000),
+    /** Requests with an unknown API key per client address and window, before its requests are refused 429. 0 disables. */
+    AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).default(100),
+    AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+    /** How long a /readyz answer is reused: probes from many sources cost one check of the dependencies per TTL. */
+    READYZ_CACHE_MS: z.coerce.number().int().min(0).default(1_000),
+    /**
      * Signs cursors: the same value on every replica, or a cursor one replica issued is refused by the next. Required
      * with NODE_ENV=production; elsewhere a random one per process (fine for a single local gateway).
      */
@@ -44,8 +63,10 @@ const schema = z
     RATE_LIMIT_ORG_PER_SECOND: z.coerce.number().min(0).default(300),
     /** The counting window; its quota is the rate times the window. */
     RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(1),
-    /** Longest wait for the shared counter before serving the request without it (fail open). */
+    /** Longest wait for the shared counter before counting the request in this process alone (the fallback). */
     RATE_LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(1).default(1_000),
+    /** While the shared counter fails, each replica admits the quota divided by this: set it to the replica count. */
+    RATE_LIMIT_FALLBACK_REPLICAS: z.coerce.number().int().min(1).default(1),
     /** Browser origins allowed to call the API, comma-separated, or `*` (keys, not cookies: no credentials). */
     CORS_ALLOWED_ORIGINS: z.string().default('*'),
     /** Longest query string (after `?`) in characters, and most parameters; more answers 414 URI_TOO_LONG. */

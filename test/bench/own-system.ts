@@ -59,6 +59,9 @@ export async function startOwnSystem(options: {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_SECOND: '0',
       RATE_LIMIT_ORG_PER_SECOND: '0',
+      // Bulkheads and the failed-auth throttle off, as the limits: the capacity scenario turns them on itself.
+      TENANT_CONCURRENCY: '0',
+      AUTH_FAILURE_LIMIT: '0',
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1',
       WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}`,
     },

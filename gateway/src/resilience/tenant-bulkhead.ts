@@ -118,13 +118,17 @@ function concurrencyLimited(limits: BulkheadLimits, why: 'full' | 'wait'): AppEr
 }
 
 /**
- * Limits per plan from `spec` ("free:2,starter:4,pro:8,enterprise:16"); a plan not named (or a key without a
- * plan) gets the smallest named one. The queue holds `queueFactor` × the concurrency.
+ * Limits per plan from `spec` ("free:2,starter:4,pro:8,enterprise:16", or one number for every plan); a plan not
+ * named (or a key without a plan) gets the smallest named one. The queue holds `queueFactor` × the concurrency.
  */
 export function limitsByPlan(spec: string, queueFactor: number, queueWaitMs: number): (plan: string) => BulkheadLimits {
   const table = new Map<string, number>();
-  for (const entry of spec.split(',').map((part) => part.trim()).filter(Boolean)) {
-    const [plan, value] = entry.split(':');
+  for (const entry of spec
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    // A bare number is every plan's ("0": bulkheads off).
+    const [plan, value] = entry.includes(':') ? entry.split(':') : ['*', entry];
     const concurrency = Number(value);
     if (!plan || !Number.isInteger(concurrency) || concurrency < 0) throw new Error(`bad plan concurrency "${entry}" (want plan:number)`);
     table.set(plan.trim(), concurrency);

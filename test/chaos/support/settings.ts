@@ -5,6 +5,10 @@
 export const CHAOS_ENV: Record<string, string> = {
   LOG_LEVEL: 'warn',
   RATE_LIMIT_PER_SECOND: '0',
+  // The shared gateway serves without per-organization bulkheads or the failed-auth throttle, like without rate
+  // limits: capacity.test.ts starts gateways with them on.
+  TENANT_CONCURRENCY: '0',
+  AUTH_FAILURE_LIMIT: '0',
   EVENTS_TOPIC_PARTITIONS: '3',
   WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1',
   WEBHOOK_RETRY_SCHEDULE_MS: '0,250,500,1000,2000,4000,8000,8000,8000,8000',
