@@ -1,6 +1,9 @@
 import { commonEnv, envPort, loadConfig, telemetryEnv } from '@crm/shared/config';
 import { z } from 'zod';
 
+/** Requests an organization has in service at once per gateway process, by plan (docs/capacity.md). */
+export const DEFAULT_TENANT_CONCURRENCY = 'free:2,starter:4,pro:8,enterprise:16';
+
 const schema = z
   .object({
     NODE_ENV: z.string().optional(),
@@ -37,7 +40,7 @@ const schema = z
      * Per organization, by plan: requests served at once by this gateway process (plan:count, comma-separated; a plan
      * not named gets the smallest). 0 for a plan turns its bulkhead off. docs/capacity.md.
      */
-    TENANT_CONCURRENCY: z.string().default('free:2,starter:4,pro:8,enterprise:16'),
+    TENANT_CONCURRENCY: z.string().min(1).default(DEFAULT_TENANT_CONCURRENCY),
     /** Requests an organization may have waiting for a place, as a multiple of its concurrency; more answer 429 at once. */
     TENANT_QUEUE_FACTOR: z.coerce.number().min(0).default(2),
     /** Longest wait for a place; past it (or past the request's deadline, if sooner) 429 RATE_LIMITED, never started. */
