@@ -111,17 +111,31 @@ secret:
   providerToken: provider-token
 VALUES
 
+# values-external.yaml ships CHANGE-ME placeholders, which the chart refuses: real-looking URIs on top of it.
+cat >"$OUT/external-uris.yaml" <<'VALUES'
+mongodb:
+  external:
+    uris:
+      crm: mongodb://crm:s3cret-crm@mongo-0.mongo.db/?replicaSet=rs0&authSource=admin
+      webhooks: mongodb://webhooks:s3cret-webhooks@mongo-0.mongo.db/?replicaSet=rs0&authSource=admin
+      messaging: mongodb://messaging:s3cret-messaging@mongo-0.mongo.db/?replicaSet=rs0&authSource=admin
+      agents: mongodb://agents:s3cret-agents@mongo-0.mongo.db/?replicaSet=rs0&authSource=admin
+      gateway: mongodb://gateway:s3cret-gateway@mongo-0.mongo.db/?replicaSet=rs0&authSource=admin
+VALUES
+EXTERNAL=(-f "$CHART/values-external.yaml" -f "$OUT/external-uris.yaml")
+
 log "helm lint --strict (default values, then each values file)"
 "$HELM" lint --strict --kube-version "$KUBE_VERSION" "$CHART"
-for values in "$CHART/values-external.yaml" "$CHART/values-ha.yaml" "$OUT/ci-values.yaml" "$OUT/single-values.yaml"; do
+for values in "$CHART/values-ha.yaml" "$OUT/ci-values.yaml" "$OUT/single-values.yaml"; do
   "$HELM" lint --strict --kube-version "$KUBE_VERSION" "$CHART" -f "$values"
 done
+"$HELM" lint --strict --kube-version "$KUBE_VERSION" "$CHART" "${EXTERNAL[@]}"
 
 log "helm template"
 "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm >"$OUT/default.yaml"
-"$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm -f "$CHART/values-external.yaml" >"$OUT/external.yaml"
+"$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm "${EXTERNAL[@]}" >"$OUT/external.yaml"
 "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm -f "$CHART/values-ha.yaml" >"$OUT/ha.yaml"
-"$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm -f "$CHART/values-external.yaml" -f "$CHART/values-ha.yaml" >"$OUT/external-ha.yaml"
+"$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm "${EXTERNAL[@]}" -f "$CHART/values-ha.yaml" >"$OUT/external-ha.yaml"
 "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm -f "$OUT/ci-values.yaml" >"$OUT/ci.yaml"
 "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm -f "$OUT/single-values.yaml" >"$OUT/single.yaml"
 
@@ -142,8 +156,15 @@ if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set kafka.even
   fail "kafka.eventsTopicReplicationFactor 4 was accepted with 3 Kafka nodes"
 fi
 log "external MongoDB without a URI per service must be refused"
-if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" -f "$CHART/values-external.yaml" --set mongodb.external.uris.agents= >/dev/null 2>&1; then
+if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" "${EXTERNAL[@]}" --set mongodb.external.uris.agents= >/dev/null 2>&1; then
   fail "mongodb.mode=external was accepted without mongodb.external.uris.agents"
+fi
+log "the CHANGE-ME placeholders of values-external.yaml must be refused"
+if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" -f "$CHART/values-external.yaml" >/dev/null 2>&1; then
+  fail "values-external.yaml was accepted with its CHANGE-ME passwords"
+fi
+if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" "${EXTERNAL[@]}" --set 'mongodb.external.uris.gateway=mongodb://g:CHANGE-ME@db/' >/dev/null 2>&1; then
+  fail "a CHANGE-ME password in one service's URI was accepted"
 fi
 log "the callback Ingress path without the Ingress must be refused"
 if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set messaging.callbacks.ingress.enabled=true >/dev/null 2>&1; then

@@ -81,6 +81,9 @@ export function systemEnv(
     CRM_CONSUMER_GROUP: options.namespace ? `crm-messages-${options.namespace}` : 'crm-messages',
     AGENTS_CONSUMER_GROUP: options.namespace ? `agents-runner-${options.namespace}` : 'agents-runner',
     PORT: String(options.gatewayPort),
+    // No load balancer sits in front of a local gateway, so nothing needs time to notice that it drains (the
+    // chaos suite, which has one, sets its own); Ctrl-C then stops it at once.
+    SHUTDOWN_DRAIN_MS: '0',
     // Keys every replica must share (cursor signing, webhook secrets at rest): see secrets.ts.
     ...options.secrets,
     ...options.env,

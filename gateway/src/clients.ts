@@ -9,7 +9,7 @@ import { NoteServiceService } from '@crm/proto/gen/crm/v1/notes';
 import { TaskServiceService } from '@crm/proto/gen/crm/v1/tasks';
 import { MessagingServiceService } from '@crm/proto/gen/messaging/v1/messaging';
 import { WebhookServiceService } from '@crm/proto/gen/webhooks/v1/webhooks';
-import { createAsyncClient } from '@crm/shared';
+import { createAsyncClient } from '@crm/shared/grpc';
 import type { GatewayConfig } from './config';
 import { CircuitBreaker, type BreakerState } from './resilience/circuit-breaker';
 

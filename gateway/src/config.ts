@@ -4,7 +4,7 @@ import { z } from 'zod';
 /** Requests an organization has in service at once per gateway process, by plan (docs/capacity.md). */
 export const DEFAULT_TENANT_CONCURRENCY = 'free:2,starter:4,pro:8,enterprise:16';
 
-const schema = z
+export const gatewayConfig = z
   .object({
     NODE_ENV: z.string().optional(),
     LOG_LEVEL: commonEnv.LOG_LEVEL,
@@ -24,6 +24,13 @@ const schema = z
      * Above the webhook service's 10 s attempt timeout, which POST /v1/webhooks/{id}/test waits for.
      */
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(12_000),
+    /**
+     * On SIGTERM, how long readiness fails while requests are still served, before the listener closes (graceful-shutdown.ts):
+     * long enough for a load balancer to stop sending here (Kubernetes removes a terminating pod's endpoint within a few
+     * seconds; a balancer that probes /readyz every 5 s notices within one period). The shutdown then waits for the
+     * requests in flight, so the pod's termination grace period must exceed it + REQUEST_TIMEOUT_MS + 5 s (chart: 30 s).
+     */
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10_000),
     /** Requests this process serves at once; one more is refused 503 with Retry-After: 1, never queued. 0 disables. */
     MAX_INFLIGHT_REQUESTS: z.coerce.number().int().min(0).default(1_000),
     /** Per backing service: consecutive transport failures within the window that open its circuit breaker… */
@@ -55,11 +62,17 @@ const schema = z
      * with NODE_ENV=production; elsewhere a random one per process (fine for a single local gateway).
      */
     CURSOR_SECRET: z.string().min(32).optional(),
+    /** Rotation: the secret CURSOR_SECRET replaced; cursors it signed still verify. Drop it after CURSOR_TTL_SECONDS. */
+    CURSOR_PREVIOUS_SECRET: z.string().min(32).optional(),
     CURSOR_TTL_SECONDS: z.coerce.number().int().min(10).default(3600),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
     /** How long a verified key is trusted before asking the CRM again; revocation takes effect within it. */
     AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(5_000),
     IDEMPOTENCY_TTL_HOURS: z.coerce.number().min(1).default(24),
+    /** How long a refused request (4xx) is replayed under its key: shorter than a success. */
+    IDEMPOTENCY_ERROR_TTL_MINUTES: z.coerce.number().min(1).default(60),
+    /** Live refusals stored per organization; beyond, a refusal frees its key instead of being stored. */
+    IDEMPOTENCY_MAX_ERRORS_PER_ORG: z.coerce.number().int().min(1).default(1_000),
     /** Requests per second per API key, counted across replicas (rate-limit.ts). 0 disables. */
     RATE_LIMIT_PER_SECOND: z.coerce.number().min(0).default(100),
     /** Requests per second per organization, all its keys together, across replicas. 0 disables. */
@@ -84,7 +97,8 @@ const schema = z
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
     /** Idle keep-alive connections are closed after this; above a load balancer's idle timeout (60 s on most). */
     HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
-    PUBLIC_BASE_URL: z.string().url().optional(),
+    /** Where clients reach this API (the OpenAPI document's server); default: the listener's own address. */
+    PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     /** Diagnostics: answer every request's database commands (gateway + services) in `X-Db-Commands`. */
     EXPOSE_DB_COMMANDS: z
       .enum(['true', 'false'])
@@ -97,6 +111,14 @@ const schema = z
       'is required with NODE_ENV=production: every gateway replica must sign cursors with the same key (e.g. openssl rand -base64 48)',
   });
 
-export type GatewayConfig = z.infer<typeof schema>;
+/** The document's server when PUBLIC_BASE_URL is not set (and for the generated client, which ignores it). */
+export const LOCAL_BASE_URL = 'http://127.0.0.1:8080';
 
-export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig => loadConfig(schema, env);
+const withBaseUrl = gatewayConfig.transform((config) => {
+  const host = ['0.0.0.0', '::', ''].includes(config.HOST) ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  return { ...config, PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://${host}:${config.PORT}`).replace(/\/+$/, '') };
+});
+
+export type GatewayConfig = z.infer<typeof withBaseUrl>;
+
+export const loadGatewayConfig = (env: NodeJS.ProcessEnv = process.env): GatewayConfig => loadConfig(withBaseUrl, env);

@@ -103,8 +103,8 @@ async function main(): Promise<void> {
   try {
     const light = await own.newOrg('Light tenant');
     log(`seeding ${heavyContacts} contacts for the heavy organization, 200 for the light one`);
-    await seedContacts(own.crmDb, own.orgId, heavyContacts);
-    await seedContacts(own.crmDb, light.orgId, 200);
+    await seedContacts(own.contacts, own.orgId, heavyContacts);
+    await seedContacts(own.contacts, light.orgId, 200);
     // Warm-up: connections, the key cache, the JIT.
     await drive(own, own.key, HEAVY_PATH, baseClients, 3);
     log(`capacity: ${HEAVY_PATH} alone from ${baseClients} clients for ${seconds} s`);

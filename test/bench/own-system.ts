@@ -4,11 +4,24 @@ import mongoose from 'mongoose';
 import { freePort } from '../../deploy/lib/ports';
 import { REPO_ROOT, startLocalStack, type StackEnv } from '../../deploy/lib/local-stack';
 import { generateSecrets } from '../../deploy/lib/secrets';
-import { startSystem, type RunningSystem, type SystemOptions } from '../../deploy/lib/system';
+import { startSystem, type RunningSystem, type ServiceName, type SystemOptions } from '../../deploy/lib/system';
 import { createApiKey, createOrganization } from '../../services/crm/src/domain/admin';
 import { SCOPES } from '../../services/crm/src/domain/scopes';
+import type { ContactRepository } from '../../services/crm/src/repository/contact.repository';
 import { createDeps } from '../../services/crm/src/wiring';
 import { dropNamespace } from '../support/namespace';
+
+/**
+ * With BENCH_CPU_PROFILE=<dir>, the named processes write a CPU profile there when they stop (cpu-profile.mjs);
+ * the `envFor` of startOwnSystem. Undefined when the variable is not set.
+ */
+export function cpuProfileEnv(services: ServiceName[], dir = process.env.BENCH_CPU_PROFILE): SystemOptions['envFor'] {
+  if (!dir) return undefined;
+  const preload = resolve(__dirname, 'cpu-profile.mjs');
+  return Object.fromEntries(
+    services.map((name) => [name, { NODE_OPTIONS: `--import ${preload}`, CPU_PROFILE_DIR: resolve(dir), PROFILE_NAME: name }]),
+  );
+}
 
 export interface OwnSystem {
   stack: StackEnv;
@@ -19,6 +32,8 @@ export interface OwnSystem {
   key: string;
   /** The CRM database of this system, for seeding with the driver. */
   crmDb: mongoose.mongo.Db;
+  /** The CRM's contact repository on that database, for importing contacts in bulk (seed.ts). */
+  contacts: ContactRepository;
   /** Another organization with an all-scopes key (tenants side by side). */
   newOrg(name: string): Promise<{ orgId: string; key: string }>;
   stop(): Promise<void>;
@@ -85,6 +100,7 @@ export async function startOwnSystem(options: {
     orgId,
     key,
     crmDb,
+    contacts: deps.contacts,
     newOrg,
     async stop() {
       await connection.close();

@@ -1,5 +1,6 @@
 import type { RouteFigures } from './http-scenarios';
 import type { LoadResult } from './load';
+import type { CpuShare } from './cpu-share';
 import type { BenchResults } from './results';
 import { capacitySection } from './report-capacity';
 import { webhookRows } from './report-webhooks';
@@ -40,7 +41,9 @@ export function renderReport(results: BenchResults): string {
     '',
     webhookTable(results),
     '',
+    ...readsSection(results),
     ...broadcastSection(results),
+    ...agentSection(results),
     ...degradedSection(results),
     ...capacitySection(results),
     '## Processes: memory and idle CPU',
@@ -147,21 +150,125 @@ function startupSection({ startup }: BenchResults): string {
   );
 }
 
+/** From `npm run bench:reads` (the last step of `npm run bench`), when it ran. */
+function readsSection({ reads }: BenchResults): string[] {
+  if (!reads) return [];
+  const names = Object.keys(reads.sizes[0]?.reads ?? {}) as Array<keyof (typeof reads.sizes)[number]['reads']>;
+  const base = reads.sizes.find((size) => size.contacts === 1_000);
+  const at50k = reads.sizes.find((size) => size.contacts === 50_000);
+  const rows: Cell[][] = reads.sizes.map((size) => [
+    size.contacts.toLocaleString('en'),
+    ...names.map((name) => `${size.reads[name].p50_ms} (p90 ${size.reads[name].p90_ms}, first ${size.reads[name].first_ms})`),
+    `${size.load[0]} → ${size.load[1]}`,
+  ]);
+  const verdictRow = (label: string, verdict: (name: (typeof names)[number]) => Verdict): Cell[] => [
+    label,
+    ...names.map((name) => `${mark(verdict(name))} ${verdict(name).target}`),
+    '',
+  ];
+  if (at50k) rows.push(verdictRow('**50,000: target**', (name) => TARGETS.readAt50k(at50k.reads[name].p50_ms)));
+  for (const size of reads.sizes.filter((size) => size.contacts > 1_000))
+    rows.push(
+      verdictRow(`**${size.contacts.toLocaleString('en')} vs 1,000**`, (name) =>
+        TARGETS.readGrowth(size.reads[name].p50_ms, base?.reads[name].p50_ms),
+      ),
+    );
+  const probe = reads.sizes.map((size) => [
+    size.contacts.toLocaleString('en'),
+    size.probe.plain_page_ms,
+    size.probe.windowed_page_ms,
+    size.probe.regex_search_ms,
+    size.probe.keyed_search_ms,
+  ]);
+  return [
+    '## Reads as the organization grows',
+    '',
+    `From \`npm run bench:reads\` (${reads.measured_at}, commit \`${reads.commit}\`): one client, one request at a time, through the gateway of a system of its own (one CRM replica, the default store), ${reads.calls} calls per read; contacts imported in bulk through the storage layer between sizes. Median ms (p90, the first call at that size); load = the machine's 1-minute load average before → after (2 cores).`,
+    '',
+    table(['contacts', ...names.map((name) => `\`${name}\``), 'load'], rows),
+    '',
+    "The same query shapes straight through the mongodb driver (median ms, no gateway or service): a page of 26 by the organization's index alone, the same page bounded to a window of `created_at` (what the storage kit sends on this store), the old unanchored regular-expression search, and one equality on the search keys.",
+    '',
+    table(['contacts', 'page, organization only', 'page, windowed', 'regex search', 'search keys'], probe),
+    '',
+  ];
+}
+
 /** From `npm run bench:broadcasts` (its own system, production pacing), when it ran. */
-function broadcastSection(results: BenchResults): string[] {
+export function broadcastSection(results: BenchResults): string[] {
   const figures = results.broadcasts;
   if (!figures) return [];
   const { large } = figures;
+  const largeVerdict = TARGETS.broadcastPace(large.per_s, large.target_per_s);
   return [
     '## Broadcasts',
     '',
     'From `npm run bench:broadcasts` (a system of its own, production pacing): recipients per second of one number at each send profile, first send to last.',
     '',
-    '| number | profile | recipients | target/s | measured/s |',
-    '|---|---|---|---|---|',
-    ...figures.profiles.map((f) => `| ${f.channel} | ${f.profile} | ${f.recipients} | ${f.target_per_s} | ${f.measured_per_s} |`),
+    table(
+      ['number', 'profile', 'recipients', 'promised/s', 'measured/s', 'achieved', 'target', ''],
+      figures.profiles.map((f) => {
+        const verdict = TARGETS.broadcastPace(f.measured_per_s, f.target_per_s);
+        return [
+          f.channel,
+          f.profile,
+          f.recipients,
+          f.target_per_s,
+          f.measured_per_s,
+          percent(f.measured_per_s / f.target_per_s),
+          verdict.target,
+          mark(verdict),
+        ];
+      }),
+    ),
     '',
-    `2,000 recipients, one official number, aggressive: all sent after ${large.send_s} s (${large.per_s}/s), \`completed\` after ${large.completed_s} s, every recipient \`read\` after ${large.all_read_s} s.`,
+    `2,000 recipients, one official number, aggressive: all sent after ${large.send_s} s (${large.per_s}/s, ${percent(large.per_s / large.target_per_s)} of ${large.target_per_s}/s: ${mark(largeVerdict)}), \`completed\` after ${large.completed_s} s, every recipient \`read\` after ${large.all_read_s} s.`,
+    ...cpuLine(large),
+    '',
+  ];
+}
+
+/** While it ran: each process's CPU (% of one core) and the machine's load (2 cores). */
+function cpuLine(share: Partial<CpuShare>): string[] {
+  if (!share.cpu_percent) return [];
+  const processes = Object.entries(share.cpu_percent).map(([name, value]) => `${name} ${value} %`);
+  return [`CPU meanwhile (% of one core): ${processes.join(', ')}; machine load average ${share.load_avg} on ${share.cores ?? '?'} cores.`];
+}
+
+const percent = (ratio: number): string => `${Math.round(ratio * 1000) / 10} %`;
+
+/** From `npm run bench:agents` (its own system), when it ran. */
+export function agentSection(results: BenchResults): string[] {
+  const figures = results.agents;
+  if (!figures) return [];
+  return [
+    '## AI agents: a reply wave',
+    '',
+    `From \`npm run bench:agents\` (a system of its own, ${figures.measured_at}): one organization, one QR-code number, one agent with a ${figures.reply_delay_ms} ms reply delay; at each rate, new customers write one message each for ${figures.seconds} s through the simulator's API (open loop). Latency: inbound posted → the reply received by the provider. recorded = the contact's message → its run recorded (messaging's callback, outbox relay, Kafka, intake); execute = reply due → run finished (p95, from the runs).`,
+    '',
+    table(
+      ['inbound/s', 'inbound', 'replied', 'doubled', 'p50', 'p95', 'max', 'replies/s', 'recorded p95', 'execute p95', 'target', ''],
+      figures.rates.map((f) => {
+        const verdict = f.rate_per_s === 50 ? TARGETS.agentReplies(f, figures.reply_delay_ms) : undefined;
+        return [
+          f.rate_per_s,
+          f.inbound,
+          f.replied,
+          f.duplicates,
+          f.p50_ms,
+          f.p95_ms,
+          f.max_ms,
+          f.replies_per_s,
+          f.recorded_p95_ms,
+          f.execute_p95_ms,
+          verdict?.target ?? '—',
+          mark(verdict),
+        ];
+      }),
+    ),
+    '',
+    `Sustainable rate (the highest measured one with p95 ≤ delay + 1 s and every customer answered once): ${figures.sustainable_per_s} inbound/s.`,
+    ...figures.rates.flatMap((f) => cpuLine(f.cpu ?? {}).map((line) => `At ${f.rate_per_s}/s: ${line}`)),
     '',
   ];
 }

@@ -1,11 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
+import type { AgentFigures } from './agents';
 import type { BroadcastFigures } from './broadcasts';
 import type { CapacityFigures } from './capacity';
 import type { DegradedFigures } from './degraded';
 import type { BenchConfig } from './config';
 import type { RouteFigures } from './http-scenarios';
+import type { ReadsFigures } from './reads';
 import type { ResourceFigures } from './resources';
 import type { StartupFigures } from './startup-hook';
 import type { WebhookFigures } from './webhooks';
@@ -32,6 +34,10 @@ export interface BenchResults {
   broadcasts?: BroadcastFigures;
   /** From `npm run bench:degraded`, when it ran. */
   degraded?: DegradedFigures;
+  /** From `npm run bench:reads` (the last step of `npm run bench`), when it ran. */
+  reads?: ReadsFigures;
+  /** From `npm run bench:agents`, when it ran. */
+  agents?: AgentFigures;
   /** From `npm run bench:capacity`, when it ran. */
   capacity?: CapacityFigures;
 }
@@ -54,6 +60,8 @@ export function readResults(): BenchResults {
     startup: startupOf(read('startup')),
     ...(existsSync(resolve(RESULTS_DIR, 'broadcasts.json')) ? { broadcasts: read('broadcasts') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'degraded.json')) ? { degraded: read('degraded') } : {}),
+    ...(existsSync(resolve(RESULTS_DIR, 'reads.json')) ? { reads: read('reads') } : {}),
+    ...(existsSync(resolve(RESULTS_DIR, 'agents.json')) ? { agents: read('agents') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'capacity.json')) ? { capacity: read('capacity') } : {}),
   };
 }

@@ -1,11 +1,10 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, startLocalStack } from '../../deploy/lib/local-stack';
-import { freePort } from '../../deploy/lib/ports';
+import { bindable, freePort } from '../../deploy/lib/ports';
 import { generateSecrets } from '../../deploy/lib/secrets';
 import { systemEnv } from '../../deploy/lib/system';
 import { dropNamespace } from '../support/namespace';
@@ -27,6 +26,8 @@ const NOT_RUN: Array<[RegExp, string]> = [
   [/^npm test\b/, 'the whole suite (this test is part of it)'],
   [/^npx vitest\b/, 'a test file of the suite'],
   [/^npm run (bench|chaos)\b/, 'a benchmark or the chaos suite'],
+  // .ci/run brings the local Kubernetes up and tests it after npm test (root, minutes, a machine of its own).
+  [/^npm run (cluster:|test:cluster)|cluster\.sh|KUBECTL|CRM_GATEWAY_URL/, 'the local cluster (.ci/run)'],
 ];
 
 /** Processes a person leaves running in a terminal of their own: started in the background, awaited by their line. */
@@ -68,18 +69,11 @@ function copyRepository(target: string): void {
   }
 }
 
-const portFree = (port: number) =>
-  new Promise<boolean>((done) => {
-    const server = createServer()
-      .once('error', () => done(false))
-      .listen(port, '127.0.0.1', () => server.close(() => done(true)));
-  });
-
 /** A free port whose `offsets` (npm start puts a second replica 10 ports higher, metrics after a base) are free too. */
 async function freeWith(offsets: number[]): Promise<number> {
   for (;;) {
     const base = await freePort();
-    if ((await Promise.all(offsets.map((offset) => portFree(base + offset)))).every(Boolean)) return base;
+    if ((await Promise.all(offsets.map((offset) => bindable(base + offset)))).every(Boolean)) return base;
   }
 }
 
@@ -167,6 +161,14 @@ describe('the commands of the README and the docs, on a fresh copy of the reposi
     }
   }
 
+  /** What the background terminals and the services logged lately: the cause when a command fails. */
+  function systemLogs(): string {
+    const tail = (path: string, chars: number) => (existsSync(path) ? readFileSync(path, 'utf8').slice(-chars) : '');
+    const logDir = join(clone, '.local/logs');
+    const services = existsSync(logDir) ? readdirSync(logDir).map((name) => `\n--- ${name}:\n${tail(join(logDir, name), 1_200)}`) : [];
+    return [...background.map(({ command, log }) => `\n--- ${command}:\n${tail(log, 2_000)}`), ...services].join('');
+  }
+
   async function runDocument(file: string): Promise<void> {
     for (const doc of shellCommands(REPO_ROOT, file)) {
       expect(doc.command, `${file}:${doc.line} has a placeholder, not a command`).not.toMatch(/…|<[a-z_ ]+>/);
@@ -178,8 +180,11 @@ describe('the commands of the README and the docs, on a fresh copy of the reposi
       }
       const result = await shell!.run(localized(doc.command));
       results.set(doc.command, result);
-      const where = `${file}:${doc.line} \`${doc.command}\`\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-1500)}`;
-      if (doc.comment.startsWith('refused')) {
+      const refused = doc.comment.startsWith('refused');
+      const where =
+        `${file}:${doc.line} \`${doc.command}\`\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-1500)}` +
+        ((result.code === 0) === refused ? systemLogs() : '');
+      if (refused) {
         expect(result.code, where).not.toBe(0);
         expect(result.stderr.trim().split('\n'), where).toHaveLength(1);
         expect(result.stderr.trim(), where).toMatch(/^error: /);

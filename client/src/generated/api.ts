@@ -618,7 +618,7 @@ export interface paths {
         };
         /**
          * Read a contact
-         * @description The contact with messages_count and at most 10 linked deals.
+         * @description The contact with messages_count and at most 10 linked deals. deals is empty for a key without read:deals, and company null for a key without read:companies.
          *
          *     Scope: `read:contacts`.
          */
@@ -1533,7 +1533,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe to events
-         * @description url must be https on a public host (loopback, private, link-local and metadata addresses are refused, unless the deployment allow-lists the host). events: kinds from GET /v1/webhooks/event-types. The answer carries the signing secret, shown only here and by rotate-secret.
+         * @description url must be https on a public host (loopback, private, link-local and metadata addresses are refused, unless the deployment allow-lists the host). events: kinds from GET /v1/webhooks/event-types. The key needs, besides write:webhooks, the read scope that guards each subscribed kind (x-scope of each event in the webhooks section; INSUFFICIENT_SCOPES names the missing ones): revoking the key later pauses the subscription (paused_reason api_key_revoked). An organization has at most WEBHOOK_MAX_SUBSCRIPTIONS subscriptions (default 25; WEBHOOK_LIMIT_EXCEEDED beyond). The answer carries the signing secret, shown only here and by rotate-secret.
          *
          *     Scope: `write:webhooks`.
          */
@@ -1571,7 +1571,7 @@ export interface paths {
         head?: never;
         /**
          * Update, pause or reactivate a webhook subscription
-         * @description Any of name, url, events, status. status: active reactivates a paused subscription, resets consecutive_failures and resumes its held retries; status: paused pauses it by hand.
+         * @description Any of name, url, events, status. status: active reactivates a paused subscription, resets consecutive_failures and resumes its held retries; status: paused pauses it by hand. The key needs the read scope of every kind the subscription receives (after the change); it then answers for the subscription: a subscription paused because its key was revoked is reactivated by such a key.
          *
          *     Scope: `write:webhooks`.
          */
@@ -1633,7 +1633,7 @@ export interface paths {
         put?: never;
         /**
          * Send an example event
-         * @description Sends an example event of event_type (default: the first subscribed kind) with a realistic payload, within the call (at most the delivery timeout, 10 s), and returns the delivery (is_test true). One attempt, no retries; also while paused.
+         * @description Sends an example event of event_type (default: the first subscribed kind) with a realistic payload, within the call, and returns the delivery (is_test true). One attempt, no retries; also while paused. The attempt waits at most WEBHOOK_MANUAL_TIMEOUT_MS (default 5 s; a slower receiver gives error timeout); an organization has at most WEBHOOK_MANUAL_CONCURRENCY test sends and redeliveries in flight (default 4), RATE_LIMITED with Retry-After beyond.
          *
          *     Scope: `write:webhooks`.
          */
@@ -1653,7 +1653,7 @@ export interface paths {
         };
         /**
          * Read a delivery with its request
-         * @description The delivery, the headers of its last attempt and the exact raw body that was signed.
+         * @description The delivery, the headers of its last attempt and the exact raw body that was signed. The body carries the event data, so the key also needs the read scope that guards its kind.
          *
          *     Scope: `read:webhooks`.
          */
@@ -1677,7 +1677,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again
-         * @description A new delivery of the same event (same id, same body) with redelivery_of set, attempted within the call; also while the subscription is paused. Receivers deduplicate by the event id.
+         * @description A new delivery of the same event (same id, same body) with redelivery_of set, attempted within the call; also while the subscription is paused. Receivers deduplicate by the event id. The key also needs the read scope that guards the kind. The attempt waits at most WEBHOOK_MANUAL_TIMEOUT_MS (default 5 s); an organization has at most WEBHOOK_MANUAL_CONCURRENCY test sends and redeliveries in flight (default 4), RATE_LIMITED with Retry-After beyond.
          *
          *     Scope: `write:webhooks`.
          */
@@ -2383,7 +2383,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.deleted
-         * @description A message was deleted for everyone; data.object is the message as it was. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description A message was deleted for everyone; data.object is the message as it was. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_deleted"];
         delete?: never;
@@ -2403,7 +2403,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.delivered
-         * @description The channel reported a sent message as delivered. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description The channel reported a sent message as delivered. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_delivered"];
         delete?: never;
@@ -2423,7 +2423,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.edited
-         * @description A message was edited; data.previous.content is the text before the edit. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description A message was edited; data.previous.content is the text before the edit. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_edited"];
         delete?: never;
@@ -2443,7 +2443,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.failed
-         * @description The channel refused or failed to deliver a sent message (e.g. provider error 131042); data.object.error says why. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description The channel refused or failed to deliver a sent message (e.g. provider error 131042); data.object.error says why. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_failed"];
         delete?: never;
@@ -2463,7 +2463,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.reaction.added
-         * @description A contact reacted to a message; data.object is the message reacted to. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description A contact reacted to a message; data.object is the message reacted to. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_reaction_added"];
         delete?: never;
@@ -2483,7 +2483,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.read
-         * @description The channel reported a sent message as read. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description The channel reported a sent message as read. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_read"];
         delete?: never;
@@ -2503,7 +2503,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.received
-         * @description A message arrived from a contact. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description A message arrived from a contact. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_received"];
         delete?: never;
@@ -2523,7 +2523,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.sent
-         * @description A message left: sent through the API, a broadcast, an AI agent or typed on the phone of a QR-code number. Emitted by API writes. Its data is what the `read:messages` scope guards on the read routes.
+         * @description A message left: sent through the API, a broadcast, an AI agent or typed on the phone of a QR-code number. Emitted by API writes. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_sent"];
         delete?: never;
@@ -2666,7 +2666,7 @@ export interface components {
          *           "chatapp"
          *         ],
          *         "chatapp_instance_ids": [
-         *           "chatapp instance ids"
+         *           "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
          *         ],
          *         "tags": [
          *           "vip"
@@ -2679,8 +2679,8 @@ export interface components {
          *         "handoff": {
          *           "enabled": true,
          *           "assign_to": {
-         *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *             "name": "Maria Oliveira"
+         *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *             "name": "Ana Souza"
          *           },
          *           "triggers": [
          *             {
@@ -2725,11 +2725,14 @@ export interface components {
                  */
                 business_hours: {
                     /**
-                     * @description null: Monday–Friday 09:00–18:00
+                     * @description opening ranges [from, to] by weekday; null: Monday–Friday 09:00–18:00
                      * @default null
                      */
                     days: {
-                        [key: string]: string[][];
+                        [key: string]: [
+                            string,
+                            string
+                        ][];
                     } | null;
                     /**
                      * @description null: the organization's timezone
@@ -2739,7 +2742,7 @@ export interface components {
                 } | null;
                 handoff: {
                     /** @default null */
-                    assign_to: components["schemas"]["Ref"] | null;
+                    assign_to: components["schemas"]["MemberRef"] | null;
                     /** @default false */
                     enabled: boolean;
                     /** @default [] */
@@ -2765,7 +2768,10 @@ export interface components {
                 /** @enum {string} */
                 strategy: "always" | "when_unassigned" | "outside_business_hours";
             };
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             description: string | null;
@@ -2789,14 +2795,27 @@ export interface components {
             };
             /** @enum {string} */
             type: "sales" | "support" | "custom";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Sales assistant"
+         *     }
+         */
+        AiAgentRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
          *       "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "agent": {
-         *         "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira",
          *         "type": "sales"
          *       },
@@ -2860,7 +2879,10 @@ export interface components {
                 /** @default 0 */
                 delay_ms: number;
                 message_id: string;
-                /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+                 */
                 sent_at: string;
             }[];
             /** @default null */
@@ -2920,7 +2942,7 @@ export interface components {
          *       "status": "draft",
          *       "chatapp_instances": [
          *         {
-         *           "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
          *           "name": "Spring sale",
          *           "channel": "qrcode"
          *         }
@@ -2932,20 +2954,20 @@ export interface components {
          *         ],
          *         "tags_operator": "or",
          *         "contact_ids": [
-         *           "contact ids"
+         *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
          *         ],
          *         "has_chatapp": false,
          *         "filters": {
          *           "source": "chatapp",
-         *           "created_after": "created after",
-         *           "created_before": "created before",
+         *           "created_after": "2026-01-01T00:00:00.000Z",
+         *           "created_before": "2026-03-01T00:00:00.000Z",
          *           "exclude_tags": [
          *             "exclude tags"
          *           ]
          *         }
          *       },
          *       "message": {
-         *         "type": "type",
+         *         "type": "text",
          *         "content": "Yes, the annual plan is 10% off until Friday.",
          *         "media_url": "https://cdn.example.com/catalogue.pdf"
          *       },
@@ -2960,7 +2982,7 @@ export interface components {
          *             "component": "component",
          *             "source_type": "contact_field",
          *             "source_key": "source key",
-         *             "fallback": "fallback",
+         *             "fallback": "friend",
          *             "value": "value"
          *           }
          *         ]
@@ -3041,7 +3063,10 @@ export interface components {
             } | null;
             /** @default null */
             completed_at: string | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             description: string | null;
@@ -3060,7 +3085,8 @@ export interface components {
                 content: string | null;
                 /** @default null */
                 media_url: string | null;
-                type: string;
+                /** @enum {string} */
+                type: "text" | "image" | "audio" | "video" | "document";
             } | null;
             name: string;
             /** @default null */
@@ -3088,13 +3114,16 @@ export interface components {
             };
             /** @enum {string} */
             status: "draft" | "scheduled" | "processing" | "sending" | "paused" | "completed" | "completed_with_errors" | "failed" | "cancelled";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
          * @example {
          *       "contact": {
-         *         "id": "id",
+         *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira"
          *       },
          *       "status": "pending",
@@ -3108,10 +3137,7 @@ export interface components {
          *     }
          */
         BroadcastRecipient: {
-            contact: {
-                id: string;
-                name: string;
-            };
+            contact: components["schemas"]["ContactRef"];
             /**
              * @description the provider error, e.g. {code: "131042"}
              * @default null
@@ -3151,7 +3177,10 @@ export interface components {
         ChatInstance: {
             /** @enum {string} */
             channel: "official" | "qrcode";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             id: string;
             /** @default false */
@@ -3161,7 +3190,10 @@ export interface components {
             phone_number: string | null;
             /** @enum {string} */
             status: "connected" | "connecting" | "disconnected";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             warmup: {
                 /** @default false */
@@ -3198,10 +3230,10 @@ export interface components {
          */
         Company: {
             /**
-             * @description the responsible member {id, name}
+             * @description the responsible member
              * @default null
              */
-            assigned_to: components["schemas"]["Ref"] | null;
+            assigned_to: components["schemas"]["MemberRef"] | null;
             /** @default null */
             city: string | null;
             /**
@@ -3209,10 +3241,18 @@ export interface components {
              * @default 0
              */
             contacts_count: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
-            /** @default {} */
-            custom_fields: unknown;
+            /**
+             * @description by the key of a custom field of the organization (GET /v1/custom-fields)
+             * @default {}
+             */
+            custom_fields: {
+                [key: string]: string | number | boolean | null | string[];
+            };
             /**
              * @description live deals linked to the company, any status (real value)
              * @default 0
@@ -3237,10 +3277,23 @@ export interface components {
              * @default 0
              */
             total_deals_value: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             /** @default null */
             website: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Padaria Central"
+         *     }
+         */
+        CompanyRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
@@ -3252,7 +3305,7 @@ export interface components {
          *       "chatapp_jid": "5511987654321@c.us",
          *       "socialmsg_psid": "socialmsg psid",
          *       "socialmsg_name": "socialmsg name",
-         *       "source": "source",
+         *       "source": "chatapp",
          *       "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
          *       "company": {
          *         "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -3276,11 +3329,19 @@ export interface components {
             /** @default null */
             chatapp_jid: string | null;
             /** @default null */
-            company: components["schemas"]["Ref"] | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            company: components["schemas"]["CompanyRef"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
-            /** @default {} */
-            custom_fields: unknown;
+            /**
+             * @description by the key of a custom field of the organization (GET /v1/custom-fields)
+             * @default {}
+             */
+            custom_fields: {
+                [key: string]: string | number | boolean | null | string[];
+            };
             deals_count: number;
             /** @default null */
             email: string | null;
@@ -3300,10 +3361,13 @@ export interface components {
             /** @default null */
             socialmsg_psid: string | null;
             /** @default null */
-            source: string | null;
+            source: ("chatapp" | "photoapp" | "socialmsg" | "manual" | "import" | "api") | null;
             /** @default [] */
             tags: string[];
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3316,7 +3380,7 @@ export interface components {
          *       "chatapp_jid": "5511987654321@c.us",
          *       "socialmsg_psid": "socialmsg psid",
          *       "socialmsg_name": "socialmsg name",
-         *       "source": "source",
+         *       "source": "chatapp",
          *       "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
          *       "company": {
          *         "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -3332,13 +3396,13 @@ export interface components {
          *       "last_message_at": "2026-03-02T14:30:00.000Z",
          *       "created_at": "2026-03-02T14:30:00.000Z",
          *       "updated_at": "2026-03-02T14:30:00.000Z",
-         *       "messages_count": {},
+         *       "messages_count": 1,
          *       "deals": [
          *         {
          *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
          *           "title": "Annual plan – Padaria Central",
          *           "value": 4800,
-         *           "status": "status",
+         *           "status": "open",
          *           "stage": {
          *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
          *             "name": "Proposal"
@@ -3353,11 +3417,19 @@ export interface components {
             /** @default null */
             chatapp_jid: string | null;
             /** @default null */
-            company: components["schemas"]["Ref"] | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            company: components["schemas"]["CompanyRef"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
-            /** @default {} */
-            custom_fields: unknown;
+            /**
+             * @description by the key of a custom field of the organization (GET /v1/custom-fields)
+             * @default {}
+             */
+            custom_fields: {
+                [key: string]: string | number | boolean | null | string[];
+            };
             deals: components["schemas"]["DealSummary"][];
             deals_count: number;
             /** @default null */
@@ -3367,7 +3439,11 @@ export interface components {
             id: string;
             /** @default null */
             last_message_at: string | null;
-            messages_count: unknown;
+            /**
+             * @description messages in all its conversations
+             * @default 0
+             */
+            messages_count: number;
             name: string;
             notes_count: number;
             /** @default null */
@@ -3379,11 +3455,24 @@ export interface components {
             /** @default null */
             socialmsg_psid: string | null;
             /** @default null */
-            source: string | null;
+            source: ("chatapp" | "photoapp" | "socialmsg" | "manual" | "import" | "api") | null;
             /** @default [] */
             tags: string[];
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Maria Oliveira"
+         *     }
+         */
+        ContactRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
@@ -3394,7 +3483,7 @@ export interface components {
          *       },
          *       "channel": "chatapp",
          *       "chatapp_instance": {
-         *         "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira",
          *         "channel": "qrcode"
          *       },
@@ -3404,8 +3493,8 @@ export interface components {
          *         "name": "Ana Souza"
          *       },
          *       "ai_agent": {
-         *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *         "name": "Maria Oliveira"
+         *         "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Sales assistant"
          *       },
          *       "unread_count": 1,
          *       "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -3421,12 +3510,9 @@ export interface components {
              * @description the agent that currently answers
              * @default null
              */
-            ai_agent: components["schemas"]["Ref"] | null;
-            /**
-             * @description the member {id, name}
-             * @default null
-             */
-            assigned_to: components["schemas"]["Ref"] | null;
+            ai_agent: components["schemas"]["AiAgentRef"] | null;
+            /** @default null */
+            assigned_to: components["schemas"]["MemberRef"] | null;
             /** @enum {string} */
             channel: "chatapp" | "photoapp" | "socialmsg";
             /**
@@ -3441,8 +3527,11 @@ export interface components {
             } | null;
             /** @default null */
             closed_at: string | null;
-            contact: components["schemas"]["Ref"];
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            contact: components["schemas"]["ContactRef"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             id: string;
             /** @default null */
@@ -3456,7 +3545,10 @@ export interface components {
             status: "open" | "closed";
             /** @default 0 */
             unread_count: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             /**
              * @description official numbers: end of the 24-hour free-text window opened by the contact's last message
@@ -3471,8 +3563,10 @@ export interface components {
          *       "label": "label",
          *       "type": "text",
          *       "entity": "contact",
-         *       "options": {},
-         *       "default_value": {},
+         *       "options": [
+         *         "options"
+         *       ],
+         *       "default_value": "default value",
          *       "required": false,
          *       "is_active": false,
          *       "created_at": "2026-03-02T14:30:00.000Z",
@@ -3480,9 +3574,13 @@ export interface components {
          *     }
          */
         CustomFieldDefinition: {
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
-            default_value: unknown;
+            /** @default null */
+            default_value: (string | number | boolean | null | string[]) | null;
             /** @enum {string} */
             entity: "contact" | "company" | "deal";
             id: string;
@@ -3490,11 +3588,14 @@ export interface components {
             key: string;
             label: string;
             /** @description null, never an empty list, when the field has no options */
-            options: unknown;
+            options: string[] | null;
             required: boolean;
             /** @enum {string} */
             type: "text" | "textarea" | "number" | "boolean" | "date" | "email" | "phone" | "url" | "select" | "multiselect";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3527,7 +3628,7 @@ export interface components {
          *         "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Ana Souza"
          *       },
-         *       "expected_close_date": "2026-03-16",
+         *       "expected_close_date": "2026-03-02T14:30:00.000Z",
          *       "probability": 60,
          *       "lost_reason": "Chose a competitor",
          *       "closed_at": "2026-03-02T14:30:00.000Z",
@@ -3542,23 +3643,32 @@ export interface components {
          */
         Deal: {
             /** @default null */
-            assigned_to: components["schemas"]["Ref"] | null;
+            assigned_to: components["schemas"]["MemberRef"] | null;
             /** @default null */
             closed_at: string | null;
             /** @default null */
-            company: components["schemas"]["Ref"] | null;
+            company: components["schemas"]["CompanyRef"] | null;
             /** @default [] */
-            contacts: components["schemas"]["Ref"][];
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            contacts: components["schemas"]["ContactRef"][];
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
+            /** @description ISO 4217 */
             currency: string;
-            /** @default {} */
-            custom_fields: unknown;
+            /**
+             * @description by the key of a custom field of the organization (GET /v1/custom-fields)
+             * @default {}
+             */
+            custom_fields: {
+                [key: string]: string | number | boolean | null | string[];
+            };
             /** @default null */
             description: string | null;
             /** @default null */
             expected_close_date: string | null;
-            funnel: components["schemas"]["Ref"];
+            funnel: components["schemas"]["FunnelRef"];
             id: string;
             /** @default null */
             lost_reason: string | null;
@@ -3566,13 +3676,16 @@ export interface components {
             notes_count: number;
             /** @default null */
             probability: number | null;
-            stage: components["schemas"]["Ref"];
+            stage: components["schemas"]["StageRef"];
             /** @enum {string} */
             status: "open" | "won" | "lost";
             /** @default [] */
             tags: string[];
             title: string;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             /** @default 0 */
             value: number;
@@ -3582,7 +3695,7 @@ export interface components {
          *       "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "title": "Annual plan – Padaria Central",
          *       "value": 4800,
-         *       "status": "status",
+         *       "status": "open",
          *       "stage": {
          *         "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Proposal"
@@ -3591,23 +3704,28 @@ export interface components {
          */
         DealSummary: {
             id: string;
-            stage: components["schemas"]["Ref"];
-            status: string;
+            stage: components["schemas"]["StageRef"];
+            /** @enum {string} */
+            status: "open" | "won" | "lost";
             title: string;
             value: number;
         };
         Error: {
             error: {
                 /** @enum {string} */
-                code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "INSUFFICIENT_SCOPES" | "PLAN_RESTRICTION" | "INVALID_ID" | "NOT_FOUND" | "UNKNOWN_FIELDS" | "INVALID_REFERENCE" | "INTERNAL_ERROR" | "COMPANY_HAS_LINKS" | "INVALID_STATUS" | "MIXED_PROVIDERS" | "MISSING_MESSAGE" | "MISSING_CLOUD_TEMPLATE" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "TEMPLATE_ON_QRCODE_BROADCAST" | "TEMPLATE_SEND_ERROR" | "TEMPLATE_NOT_CONFIRMED" | "CHATAPP_INSTANCE_RATE_LIMIT" | "SOCIALMSG_PAGE_RATE_LIMIT" | "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "DUPLICATE_CONTACT" | "STAGE_HAS_DEALS" | "WARMUP_LIMIT_EXCEEDED" | "CONTACT_CHANNEL_UNAVAILABLE" | "OUTSIDE_MESSAGING_WINDOW" | "CHANNEL_DISCONNECTED" | "FEATURE_DISCONTINUED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MALFORMED_REQUEST" | "UPSTREAM_TIMEOUT";
+                code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "INSUFFICIENT_SCOPES" | "PLAN_RESTRICTION" | "INVALID_ID" | "NOT_FOUND" | "UNKNOWN_FIELDS" | "INVALID_REFERENCE" | "INTERNAL_ERROR" | "COMPANY_HAS_LINKS" | "INVALID_STATUS" | "MIXED_PROVIDERS" | "MISSING_MESSAGE" | "MISSING_CLOUD_TEMPLATE" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "TEMPLATE_ON_QRCODE_BROADCAST" | "TEMPLATE_SEND_ERROR" | "TEMPLATE_NOT_CONFIRMED" | "CHATAPP_INSTANCE_RATE_LIMIT" | "SOCIALMSG_PAGE_RATE_LIMIT" | "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "DUPLICATE_CONTACT" | "STAGE_HAS_DEALS" | "WARMUP_LIMIT_EXCEEDED" | "WEBHOOK_LIMIT_EXCEEDED" | "CONTACT_CHANNEL_UNAVAILABLE" | "OUTSIDE_MESSAGING_WINDOW" | "CHANNEL_DISCONNECTED" | "FEATURE_DISCONTINUED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MALFORMED_REQUEST" | "UPSTREAM_TIMEOUT";
                 details?: {
                     [key: string]: unknown;
                 };
                 message: string;
-                missing_scopes?: string[];
-                required_scopes?: string[];
-                type: string;
-                your_scopes?: string[];
+                missing_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks")[];
+                required_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks")[];
+                /**
+                 * @description The class of the error, from its HTTP status
+                 * @enum {string}
+                 */
+                type: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_error" | "unavailable";
+                your_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks")[];
             };
             meta: components["schemas"]["Meta"];
         };
@@ -3622,7 +3740,8 @@ export interface components {
             /** @default false */
             api_write: boolean;
             description: string;
-            type: string;
+            /** @enum {string} */
+            type: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
         };
         /**
          * @example {
@@ -3634,9 +3753,9 @@ export interface components {
          *       "stages": [
          *         {
          *           "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *           "funnel_id": "funnel id",
+         *           "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
          *           "name": "Proposal",
-         *           "position": 0,
+         *           "position": 1,
          *           "color": "#3B82F6",
          *           "probability": 60,
          *           "total_deals": 1,
@@ -3652,7 +3771,10 @@ export interface components {
          *     }
          */
         Funnel: {
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             id: string;
             /** @default false */
@@ -3667,20 +3789,33 @@ export interface components {
             total_deals: number;
             /** @default 0 */
             total_value: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Sales"
+         *     }
+         */
+        FunnelRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
          *       "total": 1,
          *       "has_more": false,
          *       "next_cursor": "next cursor",
-         *       "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+         *       "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
          *     }
          */
         ListMeta: {
             has_more: boolean;
-            /** @description Omitted on the last page */
+            /** @description Omitted on the last page; opaque: send it back as it is */
             next_cursor?: string;
             request_id: string;
             /** @description Approximate count of the organization's records without filters */
@@ -3689,18 +3824,18 @@ export interface components {
         /**
          * @example {
          *       "organization": {
-         *         "id": "id",
+         *         "id": "org_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira",
          *         "plan": "plan",
          *         "currency": "BRL",
          *         "timezone": "America/Sao_Paulo"
          *       },
          *       "api_key": {
-         *         "id": "id",
+         *         "id": "key_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira",
          *         "prefix": "sk_live_ab12",
          *         "scopes": [
-         *           "scopes"
+         *           "read:contacts"
          *         ],
          *         "created_at": "2026-03-02T14:30:00.000Z",
          *         "last_used_at": "2026-03-02T14:30:00.000Z"
@@ -3709,20 +3844,27 @@ export interface components {
          */
         Me: {
             api_key: {
-                /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+                 */
                 created_at: string;
                 id: string;
                 /** @default null */
                 last_used_at: string | null;
                 name: string;
+                /** @description the first characters of the key, to recognise it */
                 prefix: string;
-                scopes: string[];
+                scopes: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks")[];
             };
             organization: {
+                /** @description ISO 4217 */
                 currency: string;
                 id: string;
                 name: string;
+                /** @description free, starter, pro or enterprise */
                 plan: string;
+                /** @description IANA time zone */
                 timezone: string;
             };
         };
@@ -3741,6 +3883,7 @@ export interface components {
         Member: {
             /** @default null */
             avatar_url: string | null;
+            /** Format: email */
             email: string;
             id: string;
             is_active: boolean;
@@ -3748,7 +3891,18 @@ export interface components {
             /** @default null */
             last_active_at: string | null;
             name: string;
+            /** @description owner, admin or member */
             role: string;
+        };
+        /**
+         * @example {
+         *       "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Ana Souza"
+         *     }
+         */
+        MemberRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
@@ -3771,7 +3925,7 @@ export interface components {
          *       "status": "queued",
          *       "sender": {
          *         "type": "contact",
-         *         "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "id": "id",
          *         "name": "Maria Oliveira"
          *       },
          *       "external_id": "external id",
@@ -3790,7 +3944,10 @@ export interface components {
             /** @default null */
             content: string | null;
             conversation_id: string;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @enum {string} */
             direction: "inbound" | "outbound";
@@ -3841,7 +3998,7 @@ export interface components {
         };
         /**
          * @example {
-         *       "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+         *       "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
          *     }
          */
         Meta: {
@@ -3863,10 +4020,16 @@ export interface components {
             /** @enum {string} */
             color: "yellow" | "blue" | "green" | "pink" | "orange" | "purple" | "red" | "gray";
             content: string;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             id: string;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3882,9 +4045,9 @@ export interface components {
         /**
          * @example {
          *       "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *       "funnel_id": "funnel id",
+         *       "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "name": "Proposal",
-         *       "position": 0,
+         *       "position": 1,
          *       "color": "#3B82F6",
          *       "probability": 60,
          *       "total_deals": 1,
@@ -3896,11 +4059,15 @@ export interface components {
         Stage: {
             /** @default null */
             color: string | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             funnel_id: string;
             id: string;
             name: string;
+            /** @description 1-based board position */
             position: number;
             /** @default null */
             probability: number | null;
@@ -3908,8 +4075,21 @@ export interface components {
             total_deals: number;
             /** @default 0 */
             total_value: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Proposal"
+         *     }
+         */
+        StageRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
@@ -3940,7 +4120,7 @@ export interface components {
          *         "name": "Maria Oliveira"
          *       },
          *       "deal": {
-         *         "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "title": "Annual plan – Padaria Central"
          *       },
          *       "company": {
@@ -3952,18 +4132,18 @@ export interface components {
          *     }
          */
         Task: {
-            /**
-             * @description the member {id, name}
-             * @default null
-             */
-            assigned_to: components["schemas"]["Ref"] | null;
             /** @default null */
-            company: components["schemas"]["Ref"] | null;
+            assigned_to: components["schemas"]["MemberRef"] | null;
+            /** @default null */
+            company: components["schemas"]["CompanyRef"] | null;
             /** @default null */
             completed_at: string | null;
             /** @default null */
-            contact: components["schemas"]["Ref"] | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            contact: components["schemas"]["ContactRef"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             deal: {
@@ -3982,7 +4162,10 @@ export interface components {
             title: string;
             /** @enum {string} */
             type: "todo" | "call" | "email" | "meeting" | "follow_up";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3993,7 +4176,11 @@ export interface components {
          *       "language": "pt_BR",
          *       "category": "marketing",
          *       "status": "APPROVED",
-         *       "components": {},
+         *       "components": [
+         *         {
+         *           "type": "type"
+         *         }
+         *       ],
          *       "variables": [
          *         {
          *           "key": "key",
@@ -4007,14 +4194,21 @@ export interface components {
             /** @enum {string} */
             category: "marketing" | "utility" | "authentication";
             /** @default [] */
-            components: unknown;
+            components: ({
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[];
             id: string;
             instance_id: string;
             language: string;
             name: string;
             /** @enum {string} */
             status: "APPROVED" | "PENDING" | "REJECTED" | "PAUSED" | "DISABLED";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             /** @default [] */
             variables: {
@@ -4028,14 +4222,15 @@ export interface components {
          *       "name": "CRM sync",
          *       "url": "https://hooks.example.com/crm",
          *       "events": [
-         *         "events"
+         *         "contact.created"
          *       ],
-         *       "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE=",
          *       "status": "active",
          *       "consecutive_failures": 1,
          *       "last_delivery_at": "2026-03-02T14:30:00.000Z",
          *       "last_failure_at": "2026-03-02T14:30:00.000Z",
          *       "last_failure_reason": "last failure reason",
+         *       "paused_reason": "consecutive_failures",
+         *       "key_id": "key id",
          *       "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
          *       "created_at": "2026-03-02T14:30:00.000Z",
          *       "updated_at": "2026-03-02T14:30:00.000Z",
@@ -4046,11 +4241,19 @@ export interface components {
         Webhook: {
             /** @default 0 */
             consecutive_failures: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default [] */
-            events: string[];
+            events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
             id: string;
+            /**
+             * @description the API key that created the subscription or last changed it (key_…); revoking it pauses the subscription
+             * @default null
+             */
+            key_id: string | null;
             /**
              * @description age of the oldest of those deliveries: how far behind the subscription is (null when nothing is pending)
              * @default null
@@ -4070,6 +4273,11 @@ export interface components {
             last_failure_reason: string | null;
             name: string;
             /**
+             * @description why a paused subscription is paused (null while active); api_key_revoked: the key it answers to (key_id) was revoked or expired, and a key holding the read scopes of its kinds reactivates it
+             * @default null
+             */
+            paused_reason: ("consecutive_failures" | "manual" | "api_key_revoked") | null;
+            /**
              * @description deliveries not yet done: on their first attempt, waiting for a retry, or held while paused
              * @default 0
              */
@@ -4079,12 +4287,14 @@ export interface components {
              * @default null
              */
             previous_secret_expires_at: string | null;
-            /** @description The signing secret (whsec_…); only in the answers of POST /v1/webhooks and rotate-secret */
-            secret?: string;
             /** @enum {string} */
             status: "active" | "paused";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+            /** Format: uri */
             url: string;
         };
         /**
@@ -4092,7 +4302,7 @@ export interface components {
          *       "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *       "event_type": "event type",
+         *       "event_type": "contact.created",
          *       "status": "pending",
          *       "attempt": 1,
          *       "response_status": 200,
@@ -4118,7 +4328,7 @@ export interface components {
          */
         WebhookDelivery: {
             /**
-             * @description attempts made so far, 0–5
+             * @description attempts made so far
              * @default 0
              */
             attempt: number;
@@ -4129,7 +4339,10 @@ export interface components {
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
             /** @default null */
             completed_at: string | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             duration_ms: number | null;
@@ -4139,7 +4352,8 @@ export interface components {
              */
             error: string | null;
             event_id: string;
-            event_type: string;
+            /** @enum {string} */
+            event_type: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
             id: string;
             /** @default false */
             is_test: boolean;
@@ -4170,7 +4384,10 @@ export interface components {
          */
         WebhookDeliveryAttempt: {
             attempt: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             attempted_at: string;
             /** @default 0 */
             duration_ms: number;
@@ -4186,7 +4403,7 @@ export interface components {
          *       "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *       "event_type": "event type",
+         *       "event_type": "contact.created",
          *       "status": "pending",
          *       "attempt": 1,
          *       "response_status": 200,
@@ -4214,7 +4431,7 @@ export interface components {
          */
         WebhookDeliveryDetail: {
             /**
-             * @description attempts made so far, 0–5
+             * @description attempts made so far
              * @default 0
              */
             attempt: number;
@@ -4225,7 +4442,10 @@ export interface components {
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
             /** @default null */
             completed_at: string | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             duration_ms: number | null;
@@ -4235,7 +4455,8 @@ export interface components {
              */
             error: string | null;
             event_id: string;
-            event_type: string;
+            /** @enum {string} */
+            event_type: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
             id: string;
             /** @default false */
             is_test: boolean;
@@ -4259,6 +4480,90 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             webhook_id: string;
+        };
+        /**
+         * @example {
+         *       "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Maria Oliveira",
+         *       "url": "https://hooks.example.com/crm",
+         *       "events": [
+         *         "contact.created"
+         *       ],
+         *       "status": "active",
+         *       "consecutive_failures": 1,
+         *       "last_delivery_at": "2026-03-02T14:30:00.000Z",
+         *       "last_failure_at": "2026-03-02T14:30:00.000Z",
+         *       "last_failure_reason": "last failure reason",
+         *       "paused_reason": "consecutive_failures",
+         *       "key_id": "key id",
+         *       "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "updated_at": "2026-03-02T14:30:00.000Z",
+         *       "pending_deliveries": 1,
+         *       "lag_seconds": 1,
+         *       "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE="
+         *     }
+         */
+        WebhookWithSecret: {
+            /** @default 0 */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            created_at: string;
+            /** @default [] */
+            events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
+            id: string;
+            /**
+             * @description the API key that created the subscription or last changed it (key_…); revoking it pauses the subscription
+             * @default null
+             */
+            key_id: string | null;
+            /**
+             * @description age of the oldest of those deliveries: how far behind the subscription is (null when nothing is pending)
+             * @default null
+             */
+            lag_seconds: number | null;
+            /**
+             * @description time of the last successful delivery
+             * @default null
+             */
+            last_delivery_at: string | null;
+            /** @default null */
+            last_failure_at: string | null;
+            /**
+             * @description timeout, connection_error, http_<status>, or blocked_address: <why>
+             * @default null
+             */
+            last_failure_reason: string | null;
+            name: string;
+            /**
+             * @description why a paused subscription is paused (null while active); api_key_revoked: the key it answers to (key_id) was revoked or expired, and a key holding the read scopes of its kinds reactivates it
+             * @default null
+             */
+            paused_reason: ("consecutive_failures" | "manual" | "api_key_revoked") | null;
+            /**
+             * @description deliveries not yet done: on their first attempt, waiting for a retry, or held while paused
+             * @default 0
+             */
+            pending_deliveries: number;
+            /**
+             * @description while set, deliveries are also signed with the secret the last rotation replaced
+             * @default null
+             */
+            previous_secret_expires_at: string | null;
+            /** @description The signing secret; only in the answers of POST /v1/webhooks and rotate-secret, so keep it then */
+            secret: string;
+            /** @enum {string} */
+            status: "active" | "paused";
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            updated_at: string;
+            /** Format: uri */
+            url: string;
         };
     };
     responses: never;
@@ -4331,7 +4636,7 @@ export interface operations {
                      *               "chatapp"
                      *             ],
                      *             "chatapp_instance_ids": [
-                     *               "chatapp instance ids"
+                     *               "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *             ],
                      *             "tags": [
                      *               "vip"
@@ -4344,8 +4649,8 @@ export interface operations {
                      *             "handoff": {
                      *               "enabled": true,
                      *               "assign_to": {
-                     *                 "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *                 "name": "Maria Oliveira"
+                     *                 "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *                 "name": "Ana Souza"
                      *               },
                      *               "triggers": [
                      *                 {
@@ -4376,7 +4681,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -4420,6 +4725,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -4450,6 +4767,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4533,7 +4862,7 @@ export interface operations {
                  *             {
                  *               "type": "keywords",
                  *               "keywords": [
-                 *                 "keywords"
+                 *                 "+5511987654321"
                  *               ]
                  *             }
                  *           ]
@@ -4544,43 +4873,43 @@ export interface operations {
                  *             "mon": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "tue": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "wed": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "thu": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "fri": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sat": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sun": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ]
                  *           }
@@ -4631,6 +4960,7 @@ export interface operations {
                                     string
                                 ][];
                             };
+                            /** @description An IANA time zone such as Europe/Lisbon */
                             timezone?: string;
                         } | null;
                         handoff?: {
@@ -4648,7 +4978,7 @@ export interface operations {
                                 /** @constant */
                                 type: "consecutive_failures";
                             })[];
-                        };
+                        } & unknown;
                         maxRepliesPerConversation?: number | null;
                         replyDelayMs?: number;
                         /** @enum {string} */
@@ -4660,7 +4990,7 @@ export interface operations {
                         chatappInstanceIds?: string[];
                         sources: ("chatapp" | "photoapp" | "socialmsg")[];
                         tags?: string[];
-                    };
+                    } & unknown;
                     /** @enum {string} */
                     type: "sales" | "support" | "custom";
                 };
@@ -4688,7 +5018,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -4701,8 +5031,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -4729,7 +5059,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -4773,8 +5103,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -4803,6 +5169,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4882,7 +5260,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -4895,8 +5273,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -4923,7 +5301,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -4979,6 +5357,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -4997,6 +5387,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5082,7 +5484,7 @@ export interface operations {
                  *             {
                  *               "type": "keywords",
                  *               "keywords": [
-                 *                 "keywords"
+                 *                 "+5511987654321"
                  *               ]
                  *             }
                  *           ]
@@ -5093,43 +5495,43 @@ export interface operations {
                  *             "mon": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "tue": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "wed": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "thu": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "fri": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sat": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sun": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ]
                  *           }
@@ -5180,6 +5582,7 @@ export interface operations {
                                     string
                                 ][];
                             };
+                            /** @description An IANA time zone such as Europe/Lisbon */
                             timezone?: string;
                         } | null;
                         handoff?: {
@@ -5197,7 +5600,7 @@ export interface operations {
                                 /** @constant */
                                 type: "consecutive_failures";
                             })[];
-                        };
+                        } & unknown;
                         maxRepliesPerConversation?: number | null;
                         replyDelayMs?: number;
                         /** @enum {string} */
@@ -5209,7 +5612,7 @@ export interface operations {
                         chatappInstanceIds?: string[];
                         sources: ("chatapp" | "photoapp" | "socialmsg")[];
                         tags?: string[];
-                    };
+                    } & unknown;
                     /** @enum {string} */
                     type: "sales" | "support" | "custom";
                 };
@@ -5237,7 +5640,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -5250,8 +5653,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -5278,7 +5681,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -5334,8 +5737,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -5364,6 +5803,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5478,6 +5929,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -5496,6 +5971,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5581,7 +6068,7 @@ export interface operations {
                  *             {
                  *               "type": "keywords",
                  *               "keywords": [
-                 *                 "keywords"
+                 *                 "+5511987654321"
                  *               ]
                  *             }
                  *           ]
@@ -5592,43 +6079,43 @@ export interface operations {
                  *             "mon": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "tue": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "wed": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "thu": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "fri": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sat": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sun": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ]
                  *           }
@@ -5679,6 +6166,7 @@ export interface operations {
                                     string
                                 ][];
                             };
+                            /** @description An IANA time zone such as Europe/Lisbon */
                             timezone?: string;
                         } | null;
                         handoff?: {
@@ -5696,7 +6184,7 @@ export interface operations {
                                 /** @constant */
                                 type: "consecutive_failures";
                             })[];
-                        };
+                        } & unknown;
                         maxRepliesPerConversation?: number | null;
                         replyDelayMs?: number;
                         /** @enum {string} */
@@ -5708,7 +6196,7 @@ export interface operations {
                         chatappInstanceIds?: string[];
                         sources: ("chatapp" | "photoapp" | "socialmsg")[];
                         tags?: string[];
-                    };
+                    } & unknown;
                     /** @enum {string} */
                     type: "sales" | "support" | "custom";
                 };
@@ -5736,7 +6224,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -5749,8 +6237,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -5777,7 +6265,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -5833,8 +6321,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -5863,6 +6387,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5942,7 +6478,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -5955,8 +6491,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -5983,7 +6519,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6039,6 +6575,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6069,6 +6629,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6148,7 +6720,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -6161,8 +6733,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -6189,7 +6761,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6245,6 +6817,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6263,6 +6859,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6341,7 +6949,7 @@ export interface operations {
                      *         {
                      *           "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "agent": {
-                     *             "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Maria Oliveira",
                      *             "type": "sales"
                      *           },
@@ -6377,7 +6985,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6421,6 +7029,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6451,6 +7071,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6523,7 +7155,7 @@ export interface operations {
                      *       "data": {
                      *         "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "agent": {
-                     *           "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "type": "sales"
                      *         },
@@ -6555,7 +7187,7 @@ export interface operations {
                      *         "completed_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6611,6 +7243,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6629,6 +7273,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6710,7 +7366,7 @@ export interface operations {
                      *           "status": "draft",
                      *           "chatapp_instances": [
                      *             {
-                     *               "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *               "name": "Spring sale",
                      *               "channel": "qrcode"
                      *             }
@@ -6722,20 +7378,20 @@ export interface operations {
                      *             ],
                      *             "tags_operator": "or",
                      *             "contact_ids": [
-                     *               "contact ids"
+                     *               "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *             ],
                      *             "has_chatapp": false,
                      *             "filters": {
                      *               "source": "chatapp",
-                     *               "created_after": "created after",
-                     *               "created_before": "created before",
+                     *               "created_after": "2026-01-01T00:00:00.000Z",
+                     *               "created_before": "2026-03-01T00:00:00.000Z",
                      *               "exclude_tags": [
                      *                 "exclude tags"
                      *               ]
                      *             }
                      *           },
                      *           "message": {
-                     *             "type": "type",
+                     *             "type": "text",
                      *             "content": "Yes, the annual plan is 10% off until Friday.",
                      *             "media_url": "https://cdn.example.com/catalogue.pdf"
                      *           },
@@ -6750,7 +7406,7 @@ export interface operations {
                      *                 "component": "component",
                      *                 "source_type": "contact_field",
                      *                 "source_key": "source key",
-                     *                 "fallback": "fallback",
+                     *                 "fallback": "friend",
                      *                 "value": "value"
                      *               }
                      *             ]
@@ -6781,7 +7437,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6825,6 +7481,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6855,6 +7523,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6916,57 +7596,34 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Maria Oliveira",
-                 *       "description": "Follow-up on the annual plan proposal.",
+                 *       "name": "Spring sale",
                  *       "chatappInstanceIds": [
                  *         "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                  *       ],
                  *       "audience": {
-                 *         "type": "all",
+                 *         "type": "tags",
                  *         "tags": [
                  *           "vip"
                  *         ],
-                 *         "tagsOperator": "or",
-                 *         "contactIds": [
-                 *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *         ],
-                 *         "hasChatapp": false,
                  *         "filters": {
-                 *           "source": "chatapp",
-                 *           "createdAfter": "2026-03-02T14:30:00.000Z",
-                 *           "createdBefore": "2026-03-02T14:30:00.000Z",
                  *           "excludeTags": [
-                 *             "excludeTags"
+                 *             "churned"
                  *           ]
                  *         }
                  *       },
                  *       "message": {
                  *         "type": "text",
-                 *         "content": "Yes, the annual plan is 10% off until Friday.",
-                 *         "mediaUrl": "https://hooks.example.com/crm"
-                 *       },
-                 *       "cloudTemplate": {
-                 *         "templateId": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *         "language": "pt_BR",
-                 *         "variables": [
-                 *           {
-                 *             "key": "key",
-                 *             "component": "body",
-                 *             "sourceType": "contact_field",
-                 *             "sourceKey": "sourceKey",
-                 *             "fallback": "fallback",
-                 *             "value": "value"
-                 *           }
-                 *         ]
+                 *         "content": "20% off this week"
                  *       },
                  *       "settings": {
-                 *         "sendProfile": "conservative"
+                 *         "sendProfile": "moderate"
                  *       }
                  *     }
                  */
                 "application/json": {
                     audience: {
                         contactIds?: string[];
+                        /** @description createdBefore, when both are given, must be later than createdAfter. */
                         filters?: {
                             /** Format: date-time */
                             createdAfter?: string;
@@ -6982,12 +7639,13 @@ export interface operations {
                         tagsOperator?: "or" | "and";
                         /** @enum {string} */
                         type: "all" | "tags" | "contacts";
-                    };
+                    } & (unknown & unknown);
                     chatappInstanceIds: string[];
                     cloudTemplate?: {
                         language: string;
                         templateId: string;
-                        variables?: {
+                        /** @description A (component, key) pair may appear once. */
+                        variables?: ({
                             component: string;
                             fallback?: string;
                             key: string;
@@ -6995,10 +7653,10 @@ export interface operations {
                             /** @enum {string} */
                             sourceType: "contact_field" | "static";
                             value?: string;
-                        }[];
+                        } & unknown)[];
                     } | null;
                     description?: string | null;
-                    message?: {
+                    message?: ({
                         content?: string;
                         /** Format: uri */
                         mediaUrl?: string;
@@ -7007,7 +7665,7 @@ export interface operations {
                          * @enum {string}
                          */
                         type?: "text" | "image" | "audio" | "video" | "document";
-                    } | null;
+                    } & unknown) | null;
                     name: string;
                     settings?: {
                         /** @enum {string} */
@@ -7036,7 +7694,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -7048,20 +7706,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -7076,7 +7734,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -7103,7 +7761,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -7147,6 +7805,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
@@ -7159,8 +7829,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -7189,6 +7883,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7265,7 +7971,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -7277,20 +7983,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -7305,7 +8011,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -7332,7 +8038,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -7388,6 +8094,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -7406,6 +8124,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7520,6 +8250,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -7550,6 +8304,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7610,57 +8376,17 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Maria Oliveira",
-                 *       "description": "Follow-up on the annual plan proposal.",
-                 *       "chatappInstanceIds": [
-                 *         "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *       ],
-                 *       "audience": {
-                 *         "type": "all",
-                 *         "tags": [
-                 *           "vip"
-                 *         ],
-                 *         "tagsOperator": "or",
-                 *         "contactIds": [
-                 *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *         ],
-                 *         "hasChatapp": false,
-                 *         "filters": {
-                 *           "source": "chatapp",
-                 *           "createdAfter": "2026-03-02T14:30:00.000Z",
-                 *           "createdBefore": "2026-03-02T14:30:00.000Z",
-                 *           "excludeTags": [
-                 *             "excludeTags"
-                 *           ]
-                 *         }
-                 *       },
+                 *       "name": "Spring sale (final)",
                  *       "message": {
                  *         "type": "text",
-                 *         "content": "Yes, the annual plan is 10% off until Friday.",
-                 *         "mediaUrl": "https://hooks.example.com/crm"
-                 *       },
-                 *       "cloudTemplate": {
-                 *         "templateId": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *         "language": "pt_BR",
-                 *         "variables": [
-                 *           {
-                 *             "key": "key",
-                 *             "component": "body",
-                 *             "sourceType": "contact_field",
-                 *             "sourceKey": "sourceKey",
-                 *             "fallback": "fallback",
-                 *             "value": "value"
-                 *           }
-                 *         ]
-                 *       },
-                 *       "settings": {
-                 *         "sendProfile": "conservative"
+                 *         "content": "20% off this week"
                  *       }
                  *     }
                  */
                 "application/json": {
                     audience?: {
                         contactIds?: string[];
+                        /** @description createdBefore, when both are given, must be later than createdAfter. */
                         filters?: {
                             /** Format: date-time */
                             createdAfter?: string;
@@ -7676,12 +8402,13 @@ export interface operations {
                         tagsOperator?: "or" | "and";
                         /** @enum {string} */
                         type: "all" | "tags" | "contacts";
-                    };
+                    } & (unknown & unknown);
                     chatappInstanceIds?: string[];
                     cloudTemplate?: {
                         language: string;
                         templateId: string;
-                        variables?: {
+                        /** @description A (component, key) pair may appear once. */
+                        variables?: ({
                             component: string;
                             fallback?: string;
                             key: string;
@@ -7689,10 +8416,10 @@ export interface operations {
                             /** @enum {string} */
                             sourceType: "contact_field" | "static";
                             value?: string;
-                        }[];
+                        } & unknown)[];
                     } | null;
                     description?: string | null;
-                    message?: {
+                    message?: ({
                         content?: string;
                         /** Format: uri */
                         mediaUrl?: string;
@@ -7701,7 +8428,7 @@ export interface operations {
                          * @enum {string}
                          */
                         type?: "text" | "image" | "audio" | "video" | "document";
-                    } | null;
+                    } & unknown) | null;
                     name?: string;
                     settings?: {
                         /** @enum {string} */
@@ -7729,7 +8456,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -7741,20 +8468,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -7769,7 +8496,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -7796,7 +8523,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -7806,7 +8533,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON, MIXED_PROVIDERS */
+            /** @description Error: INVALID_JSON, INVALID_ID, MIXED_PROVIDERS */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -7852,8 +8579,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -7882,6 +8645,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7958,7 +8733,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -7970,20 +8745,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -7998,7 +8773,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -8025,7 +8800,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8081,6 +8856,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -8111,6 +8910,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8198,7 +9009,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -8210,20 +9021,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -8238,7 +9049,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -8265,7 +9076,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8275,7 +9086,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON, MIXED_PROVIDERS, MISSING_MESSAGE, MISSING_CLOUD_TEMPLATE */
+            /** @description Error: INVALID_JSON, INVALID_ID, MIXED_PROVIDERS, MISSING_MESSAGE, MISSING_CLOUD_TEMPLATE */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -8321,6 +9132,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: CHANNEL_DISCONNECTED */
             409: {
                 headers: {
@@ -8333,8 +9156,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -8363,6 +9210,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8439,7 +9298,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -8451,20 +9310,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -8479,7 +9338,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -8506,7 +9365,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8562,6 +9421,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -8592,6 +9475,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8668,7 +9563,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "contact": {
-                     *             "id": "id",
+                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Maria Oliveira"
                      *           },
                      *           "status": "pending",
@@ -8685,7 +9580,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8741,6 +9636,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -8771,6 +9678,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8858,7 +9777,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -8870,20 +9789,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -8898,7 +9817,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -8925,7 +9844,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8935,7 +9854,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -8981,6 +9900,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: CHANNEL_DISCONNECTED */
             409: {
                 headers: {
@@ -8993,8 +9924,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9023,6 +9978,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9113,7 +10080,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -9125,20 +10092,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -9153,7 +10120,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -9180,7 +10147,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9190,7 +10157,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON, MIXED_PROVIDERS, MISSING_MESSAGE, MISSING_CLOUD_TEMPLATE */
+            /** @description Error: INVALID_JSON, INVALID_ID, MIXED_PROVIDERS, MISSING_MESSAGE, MISSING_CLOUD_TEMPLATE */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -9236,6 +10203,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: CHANNEL_DISCONNECTED */
             409: {
                 headers: {
@@ -9248,8 +10227,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9278,6 +10281,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9337,46 +10352,22 @@ export interface operations {
                 /**
                  * @example {
                  *       "audience": {
-                 *         "type": "all",
+                 *         "type": "tags",
                  *         "tags": [
                  *           "vip"
                  *         ],
-                 *         "tagsOperator": "or",
-                 *         "contactIds": [
-                 *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *         ],
-                 *         "hasChatapp": false,
                  *         "filters": {
-                 *           "source": "chatapp",
-                 *           "createdAfter": "2026-03-02T14:30:00.000Z",
-                 *           "createdBefore": "2026-03-02T14:30:00.000Z",
                  *           "excludeTags": [
-                 *             "excludeTags"
+                 *             "churned"
                  *           ]
                  *         }
-                 *       },
-                 *       "cloudTemplate": {
-                 *         "templateId": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *         "language": "pt_BR",
-                 *         "variables": [
-                 *           {
-                 *             "key": "key",
-                 *             "component": "body",
-                 *             "sourceType": "contact_field",
-                 *             "sourceKey": "sourceKey",
-                 *             "fallback": "fallback",
-                 *             "value": "value"
-                 *           }
-                 *         ]
-                 *       },
-                 *       "chatappInstanceIds": [
-                 *         "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *       ]
+                 *       }
                  *     }
                  */
                 "application/json": {
                     audience: {
                         contactIds?: string[];
+                        /** @description createdBefore, when both are given, must be later than createdAfter. */
                         filters?: {
                             /** Format: date-time */
                             createdAfter?: string;
@@ -9392,12 +10383,13 @@ export interface operations {
                         tagsOperator?: "or" | "and";
                         /** @enum {string} */
                         type: "all" | "tags" | "contacts";
-                    };
+                    } & (unknown & unknown);
                     chatappInstanceIds?: string[];
                     cloudTemplate?: {
                         language: string;
                         templateId: string;
-                        variables?: {
+                        /** @description A (component, key) pair may appear once. */
+                        variables?: ({
                             component: string;
                             fallback?: string;
                             key: string;
@@ -9405,7 +10397,7 @@ export interface operations {
                             /** @enum {string} */
                             sourceType: "contact_field" | "static";
                             value?: string;
-                        }[];
+                        } & unknown)[];
                     };
                 };
             };
@@ -9432,7 +10424,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9476,8 +10468,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9506,6 +10534,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9598,7 +10638,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9642,6 +10682,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -9672,6 +10724,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9756,7 +10820,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9812,6 +10876,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -9830,6 +10906,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9914,7 +11002,11 @@ export interface operations {
                      *           "language": "pt_BR",
                      *           "category": "marketing",
                      *           "status": "APPROVED",
-                     *           "components": {},
+                     *           "components": [
+                     *             {
+                     *               "type": "type"
+                     *             }
+                     *           ],
                      *           "variables": [
                      *             {
                      *               "key": "key",
@@ -9928,7 +11020,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9984,6 +11076,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -10014,6 +11118,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10119,7 +11235,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -10163,6 +11279,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -10193,6 +11321,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10320,7 +11460,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -10364,8 +11504,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -10394,6 +11570,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10488,7 +11676,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -10544,6 +11732,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -10562,6 +11762,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10676,6 +11888,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -10694,6 +11930,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10823,7 +12071,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -10833,7 +12081,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -10879,8 +12127,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -10909,6 +12193,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10991,7 +12287,7 @@ export interface operations {
                      *           "chatapp_jid": "5511987654321@c.us",
                      *           "socialmsg_psid": "socialmsg psid",
                      *           "socialmsg_name": "socialmsg name",
-                     *           "source": "source",
+                     *           "source": "chatapp",
                      *           "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *           "company": {
                      *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -11013,7 +12309,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11069,6 +12365,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -11099,6 +12407,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11202,7 +12522,7 @@ export interface operations {
                      *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Ana Souza"
                      *           },
-                     *           "expected_close_date": "2026-03-16",
+                     *           "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *           "probability": 60,
                      *           "lost_reason": "Chose a competitor",
                      *           "closed_at": "2026-03-02T14:30:00.000Z",
@@ -11219,7 +12539,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11275,6 +12595,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -11305,6 +12637,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11396,7 +12740,7 @@ export interface operations {
                      *           "chatapp_jid": "5511987654321@c.us",
                      *           "socialmsg_psid": "socialmsg psid",
                      *           "socialmsg_name": "socialmsg name",
-                     *           "source": "source",
+                     *           "source": "chatapp",
                      *           "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *           "company": {
                      *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -11418,7 +12762,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11462,6 +12806,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -11492,6 +12848,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11603,7 +12971,7 @@ export interface operations {
                      *         "chatapp_jid": "5511987654321@c.us",
                      *         "socialmsg_psid": "socialmsg psid",
                      *         "socialmsg_name": "socialmsg name",
-                     *         "source": "source",
+                     *         "source": "chatapp",
                      *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *         "company": {
                      *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -11621,7 +12989,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11665,6 +13033,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: DUPLICATE_CONTACT, IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
@@ -11677,8 +13057,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -11707,6 +13111,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11785,7 +13201,7 @@ export interface operations {
                      *         "chatapp_jid": "5511987654321@c.us",
                      *         "socialmsg_psid": "socialmsg psid",
                      *         "socialmsg_name": "socialmsg name",
-                     *         "source": "source",
+                     *         "source": "chatapp",
                      *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *         "company": {
                      *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -11801,13 +13217,13 @@ export interface operations {
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
-                     *         "messages_count": {},
+                     *         "messages_count": 1,
                      *         "deals": [
                      *           {
                      *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "title": "Annual plan – Padaria Central",
                      *             "value": 4800,
-                     *             "status": "status",
+                     *             "status": "open",
                      *             "stage": {
                      *               "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *               "name": "Proposal"
@@ -11816,7 +13232,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11872,6 +13288,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -11890,6 +13318,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12004,6 +13444,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -12022,6 +13486,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12090,7 +13566,7 @@ export interface operations {
                  *         "vip"
                  *       ],
                  *       "custom_fields": {},
-                 *       "funnel_stage": "funnel stage"
+                 *       "funnel_stage": "+5511987654321"
                  *     }
                  */
                 "application/json": {
@@ -12127,7 +13603,7 @@ export interface operations {
                      *         "chatapp_jid": "5511987654321@c.us",
                      *         "socialmsg_psid": "socialmsg psid",
                      *         "socialmsg_name": "socialmsg name",
-                     *         "source": "source",
+                     *         "source": "chatapp",
                      *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *         "company": {
                      *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -12145,7 +13621,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -12155,7 +13631,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -12201,6 +13677,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: DUPLICATE_CONTACT */
             409: {
                 headers: {
@@ -12213,8 +13701,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -12243,6 +13755,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12346,7 +13870,7 @@ export interface operations {
                      *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Ana Souza"
                      *           },
-                     *           "expected_close_date": "2026-03-16",
+                     *           "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *           "probability": 60,
                      *           "lost_reason": "Chose a competitor",
                      *           "closed_at": "2026-03-02T14:30:00.000Z",
@@ -12363,7 +13887,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -12419,6 +13943,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -12449,6 +13985,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12535,7 +14083,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -12591,6 +14139,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -12621,6 +14181,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12722,7 +14294,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -12732,7 +14304,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -12778,8 +14350,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -12808,6 +14416,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12923,6 +14543,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -12941,6 +14585,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13037,7 +14693,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13047,7 +14703,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -13093,8 +14749,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -13123,6 +14815,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13214,7 +14918,7 @@ export interface operations {
                      *         "chatapp_jid": "5511987654321@c.us",
                      *         "socialmsg_psid": "socialmsg psid",
                      *         "socialmsg_name": "socialmsg name",
-                     *         "source": "source",
+                     *         "source": "chatapp",
                      *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *         "company": {
                      *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -13232,7 +14936,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13242,7 +14946,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -13288,8 +14992,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -13318,6 +15058,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13433,6 +15185,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -13463,6 +15239,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13549,7 +15337,7 @@ export interface operations {
                      *           },
                      *           "channel": "chatapp",
                      *           "chatapp_instance": {
-                     *             "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Maria Oliveira",
                      *             "channel": "qrcode"
                      *           },
@@ -13559,8 +15347,8 @@ export interface operations {
                      *             "name": "Ana Souza"
                      *           },
                      *           "ai_agent": {
-                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *             "name": "Maria Oliveira"
+                     *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Sales assistant"
                      *           },
                      *           "unread_count": 1,
                      *           "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -13575,7 +15363,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13619,6 +15407,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -13649,6 +15449,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13726,7 +15538,7 @@ export interface operations {
                      *         },
                      *         "channel": "chatapp",
                      *         "chatapp_instance": {
-                     *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "channel": "qrcode"
                      *         },
@@ -13736,8 +15548,8 @@ export interface operations {
                      *           "name": "Ana Souza"
                      *         },
                      *         "ai_agent": {
-                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *           "name": "Maria Oliveira"
+                     *           "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales assistant"
                      *         },
                      *         "unread_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -13748,7 +15560,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13804,6 +15616,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -13822,6 +15646,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13910,7 +15746,7 @@ export interface operations {
                      *         },
                      *         "channel": "chatapp",
                      *         "chatapp_instance": {
-                     *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "channel": "qrcode"
                      *         },
@@ -13920,8 +15756,8 @@ export interface operations {
                      *           "name": "Ana Souza"
                      *         },
                      *         "ai_agent": {
-                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *           "name": "Maria Oliveira"
+                     *           "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales assistant"
                      *         },
                      *         "unread_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -13932,7 +15768,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13942,7 +15778,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -13988,8 +15824,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -14018,6 +15890,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14095,7 +15979,7 @@ export interface operations {
                      *         },
                      *         "channel": "chatapp",
                      *         "chatapp_instance": {
-                     *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "channel": "qrcode"
                      *         },
@@ -14105,8 +15989,8 @@ export interface operations {
                      *           "name": "Ana Souza"
                      *         },
                      *         "ai_agent": {
-                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *           "name": "Maria Oliveira"
+                     *           "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales assistant"
                      *         },
                      *         "unread_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -14117,7 +16001,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14173,6 +16057,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -14203,6 +16111,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14298,7 +16218,7 @@ export interface operations {
                      *           "status": "queued",
                      *           "sender": {
                      *             "type": "contact",
-                     *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "id",
                      *             "name": "Maria Oliveira"
                      *           },
                      *           "external_id": "external id",
@@ -14314,7 +16234,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14370,6 +16290,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -14400,6 +16332,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14478,8 +16422,10 @@ export interface operations {
                      *           "label": "label",
                      *           "type": "text",
                      *           "entity": "contact",
-                     *           "options": {},
-                     *           "default_value": {},
+                     *           "options": [
+                     *             "options"
+                     *           ],
+                     *           "default_value": "default value",
                      *           "required": false,
                      *           "is_active": false,
                      *           "created_at": "2026-03-02T14:30:00.000Z",
@@ -14490,7 +16436,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14534,6 +16480,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -14564,6 +16522,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14675,7 +16645,7 @@ export interface operations {
                      *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Ana Souza"
                      *           },
-                     *           "expected_close_date": "2026-03-16",
+                     *           "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *           "probability": 60,
                      *           "lost_reason": "Chose a competitor",
                      *           "closed_at": "2026-03-02T14:30:00.000Z",
@@ -14692,7 +16662,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14736,6 +16706,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -14766,6 +16748,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14906,7 +16900,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -14919,7 +16913,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14963,6 +16957,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
@@ -14975,8 +16981,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -15005,6 +17035,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15103,7 +17145,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -15116,7 +17158,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -15172,6 +17214,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -15190,6 +17244,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15304,6 +17370,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -15322,6 +17412,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15455,7 +17557,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -15468,7 +17570,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -15478,7 +17580,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -15524,8 +17626,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -15554,6 +17692,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15663,7 +17813,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -15676,7 +17826,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -15686,7 +17836,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -15732,8 +17882,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -15762,6 +17948,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15871,7 +18069,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -15884,7 +18082,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -15894,7 +18092,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -15940,8 +18138,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -15970,6 +18204,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16056,7 +18302,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16112,6 +18358,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -16142,6 +18400,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16243,7 +18513,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16253,7 +18523,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -16299,8 +18569,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -16329,6 +18635,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16444,6 +18762,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -16462,6 +18804,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16558,7 +18912,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16568,7 +18922,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -16614,8 +18968,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -16644,6 +19034,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16747,7 +19149,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -16760,7 +19162,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16770,7 +19172,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -16816,8 +19218,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -16846,6 +19284,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16957,7 +19407,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -16970,7 +19420,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16980,7 +19430,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -17026,8 +19476,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -17056,6 +19542,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17159,7 +19657,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -17172,7 +19670,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17182,7 +19680,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -17228,8 +19726,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -17258,6 +19792,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17339,9 +19885,9 @@ export interface operations {
                      *           "stages": [
                      *             {
                      *               "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "funnel_id": "funnel id",
+                     *               "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *               "name": "Proposal",
-                     *               "position": 0,
+                     *               "position": 1,
                      *               "color": "#3B82F6",
                      *               "probability": 60,
                      *               "total_deals": 1,
@@ -17360,7 +19906,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17404,6 +19950,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -17434,6 +19992,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17535,9 +20105,9 @@ export interface operations {
                      *         "stages": [
                      *           {
                      *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *             "funnel_id": "funnel id",
+                     *             "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Proposal",
-                     *             "position": 0,
+                     *             "position": 1,
                      *             "color": "#3B82F6",
                      *             "probability": 60,
                      *             "total_deals": 1,
@@ -17552,7 +20122,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17596,8 +20166,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -17626,6 +20232,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17704,9 +20322,9 @@ export interface operations {
                      *         "stages": [
                      *           {
                      *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *             "funnel_id": "funnel id",
+                     *             "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Proposal",
-                     *             "position": 0,
+                     *             "position": 1,
                      *             "color": "#3B82F6",
                      *             "probability": 60,
                      *             "total_deals": 1,
@@ -17721,7 +20339,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17777,6 +20395,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -17795,6 +20425,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17891,9 +20533,9 @@ export interface operations {
                      *         "stages": [
                      *           {
                      *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *             "funnel_id": "funnel id",
+                     *             "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Proposal",
-                     *             "position": 0,
+                     *             "position": 1,
                      *             "color": "#3B82F6",
                      *             "probability": 60,
                      *             "total_deals": 1,
@@ -17908,7 +20550,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17918,7 +20560,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -17964,8 +20606,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -17994,6 +20672,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18082,9 +20772,9 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "funnel_id": "funnel id",
+                     *         "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "name": "Proposal",
-                     *         "position": 0,
+                     *         "position": 1,
                      *         "color": "#3B82F6",
                      *         "probability": 60,
                      *         "total_deals": 1,
@@ -18093,7 +20783,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -18103,7 +20793,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -18149,8 +20839,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -18179,6 +20905,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18294,6 +21032,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -18324,6 +21086,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18413,9 +21187,9 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "funnel_id": "funnel id",
+                     *         "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "name": "Proposal",
-                     *         "position": 0,
+                     *         "position": 1,
                      *         "color": "#3B82F6",
                      *         "probability": 60,
                      *         "total_deals": 1,
@@ -18424,7 +21198,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -18434,7 +21208,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -18480,8 +21254,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -18510,6 +21320,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18579,25 +21401,25 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "organization": {
-                     *           "id": "id",
+                     *           "id": "org_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "plan": "plan",
                      *           "currency": "BRL",
                      *           "timezone": "America/Sao_Paulo"
                      *         },
                      *         "api_key": {
-                     *           "id": "id",
+                     *           "id": "key_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "prefix": "sk_live_ab12",
                      *           "scopes": [
-                     *             "scopes"
+                     *             "read:contacts"
                      *           ],
                      *           "created_at": "2026-03-02T14:30:00.000Z",
                      *           "last_used_at": "2026-03-02T14:30:00.000Z"
                      *         }
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -18610,6 +21432,18 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18635,6 +21469,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18721,7 +21567,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -18765,6 +21611,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -18795,6 +21653,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18851,19 +21721,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18901,6 +21773,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18957,16 +21841,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
@@ -18977,8 +21851,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: FEATURE_DISCONTINUED */
             410: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -19007,6 +21905,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19063,19 +21973,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19113,6 +22025,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19202,7 +22126,7 @@ export interface operations {
                      *         "status": "queued",
                      *         "sender": {
                      *           "type": "contact",
-                     *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "id",
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "external_id": "external id",
@@ -19214,7 +22138,7 @@ export interface operations {
                      *         "created_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -19270,6 +22194,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -19288,6 +22224,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19351,16 +22299,8 @@ export interface operations {
                  * @example {
                  *       "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *       "channel": "chatapp",
-                 *       "type": "text",
-                 *       "content": "Yes, the annual plan is 10% off until Friday.",
-                 *       "media_url": "https://cdn.example.com/catalogue.pdf",
-                 *       "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *       "instance_id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *       "template_name": "order_update",
-                 *       "template_language": "pt_BR",
-                 *       "template_components": [
-                 *         {}
-                 *       ]
+                 *       "content": "Happy to help!"
                  *     }
                  */
                 "application/json": {
@@ -19382,7 +22322,7 @@ export interface operations {
                      * @enum {string}
                      */
                     type?: "text" | "image" | "audio" | "video" | "document";
-                };
+                } & (unknown & unknown & unknown);
             };
         };
         responses: {
@@ -19418,7 +22358,7 @@ export interface operations {
                      *         "status": "queued",
                      *         "sender": {
                      *           "type": "contact",
-                     *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "id",
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "external_id": "external id",
@@ -19430,7 +22370,7 @@ export interface operations {
                      *         "created_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -19474,6 +22414,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: CHANNEL_DISCONNECTED, IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
@@ -19486,8 +22438,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -19516,6 +22492,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19608,7 +22596,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -19652,6 +22640,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -19682,6 +22682,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19781,7 +22793,7 @@ export interface operations {
                      *             "name": "Maria Oliveira"
                      *           },
                      *           "deal": {
-                     *             "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "title": "Annual plan – Padaria Central"
                      *           },
                      *           "company": {
@@ -19796,7 +22808,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -19840,6 +22852,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -19870,6 +22894,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19990,7 +23026,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -20001,7 +23037,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20045,8 +23081,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -20075,6 +23147,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20162,7 +23246,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -20173,7 +23257,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20229,6 +23313,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -20247,6 +23343,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20361,6 +23469,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -20379,6 +23511,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20495,7 +23639,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -20506,7 +23650,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20516,7 +23660,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -20562,8 +23706,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -20592,6 +23772,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20679,7 +23871,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -20690,7 +23882,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20746,6 +23938,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -20776,6 +23992,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20863,7 +24091,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -20874,7 +24102,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20930,6 +24158,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -20960,6 +24212,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21033,17 +24297,19 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "id",
-                     *           "name": "Maria Oliveira",
+                     *           "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "CRM sync",
                      *           "url": "https://hooks.example.com/crm",
                      *           "events": [
-                     *             "events"
+                     *             "contact.created"
                      *           ],
                      *           "status": "active",
                      *           "consecutive_failures": 1,
                      *           "last_delivery_at": "2026-03-02T14:30:00.000Z",
                      *           "last_failure_at": "2026-03-02T14:30:00.000Z",
                      *           "last_failure_reason": "last failure reason",
+                     *           "paused_reason": "consecutive_failures",
+                     *           "key_id": "key id",
                      *           "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *           "created_at": "2026-03-02T14:30:00.000Z",
                      *           "updated_at": "2026-03-02T14:30:00.000Z",
@@ -21055,36 +24321,12 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: {
-                            /** @default 0 */
-                            consecutive_failures: number;
-                            created_at: string;
-                            /** @default [] */
-                            events: string[];
-                            id: string;
-                            /** @default null */
-                            lag_seconds: number | null;
-                            /** @default null */
-                            last_delivery_at: string | null;
-                            /** @default null */
-                            last_failure_at: string | null;
-                            /** @default null */
-                            last_failure_reason: string | null;
-                            name: string;
-                            /** @default 0 */
-                            pending_deliveries: number;
-                            /** @default null */
-                            previous_secret_expires_at: string | null;
-                            /** @enum {string} */
-                            status: "active" | "paused";
-                            updated_at: string;
-                            url: string;
-                        }[];
+                        data: components["schemas"]["Webhook"][];
                         meta: components["schemas"]["ListMeta"];
                     };
                 };
@@ -21113,6 +24355,18 @@ export interface operations {
             };
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -21153,6 +24407,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21221,6 +24487,10 @@ export interface operations {
                 "application/json": {
                     events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
                     name: string;
+                    /**
+                     * Format: uri
+                     * @description https on a public host (loopback, private, link-local and metadata addresses are refused unless allow-listed)
+                     */
                     url: string;
                 };
             };
@@ -21239,30 +24509,32 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "name": "CRM sync",
+                     *         "name": "Maria Oliveira",
                      *         "url": "https://hooks.example.com/crm",
                      *         "events": [
-                     *           "events"
+                     *           "contact.created"
                      *         ],
-                     *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE=",
                      *         "status": "active",
                      *         "consecutive_failures": 1,
                      *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_reason": "last failure reason",
+                     *         "paused_reason": "consecutive_failures",
+                     *         "key_id": "key id",
                      *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
                      *         "pending_deliveries": 1,
-                     *         "lag_seconds": 1
+                     *         "lag_seconds": 1,
+                     *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE="
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Webhook"];
+                        data: components["schemas"]["WebhookWithSecret"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
@@ -21301,6 +24573,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -21313,7 +24609,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR */
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, WEBHOOK_LIMIT_EXCEEDED */
             422: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -21331,6 +24639,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21401,17 +24721,19 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "id",
-                     *         "name": "Maria Oliveira",
+                     *         "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "CRM sync",
                      *         "url": "https://hooks.example.com/crm",
                      *         "events": [
-                     *           "events"
+                     *           "contact.created"
                      *         ],
                      *         "status": "active",
                      *         "consecutive_failures": 1,
                      *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_reason": "last failure reason",
+                     *         "paused_reason": "consecutive_failures",
+                     *         "key_id": "key id",
                      *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
@@ -21419,36 +24741,12 @@ export interface operations {
                      *         "lag_seconds": 1
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: {
-                            /** @default 0 */
-                            consecutive_failures: number;
-                            created_at: string;
-                            /** @default [] */
-                            events: string[];
-                            id: string;
-                            /** @default null */
-                            lag_seconds: number | null;
-                            /** @default null */
-                            last_delivery_at: string | null;
-                            /** @default null */
-                            last_failure_at: string | null;
-                            /** @default null */
-                            last_failure_reason: string | null;
-                            name: string;
-                            /** @default 0 */
-                            pending_deliveries: number;
-                            /** @default null */
-                            previous_secret_expires_at: string | null;
-                            /** @enum {string} */
-                            status: "active" | "paused";
-                            updated_at: string;
-                            url: string;
-                        };
+                        data: components["schemas"]["Webhook"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
@@ -21499,6 +24797,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -21517,6 +24827,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21631,6 +24953,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -21649,6 +24995,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21722,6 +25080,10 @@ export interface operations {
                     name?: string;
                     /** @enum {string} */
                     status?: "active" | "paused";
+                    /**
+                     * Format: uri
+                     * @description https on a public host (loopback, private, link-local and metadata addresses are refused unless allow-listed)
+                     */
                     url?: string;
                 };
             };
@@ -21739,17 +25101,19 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "id",
-                     *         "name": "Maria Oliveira",
+                     *         "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "CRM sync",
                      *         "url": "https://hooks.example.com/crm",
                      *         "events": [
-                     *           "events"
+                     *           "contact.created"
                      *         ],
                      *         "status": "active",
                      *         "consecutive_failures": 1,
                      *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_reason": "last failure reason",
+                     *         "paused_reason": "consecutive_failures",
+                     *         "key_id": "key id",
                      *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
@@ -21757,41 +25121,17 @@ export interface operations {
                      *         "lag_seconds": 1
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: {
-                            /** @default 0 */
-                            consecutive_failures: number;
-                            created_at: string;
-                            /** @default [] */
-                            events: string[];
-                            id: string;
-                            /** @default null */
-                            lag_seconds: number | null;
-                            /** @default null */
-                            last_delivery_at: string | null;
-                            /** @default null */
-                            last_failure_at: string | null;
-                            /** @default null */
-                            last_failure_reason: string | null;
-                            name: string;
-                            /** @default 0 */
-                            pending_deliveries: number;
-                            /** @default null */
-                            previous_secret_expires_at: string | null;
-                            /** @enum {string} */
-                            status: "active" | "paused";
-                            updated_at: string;
-                            url: string;
-                        };
+                        data: components["schemas"]["Webhook"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -21837,8 +25177,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -21867,6 +25243,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21947,7 +25335,7 @@ export interface operations {
                      *           "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *           "event_type": "event type",
+                     *           "event_type": "contact.created",
                      *           "status": "pending",
                      *           "attempt": 1,
                      *           "response_status": 200,
@@ -21975,7 +25363,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -22031,6 +25419,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -22061,6 +25461,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22143,35 +25555,37 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "name": "CRM sync",
+                     *         "name": "Maria Oliveira",
                      *         "url": "https://hooks.example.com/crm",
                      *         "events": [
-                     *           "events"
+                     *           "contact.created"
                      *         ],
-                     *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE=",
                      *         "status": "active",
                      *         "consecutive_failures": 1,
                      *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_reason": "last failure reason",
+                     *         "paused_reason": "consecutive_failures",
+                     *         "key_id": "key id",
                      *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
                      *         "pending_deliveries": 1,
-                     *         "lag_seconds": 1
+                     *         "lag_seconds": 1,
+                     *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE="
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Webhook"];
+                        data: components["schemas"]["WebhookWithSecret"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -22217,8 +25631,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -22247,6 +25697,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22332,7 +25794,7 @@ export interface operations {
                      *         "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "event_type": "event type",
+                     *         "event_type": "contact.created",
                      *         "status": "pending",
                      *         "attempt": 1,
                      *         "response_status": 200,
@@ -22356,7 +25818,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -22366,7 +25828,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -22412,8 +25874,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -22442,6 +25940,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22515,7 +26025,7 @@ export interface operations {
                      *         "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "event_type": "event type",
+                     *         "event_type": "contact.created",
                      *         "status": "pending",
                      *         "attempt": 1,
                      *         "response_status": 200,
@@ -22541,7 +26051,7 @@ export interface operations {
                      *         "request_body": "request body"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -22597,6 +26107,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -22615,6 +26137,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22688,7 +26222,7 @@ export interface operations {
                      *         "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "event_type": "event type",
+                     *         "event_type": "contact.created",
                      *         "status": "pending",
                      *         "attempt": 1,
                      *         "response_status": 200,
@@ -22712,7 +26246,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -22768,6 +26302,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -22786,6 +26344,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22867,7 +26437,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -22911,6 +26481,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -22941,6 +26523,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };

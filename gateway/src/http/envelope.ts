@@ -1,4 +1,4 @@
-import { AppError, ERROR_CATALOGUE, errorType } from '@crm/shared';
+import { AppError, ERROR_CATALOGUE, errorType } from '@crm/shared/core';
 
 export const one = (data: unknown, requestId: string) => ({ data, meta: { request_id: requestId } });
 

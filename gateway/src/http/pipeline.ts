@@ -1,7 +1,10 @@
-import { AppError, currentCommands, withCommandCount, withDeadline } from '@crm/shared';
+import { AppError } from '@crm/shared/core';
+import { withDeadline } from '@crm/shared/grpc';
+import { currentCommands, withCommandCount } from '@crm/shared/mongo-driver';
 import { parseOrThrow } from '@crm/shared/schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clients } from '../clients';
+import { DEFAULT_PAGE } from '../schemas/registry';
 import { runIdempotent } from '../idempotency/run-idempotent';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency.store';
 import { requireScope, type Authenticate } from '../plugins/auth';
@@ -10,11 +13,11 @@ import { routeCost } from '../plugins/route-costs';
 import { admitTenant } from '../resilience/admission';
 import type { FailedAuthThrottle } from '../resilience/failed-auth-throttle';
 import type { TenantBulkheads } from '../resilience/tenant-bulkhead';
-import { TOO_DEEP_JSON, UNPARSABLE_JSON, UNSUPPORTED_MEDIA } from './body-markers';
 import { CursorCodec, listFingerprint } from './cursor';
-import { refuseBrokenText, refuseOperatorNames } from './input-guards';
+import { refuseOperatorNames } from './input-guards';
 import { errorBody, list, one } from './envelope';
-import type { ListResult, Page, RouteDefinition } from './route';
+import { readBody } from './request-body';
+import { bodyRequired, type ListResult, type Page, type RouteDefinition } from './route';
 
 export interface PipelineDeps {
   authenticate: Authenticate;
@@ -47,6 +50,7 @@ export function createHandler(route: RouteDefinition, deps: PipelineDeps) {
 }
 
 function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
+  const requiresBody = bodyRequired(route);
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const authorization = request.headers.authorization;
     deps.authThrottle.check(request.ip, authorization);
@@ -65,7 +69,7 @@ function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
     const params = route.params ? parseOrThrow(route.params, request.params) : {};
     if (route.query) refuseOperatorNames(rawQuery);
     const query = route.query ? parseOrThrow(route.query, rawQuery) : {};
-    const body = route.body ? parseOrThrow(route.body, bodyObject(request.body)) : undefined;
+    const body = route.body ? parseOrThrow(route.body, readBody(request.body, requiresBody)) : undefined;
 
     const fingerprint = listFingerprint(route.operationId, principal.orgId, rawQuery);
     const page = pageOf(rawQuery, query as { limit?: number }, fingerprint, deps.cursors);
@@ -95,26 +99,11 @@ function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
   };
 }
 
-/**
- * A route's body must be a JSON object; no body counts as {} so that missing required fields are named (and a
- * body whose fields are all optional may be left out). A JSON `null` is a body, and not an object.
- */
-function bodyObject(body: unknown): unknown {
-  if (body === UNPARSABLE_JSON) throw new AppError('INVALID_JSON', 'The body is not valid JSON.');
-  if (body === UNSUPPORTED_MEDIA) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
-  if (body === TOO_DEEP_JSON) throw new AppError('INVALID_JSON', 'The body nests arrays or objects too deeply.');
-  if (body === undefined) return {};
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new AppError('INVALID_JSON', 'The body must be a JSON object.');
-  refuseBrokenText(body);
-  return body;
-}
-
 function pageOf(rawQuery: Record<string, unknown>, query: { limit?: number }, fingerprint: string, cursors: CursorCodec): Page {
   const cursor = rawQuery.cursor;
   if (cursor !== undefined && (typeof cursor !== 'string' || cursor === ''))
     throw new AppError('INVALID_CURSOR', 'The cursor is malformed.');
-  return { limit: query.limit ?? 25, after: typeof cursor === 'string' ? cursors.decode(cursor, fingerprint) : undefined };
+  return { limit: query.limit ?? DEFAULT_PAGE, after: typeof cursor === 'string' ? cursors.decode(cursor, fingerprint) : undefined };
 }
 
 function render(route: RouteDefinition, result: unknown, requestId: string, fingerprint: string, cursors: CursorCodec): StoredResponse {
@@ -122,6 +111,8 @@ function render(route: RouteDefinition, result: unknown, requestId: string, fing
   switch (success.kind) {
     case 'none':
       return { status: 204, body: null };
+    case 'gone':
+      throw new AppError('FEATURE_DISCONTINUED');
     case 'one':
       return { status: success.status, body: one(success.schema.parse(result), requestId) };
     case 'list': {

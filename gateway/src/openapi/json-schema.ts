@@ -1,5 +1,4 @@
-import { idPattern } from '@crm/shared';
-import { idSchemaKinds } from '@crm/shared/schemas';
+import { jsonSchemaHints } from '@crm/shared/schemas';
 import { z } from 'zod';
 import { components } from '../schemas/registry';
 
@@ -8,10 +7,10 @@ export type JsonSchema = Record<string, unknown>;
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const uri = (id: string) => `#/components/schemas/${id}`;
 
-/** Ids are checked by a refine, which JSON Schema cannot see: state the prefix pattern, so clients and fuzzers see it. */
+/** The rules zod's JSON Schema does not show (an id's prefix, a check after a trim…): see `documented`. */
 function override(context: { zodSchema: unknown; jsonSchema: JsonSchema }): void {
-  const kind = idSchemaKinds.get(context.zodSchema as z.ZodType);
-  if (kind) context.jsonSchema.pattern = idPattern(kind);
+  const hints = jsonSchemaHints.get(context.zodSchema as z.ZodType);
+  if (hints) Object.assign(context.jsonSchema, hints);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@crm/shared';
+import { isDuplicateKeyError } from '@crm/shared/mongo-driver';
 import type { Collection, Db } from 'mongodb';
 
 /** One fixed window of one organization: its total and each of its keys' counts. */

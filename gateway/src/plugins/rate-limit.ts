@@ -1,4 +1,4 @@
-import { AppError, withTimeout } from '@crm/shared';
+import { AppError, withTimeout } from '@crm/shared/core';
 import { LocalWindowCounter, type RateLimitCounter } from './rate-limit.store';
 
 export interface RateLimitOptions {

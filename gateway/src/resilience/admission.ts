@@ -1,4 +1,4 @@
-import { currentDeadline } from '@crm/shared';
+import { currentDeadline } from '@crm/shared/grpc';
 import type { FastifyReply } from 'fastify';
 import { asTenant } from './tenant-context';
 import type { TenantBulkheads } from './tenant-bulkhead';

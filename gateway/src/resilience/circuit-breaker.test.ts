@@ -1,5 +1,6 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import { AppError, withDeadline } from '@crm/shared';
+import { AppError } from '@crm/shared/core';
+import { withDeadline } from '@crm/shared/grpc';
 import { describe, expect, it } from 'vitest';
 import { CircuitBreaker, type BreakerState } from './circuit-breaker';
 import { asTenant } from './tenant-context';

@@ -1,4 +1,5 @@
-import { AppError, currentDeadline, transportFailureOf, type CallGuard } from '@crm/shared';
+import { AppError, transportFailureOf } from '@crm/shared/core';
+import { currentDeadline, type CallGuard } from '@crm/shared/grpc';
 import { currentTenant } from './tenant-context';
 
 export type BreakerState = 'closed' | 'open' | 'half-open';

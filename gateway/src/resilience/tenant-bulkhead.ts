@@ -1,4 +1,4 @@
-import { AppError } from '@crm/shared';
+import { AppError } from '@crm/shared/core';
 
 /** One organization's share of the gateway: requests served at once, requests waiting, and the longest wait. */
 export interface BulkheadLimits {

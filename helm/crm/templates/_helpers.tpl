@@ -41,7 +41,8 @@ webhooks:
   listen: grpc
   hostEnv: WEBHOOKS_GRPC_HOST
   portEnv: WEBHOOKS_GRPC_PORT
-  calls: []
+  # crm: which API keys were revoked (their subscriptions are paused).
+  calls: [crm]
   # Encrypts the signing secrets at rest; the id and the old keys only matter across a key rotation.
   secrets:
     - {name: WEBHOOK_SECRETS_KEY}
@@ -56,8 +57,8 @@ messaging:
   callbacks: true
   # Contacts and members (and contacts created by inbound messages) come from the crm service.
   calls: [crm]
-  # The HMAC secret the providers sign their callbacks with; the bearer token sent to them (absent: the process's
-  # development token).
+  # The HMAC secret the providers sign their callbacks with; the bearer token sent to them (required: messaging
+  # refuses to start in production with its development token).
   secrets:
     - {name: PROVIDER_CALLBACK_SECRET}
     - {name: PROVIDER_TOKEN, optional: true}
@@ -82,6 +83,7 @@ gateway:
   # Shared by every replica, so that a cursor issued by one replica is accepted by another.
   secrets:
     - {name: CURSOR_SECRET}
+    - {name: CURSOR_PREVIOUS_SECRET, optional: true}
   kafka: false
 {{- end }}
 

@@ -32,6 +32,7 @@ export function createDeps(
       historyChars: config.AGENTS_HISTORY_CHARS,
       modelDeadlineMs: config.MODEL_DEADLINE_MS,
       costCentsPerMillionTokens: config.MODEL_COST_CENTS_PER_MILLION_TOKENS,
+      allowedModels: config.AGENTS_ALLOWED_MODELS,
     },
     timezones: new TtlCache<string>(config.AGENTS_ORG_CACHE_MS),
     runScheduled,

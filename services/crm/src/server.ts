@@ -9,6 +9,7 @@ import { TaskServiceService, type TaskServiceServer } from '@crm/proto/gen/crm/v
 import { bindHandlers, type GrpcServiceBinding, type Logger } from '@crm/shared';
 import type { CrmDeps } from './domain/deps';
 import { addContactTagsHandler } from './handlers/add-contact-tags.handler';
+import { listInactiveKeysHandler } from './handlers/list-inactive-keys.handler';
 import { authenticateHandler } from './handlers/authenticate.handler';
 import { completeTaskHandler } from './handlers/complete-task.handler';
 import { createCompanyHandler } from './handlers/create-company.handler';
@@ -138,6 +139,7 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBindi
       listMembers: listMembersHandler,
       listCustomFields: listCustomFieldsHandler,
       listTags: listTagsHandler,
+      listInactiveKeys: listInactiveKeysHandler,
     },
     logger,
   );

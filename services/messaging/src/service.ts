@@ -26,7 +26,15 @@ export function messagingService(config: MessagingConfig): ServiceDefinition<Mes
     listeners: ({ deps, logger }) => ({
       'provider callbacks': {
         start: async () => {
-          const options = { host: config.MESSAGING_HTTP_HOST, port: config.MESSAGING_HTTP_PORT, secret: config.PROVIDER_CALLBACK_SECRET };
+          const options = {
+            host: config.MESSAGING_HTTP_HOST,
+            port: config.MESSAGING_HTTP_PORT,
+            secret: config.PROVIDER_CALLBACK_SECRET,
+            toleranceSeconds: config.CALLBACK_TOLERANCE_SECONDS,
+            maxBodyBytes: config.CALLBACK_MAX_BODY_BYTES,
+            headersTimeoutMs: config.CALLBACK_HEADERS_TIMEOUT_MS,
+            requestTimeoutMs: config.CALLBACK_REQUEST_TIMEOUT_MS,
+          };
           callbacks = await startCallbackServer(deps, options);
           logger.info({ port: callbacks.port }, 'provider callbacks listening');
         },

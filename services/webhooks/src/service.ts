@@ -1,6 +1,9 @@
+import { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
+import { createAsyncClient } from '@crm/shared';
 import type { ServiceDefinition } from '@crm/shared/service';
 import type { WebhooksConfig } from './config';
 import type { WebhookDeps } from './domain/deps';
+import { revokedKeySweeper } from './domain/revoked-key-sweep';
 import { sealStoredSecrets } from './domain/seal-stored-secrets';
 import { eventFanOut } from './events/event-consumer';
 import { webhooksGrpcServices } from './server';
@@ -26,7 +29,18 @@ export function webhooksService(config: WebhooksConfig): ServiceDefinition<Webho
     prepare: async ({ deps }) => {
       await sealStoredSecrets(deps);
     },
-    workers: ({ deps }) => ({ 'delivery worker': (worker = deliveryWorker(deps, config)) }),
+    workers: ({ deps }) => {
+      const accounts = createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService');
+      const inactiveKeys = async (keyIds: string[]) => (await accounts.listInactiveKeys({ key_ids: keyIds })).key_ids;
+      const paused = (orgId: string, webhookId: string) => {
+        deps.subscriptions.forget(webhookId);
+        worker?.dispatcher.holdEndpoint(orgId, webhookId);
+      };
+      return {
+        'delivery worker': (worker = deliveryWorker(deps, config)),
+        'revoked-key sweep': revokedKeySweeper(deps, inactiveKeys, paused, config.WEBHOOK_KEY_CHECK_MS),
+      };
+    },
     consumers: ({ deps, bus }) => ({
       'event fan-out': eventFanOut(deps, bus, { groupId: config.WEBHOOK_CONSUMER_GROUP, topic: config.EVENTS_TOPIC }),
     }),

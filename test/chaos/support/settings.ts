@@ -2,6 +2,9 @@
  * The chaos system's settings. Webhook retries are fast and many (about 30 s of attempts, the most it takes), so a delivery that
  * failed during a fault is retried after it; pausing after failures is off, 410 still pauses at once by design.
  */
+/** How often the load balancer probes each gateway's /readyz (deploy/lib/load-balancer.ts). */
+export const BALANCER_PROBE_MS = 250;
+
 export const CHAOS_ENV: Record<string, string> = {
   LOG_LEVEL: 'warn',
   RATE_LIMIT_PER_SECOND: '0',
@@ -21,4 +24,6 @@ export const CHAOS_ENV: Record<string, string> = {
   BROADCAST_LEASE_MS: '1500',
   AGENTS_RUN_LEASE_MS: '2000',
   AGENTS_IDLE_CHECK_MS: '500',
+  // A draining gateway serves for 12 probe periods of the balancer after it fails readiness (scenarios.ts).
+  SHUTDOWN_DRAIN_MS: String(12 * BALANCER_PROBE_MS),
 };

@@ -4,6 +4,7 @@ import type { SkipReason } from '@crm/shared/schemas';
 import type { AgentsDeps } from '../domain/deps';
 import type { ModelReply } from '../models/model-provider';
 import type { AgentRecord } from '../repository/agent.repository';
+import type { ConversationStateRecord } from '../repository/conversation-state.repository';
 import type { RunRecord } from '../repository/run.repository';
 import { handOff, type HandoffOutcome } from './handoff';
 import { conversationHistory, summaryOf, unansweredText } from './history';
@@ -50,11 +51,12 @@ export async function executeRun(deps: AgentsDeps, run: RunRecord): Promise<void
 }
 
 async function outcomeOf(deps: AgentsDeps, run: RunRecord): Promise<Outcome> {
-  if (await isSuperseded(deps, run)) return { status: 'skipped', skip_reason: 'superseded' };
+  const state = await deps.states.get(run.org_id, run.conversation_id);
+  if (await isSuperseded(deps, run, state)) return { status: 'skipped', skip_reason: 'superseded' };
   const agent = await deps.agents.getForRun(run.org_id, run.agent.id);
   if (!agent) return { status: 'failed', error_message: 'The agent no longer exists.', reply: null, handoff: null };
   const conversation = await deps.messaging.getConversation({ org_id: run.org_id, id: run.conversation_id });
-  const changed = await changedWhileWaiting(deps, agent, run, conversation);
+  const changed = await changedWhileWaiting(deps, agent, run, conversation, state);
   if (changed) return { status: 'skipped', skip_reason: changed };
 
   const history = await conversationHistory(deps, run);
@@ -107,8 +109,8 @@ async function changedWhileWaiting(
   agent: AgentRecord,
   run: RunRecord,
   conversation: Conversation,
+  state: ConversationStateRecord,
 ): Promise<SkipReason | null> {
-  const state = await deps.states.get(run.org_id, run.conversation_id);
   if (state.handed_off) return 'handed_off';
   if (state.agent_id && state.agent_id !== agent.id) return 'another_agent_answering';
   if (agent.behavior.strategy === 'when_unassigned' && conversation.assigned_to) return 'conversation_assigned';

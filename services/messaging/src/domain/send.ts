@@ -4,6 +4,7 @@ import type { ClientSession } from 'mongoose';
 import { parseOrThrow, sendMessageBody, type Channel, type SendMessageBody } from '@crm/shared/schemas';
 import type { ChatInstanceRecord } from '../repository/chat-instance.repository';
 import type { MessageRecord } from '../repository/message.repository';
+import type { TemplateRecord } from '../repository/template.repository';
 import type { MessagingDeps } from './deps';
 import { chooseInstance } from './send-instance';
 import { checkOfficialSend, type OfficialPlan } from './send-official';
@@ -47,6 +48,14 @@ export interface Delivery {
   messageId?: string;
   /** Writes that belong to this send, made in the transaction that stores the message. */
   alsoInTransaction?: (session: ClientSession) => Promise<void>;
+  /** The number and approved template, when the caller resolved them for many sends (a broadcast lane). */
+  route?: SendRoute;
+}
+
+/** What a sender of many messages from one number resolves once: the number, and its approved template if any. */
+export interface SendRoute {
+  instance: ChatInstanceRecord;
+  template: TemplateRecord | null;
 }
 
 /**
@@ -57,7 +66,7 @@ export interface Delivery {
 export async function deliver(deps: MessagingDeps, delivery: Delivery): Promise<MessageView | null> {
   const { orgId, contact, body } = delivery;
   recipientOf(contact, body.channel, null);
-  const instance = await chooseInstance(deps, orgId, contact.id, body);
+  const instance = delivery.route?.instance ?? (await chooseInstance(deps, orgId, contact.id, body));
   const to = recipientOf(contact, body.channel, instance);
   if (instance.status !== 'connected')
     throw new AppError(
@@ -68,7 +77,7 @@ export async function deliver(deps: MessagingDeps, delivery: Delivery): Promise<
 
   // Template fields on a QR-code number (and on pages) are silently ignored (spec §4); content is then required.
   const official: OfficialPlan | null =
-    instance.kind === 'official' ? await checkOfficialSend(deps, orgId, contact.id, instance, body) : null;
+    instance.kind === 'official' ? await checkOfficialSend(deps, orgId, contact.id, instance, body, delivery.route?.template) : null;
   if (!official?.template && !body.content && body.type === 'text') {
     throw new AppError('VALIDATION_ERROR', 'Invalid request: content: is required for a text message on this number.', {
       fields: [{ field: 'content', issue: 'is required for a text message on this number' }],

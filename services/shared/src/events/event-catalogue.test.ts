@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { SCOPES } from '../scopes';
-import { EVENT_CATALOGUE, EVENT_KINDS, EVENT_TYPE_NAMES, eventSpec, exampleEventData, type EventType } from './event-catalogue';
+import {
+  EVENT_CATALOGUE,
+  EVENT_KINDS,
+  EVENT_TYPE_NAMES,
+  eventSpec,
+  exampleEventData,
+  readScopesOf,
+  type EventType,
+} from './event-catalogue';
 
 /** Catalogue §6: the kinds API writes emit. */
 const API_WRITE_KINDS = [
@@ -34,7 +42,7 @@ const FAMILY_SCOPE: Record<string, string> = {
   deal: 'read:deals',
   task: 'read:tasks',
   conversation: 'read:conversations',
-  message: 'read:messages',
+  message: 'read:conversations',
   channel: 'read:chatapp_instances',
   template: 'read:chatapp_instances',
   broadcast: 'read:broadcasts',
@@ -104,5 +112,15 @@ describe('the event catalogue', () => {
       producer: 'agents',
       scope: 'read:ai_agents',
     });
+  });
+
+  it('names the read scopes a subscription to some kinds needs, once each; every kind needs every read scope of a family', () => {
+    expect(readScopesOf(['contact.created', 'contact.updated', 'message.received', 'deal.created'])).toEqual([
+      'read:contacts',
+      'read:conversations',
+      'read:deals',
+    ]);
+    expect(readScopesOf([])).toEqual([]);
+    expect(readScopesOf(EVENT_TYPE_NAMES)).toEqual([...new Set(Object.values(FAMILY_SCOPE))].sort());
   });
 });

@@ -48,3 +48,13 @@ export const eventSpec = (type: EventType): EventKindSpec => specs[type];
 /** An example `data` of the kind, as POST /v1/webhooks/{id}/test sends it. */
 export const exampleEventData = (type: EventType, now: Date): Record<string, unknown> =>
   specs[type].example(now) as Record<string, unknown>;
+
+/**
+ * The read scopes a key needs to subscribe to `kinds`, to read their deliveries' bodies and to redeliver them: the
+ * scope that guards each kind's data on the read routes (one table: the `scope` of each catalogue entry). Sorted,
+ * without repeats; an unknown kind needs nothing here (the body schema refuses it).
+ */
+export function readScopesOf(kinds: readonly string[]): Scope[] {
+  const scopes = new Set(kinds.filter(isEventType).map((type) => specs[type].scope));
+  return [...scopes].sort();
+}

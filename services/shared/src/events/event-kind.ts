@@ -26,8 +26,11 @@ export const COMPANY: Family = { producer: 'crm', scope: 'read:companies' };
 export const DEAL: Family = { producer: 'crm', scope: 'read:deals' };
 export const TASK: Family = { producer: 'crm', scope: 'read:tasks' };
 export const CONVERSATION: Family = { producer: 'messaging', scope: 'read:conversations' };
-/** Message events carry the message body, which `read:messages` guards (as GET /v1/messages does). */
-export const MESSAGE: Family = { producer: 'messaging', scope: 'read:messages' };
+/**
+ * Message events carry message bodies in bulk, as GET /v1/conversations/{id}/messages does under
+ * `read:conversations` (docs/security.md); `read:messages` alone reads one message by its id.
+ */
+export const MESSAGE: Family = { producer: 'messaging', scope: 'read:conversations' };
 export const CHANNEL: Family = { producer: 'messaging', scope: 'read:chatapp_instances' };
 export const BROADCAST: Family = { producer: 'messaging', scope: 'read:broadcasts' };
 export const AGENT: Family = { producer: 'agents', scope: 'read:ai_agents' };

@@ -1,17 +1,17 @@
 import { z } from 'zod';
-import { customFieldsSchema, emailSchema, phoneSchema, tagListSchema } from './common';
+import { customFieldsSchema, emailSchema, phoneSchema, tagListSchema, trimmedText } from './common';
 import { idOf } from './validation';
 
 /** The five size bands of spec §2. */
 export const COMPANY_SIZES = ['1-10', '11-50', '51-200', '201-500', '500+'] as const;
 
-const nameSchema = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
-const shortText = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const nameSchema = trimmedText(200);
+const shortText = trimmedText(200);
 
 const companyFields = {
   email: emailSchema.nullable().optional(),
   phone: phoneSchema.nullable().optional(),
-  website: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters').nullable().optional(),
+  website: trimmedText(500).nullable().optional(),
   sector: shortText.nullable().optional(),
   size: z.enum(COMPANY_SIZES).nullable().optional(),
   city: shortText.nullable().optional(),

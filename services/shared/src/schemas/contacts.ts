@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { customFieldsSchema, emailSchema, phoneSchema, tagListSchema } from './common';
+import { customFieldsSchema, emailSchema, phoneSchema, tagListSchema, tagSchema, trimmedText } from './common';
 import { idOf } from './validation';
 
 export const CONTACT_SOURCES = ['chatapp', 'photoapp', 'socialmsg', 'manual', 'import', 'api'] as const;
 
-const nameSchema = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const nameSchema = trimmedText(200);
 
 /** POST /v1/contacts. `source` is the closed set of spec §2 (a free value such as "site" is refused). */
 export const createContactBody = z.strictObject({
@@ -25,12 +25,16 @@ export const updateContactBody = z.strictObject({
   company_id: idOf('company').nullable().optional(),
   tags: tagListSchema.optional(),
   custom_fields: customFieldsSchema.optional(),
-  funnel_stage: z.string().trim().min(1).max(100).nullable().optional(),
+  funnel_stage: trimmedText(100).nullable().optional(),
 });
 
 /** POST /v1/contacts/{id}/tags */
 export const addContactTagsBody = z.strictObject({
-  tags: tagListSchema.pipe(z.array(z.string()).min(1, 'at least one tag').max(50, 'at most 50 tags')),
+  tags: z
+    .array(tagSchema)
+    .min(1, 'at least one tag')
+    .max(50, 'at most 50 tags')
+    .transform((tags) => [...new Set(tags)]),
 });
 
 export type CreateContactBody = z.infer<typeof createContactBody>;

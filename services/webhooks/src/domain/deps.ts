@@ -3,6 +3,7 @@ import type { AllowList } from '../delivery/address-guard';
 import type { DeliveryRecord, DeliveryRepository } from '../repository/delivery.repository';
 import type { WebhookRecord, WebhookRepository } from '../repository/webhook.repository';
 import type { AttemptRecorder } from './attempt-recorder';
+import type { ManualAttemptGate } from './manual-attempt-gate';
 import type { SubscriptionCache } from './subscription-cache';
 
 /** Delivery rules taken from the configuration. */
@@ -15,6 +16,10 @@ export interface DeliverySettings {
   leaseMs: number;
   retentionMs: number;
   rotationOverlapHours: number;
+  /** Subscriptions one organization may have. */
+  maxSubscriptions: number;
+  /** The attempt timeout of test and redeliver, which a gateway request waits for. */
+  manualTimeoutMs: number;
 }
 
 /** A delivery this replica stored leased to itself, with its subscription when the caller has it at hand. */
@@ -30,6 +35,8 @@ export interface WebhookDeps {
   settings: DeliverySettings;
   /** This replica's lease owner id. */
   owner: string;
+  /** Caps the test sends and redeliveries in flight per organization. */
+  manualAttempts: ManualAttemptGate;
   /** Stores attempts in batches and applies the pause rules. */
   recorder: AttemptRecorder;
   /** Subscriptions as the worker sends to them (at most a second old). */

@@ -1,5 +1,6 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { CALLBACK_TIMESTAMP_HEADER, signCallback } from '@crm/shared';
 import { INSTANCE_KINDS, type InstanceKind } from '@crm/shared/schemas';
 import { SimState, type SimNumber } from './state';
 import { callbackBody, signatureHeaderOf, type SimEvent } from './wire';
@@ -315,7 +316,7 @@ class Simulator {
       try {
         const response = await fetch(`${target}/callbacks/${kind}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', [signatureHeaderOf(kind)]: signBody(this.options.callbackSecret, raw) },
+          headers: callbackHeaders(kind, this.options.callbackSecret, raw),
           body: raw,
           signal: AbortSignal.timeout(10_000),
         });
@@ -331,8 +332,15 @@ class Simulator {
   }
 }
 
-/** `sha256=<hex HMAC-SHA256 of the raw body>`: how the providers sign their callbacks. */
-const signBody = (secret: string, raw: string): string => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+/** Signed as each attempt leaves, so that a retry is not refused as a replay: the messaging signature scheme. */
+function callbackHeaders(kind: InstanceKind, secret: string, raw: string): Record<string, string> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  return {
+    'content-type': 'application/json',
+    [CALLBACK_TIMESTAMP_HEADER]: String(timestamp),
+    [signatureHeaderOf(kind)]: signCallback(secret, timestamp, raw),
+  };
+}
 
 function refusal(kind: InstanceKind, status: number, code: number, message: string): Reply {
   return kind === 'qrcode'
