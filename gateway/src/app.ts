@@ -111,7 +111,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       log: (message, err) => app.log.warn({ err }, message),
     }),
     bulkheads: new TenantBulkheads(
-      limitsByPlan(deps.config.TENANT_CONCURRENCY, deps.config.TENANT_QUEUE_FACTOR, deps.config.TENANT_QUEUE_WAIT_MS),
+      limitsByPlan(deps.config.TENANT_CONCURRENCY, deps.config.TENANT_QUEUE_LIMIT, deps.config.TENANT_QUEUE_WAIT_MS),
     ),
     clients: deps.clients,
     cursors: new CursorCodec(deps.config.CURSOR_SECRET, deps.config.CURSOR_TTL_SECONDS, deps.config.CURSOR_PREVIOUS_SECRET),

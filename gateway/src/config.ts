@@ -1,8 +1,11 @@
 import { commonEnv, envPort, loadConfig, telemetryEnv } from '@crm/shared/config';
 import { z } from 'zod';
 
-/** Requests an organization has in service at once per gateway process, by plan (docs/capacity.md). */
-export const DEFAULT_TENANT_CONCURRENCY = 'free:2,starter:4,pro:8,enterprise:16';
+/**
+ * Requests an organization has in service at once per gateway process, by plan (docs/capacity.md): tens, so that a
+ * burst within the rate limits is served at once, not queued behind a handful of places.
+ */
+export const DEFAULT_TENANT_CONCURRENCY = 'free:16,starter:24,pro:32,enterprise:48';
 
 export const gatewayConfig = z
   .object({
@@ -48,12 +51,18 @@ export const gatewayConfig = z
      * not named gets the smallest). 0 for a plan turns its bulkhead off. docs/capacity.md.
      */
     TENANT_CONCURRENCY: z.string().min(1).default(DEFAULT_TENANT_CONCURRENCY),
-    /** Requests an organization may have waiting for a place, as a multiple of its concurrency; more answer 429 at once. */
-    TENANT_QUEUE_FACTOR: z.coerce.number().min(0).default(2),
-    /** Longest wait for a place; past it (or past the request's deadline, if sooner) 429 RATE_LIMITED, never started. */
-    TENANT_QUEUE_WAIT_MS: z.coerce.number().int().min(0).default(1_000),
+    /**
+     * Requests an organization may have waiting for a place; more answer 429 at once. Default: the organization's rate
+     * quota per window (the key's when that is off; 256 when both are), so whatever the rate limits admit can wait.
+     */
+    TENANT_QUEUE_LIMIT: z.coerce.number().int().min(0).optional(),
+    /**
+     * Longest wait for a place, 0 for none of its own: the request's deadline bounds it. A request whose expected wait
+     * passes either bound is refused 429 RATE_LIMITED at once; one still waiting at either is refused then. Never started.
+     */
+    TENANT_QUEUE_WAIT_MS: z.coerce.number().int().min(0).default(0),
     /** Requests with an unknown API key per client address and window, before its requests are refused 429. 0 disables. */
-    AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).default(100),
+    AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).default(1_000),
     AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
     /** How long a /readyz answer is reused: probes from many sources cost one check of the dependencies per TTL. */
     READYZ_CACHE_MS: z.coerce.number().int().min(0).default(1_000),
@@ -116,8 +125,22 @@ export const LOCAL_BASE_URL = 'http://127.0.0.1:8080';
 
 const withBaseUrl = gatewayConfig.transform((config) => {
   const host = ['0.0.0.0', '::', ''].includes(config.HOST) ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
-  return { ...config, PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://${host}:${config.PORT}`).replace(/\/+$/, '') };
+  return {
+    ...config,
+    PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://${host}:${config.PORT}`).replace(/\/+$/, ''),
+    TENANT_QUEUE_LIMIT: config.TENANT_QUEUE_LIMIT ?? defaultTenantQueue(config),
+  };
 });
+
+/** What the rate limits admit of one organization in a window (its quota, else one key's), so all of it may wait. */
+function defaultTenantQueue(config: {
+  RATE_LIMIT_ORG_PER_SECOND: number;
+  RATE_LIMIT_PER_SECOND: number;
+  RATE_LIMIT_WINDOW_SECONDS: number;
+}) {
+  const perSecond = config.RATE_LIMIT_ORG_PER_SECOND || config.RATE_LIMIT_PER_SECOND;
+  return perSecond > 0 ? Math.ceil(perSecond * config.RATE_LIMIT_WINDOW_SECONDS) : 256;
+}
 
 export type GatewayConfig = z.infer<typeof withBaseUrl>;
 

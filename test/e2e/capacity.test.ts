@@ -65,6 +65,26 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
+describe('the default bulkheads with ordinary traffic', () => {
+  it(
+    'serve a burst of 50 parallel requests of one free-plan key within the documented rate limits in full',
+    { timeout: 60_000 },
+    async () => {
+      // The product's limits (100 per key and 300 per organization per second) and bulkheads, as a user meets them.
+      const gateway = await startExtraGateway('gateway-defaults', {
+        RATE_LIMIT_PER_SECOND: '100',
+        RATE_LIMIT_ORG_PER_SECOND: '300',
+        RATE_LIMIT_WINDOW_SECONDS: '1',
+      });
+      cleanups.push(() => gateway.stop());
+      const org = await createTestOrg({ plan: 'free' });
+      const paths = ['/v1/contacts?limit=100', '/v1/deals?limit=100', '/v1/ai-agents', '/v1/contacts?limit=1', '/v1/webhooks'];
+      const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => get(gateway.baseUrl, org.key, paths[i % paths.length] ?? '')));
+      expect(answers.filter((answer) => answer.status !== 200).map((answer) => [answer.status, answer.body.error?.code])).toEqual([]);
+    },
+  );
+});
+
 describe('one organization keeping a backend busy', () => {
   let busy: TestOrg;
   let calm: TestOrg;
@@ -82,7 +102,7 @@ describe('one organization keeping a backend busy', () => {
       REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
       BREAKER_FAILURES: '3',
       TENANT_CONCURRENCY: '3',
-      TENANT_QUEUE_FACTOR: '1',
+      TENANT_QUEUE_LIMIT: '3',
       TENANT_QUEUE_WAIT_MS: '300',
     });
     cleanups.push(() => gateway.stop());

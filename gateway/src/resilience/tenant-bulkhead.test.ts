@@ -1,5 +1,6 @@
 import { AppError } from '@crm/shared/core';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_TENANT_CONCURRENCY } from '../config';
 import { limitsByPlan, TenantBulkheads } from './tenant-bulkhead';
 
 /** Work that ends when the test says. */
@@ -20,6 +21,7 @@ const refusalOf = (promise: Promise<unknown>) =>
     (error: unknown) => error as AppError,
   );
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('tenant bulkheads', () => {
   it('serves an organization up to its concurrency, queues up to its queue, refuses the rest at once with 429', async () => {
@@ -72,10 +74,46 @@ describe('tenant bulkheads', () => {
     await next;
   });
 
+  it('serves a burst that fits the queue in full when the organization is otherwise idle', async () => {
+    const bulkheads = new TenantBulkheads(limitsByPlan(DEFAULT_TENANT_CONCURRENCY, 300, 0));
+    const quick = () => new Promise<number>((resolve) => setTimeout(() => resolve(200), 5));
+    const deadline = Date.now() + 12_000;
+    const answers = await Promise.all(Array.from({ length: 50 }, () => bulkheads.run('org_a', 'free', quick, deadline)));
+    expect(answers).toEqual(Array.from({ length: 50 }, () => 200));
+  });
+
+  it('refuses at once a request whose expected wait passes its deadline, from the organization’s recent service time', async () => {
+    const bulkheads = new TenantBulkheads(() => ({ concurrency: 1, queue: 10, queueWaitMs: 0 }));
+    // One request of 60 ms teaches the compartment its service time (kept while a request is in service).
+    const slow = held();
+    const first = bulkheads.run('org_a', 'pro', () => sleep(60));
+    const holding = bulkheads.run('org_a', 'pro', slow.work);
+    await first;
+    // One in service, two waiting: the third waiter expects about 3 × 12 ms (a fifth of 60 ms averaged in).
+    const waiting = [
+      bulkheads.run('org_a', 'pro', slow.work, Date.now() + 5_000),
+      bulkheads.run('org_a', 'pro', slow.work, Date.now() + 5_000),
+    ];
+    let settled = false;
+    const refusal = refusalOf(bulkheads.run('org_a', 'pro', slow.work, Date.now() + 30)).finally(() => (settled = true));
+    // Refused without waiting for its deadline.
+    await tick();
+    expect(settled).toBe(true);
+    expect(await refusal).toMatchObject({ code: 'RATE_LIMITED', details: { policy: 'concurrency' } });
+    // With time enough, the same place is granted.
+    const granted = bulkheads.run('org_a', 'pro', slow.work, Date.now() + 5_000);
+    for (let i = 0; i < 4; i += 1) {
+      slow.releaseOne();
+      await tick();
+    }
+    expect(await Promise.all([holding, ...waiting, granted])).toEqual(['done', 'done', 'done', 'done']);
+    expect(slow.started()).toBe(4);
+  });
+
   it('sizes the compartments from the plan; an unknown plan gets the smallest', () => {
-    const limits = limitsByPlan('free:2, pro:8', 1.5, 250);
+    const limits = limitsByPlan('free:2, pro:8', 12, 250);
     expect(limits('pro')).toEqual({ concurrency: 8, queue: 12, queueWaitMs: 250 });
-    expect(limits('mystery')).toEqual({ concurrency: 2, queue: 3, queueWaitMs: 250 });
+    expect(limits('mystery')).toEqual({ concurrency: 2, queue: 12, queueWaitMs: 250 });
     expect(limitsByPlan('0', 2, 250)('pro').concurrency).toBe(0);
     expect(() => limitsByPlan('pro=8', 1, 1)).toThrow(/plan:number/);
   });

@@ -1,6 +1,9 @@
 import { AppError } from '@crm/shared/core';
 
-/** One organization's share of the gateway: requests served at once, requests waiting, and the longest wait. */
+/**
+ * One organization's share of the gateway: requests served at once, requests waiting, and the longest wait (0: no
+ * bound of its own; the request's deadline bounds it).
+ */
 export interface BulkheadLimits {
   concurrency: number;
   queue: number;
@@ -15,13 +18,21 @@ interface Waiter {
 interface Compartment {
   active: number;
   waiting: Waiter[];
+  /** Moving average of how long this organization's requests were in service (ms): the expected wait per place. */
+  serviceMs: number;
 }
+
+/** Weight of the newest request in the moving average of service times. */
+const SERVICE_TIME_WEIGHT = 0.2;
 
 /**
  * Bulkheads per organization: each organization has its own bounded number of requests in service and its own
  * bounded queue, so one organization saturating the API waits (and is refused) within its own compartment while
- * the others keep theirs. A request that cannot be served within the queue wait, or before its own deadline, is
- * refused without being started; one that finds the queue full is refused at once.
+ * the others keep theirs. A request that finds the queue full is refused at once; so is one whose expected wait
+ * (its place in the queue / the concurrency × the organization's recent service time) would pass its deadline or the
+ * queue wait: it would be refused later anyway, after holding its connection. One that waits past either is refused
+ * then. None of them is started. On an idle system the expected wait is a fraction of the deadline, so a burst that
+ * fits the queue is served in full: only an organization that keeps its own requests slow is shed.
  *
  * Written here rather than with cockatiel's BulkheadPolicy (3.2.1): a waiter cancelled there keeps its queue slot
  * until its turn, and its turn then frees the execution slot without starting the next waiter, so a bounded wait
@@ -42,9 +53,11 @@ export class TenantBulkheads {
     const compartment = this.compartmentOf(tenant);
     if (compartment.active >= limits.concurrency) await this.wait(compartment, limits, deadline, abandoned);
     else compartment.active += 1;
+    const startedAt = Date.now();
     try {
       return await work();
     } finally {
+      compartment.serviceMs += SERVICE_TIME_WEIGHT * (Date.now() - startedAt - compartment.serviceMs);
       this.release(tenant, compartment);
     }
   }
@@ -56,8 +69,9 @@ export class TenantBulkheads {
 
   private wait(compartment: Compartment, limits: BulkheadLimits, deadline: number, abandoned?: AbortSignal): Promise<void> {
     if (compartment.waiting.length >= limits.queue) return Promise.reject(concurrencyLimited(limits, 'full'));
-    const waitMs = Math.min(limits.queueWaitMs, deadline - Date.now());
-    if (waitMs <= 0) return Promise.reject(concurrencyLimited(limits, 'wait'));
+    const waitMs = Math.min(limits.queueWaitMs > 0 ? limits.queueWaitMs : Infinity, deadline - Date.now());
+    const expectedMs = ((compartment.waiting.length + 1) / limits.concurrency) * compartment.serviceMs;
+    if (waitMs <= 0 || expectedMs >= waitMs) return Promise.reject(concurrencyLimited(limits, 'wait'));
     return new Promise<void>((resolve, reject) => {
       const leave = () => {
         clearTimeout(timer);
@@ -75,7 +89,8 @@ export class TenantBulkheads {
           reject(error);
         },
       };
-      const timer = setTimeout(() => waiter.refuse(concurrencyLimited(limits, 'wait')), waitMs);
+      // No timer without a bound (setTimeout would fire at once on Infinity).
+      const timer = Number.isFinite(waitMs) ? setTimeout(() => waiter.refuse(concurrencyLimited(limits, 'wait')), waitMs) : undefined;
       const onAbandoned = () => waiter.refuse(new AppError('SERVICE_UNAVAILABLE', 'The client closed the request while it waited.'));
       abandoned?.addEventListener('abort', onAbandoned, { once: true });
       compartment.waiting.push(waiter);
@@ -87,13 +102,14 @@ export class TenantBulkheads {
     const next = compartment.waiting[0];
     if (next) return next.start();
     compartment.active -= 1;
+    // An idle organization's compartment (and its service time) is dropped: its next burst starts afresh.
     if (compartment.active === 0) this.compartments.delete(tenant);
   }
 
   private compartmentOf(tenant: string): Compartment {
     let compartment = this.compartments.get(tenant);
     if (!compartment) {
-      compartment = { active: 0, waiting: [] };
+      compartment = { active: 0, waiting: [], serviceMs: 0 };
       this.compartments.set(tenant, compartment);
     }
     return compartment;
@@ -108,7 +124,7 @@ function concurrencyLimited(limits: BulkheadLimits, why: 'full' | 'wait'): AppEr
   const message =
     why === 'full'
       ? `This organization already has ${limits.concurrency} requests in service and ${limits.queue} waiting; retry after the indicated time.`
-      : `This organization's requests in service did not free a place within ${limits.queueWaitMs} ms; retry after the indicated time.`;
+      : `This organization's requests in service free places too slowly for this one to start in time; retry after the indicated time.`;
   return new AppError('RATE_LIMITED', message, {
     policy: 'concurrency',
     limit: limits.concurrency,
@@ -118,10 +134,10 @@ function concurrencyLimited(limits: BulkheadLimits, why: 'full' | 'wait'): AppEr
 }
 
 /**
- * Limits per plan from `spec` ("free:2,starter:4,pro:8,enterprise:16", or one number for every plan); a plan not
- * named (or a key without a plan) gets the smallest named one. The queue holds `queueFactor` × the concurrency.
+ * Limits per plan from `spec` ("free:16,starter:24,pro:32,enterprise:48", or one number for every plan); a plan not
+ * named (or a key without a plan) gets the smallest named one. Every plan's queue holds `queue` requests.
  */
-export function limitsByPlan(spec: string, queueFactor: number, queueWaitMs: number): (plan: string) => BulkheadLimits {
+export function limitsByPlan(spec: string, queue: number, queueWaitMs: number): (plan: string) => BulkheadLimits {
   const table = new Map<string, number>();
   for (const entry of spec
     .split(',')
@@ -135,8 +151,5 @@ export function limitsByPlan(spec: string, queueFactor: number, queueWaitMs: num
   }
   if (table.size === 0) throw new Error('no plan concurrency given (want plan:number,…)');
   const smallest = Math.min(...table.values());
-  return (plan) => {
-    const concurrency = table.get(plan) ?? smallest;
-    return { concurrency, queue: Math.ceil(concurrency * queueFactor), queueWaitMs };
-  };
+  return (plan) => ({ concurrency: table.get(plan) ?? smallest, queue, queueWaitMs });
 }
