@@ -8,11 +8,14 @@
  * Reports the light organization's p50/p99 and 5xx, and the goodput (2xx/s of both) against the measured capacity.
  * Targets (issue 22): light p99 ≤ 100 ms, no 5xx, goodput ≥ 80 % of capacity. Writes bench-results/capacity.json;
  * `npm run bench:report` adds it to BENCHMARKS.md. Knobs: CAPACITY_SECONDS (20), CAPACITY_LIGHT_RATE (20/s),
- * CAPACITY_TENANT_CONCURRENCY (the gateway's TENANT_CONCURRENCY; its default when unset).
+ * CAPACITY_TENANT_CONCURRENCY (the gateway's TENANT_CONCURRENCY; its default when unset), CAPACITY_PROFILE=1 (every
+ * process writes spans; the light requests' wait is split by where it was spent: capacity-profile.ts. Tracing costs
+ * CPU, so a profiled run's latencies are not comparable with an unprofiled one's).
  */
 import autocannon from 'autocannon';
 import { machineInfo } from './config';
 import { DEFAULT_TENANT_CONCURRENCY } from '../../gateway/src/config';
+import { waitProfile, type WaitProfile } from './capacity-profile';
 import { startOwnSystem, type OwnSystem } from './own-system';
 import { writeResult } from './results';
 import { seedContacts } from './seed';
@@ -48,6 +51,8 @@ export interface CapacityFigures {
   overload: { heavy: Flood; light: Flood };
   /** (heavy 2xx + light 2xx) per second under overload / capacity. */
   goodput_ratio: number | null;
+  /** With CAPACITY_PROFILE=1: where the light organization's requests waited under overload. */
+  light_wait_profile?: WaitProfile;
 }
 
 const log = (line: string) => console.log(`[bench:capacity ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -94,11 +99,13 @@ async function main(): Promise<void> {
   const lightRate = numberEnv('CAPACITY_LIGHT_RATE', 20);
   const heavyContacts = numberEnv('CAPACITY_CONTACTS', 10_000);
   const concurrency = process.env.CAPACITY_TENANT_CONCURRENCY;
+  const profile = process.env.CAPACITY_PROFILE === '1';
   const own = await startOwnSystem({
     crmReplicas: 2,
     webhooksReplicas: 1,
     // The bulkheads on (own-system turns them off for the other benches); the default sizes unless told otherwise.
     envFor: { gateway: { TENANT_CONCURRENCY: concurrency ?? DEFAULT_TENANT_CONCURRENCY } },
+    traces: profile,
   });
   try {
     const light = await own.newOrg('Light tenant');
@@ -111,11 +118,15 @@ async function main(): Promise<void> {
     const capacity = await drive(own, own.key, HEAVY_PATH, baseClients, seconds);
     await sleep(2_000);
     log(`overload: ${HEAVY_PATH} from ${clients} clients, ${LIGHT_PATH} of another organization at ${lightRate}/s`);
+    const overloadFrom = Date.now();
     const [heavy, lightLoad] = await Promise.all([
       drive(own, own.key, HEAVY_PATH, clients, seconds),
       drive(own, light.key, LIGHT_PATH, 4, seconds, lightRate),
     ]);
     const goodput = heavy.goodput + lightLoad.goodput;
+    // The span files are written every 200 ms: wait for the last ones.
+    if (profile) await sleep(2_000);
+    const lightWait = profile ? waitProfile(own.logDir, LIGHT_PATH.split('?')[1] ?? '', overloadFrom, Date.now()) : undefined;
     const figures: CapacityFigures = {
       measured_at: new Date().toISOString(),
       machine: machineInfo(),
@@ -126,6 +137,7 @@ async function main(): Promise<void> {
       capacity,
       overload: { heavy, light: lightLoad },
       goodput_ratio: capacity.goodput > 0 ? round(goodput / capacity.goodput, 2) : null,
+      ...(lightWait ? { light_wait_profile: lightWait } : {}),
     };
     writeResult('capacity', figures);
     console.table({
@@ -140,6 +152,10 @@ async function main(): Promise<void> {
       'light 2xx/s': lightLoad.goodput,
       'goodput / capacity': figures.goodput_ratio,
     });
+    if (lightWait) {
+      log(`light requests traced: ${lightWait.requests}; where they waited (ms):`);
+      console.table(lightWait.segments);
+    }
   } finally {
     await own.stop();
   }

@@ -55,6 +55,8 @@ export async function startOwnSystem(options: {
   webhooksReplicas: number;
   /** Extra environment per service (e.g. NODE_OPTIONS for a CPU profile). */
   envFor?: SystemOptions['envFor'];
+  /** Every process writes its spans to `<logDir>/<process>.jsonl`. */
+  traces?: boolean;
 }): Promise<OwnSystem> {
   const stack = await startLocalStack();
   const namespace = `bench${Date.now().toString(36)}`;
@@ -81,6 +83,7 @@ export async function startOwnSystem(options: {
       WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}`,
     },
     envFor: options.envFor,
+    tracesDir: options.traces ? logDir : undefined,
   });
   const connection = await mongoose.createConnection(system.env.MONGODB_URI ?? '', { dbName: system.env.CRM_DB_NAME }).asPromise();
   const deps = createDeps(createStorage(connection), createLogger('bench', 'silent'));
