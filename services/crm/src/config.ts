@@ -10,6 +10,11 @@ export const crmConfig = z.object({
   /** The consumer group that counts message events on contacts (messages_count, last_message_at). */
   CRM_CONSUMER_GROUP: z.string().min(1).default('crm-messages'),
   CRM_MESSAGE_CONSUMER_ENABLED: envBoolean(true),
+  /**
+   * Calls served at once by this process, shared fairly among organizations (fair-scheduler.ts): the rest wait in
+   * their organization's turn, so one organization's queue of expensive lists does not delay another's. 0: no bound.
+   */
+  CRM_CALL_CONCURRENCY: z.coerce.number().int().min(0).default(8),
 });
 
 export type CrmConfig = z.infer<typeof crmConfig>;
