@@ -39,7 +39,8 @@ function readSpans(dir: string): SpanLine[] {
  * [from, to]: per request, the time in the gateway before its gRPC call (authentication, limits, its bulkhead),
  * from the call to the service starting it (the service's event loop and gRPC queue), in the service before its first
  * database command (its handler, and the connection pool's queue: the driver's span starts once a connection is
- * checked out), in database commands, and in the service after them.
+ * checked out), in database commands, in the service after them, from the service's answer to the gateway having
+ * read it (the gateway's event loop), and in the gateway after the call until the response ended.
  */
 export function waitProfile(dir: string, target: string, from: number, to: number): WaitProfile {
   const spans = readSpans(dir);
@@ -65,6 +66,8 @@ export function waitProfile(dir: string, target: string, from: number, to: numbe
     service_before_db: [],
     db: [],
     service_after_db: [],
+    back_to_gateway: [],
+    gateway_after_call: [],
   };
   let requests = 0;
   for (const root of roots) {
@@ -83,7 +86,11 @@ export function waitProfile(dir: string, target: string, from: number, to: numbe
     segments.to_service?.push(served.start_ms - call.start_ms);
     segments.service_before_db?.push(first.start_ms - served.start_ms);
     segments.db?.push(db.reduce((sum, span) => sum + span.duration_ms, 0));
-    segments.service_after_db?.push(served.start_ms + served.duration_ms - (last.start_ms + last.duration_ms));
+    const servedEnd = served.start_ms + served.duration_ms;
+    const callEnd = call.start_ms + call.duration_ms;
+    segments.service_after_db?.push(servedEnd - (last.start_ms + last.duration_ms));
+    segments.back_to_gateway?.push(callEnd - servedEnd);
+    segments.gateway_after_call?.push(root.start_ms + root.duration_ms - callEnd);
   }
   return {
     requests,

@@ -13,6 +13,7 @@
  * CPU, so a profiled run's latencies are not comparable with an unprofiled one's).
  */
 import autocannon from 'autocannon';
+import { loadavg } from 'node:os';
 import { machineInfo } from './config';
 import { DEFAULT_TENANT_CONCURRENCY } from '../../gateway/src/config';
 import { waitProfile, type WaitProfile } from './capacity-profile';
@@ -51,6 +52,8 @@ export interface CapacityFigures {
   overload: { heavy: Flood; light: Flood };
   /** (heavy 2xx + light 2xx) per second under overload / capacity. */
   goodput_ratio: number | null;
+  /** The machine's 1-minute load average when the overload began (the machine is shared; 2 cores). */
+  load_average?: number;
   /** With CAPACITY_PROFILE=1: where the light organization's requests waited under overload. */
   light_wait_profile?: WaitProfile;
 }
@@ -119,6 +122,7 @@ async function main(): Promise<void> {
     await sleep(2_000);
     log(`overload: ${HEAVY_PATH} from ${clients} clients, ${LIGHT_PATH} of another organization at ${lightRate}/s`);
     const overloadFrom = Date.now();
+    const [loadAverage = 0] = loadavg();
     const [heavy, lightLoad] = await Promise.all([
       drive(own, own.key, HEAVY_PATH, clients, seconds),
       drive(own, light.key, LIGHT_PATH, 4, seconds, lightRate),
@@ -136,6 +140,7 @@ async function main(): Promise<void> {
       light_path: LIGHT_PATH,
       capacity,
       overload: { heavy, light: lightLoad },
+      load_average: round(loadAverage, 1),
       goodput_ratio: capacity.goodput > 0 ? round(goodput / capacity.goodput, 2) : null,
       ...(lightWait ? { light_wait_profile: lightWait } : {}),
     };
