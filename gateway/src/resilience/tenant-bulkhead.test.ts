@@ -91,8 +91,8 @@ describe('tenant bulkheads', () => {
     await first;
     // One in service, two waiting: the third waiter expects about 3 × 12 ms (a fifth of 60 ms averaged in).
     const waiting = [
-      bulkheads.run('org_a', 'pro', slow.work, Date.now() + 5_000),
-      bulkheads.run('org_a', 'pro', slow.work, Date.now() + 5_000),
+      bulkheads.run('org_a', 'pro', slow.work, Date.now() + 60_000),
+      bulkheads.run('org_a', 'pro', slow.work, Date.now() + 60_000),
     ];
     let settled = false;
     const refusal = refusalOf(bulkheads.run('org_a', 'pro', slow.work, Date.now() + 30)).finally(() => (settled = true));
@@ -101,7 +101,7 @@ describe('tenant bulkheads', () => {
     expect(settled).toBe(true);
     expect(await refusal).toMatchObject({ code: 'RATE_LIMITED', details: { policy: 'concurrency' } });
     // With time enough, the same place is granted.
-    const granted = bulkheads.run('org_a', 'pro', slow.work, Date.now() + 5_000);
+    const granted = bulkheads.run('org_a', 'pro', slow.work, Date.now() + 60_000);
     for (let i = 0; i < 4; i += 1) {
       slow.releaseOne();
       await tick();
