@@ -1,4 +1,4 @@
-import { AppError, newId } from '@crm/shared/core';
+import { AppError, newId, TtlCache } from '@crm/shared/core';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Clients } from './clients';
 import type { GatewayConfig } from './config';
@@ -12,7 +12,9 @@ import { GracefulShutdown } from './http/graceful-shutdown';
 import { registerBodyParsers } from './http/request-body';
 import { checkQuery, serverLimits } from './http/request-limits';
 import { measureRequests } from './http/request-metrics';
+import { createFailedAuthThrottle } from './resilience/failed-auth-throttle';
 import { limitInflight } from './resilience/inflight-limit';
+import { limitsByPlan, TenantBulkheads } from './resilience/tenant-bulkhead';
 import { createRouteTable, toFastifyPath } from './http/route-table';
 import type { IdempotencyStore } from './idempotency/idempotency.store';
 import { buildOpenApiDocument } from './openapi/build-document';
@@ -95,14 +97,22 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   const pipeline = {
     authenticate: createAuthenticator(deps.clients, deps.config.AUTH_CACHE_TTL_MS),
+    authThrottle: createFailedAuthThrottle({
+      limit: deps.config.AUTH_FAILURE_LIMIT,
+      windowSeconds: deps.config.AUTH_FAILURE_WINDOW_SECONDS,
+    }),
     rateLimit: createRateLimiter({
       keyPerSecond: deps.config.RATE_LIMIT_PER_SECOND,
       orgPerSecond: deps.config.RATE_LIMIT_ORG_PER_SECOND,
       windowSeconds: deps.config.RATE_LIMIT_WINDOW_SECONDS,
       storeTimeoutMs: deps.config.RATE_LIMIT_STORE_TIMEOUT_MS,
       counter: deps.rateLimitCounter,
+      fallbackReplicas: deps.config.RATE_LIMIT_FALLBACK_REPLICAS,
       log: (message, err) => app.log.warn({ err }, message),
     }),
+    bulkheads: new TenantBulkheads(
+      limitsByPlan(deps.config.TENANT_CONCURRENCY, deps.config.TENANT_QUEUE_LIMIT, deps.config.TENANT_QUEUE_WAIT_MS),
+    ),
     clients: deps.clients,
     cursors: new CursorCodec(deps.config.CURSOR_SECRET, deps.config.CURSOR_TTL_SECONDS, deps.config.CURSOR_PREVIOUS_SECRET),
     idempotency: deps.idempotency,
@@ -120,9 +130,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.get('/api/docs/openapi.json', async () => document);
   registerDocsPage(app);
   app.get('/healthz', async () => ({ status: 'ok' }));
+  // Cached: every probe (and every caller of this public path) would otherwise check the dependencies again.
+  const readiness = new TtlCache<boolean>(deps.config.READYZ_CACHE_MS, 1);
   app.get('/readyz', async (_request, reply) => {
     if (!shutdown.ready) return reply.code(503).send({ status: 'draining' });
-    const ready = await deps.ready().catch(() => false);
+    const ready = await readiness.get('ready', () => deps.ready().catch(() => false));
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready' });
   });
   return app;

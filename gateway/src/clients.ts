@@ -23,6 +23,8 @@ type ClientsConfig = Pick<
   | 'BREAKER_WINDOW_MS'
   | 'BREAKER_COOLDOWN_MS'
   | 'SERVICE_TOKEN_SECRET'
+  | 'BREAKER_MIN_TIMEOUT_BUDGET_MS'
+  | 'REQUEST_TIMEOUT_MS'
 >;
 
 /** The gateway's clients; the clients of one backing service (one address) share its circuit breaker. */
@@ -32,6 +34,7 @@ export function createClients(config: ClientsConfig, onBreakerChange?: (service:
       failures: config.BREAKER_FAILURES,
       windowMs: config.BREAKER_WINDOW_MS,
       cooldownMs: config.BREAKER_COOLDOWN_MS,
+      minTimeoutBudgetMs: config.BREAKER_MIN_TIMEOUT_BUDGET_MS ?? config.REQUEST_TIMEOUT_MS / 2,
       onStateChange: (state) => onBreakerChange?.(service, state),
     });
   const identity = callerIdentity('gateway', config);

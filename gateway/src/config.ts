@@ -1,6 +1,12 @@
 import { commonEnv, envPort, loadConfig, serviceIdentityEnv, telemetryEnv } from '@crm/shared/config';
 import { z } from 'zod';
 
+/**
+ * Requests an organization has in service at once per gateway process, by plan (docs/capacity.md): tens, so that a
+ * burst within the rate limits is served at once, not queued behind a handful of places.
+ */
+export const DEFAULT_TENANT_CONCURRENCY = 'free:16,starter:24,pro:32,enterprise:48';
+
 export const gatewayConfig = z
   .object({
     NODE_ENV: z.string().optional(),
@@ -37,6 +43,31 @@ export const gatewayConfig = z
     /** …and how long it then refuses calls (503 + Retry-After) before letting one probe through. */
     BREAKER_COOLDOWN_MS: z.coerce.number().int().min(1).default(5_000),
     /**
+     * A call that timed out with less budget than this is not counted against its service: its request had spent
+     * its time waiting in its organization's queue, or was near its own deadline. Default: half REQUEST_TIMEOUT_MS.
+     */
+    BREAKER_MIN_TIMEOUT_BUDGET_MS: z.coerce.number().int().min(0).optional(),
+    /**
+     * Per organization, by plan: requests served at once by this gateway process (plan:count, comma-separated; a plan
+     * not named gets the smallest). 0 for a plan turns its bulkhead off. docs/capacity.md.
+     */
+    TENANT_CONCURRENCY: z.string().min(1).default(DEFAULT_TENANT_CONCURRENCY),
+    /**
+     * Requests an organization may have waiting for a place; more answer 429 at once. Default: the organization's rate
+     * quota per window (the key's when that is off; 256 when both are), so whatever the rate limits admit can wait.
+     */
+    TENANT_QUEUE_LIMIT: z.coerce.number().int().min(0).optional(),
+    /**
+     * Longest wait for a place, 0 for none of its own: the request's deadline bounds it. A request whose expected wait
+     * passes either bound is refused 429 RATE_LIMITED at once; one still waiting at either is refused then. Never started.
+     */
+    TENANT_QUEUE_WAIT_MS: z.coerce.number().int().min(0).default(0),
+    /** Requests with an unknown API key per client address and window, before its requests are refused 429. 0 disables. */
+    AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).default(1_000),
+    AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+    /** How long a /readyz answer is reused: probes from many sources cost one check of the dependencies per TTL. */
+    READYZ_CACHE_MS: z.coerce.number().int().min(0).default(1_000),
+    /**
      * Signs cursors: the same value on every replica, or a cursor one replica issued is refused by the next. Required
      * with NODE_ENV=production; elsewhere a random one per process (fine for a single local gateway).
      */
@@ -58,8 +89,10 @@ export const gatewayConfig = z
     RATE_LIMIT_ORG_PER_SECOND: z.coerce.number().min(0).default(300),
     /** The counting window; its quota is the rate times the window. */
     RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3600).default(1),
-    /** Longest wait for the shared counter before serving the request without it (fail open). */
+    /** Longest wait for the shared counter before counting the request in this process alone (the fallback). */
     RATE_LIMIT_STORE_TIMEOUT_MS: z.coerce.number().int().min(1).default(1_000),
+    /** While the shared counter fails, each replica admits the quota divided by this: set it to the replica count. */
+    RATE_LIMIT_FALLBACK_REPLICAS: z.coerce.number().int().min(1).default(1),
     /** Browser origins allowed to call the API, comma-separated, or `*` (keys, not cookies: no credentials). */
     CORS_ALLOWED_ORIGINS: z.string().default('*'),
     /** Longest query string (after `?`) in characters, and most parameters; more answers 414 URI_TOO_LONG. */
@@ -93,8 +126,22 @@ export const LOCAL_BASE_URL = 'http://127.0.0.1:8080';
 
 const withBaseUrl = gatewayConfig.transform((config) => {
   const host = ['0.0.0.0', '::', ''].includes(config.HOST) ? '127.0.0.1' : config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
-  return { ...config, PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://${host}:${config.PORT}`).replace(/\/+$/, '') };
+  return {
+    ...config,
+    PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://${host}:${config.PORT}`).replace(/\/+$/, ''),
+    TENANT_QUEUE_LIMIT: config.TENANT_QUEUE_LIMIT ?? defaultTenantQueue(config),
+  };
 });
+
+/** What the rate limits admit of one organization in a window (its quota, else one key's), so all of it may wait. */
+function defaultTenantQueue(config: {
+  RATE_LIMIT_ORG_PER_SECOND: number;
+  RATE_LIMIT_PER_SECOND: number;
+  RATE_LIMIT_WINDOW_SECONDS: number;
+}) {
+  const perSecond = config.RATE_LIMIT_ORG_PER_SECOND || config.RATE_LIMIT_PER_SECOND;
+  return perSecond > 0 ? Math.ceil(perSecond * config.RATE_LIMIT_WINDOW_SECONDS) : 256;
+}
 
 export type GatewayConfig = z.infer<typeof withBaseUrl>;
 

@@ -55,6 +55,8 @@ export async function startOwnSystem(options: {
   webhooksReplicas: number;
   /** Extra environment per service (e.g. NODE_OPTIONS for a CPU profile). */
   envFor?: SystemOptions['envFor'];
+  /** Every process writes its spans to `<logDir>/<process>.jsonl`. */
+  traces?: boolean;
 }): Promise<OwnSystem> {
   const stack = await startLocalStack();
   const namespace = `bench${Date.now().toString(36)}`;
@@ -74,10 +76,14 @@ export async function startOwnSystem(options: {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_SECOND: '0',
       RATE_LIMIT_ORG_PER_SECOND: '0',
+      // Bulkheads and the failed-auth throttle off, as the limits: the capacity scenario turns them on itself.
+      TENANT_CONCURRENCY: '0',
+      AUTH_FAILURE_LIMIT: '0',
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1',
       WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}`,
     },
     envFor: options.envFor,
+    tracesDir: options.traces ? logDir : undefined,
   });
   const connection = await mongoose.createConnection(system.env.MONGODB_URI ?? '', { dbName: system.env.CRM_DB_NAME }).asPromise();
   const deps = createDeps(createStorage(connection), createLogger('bench', 'silent'));

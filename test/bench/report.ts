@@ -2,6 +2,7 @@ import type { RouteFigures } from './http-scenarios';
 import type { LoadResult } from './load';
 import type { CpuShare } from './cpu-share';
 import type { BenchResults } from './results';
+import { capacitySection } from './report-capacity';
 import { webhookRows } from './report-webhooks';
 import { mark, TARGETS, type Verdict } from './targets';
 
@@ -44,6 +45,7 @@ export function renderReport(results: BenchResults): string {
     ...broadcastSection(results),
     ...agentSection(results),
     ...degradedSection(results),
+    ...capacitySection(results),
     '## Processes: memory and idle CPU',
     '',
     `RSS after the load runs, peak RSS over the whole run (VmHWM), and CPU over ${results.resources.idle_seconds} s with no traffic (utime + stime from /proc).`,

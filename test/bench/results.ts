@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
 import type { AgentFigures } from './agents';
 import type { BroadcastFigures } from './broadcasts';
+import type { CapacityFigures } from './capacity';
 import type { DegradedFigures } from './degraded';
 import type { BenchConfig } from './config';
 import type { RouteFigures } from './http-scenarios';
@@ -37,6 +38,8 @@ export interface BenchResults {
   reads?: ReadsFigures;
   /** From `npm run bench:agents`, when it ran. */
   agents?: AgentFigures;
+  /** From `npm run bench:capacity`, when it ran. */
+  capacity?: CapacityFigures;
 }
 
 export function writeResult<K extends keyof BenchResults>(name: K, value: BenchResults[K]): string {
@@ -59,6 +62,7 @@ export function readResults(): BenchResults {
     ...(existsSync(resolve(RESULTS_DIR, 'degraded.json')) ? { degraded: read('degraded') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'reads.json')) ? { reads: read('reads') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'agents.json')) ? { agents: read('agents') } : {}),
+    ...(existsSync(resolve(RESULTS_DIR, 'capacity.json')) ? { capacity: read('capacity') } : {}),
   };
 }
 

@@ -44,6 +44,8 @@ export default async function setup(project: TestProject) {
       EXPOSE_DB_COMMANDS: 'true',
       RATE_LIMIT_PER_SECOND: '0',
       RATE_LIMIT_ORG_PER_SECOND: '0',
+      // The per-organization bulkheads and the failed-auth throttle keep their defaults, so the whole suite proves
+      // they never refuse ordinary traffic (capacity.test.ts starts gateways with small ones to prove the refusals).
       EVENTS_TOPIC_PARTITIONS: '3',
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1',
       WEBHOOK_RETRY_SCHEDULE_MS: '0,200,400,600,800',

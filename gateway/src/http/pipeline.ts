@@ -9,6 +9,10 @@ import { runIdempotent } from '../idempotency/run-idempotent';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency.store';
 import { requireScope, type Authenticate } from '../plugins/auth';
 import type { RateLimiter } from '../plugins/rate-limit';
+import { routeCost } from '../plugins/route-costs';
+import { admitTenant } from '../resilience/admission';
+import type { FailedAuthThrottle } from '../resilience/failed-auth-throttle';
+import type { TenantBulkheads } from '../resilience/tenant-bulkhead';
 import { CursorCodec, listFingerprint } from './cursor';
 import { refuseOperatorNames } from './input-guards';
 import { errorBody, list, one } from './envelope';
@@ -17,7 +21,11 @@ import { bodyRequired, type ListResult, type Page, type RouteDefinition } from '
 
 export interface PipelineDeps {
   authenticate: Authenticate;
+  /** Failed authentication per client address, checked before the key is looked up. */
+  authThrottle: FailedAuthThrottle;
   rateLimit: RateLimiter;
+  /** Each organization's share of the requests served at once (tenant-bulkhead.ts). */
+  bulkheads: TenantBulkheads;
   clients: Clients;
   cursors: CursorCodec;
   idempotency: IdempotencyStore;
@@ -28,7 +36,8 @@ export interface PipelineDeps {
 
 /**
  * The one request pipeline every operation runs through:
- * authenticate → rate limit → scope → params (INVALID_ID) → query → body → idempotency → handler → envelope.
+ * failed-auth throttle → authenticate → rate limit (the route's cost) → scope → params (INVALID_ID) → query → body →
+ * organization's bulkhead → idempotency → handler → envelope.
  */
 export function createHandler(route: RouteDefinition, deps: PipelineDeps) {
   const unbounded = handleRequest(route, deps);
@@ -43,15 +52,21 @@ export function createHandler(route: RouteDefinition, deps: PipelineDeps) {
 function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
   const requiresBody = bodyRequired(route);
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const principal = await deps.authenticate(request.headers.authorization);
+    const authorization = request.headers.authorization;
+    deps.authThrottle.check(request.ip, authorization);
+    const principal = await deps.authenticate(authorization).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'INVALID_API_KEY') deps.authThrottle.failed(request.ip);
+      throw error;
+    });
+    deps.authThrottle.succeeded(authorization);
+    const rawQuery = (request.query ?? {}) as Record<string, unknown>;
     // The RateLimit headers go on every authenticated answer, the 429 included.
-    const limit = await deps.rateLimit(principal);
+    const limit = await deps.rateLimit(principal, routeCost(route.operationId, rawQuery));
     reply.headers(limit.headers);
     if (limit.refused) throw limit.refused;
     requireScope(principal, route.scope);
 
     const params = route.params ? parseOrThrow(route.params, request.params) : {};
-    const rawQuery = (request.query ?? {}) as Record<string, unknown>;
     if (route.query) refuseOperatorNames(rawQuery);
     const query = route.query ? parseOrThrow(route.query, rawQuery) : {};
     const body = route.body ? parseOrThrow(route.body, readBody(request.body, requiresBody)) : undefined;
@@ -69,9 +84,11 @@ function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
       }
     };
     const idempotencyKey = route.idempotent ? headerValue(request.headers['idempotency-key']) : undefined;
-    const response = route.idempotent
-      ? await runIdempotent(deps.idempotency, { orgId: principal.orgId, key: idempotencyKey, route: route.operationId, body }, execute)
-      : { ...(await execute()), replayed: false };
+    const response = await admitTenant(deps.bulkheads, principal, reply, async () =>
+      route.idempotent
+        ? runIdempotent(deps.idempotency, { orgId: principal.orgId, key: idempotencyKey, route: route.operationId, body }, execute)
+        : { ...(await execute()), replayed: false },
+    );
 
     if (response.replayed) reply.header('Idempotent-Replayed', 'true');
     if (deps.exposeDbCommands) reply.header('X-Db-Commands', currentCommands()?.join(',') ?? '');

@@ -16,6 +16,11 @@ export const crmConfig = z.object({
   CRM_SCHEDULER_IDLE_MS: z.coerce.number().int().min(50).default(30_000),
   /** A contact merge interrupted this long after it claimed its contacts is completed by the recovery pass. */
   CRM_MERGE_RECOVERY_AFTER_MS: z.coerce.number().int().min(100).default(5_000),
+  /**
+   * Calls served at once by this process, shared fairly among organizations (fair-scheduler.ts): the rest wait in
+   * their organization's turn, so one organization's queue of expensive lists does not delay another's. 0: no bound.
+   */
+  CRM_CALL_CONCURRENCY: z.coerce.number().int().min(0).default(8),
 });
 
 export type CrmConfig = z.infer<typeof crmConfig>;

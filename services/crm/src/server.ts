@@ -6,7 +6,7 @@ import { DealServiceService, type DealServiceServer } from '@crm/proto/gen/crm/v
 import { FunnelServiceService, type FunnelServiceServer } from '@crm/proto/gen/crm/v1/funnels';
 import { NoteServiceService, type NoteServiceServer } from '@crm/proto/gen/crm/v1/notes';
 import { TaskServiceService, type TaskServiceServer } from '@crm/proto/gen/crm/v1/tasks';
-import { bindHandlers, type GrpcServiceBinding, type Logger } from '@crm/shared';
+import { bindHandlers, type FairScheduler, type GrpcServiceBinding, type Logger } from '@crm/shared';
 import type { CrmDeps } from './domain/deps';
 import { addContactTagsHandler } from './handlers/add-contact-tags.handler';
 import { listInactiveKeysHandler } from './handlers/list-inactive-keys.handler';
@@ -58,8 +58,11 @@ import { updateStageHandler } from './handlers/update-stage.handler';
 import { updateTaskHandler } from './handlers/update-task.handler';
 import { winDealHandler } from './handlers/win-deal.handler';
 
-/** The CRM's gRPC services: each generated definition with its handlers, one RPC per file in handlers/. */
-export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBinding[] {
+/**
+ * The CRM's gRPC services: each generated definition with its handlers, one RPC per file in handlers/. The
+ * `scheduler` shares the process's places for calls among organizations (every call reads or writes the database).
+ */
+export function crmGrpcServices(deps: CrmDeps, logger: Logger, scheduler?: FairScheduler): GrpcServiceBinding[] {
   const contacts = bindHandlers<ContactServiceServer, CrmDeps>(
     deps,
     {
@@ -74,6 +77,7 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBindi
       mergeContacts: mergeContactsHandler,
     },
     logger,
+    scheduler,
   );
   const companies = bindHandlers<CompanyServiceServer, CrmDeps>(
     deps,
@@ -85,11 +89,13 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBindi
       deleteCompany: deleteCompanyHandler,
     },
     logger,
+    scheduler,
   );
   const notes = bindHandlers<NoteServiceServer, CrmDeps>(
     deps,
     { listNotes: listNotesHandler, createNote: createNoteHandler, updateNote: updateNoteHandler, deleteNote: deleteNoteHandler },
     logger,
+    scheduler,
   );
   const tasks = bindHandlers<TaskServiceServer, CrmDeps>(
     deps,
@@ -103,6 +109,7 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBindi
       reopenTask: reopenTaskHandler,
     },
     logger,
+    scheduler,
   );
   const deals = bindHandlers<DealServiceServer, CrmDeps>(
     deps,
@@ -119,6 +126,7 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBindi
       transferDeal: transferDealHandler,
     },
     logger,
+    scheduler,
   );
   const funnels = bindHandlers<FunnelServiceServer, CrmDeps>(
     deps,
@@ -132,6 +140,7 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBindi
       deleteStage: deleteStageHandler,
     },
     logger,
+    scheduler,
   );
   const accounts = bindHandlers<AccountServiceServer, CrmDeps>(
     deps,
@@ -144,8 +153,9 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBindi
       listInactiveKeys: listInactiveKeysHandler,
     },
     logger,
+    scheduler,
   );
-  const audiences = bindHandlers<AudienceServiceServer, CrmDeps>(deps, { streamAudience: streamAudienceHandler }, logger);
+  const audiences = bindHandlers<AudienceServiceServer, CrmDeps>(deps, { streamAudience: streamAudienceHandler }, logger, scheduler);
   return [
     { definition: ContactServiceService, implementation: contacts },
     { definition: CompanyServiceService, implementation: companies },

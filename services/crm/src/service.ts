@@ -1,4 +1,5 @@
 import { DueScheduler } from '@crm/shared';
+import { FairScheduler } from '@crm/shared/core';
 import type { ServiceDefinition } from '@crm/shared/service';
 import type { CrmConfig } from './config';
 import type { CrmDeps } from './domain/deps';
@@ -32,7 +33,11 @@ export function crmService(config: CrmConfig): ServiceDefinition<CrmConfig, CrmD
         logger,
       }),
     }),
-    grpc: ({ deps, logger }) => ({ host: config.CRM_GRPC_HOST, port: config.CRM_GRPC_PORT, services: crmGrpcServices(deps, logger) }),
+    grpc: ({ deps, logger }) => ({
+      host: config.CRM_GRPC_HOST,
+      port: config.CRM_GRPC_PORT,
+      services: crmGrpcServices(deps, logger, new FairScheduler(config.CRM_CALL_CONCURRENCY)),
+    }),
     consumers: ({ deps, bus, logger }) =>
       config.CRM_MESSAGE_CONSUMER_ENABLED
         ? { 'message counts': messageConsumer(deps, bus, { groupId: config.CRM_CONSUMER_GROUP, topic: config.EVENTS_TOPIC, logger }) }

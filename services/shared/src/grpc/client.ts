@@ -10,7 +10,7 @@ import {
   type ServiceDefinition,
   type ServiceError,
 } from '@grpc/grpc-js';
-import { fromGrpcError, isTransportFailure } from '../errors/grpc-errors';
+import { fromGrpcError } from '../errors/grpc-errors';
 import { currentCommands, DB_COMMANDS_METADATA } from '../mongo/command-count';
 import { readStream } from './client-stream';
 import { callDeadline } from './deadline';
@@ -27,11 +27,14 @@ export interface CallOptions {
 
 /** Admits or refuses the calls to one service, and hears how each ended: the gateway's circuit breaker. */
 export interface CallGuard {
-  /** Throws (an AppError) to refuse a call without sending it. */
-  admit(): void;
-  /** `unreachable`: the service did not answer (UNAVAILABLE or DEADLINE_EXCEEDED from the transport). */
-  settle(unreachable: boolean): void;
+  /**
+   * Throws (an AppError) to refuse a call without sending it; else returns what hears how this call ended: its raw
+   * gRPC error, or undefined on success (transportFailureOf tells a service that did not answer).
+   */
+  admit(): (error: unknown) => void;
 }
+
+const unguarded = (): void => undefined;
 
 type AsyncMethod<M> = M extends { requestStream: true }
   ? never
@@ -103,21 +106,25 @@ export function createAsyncClient<D extends ServiceDefinition>(
     Record<string, UnaryMethod | StreamMethod>;
   // Per call, not on the client: grpc-js drops a client's interceptors when a call brings its own.
   const withIdentity = identityClientInterceptor(identity);
-  const settle = (error: unknown) => guard?.settle(error !== undefined && isTransportFailure(error));
   const asyncClient: Record<string, unknown> = { close: () => client.close() };
   for (const [method, { responseStream }] of Object.entries(definition)) {
     const call = client[method];
     if (!call) throw new Error(`unknown rpc ${method}`);
     asyncClient[method] = responseStream
-      ? (request: unknown, options: CallOptions = {}) =>
-          readStream(() => {
-            guard?.admit();
-            const deadline = callDeadline(options.timeoutMs ?? DEFAULT_STREAM_TIMEOUT_MS);
-            return (call as StreamMethod).call(client, request, new Metadata(), { deadline, interceptors: [withIdentity] });
-          }, settle)
+      ? (request: unknown, options: CallOptions = {}) => {
+          let settle: (error: unknown) => void = unguarded;
+          return readStream(
+            () => {
+              settle = guard?.admit() ?? unguarded;
+              const deadline = callDeadline(options.timeoutMs ?? DEFAULT_STREAM_TIMEOUT_MS);
+              return (call as StreamMethod).call(client, request, new Metadata(), { deadline, interceptors: [withIdentity] });
+            },
+            (error) => settle(error),
+          );
+        }
       : (request: unknown, options: CallOptions = {}) =>
           new Promise((resolve, reject) => {
-            guard?.admit();
+            const settle = guard?.admit() ?? unguarded;
             const commands = currentCommands();
             const interceptors = commands ? [withIdentity, collectCommandsInto(commands)] : [withIdentity];
             const deadline = callDeadline(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);

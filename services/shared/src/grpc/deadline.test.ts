@@ -1,4 +1,4 @@
-import type { handleUnaryCall, UntypedServiceImplementation } from '@grpc/grpc-js';
+import { status as grpcStatus, type handleUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors/app-error';
@@ -89,5 +89,29 @@ describe('a service calling another inherits its incoming call deadline', () => 
     // `front` answered its own error (the inner call's timeout) before the outer deadline passed.
     expect((error as AppError).code).toBe('UPSTREAM_TIMEOUT');
     expect(elapsed).toBeLessThan(3_000);
+  });
+});
+
+describe('a service receiving a call whose deadline has passed', () => {
+  it('refuses it with DEADLINE_EXCEEDED without starting the handler', async () => {
+    let started = 0;
+    const bound = bindService<PingServer>(
+      {
+        ping: async (request) => {
+          started += 1;
+          return request;
+        },
+      },
+      pino({ level: 'silent' }),
+    );
+    const answer = (deadline: Date) =>
+      new Promise<{ code?: number } | null>((resolve) => {
+        const call = { request: { n: 1 }, getDeadline: () => deadline, getPath: () => '/test.Ping/Ping', sendMetadata: () => undefined };
+        (bound.ping as unknown as (call: unknown, callback: (error: { code?: number } | null) => void) => void)(call, resolve);
+      });
+    expect(await answer(new Date(Date.now() - 1))).toMatchObject({ code: grpcStatus.DEADLINE_EXCEEDED });
+    expect(started).toBe(0);
+    expect(await answer(new Date(Date.now() + 5_000))).toBeNull();
+    expect(started).toBe(1);
   });
 });
