@@ -5,9 +5,52 @@ type Row = [string, string | number | null, string, string];
 
 const row = (what: string, figure: string | number | null, verdict?: Verdict): Row => [what, figure, verdict?.target ?? '—', mark(verdict)];
 
+/**
+ * Whether bench-results/webhooks.json has the shape this report reads: a file from an older bench (one latency run,
+ * no measurement header) is reported as such instead of being misread.
+ */
+export function isCurrentShape(webhooks: unknown): webhooks is BenchResults['webhooks'] {
+  const figures = webhooks as Partial<BenchResults['webhooks']> | null;
+  return !!figures && Array.isArray(figures.latency) && typeof figures.measured_at === 'string';
+}
+
+/** The line above the webhook table: when, at which commit and under which machine load the figures were taken. */
+export function webhookHeader({ webhooks }: BenchResults): string {
+  if (!isCurrentShape(webhooks))
+    return '`bench-results/webhooks.json` was written by an older benchmark and is not shown: run `npm run bench:webhooks` (or `npm run bench`).';
+  const [before, after] = webhooks.load_avg;
+  return `From \`npm run bench:webhooks\` or \`npm run bench\` (a system of its own: ${webhooks.measured_at}, commit \`${webhooks.commit}\`${webhooks.dirty ? ' plus uncommitted changes' : ''}); the machine's 1-minute load average ${before} → ${after} on 2 cores — a loaded machine stretches every latency, so compare the project with the peer of the same run.`;
+}
+
 /** The webhook section of BENCHMARKS.md: each figure with its issue-20 target; a scenario that did not run has no row. */
 export function webhookRows({ webhooks }: BenchResults): Row[] {
+  if (!isCurrentShape(webhooks)) return [];
   return [...throughputRows(webhooks), ...latencyRows(webhooks), ...isolationRows(webhooks), ...broadcastRows(webhooks)];
+}
+
+/** Where the time of one event went at each measured rate (webhook-stages.ts): p50 / p99 ms per stage. */
+export function stageRows({ webhooks }: BenchResults): Array<Array<string | number>> {
+  if (!isCurrentShape(webhooks)) return [];
+  return webhooks.latency.flatMap((run) => {
+    if (!run.stages) return [];
+    const { stages } = run;
+    const cell = (stage: { p50_ms: number; p99_ms: number }) => `${stage.p50_ms} / ${stage.p99_ms}`;
+    const cpu = Object.entries(run.cpu?.cpu_percent ?? {})
+      .map(([name, value]) => `${name} ${value} %`)
+      .join(', ');
+    return [
+      [
+        `${run.rate_per_s}/s (${stages.events} events)`,
+        cell(stages.write),
+        cell(stages.relay),
+        cell(stages.consume),
+        cell(stages.dispatch),
+        cell(stages.http),
+        `${run.p50_ms} / ${run.p99_ms}`,
+        `${cpu}; load ${run.cpu?.load_avg ?? '?'}`,
+      ],
+    ];
+  });
 }
 
 function throughputRows({ throughput, peer }: BenchResults['webhooks']): Row[] {

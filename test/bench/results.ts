@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
@@ -37,6 +38,13 @@ export interface BenchResults {
   reads?: ReadsFigures;
   /** From `npm run bench:agents`, when it ran. */
   agents?: AgentFigures;
+}
+
+const git = (...args: string[]): string => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+
+/** The commit the figures were measured at, and whether the working tree differed from it. */
+export function measuredCommit(): { commit: string; dirty: boolean } {
+  return { commit: git('rev-parse', '--short', 'HEAD'), dirty: git('status', '--porcelain', '--untracked-files=no') !== '' };
 }
 
 export function writeResult<K extends keyof BenchResults>(name: K, value: BenchResults[K]): string {

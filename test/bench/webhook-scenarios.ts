@@ -1,6 +1,7 @@
 import type { ApiClient } from './api-client';
 import type { Arrival, FastReceiver } from './receiver';
 import { percentile, round, sleep } from './stats';
+import { measureStages, type WebhookStages } from './webhook-stages';
 
 /** One organization taking part in a scenario: its API client and the base URL of the gateway. */
 export interface Tenant {
@@ -23,6 +24,8 @@ export interface WebhookLatency {
   p50_ms: number;
   p99_ms: number;
   max_ms: number;
+  /** Where the time went, stage by stage (webhook-stages.ts); null when not read. */
+  stages: WebhookStages | null;
 }
 
 export interface WebhookThroughput {
@@ -124,21 +127,23 @@ export function latencyOf(arrivals: Arrival[], sentAt: Map<string, { at: number 
 
 /**
  * Write → received latency at a steady rate, the writes spread over the tenants, each subscribed once to the fast
- * receiver: p50, p99, max, lost and duplicated deliveries.
+ * receiver: p50, p99, max, lost and duplicated deliveries, and (given the system's environment) the time of each
+ * stage of the pipeline.
  */
 export async function measureWebhookLatency(
   baseUrl: string,
   tenants: Tenant[],
   receiver: FastReceiver,
-  rate: number,
-  seconds: number,
+  load: { rate: number; seconds: number; env?: NodeJS.ProcessEnv },
 ): Promise<WebhookLatency> {
+  const { rate, seconds } = load;
   const first = receiver.arrivals.length;
   const writes = await pacedContactWrites(baseUrl, tenants, rate, seconds);
   const delivered = () =>
     new Set(receiver.arrivals.slice(first).flatMap((arrival) => (writes.sentAt.has(arrival.objectId) ? [arrival.objectId] : []))).size;
   await receiver.waitUntil(() => delivered() >= writes.sentAt.size, DRAIN_TIMEOUT_MS);
   const figures = latencyOf(receiver.arrivals.slice(first), writes.sentAt, () => true);
+  const stages = load.env ? await measureStages(load.env, receiver.arrivals.slice(first), writes.sentAt) : null;
   return {
     rate_per_s: rate,
     seconds,
@@ -148,6 +153,7 @@ export async function measureWebhookLatency(
     write_p99_ms: writes.writeP99,
     ...figures,
     lost: writes.sentAt.size - figures.delivered,
+    stages,
   };
 }
 

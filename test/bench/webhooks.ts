@@ -1,7 +1,11 @@
+import { loadavg } from 'node:os';
 import { apiClient } from './api-client';
 import type { BenchConfig } from './config';
+import { withCpuShare, type CpuShare } from './cpu-share';
 import type { OwnSystem } from './own-system';
 import { startFastReceiver, type FastReceiver } from './receiver';
+import { measuredCommit } from './results';
+import { round } from './stats';
 import { measureBroadcastEvents, type WebhookBroadcasts } from './webhook-broadcasts';
 import { measureIsolation, type WebhookIsolation } from './webhook-isolation';
 import { runWebhookPeer, type PeerFigures } from './webhook-peer';
@@ -17,8 +21,13 @@ import {
 
 /** Null: the scenario did not run (BENCH_WEBHOOK_SCENARIOS). */
 export interface WebhookFigures {
-  /** Write → received at the steady rate and at the high rate, two organizations. */
-  latency: WebhookLatency[];
+  measured_at: string;
+  commit: string;
+  dirty: boolean;
+  /** The machine's 1-minute load average before and after the scenarios (it is shared: compare ratios of one run). */
+  load_avg: [number, number];
+  /** Write → received at the steady rate and at the high rate, two organizations, with the CPU of each process meanwhile. */
+  latency: Array<WebhookLatency & { cpu: CpuShare }>;
   isolation: WebhookIsolation | null;
   throughput: WebhookThroughput | null;
   /** The one-process peer over the same events, same database, same receiver. */
@@ -27,6 +36,8 @@ export interface WebhookFigures {
 }
 
 type Log = (line: string) => void;
+
+const load = (): number => round(loadavg()[0] ?? 0);
 
 /**
  * Every webhook scenario of `npm run bench`, on one system, in an order where each leaves nothing behind that
@@ -42,7 +53,16 @@ export async function measureWebhooks(own: OwnSystem, config: BenchConfig, log: 
       { name: 'a', api: apiClient(own.system.baseUrl, own.key) },
       { name: 'b', api: apiClient(own.system.baseUrl, other.key) },
     ];
-    const figures: WebhookFigures = { latency: [], isolation: null, throughput: null, peer: null, broadcasts: null };
+    const figures: WebhookFigures = {
+      measured_at: new Date().toISOString(),
+      ...measuredCommit(),
+      load_avg: [load(), NaN],
+      latency: [],
+      isolation: null,
+      throughput: null,
+      peer: null,
+      broadcasts: null,
+    };
     if (runs('latency')) figures.latency = await measureLatencies(own, config, tenants, receiver, log);
     if (runs('isolation')) figures.isolation = await isolation(own, config, tenants, receiver, log);
     if (runs('throughput')) Object.assign(figures, await throughputAndPeer(own, config, tenants[0], receiver, log));
@@ -50,6 +70,7 @@ export async function measureWebhooks(own: OwnSystem, config: BenchConfig, log: 
       log(`webhooks: status events of two broadcasts of ${config.broadcastRecipients} recipients at once`);
       figures.broadcasts = await measureBroadcastEvents(own, receiver, config.broadcastRecipients, log);
     }
+    figures.load_avg[1] = load();
     return figures;
   } finally {
     await receiver.close();
@@ -59,12 +80,16 @@ export async function measureWebhooks(own: OwnSystem, config: BenchConfig, log: 
 async function measureLatencies(own: OwnSystem, config: BenchConfig, tenants: Tenant[], receiver: FastReceiver, log: Log) {
   for (const tenant of tenants) await subscribe(tenant.api, receiver.url(`latency-${tenant.name}`));
   await warmWebhooks(tenants, receiver, 10);
-  const latency: WebhookLatency[] = [];
+  const latency: WebhookFigures['latency'] = [];
+  const names = own.system.processes.map((process) => process.name).filter((name) => /^(gateway|crm|webhooks)/.test(name));
   for (const rate of [config.steadyRate, config.highRate]) {
     log(`webhooks: write → received at ${rate} events/s for ${config.steadySeconds} s, two organizations`);
-    const run = await measureWebhookLatency(own.system.baseUrl, tenants, receiver, rate, config.steadySeconds);
+    const { result: run, ...cpu } = await withCpuShare(own, names, () =>
+      measureWebhookLatency(own.system.baseUrl, tenants, receiver, { rate, seconds: config.steadySeconds, env: own.system.env }),
+    );
     log(`  p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms, ${run.delivered} delivered, ${run.lost} lost, writes p99 ${run.write_p99_ms} ms`);
-    latency.push(run);
+    log(`  stages: ${JSON.stringify(run.stages)}; CPU ${JSON.stringify(cpu.cpu_percent)}, load ${cpu.load_avg}`);
+    latency.push({ ...run, cpu });
   }
   return latency;
 }
