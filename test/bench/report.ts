@@ -113,6 +113,7 @@ function webhookTable(results: BenchResults): string {
           table(['rate', 'write', 'relay', 'consume', 'dispatch', 'http', 'total', 'CPU meanwhile'], stages),
         ]
       : []),
+    ...(results.webhookNotes ? ['', results.webhookNotes] : []),
   ].join('\n');
 }
 

@@ -38,6 +38,8 @@ export interface BenchResults {
   reads?: ReadsFigures;
   /** From `npm run bench:agents`, when it ran. */
   agents?: AgentFigures;
+  /** bench-results/webhooks-notes.md, written by hand: what a profile of the webhook figures found. */
+  webhookNotes?: string;
 }
 
 const git = (...args: string[]): string => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
@@ -67,6 +69,9 @@ export function readResults(): BenchResults {
     ...(existsSync(resolve(RESULTS_DIR, 'degraded.json')) ? { degraded: read('degraded') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'reads.json')) ? { reads: read('reads') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'agents.json')) ? { agents: read('agents') } : {}),
+    ...(existsSync(resolve(RESULTS_DIR, 'webhooks-notes.md'))
+      ? { webhookNotes: readFileSync(resolve(RESULTS_DIR, 'webhooks-notes.md'), 'utf8').trim() }
+      : {}),
   };
 }
 
