@@ -6,6 +6,7 @@ import type { OwnSystem } from './own-system';
 import { startFastReceiver, type FastReceiver } from './receiver';
 import { measuredCommit } from './results';
 import { round } from './stats';
+import { measureBacklogDrain, type WebhookBacklog } from './webhook-backlog';
 import { measureBroadcastEvents, type WebhookBroadcasts } from './webhook-broadcasts';
 import { measureIsolation, type WebhookIsolation } from './webhook-isolation';
 import { runWebhookPeer, type PeerFigures } from './webhook-peer';
@@ -30,7 +31,9 @@ export interface WebhookFigures {
   latency: Array<WebhookLatency & { cpu: CpuShare }>;
   isolation: WebhookIsolation | null;
   throughput: WebhookThroughput | null;
-  /** The one-process peer over the same events, same database, same receiver. */
+  /** The same load with the webhooks replicas stopped meanwhile: the rate at which they drain it once resumed. */
+  backlog: WebhookBacklog | null;
+  /** The one-process peer over the backlog's deliveries, same database, same receiver. */
   peer: PeerFigures | null;
   broadcasts: WebhookBroadcasts | null;
 }
@@ -60,6 +63,7 @@ export async function measureWebhooks(own: OwnSystem, config: BenchConfig, log: 
       latency: [],
       isolation: null,
       throughput: null,
+      backlog: null,
       peer: null,
       broadcasts: null,
     };
@@ -119,8 +123,17 @@ async function throughputAndPeer(own: OwnSystem, config: BenchConfig, tenant: Te
   log(
     `  ${throughput.deliveries_per_s} deliveries/s (${throughput.delivered}/${throughput.expected}, ${throughput.duplicates} duplicates)`,
   );
+  log('webhooks: the same load with the webhooks replicas stopped (SIGSTOP), then the backlog drained');
+  const backlogSince = Date.now();
+  const backlog = await measureBacklogDrain(own, tenant, receiver, {
+    subscriptions: config.fanout,
+    paths: (path) => path.startsWith('/fast/throughput-') && !path.includes('?peer'),
+    rate: config.throughputWriteRate,
+    seconds: config.seconds,
+  });
+  log(`  backlog: ${backlog.deliveries_per_s} deliveries/s (${backlog.delivered}/${backlog.expected} in ${backlog.seconds} s)`);
   log('webhooks: the one-process peer over the same deliveries');
-  const peer = await runWebhookPeer(own.system.env, since);
+  const peer = await runWebhookPeer(own.system.env, Math.max(since, backlogSince));
   log(`  peer: ${Math.round(peer.per_s)} deliveries/s (${peer.delivered} in ${peer.seconds.toFixed(1)} s, ${peer.failed} failed)`);
-  return { throughput, peer };
+  return { throughput, backlog, peer };
 }
