@@ -89,12 +89,17 @@ function latencyRows({ latency }: BenchResults['webhooks']): Row[] {
       run.p50_ms,
     ),
     row(
-      `write → received p99 (max ${run.max_ms}; ${run.delivered} delivered, ${run.lost} lost, ${run.duplicates} duplicates, ${run.write_failures} failed writes)`,
+      `write → received p99 (max ${run.max_ms}; ${run.delivered} delivered, ${run.lost} lost, ${run.duplicates} duplicates, ${run.write_failures} failed writes${failureCauses(run.write_failure_causes)})`,
       run.p99_ms,
       TARGETS.webhookP99(run.rate_per_s, run.p99_ms, run.lost),
     ),
   ]);
 }
+
+const failureCauses = (causes: Record<string, number> | undefined): string => {
+  const list = Object.entries(causes ?? {}).map(([cause, count]) => `${cause}: ${count}`);
+  return list.length > 0 ? ` — ${list.join(', ')}` : '';
+};
 
 function isolationRows({ isolation }: BenchResults['webhooks']): Row[] {
   if (!isolation) return [];

@@ -16,6 +16,8 @@ export interface WebhookLatency {
   writes: number;
   /** Writes whose POST failed: they cause no event. */
   write_failures: number;
+  /** The failures by HTTP status or by the client's error code (e.g. UND_ERR_SOCKET): refused by the system, or no answer. */
+  write_failure_causes: Record<string, number>;
   /** p99 of the POSTs themselves: whether the write path kept the pace. */
   write_p99_ms: number;
   delivered: number;
@@ -74,6 +76,11 @@ export async function pacedContactWrites(baseUrl: string, tenants: Tenant[], rat
   const sentAt = new Map<string, { at: number; tenant: string }>();
   const answerMs: number[] = [];
   let failures = 0;
+  const causes: Record<string, number> = {};
+  const failed = (cause: string) => {
+    failures++;
+    causes[cause] = (causes[cause] ?? 0) + 1;
+  };
   const writes: Promise<void>[] = [];
   const total = Math.round(rate * seconds);
   const start = Date.now();
@@ -91,10 +98,10 @@ export async function pacedContactWrites(baseUrl: string, tenants: Tenant[], rat
       write.then(
         async (response) => {
           answerMs.push(Date.now() - t0);
-          if (!response.ok) return void failures++;
+          if (!response.ok) return failed(String(response.status));
           sentAt.set(((await response.json()) as { data: { id: string } }).data.id, { at: t0, tenant: tenant.name });
         },
-        () => void failures++,
+        (error: { cause?: { code?: string } }) => failed(error.cause?.code ?? 'no answer'),
       ),
     );
   }
@@ -102,6 +109,7 @@ export async function pacedContactWrites(baseUrl: string, tenants: Tenant[], rat
   return {
     sentAt,
     failures,
+    causes,
     total,
     writeP99: percentile(
       answerMs.sort((a, b) => a - b),
@@ -150,6 +158,7 @@ export async function measureWebhookLatency(
     organizations: tenants.length,
     writes: writes.total,
     write_failures: writes.failures,
+    write_failure_causes: writes.causes,
     write_p99_ms: writes.writeP99,
     ...figures,
     lost: writes.sentAt.size - figures.delivered,
