@@ -3,7 +3,7 @@ import type { LoadResult } from './load';
 import type { CpuShare } from './cpu-share';
 import type { BenchResults } from './results';
 import { capacitySection } from './report-capacity';
-import { webhookRows } from './report-webhooks';
+import { stageRows, webhookHeader, webhookRows } from './report-webhooks';
 import { mark, TARGETS, type Verdict } from './targets';
 
 type Cell = string | number | null | undefined;
@@ -102,7 +102,21 @@ function httpTable(routes: RouteFigures[], most: number): string {
 }
 
 function webhookTable(results: BenchResults): string {
-  return table(['what', 'figure', 'target', ''], webhookRows(results));
+  const rows = webhookRows(results);
+  const stages = stageRows(results);
+  return [
+    webhookHeader(results),
+    ...(rows.length > 0 ? ['', table(['what', 'figure', 'target', ''], rows)] : []),
+    ...(stages.length > 0
+      ? [
+          '',
+          'Where the time of one event went (p50 / p99 ms), from the timestamps the pipeline leaves: POST → the event built (gateway, crm, write) → the Kafka record (outbox relay: wake-up, claim, publish) → the delivery stored (broker, consumer fetch, subscriptions read) → the first attempt started (fan-out insert, dispatcher) → received (HTTP). CPU: % of one core per process over the run.',
+          '',
+          table(['rate', 'write', 'relay', 'consume', 'dispatch', 'http', 'total', 'CPU meanwhile'], stages),
+        ]
+      : []),
+    ...(results.webhookNotes ? ['', results.webhookNotes] : []),
+  ].join('\n');
 }
 
 function processTable({ resources }: BenchResults): string {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
@@ -40,6 +41,15 @@ export interface BenchResults {
   agents?: AgentFigures;
   /** From `npm run bench:capacity`, when it ran. */
   capacity?: CapacityFigures;
+  /** bench-results/webhooks-notes.md, written by hand: what a profile of the webhook figures found. */
+  webhookNotes?: string;
+}
+
+const git = (...args: string[]): string => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+
+/** The commit the figures were measured at, and whether the working tree differed from it. */
+export function measuredCommit(): { commit: string; dirty: boolean } {
+  return { commit: git('rev-parse', '--short', 'HEAD'), dirty: git('status', '--porcelain', '--untracked-files=no') !== '' };
 }
 
 export function writeResult<K extends keyof BenchResults>(name: K, value: BenchResults[K]): string {
@@ -63,6 +73,9 @@ export function readResults(): BenchResults {
     ...(existsSync(resolve(RESULTS_DIR, 'reads.json')) ? { reads: read('reads') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'agents.json')) ? { agents: read('agents') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'capacity.json')) ? { capacity: read('capacity') } : {}),
+    ...(existsSync(resolve(RESULTS_DIR, 'webhooks-notes.md'))
+      ? { webhookNotes: readFileSync(resolve(RESULTS_DIR, 'webhooks-notes.md'), 'utf8').trim() }
+      : {}),
   };
 }
 

@@ -63,6 +63,8 @@ export class OutboxRelay {
   private earliestLease = Infinity;
   private leasesReadAt = 0;
   private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  /** Acknowledgements in progress: the next pass does not wait for them (their records stay leased meanwhile). */
+  private readonly acknowledging = new Set<Promise<void>>();
   private stopObserving: (() => void) | undefined;
   private unsubscribe: (() => void) | undefined;
   private collections: Collection<Document>[] = [];
@@ -95,6 +97,7 @@ export class OutboxRelay {
     this.stopObserving?.();
     this.wake?.();
     await this.loop;
+    await Promise.all(this.acknowledging);
     const pending = this.collections.filter((collection) => this.dirty.has(collection.collectionName));
     if (pending.length === 0) return;
     await withTimeout(this.drain(pending), FLUSH_TIMEOUT_MS, () => undefined).catch((error: unknown) =>
@@ -109,10 +112,10 @@ export class OutboxRelay {
       this.sweep = false;
       this.dirty = new Set();
       try {
-        // A collection that had something to publish is read once more: its batch may have been full, and a
-        // writer of another replica may have appended to a record while this relay held its lease (that
-        // writer's relay found the record leased and will not look again before the lease would expire).
-        for (const name of await this.drain(collections)) this.dirty.add(name);
+        // A collection whose batch was full is read again at once; one that had anything to publish is read
+        // again once acknowledged (acknowledgeLater): a writer of another replica may have appended to a record
+        // while this relay held its lease, and that writer's relay found it leased and will not look again.
+        for (const name of await this.publishPass(collections)) this.dirty.add(name);
       } catch (error) {
         this.options.logger.error({ err: error }, 'outbox relay pass failed; retrying');
         for (const collection of collections) this.dirty.add(collection.collectionName);
@@ -127,8 +130,18 @@ export class OutboxRelay {
     }
   }
 
-  /** Publishes what is pending in `collections`; returns the names of those that had something to publish. */
-  async drain(collections: Collection<Document>[] = this.collections): Promise<string[]> {
+  /** Publishes what is pending in `collections` (one batch each) and waits for the acknowledgements. */
+  async drain(collections: Collection<Document>[] = this.collections): Promise<void> {
+    await this.publishPass(collections);
+    await Promise.all(this.acknowledging);
+  }
+
+  /**
+   * One pass: claims, publishes, and starts acknowledging without waiting for it, so an event written meanwhile
+   * waits for one round trip less. The records stay leased until acknowledged, so no pass claims them again.
+   * Returns the names of the collections whose batch was full (more may be pending).
+   */
+  private async publishPass(collections: Collection<Document>[]): Promise<string[]> {
     const batchSize = this.options.batchSize ?? 100;
     const claimed = await Promise.all(
       collections.map(async (collection) => ({ collection, records: await this.claim(collection, batchSize) })),
@@ -144,9 +157,21 @@ export class OutboxRelay {
         })),
       );
     }
-    await Promise.all(claimed.map(({ collection, records }) => this.acknowledge(collection, records)));
     countPublished(entries.length);
-    return claimed.filter(({ records }) => records.length > 0).map(({ collection }) => collection.collectionName);
+    if (entries.length > 0) this.acknowledgeLater(claimed);
+    return claimed.filter(({ records }) => records.length >= batchSize).map(({ collection }) => collection.collectionName);
+  }
+
+  private acknowledgeLater(claimed: Array<{ collection: Collection<Document>; records: ClaimedRecord[] }>): void {
+    const done = Promise.all(claimed.map(({ collection, records }) => this.acknowledge(collection, records))).then(
+      () => {
+        for (const { collection, records } of claimed) if (records.length > 0) this.nudge(collection.collectionName);
+      },
+      // Published but not acknowledged: the leases expire and the entries are published again (at least once).
+      (error: unknown) => this.options.logger.error({ err: error }, 'outbox relay could not acknowledge published events'),
+    );
+    this.acknowledging.add(done);
+    void done.finally(() => this.acknowledging.delete(done));
   }
 
   /**
@@ -172,23 +197,28 @@ export class OutboxRelay {
 
   /**
    * Leases up to `limit` pending records with one conditional update: of several replicas that saw the same
-   * records, each record goes to exactly one (the store applies the condition per document, atomically). Also
-   * returns records this relay leased in a pass that failed before acknowledging (published again: at least once).
+   * records, each record goes to exactly one (the store applies the condition per document, atomically). The
+   * entries are read with the candidates: when every candidate was leased here, they are the ones to publish (an
+   * entry appended after the read stays pending, since the acknowledgement removes only published ids); when
+   * another replica won some, the records leased here are read again.
    */
   private async claim(collection: Collection<Document>, limit: number): Promise<ClaimedRecord[]> {
     const now = new Date();
     const candidates = await collection
-      .find({ ...PENDING, ...leaseFree(now) }, { projection: { _id: 1 } })
+      .find({ ...PENDING, ...leaseFree(now) }, { projection: { _outbox: 1 } })
       .limit(limit)
       .toArray();
     if (candidates.length === 0) return [];
     const ids = candidates.map((candidate) => candidate._id);
     const leaseUntil = new Date(now.getTime() + (this.options.leaseMs ?? 30_000));
-    await collection.updateMany(
+    const { modifiedCount } = await collection.updateMany(
       { _id: { $in: ids }, ...PENDING, ...leaseFree(now) },
       { $set: { _outbox_lease_until: leaseUntil, _outbox_lease_owner: this.owner } },
     );
-    const leased = await collection.find({ _id: { $in: ids }, _outbox_lease_owner: this.owner }, { projection: { _outbox: 1 } }).toArray();
+    const leased =
+      modifiedCount === candidates.length
+        ? candidates
+        : await collection.find({ _id: { $in: ids }, _outbox_lease_owner: this.owner }, { projection: { _outbox: 1 } }).toArray();
     return leased.map((record) => ({ id: record._id, entries: (record._outbox as OutboxEntry[] | undefined) ?? [] }));
   }
 
