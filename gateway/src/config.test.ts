@@ -34,9 +34,9 @@ describe('gateway configuration', () => {
   });
 
   it('lets an organization queue what the rate limits admit of it in a window, unless told otherwise', () => {
-    expect(loadGatewayConfig({}).TENANT_QUEUE_LIMIT).toBe(300);
-    expect(loadGatewayConfig({ RATE_LIMIT_ORG_PER_SECOND: '0', RATE_LIMIT_WINDOW_SECONDS: '2' }).TENANT_QUEUE_LIMIT).toBe(200);
-    expect(loadGatewayConfig({ RATE_LIMIT_ORG_PER_SECOND: '0', RATE_LIMIT_PER_SECOND: '0' }).TENANT_QUEUE_LIMIT).toBe(256);
-    expect(loadGatewayConfig({ TENANT_QUEUE_LIMIT: '5' }).TENANT_QUEUE_LIMIT).toBe(5);
+    expect(loadGatewayConfig(IDENTITY).TENANT_QUEUE_LIMIT).toBe(300);
+    expect(loadGatewayConfig({ ...IDENTITY, RATE_LIMIT_ORG_PER_SECOND: '0', RATE_LIMIT_WINDOW_SECONDS: '2' }).TENANT_QUEUE_LIMIT).toBe(200);
+    expect(loadGatewayConfig({ ...IDENTITY, RATE_LIMIT_ORG_PER_SECOND: '0', RATE_LIMIT_PER_SECOND: '0' }).TENANT_QUEUE_LIMIT).toBe(256);
+    expect(loadGatewayConfig({ ...IDENTITY, TENANT_QUEUE_LIMIT: '5' }).TENANT_QUEUE_LIMIT).toBe(5);
   });
 });

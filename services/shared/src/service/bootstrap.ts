@@ -14,7 +14,7 @@ import { startupRetry } from './startup-retry';
 /**
  * Starts a service in the one order every service shares — metrics, database, events topic (both with the
  * start-up retry), dependencies and indexes, outbox relay, workers, gRPC server and its health (SERVING once
- * bound), consumers, other listeners — and registers the graceful shutdown (shutdownSteps).
+ * bound), other listeners, consumers — and registers the graceful shutdown (shutdownSteps).
  */
 export async function bootstrap<C extends ServiceConfig, D>(name: string, config: C, service: ServiceDefinition<C, D>): Promise<void> {
   const logger = createLogger(name, config.LOG_LEVEL);
@@ -38,11 +38,13 @@ export async function bootstrap<C extends ServiceConfig, D>(name: string, config
       ? new OutboxRelay({ outbox: storage.outbox, bus, topic: config.EVENTS_TOPIC, logger, idleCheckMs: config.OUTBOX_IDLE_CHECK_MS })
       : undefined;
   relay?.start();
-  // Workers before the server (a request may hand them work), consumers after it (a group join can take seconds).
+  // Workers before the server (a request may hand them work); consumers last: a group join can take as long as a
+  // crashed member's Kafka session (30 s), and a restarted replica must not refuse calls or provider callbacks
+  // (messaging's listener) meanwhile — they went to the other replica, were retried with backoff, or were lost.
   const workers = await startAll(logger, service.workers?.(context));
   const server = await startGrpcServer({ ...service.grpc(context), identity: identityKeys(config) });
-  const consumers = await startAll(logger, service.consumers?.(context));
   const listeners = await startAll(logger, service.listeners?.(context));
+  const consumers = await startAll(logger, service.consumers?.(context));
   logger.info(
     {
       port: server.port,
