@@ -10,6 +10,9 @@ export interface IntegrationEnv {
 }
 
 /** A name unique to this run and call: databases and topics of one test file never meet another's. */
+/** The settings every service's configuration requires, for building a service's dependencies in a test. */
+export const REQUIRED_SETTINGS = { LOG_LEVEL: 'silent', SERVICE_TOKEN_SECRET: 'integration-tests-service-token-secret' };
+
 export const uniqueName = (what: string): string => `${inject('integration').namespace}_${what}_${randomUUID().slice(0, 8)}`;
 
 /**

@@ -1,6 +1,6 @@
 import { createLogger, newId, WriteConflict } from '@crm/shared';
 import { describe, expect, it } from 'vitest';
-import { useDatabase } from '../../../../test/support/integration';
+import { REQUIRED_SETTINGS, useDatabase } from '../../../../test/support/integration';
 import { loadAgentsConfig } from '../config';
 import { createDeps } from '../wiring';
 import type { AgentRecord } from './agent.repository';
@@ -58,10 +58,7 @@ const runRecord = (orgId: string, fields: Partial<RunRecord> = {}): RunRecord =>
 
 describe('agent, run and conversation-state repositories', () => {
   let deps: ReturnType<typeof createDeps>;
-  useDatabase(
-    'agents',
-    (storage) => (deps = createDeps(storage, loadAgentsConfig({ LOG_LEVEL: 'silent' }), createLogger('test', 'silent'))),
-  );
+  useDatabase('agents', (storage) => (deps = createDeps(storage, loadAgentsConfig(REQUIRED_SETTINGS), createLogger('test', 'silent'))));
 
   it('creates an agent at revision 1, bumps it on every write, and refuses a replacement read before a deactivation', async () => {
     const orgId = newId('organization');

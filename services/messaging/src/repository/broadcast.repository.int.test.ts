@@ -1,6 +1,6 @@
 import { createLogger, newId } from '@crm/shared';
 import { describe, expect, it } from 'vitest';
-import { useDatabase } from '../../../../test/support/integration';
+import { REQUIRED_SETTINGS, useDatabase } from '../../../../test/support/integration';
 import { broadcastRecord, recipientRecord } from '../../../../test/support/messaging-records';
 import { loadMessagingConfig } from '../config';
 import { optOutKey } from './opt-out.repository';
@@ -10,7 +10,7 @@ describe('broadcast, recipient, lane and opt-out repositories', () => {
   let deps: ReturnType<typeof createDeps>;
   useDatabase(
     'messaging_broadcasts',
-    (storage) => (deps = createDeps(storage, loadMessagingConfig({ LOG_LEVEL: 'silent' }), createLogger('test', 'silent'))),
+    (storage) => (deps = createDeps(storage, loadMessagingConfig(REQUIRED_SETTINGS), createLogger('test', 'silent'))),
   );
 
   it('applies a transition once: of two concurrent launches of a draft, one wins', async () => {

@@ -1,6 +1,6 @@
 import { createLogger, newId } from '@crm/shared';
 import { describe, expect, it } from 'vitest';
-import { testEvent, useDatabase } from '../../../../test/support/integration';
+import { REQUIRED_SETTINGS, testEvent, useDatabase } from '../../../../test/support/integration';
 import { instanceRecord, messageRecord, touchOf } from '../../../../test/support/messaging-records';
 import { loadMessagingConfig } from '../config';
 import { storeMessage } from '../domain/store-message';
@@ -10,7 +10,7 @@ describe('conversation, message, number and template repositories', () => {
   let deps: ReturnType<typeof createDeps>;
   useDatabase(
     'messaging_conversations',
-    (storage) => (deps = createDeps(storage, loadMessagingConfig({ LOG_LEVEL: 'silent' }), createLogger('test', 'silent'))),
+    (storage) => (deps = createDeps(storage, loadMessagingConfig(REQUIRED_SETTINGS), createLogger('test', 'silent'))),
     { requires: ['transactions'] },
   );
 

@@ -1,6 +1,6 @@
 import { createLogger, newId, type Storage } from '@crm/shared';
 import { describe, expect, it } from 'vitest';
-import { useDatabase } from '../../../../test/support/integration';
+import { REQUIRED_SETTINGS, useDatabase } from '../../../../test/support/integration';
 import { loadWebhooksConfig } from '../config';
 import type { WebhookDeps } from '../domain/deps';
 import { createDeps } from '../wiring';
@@ -65,7 +65,7 @@ describe('webhook and delivery repositories', () => {
   let deps: WebhookDeps;
   useDatabase('webhooks', (opened) => {
     storage = opened;
-    deps = createDeps(storage, loadWebhooksConfig({ LOG_LEVEL: 'silent' }), createLogger('test', 'silent'), {
+    deps = createDeps(storage, loadWebhooksConfig(REQUIRED_SETTINGS), createLogger('test', 'silent'), {
       deliveriesQueued: () => undefined,
       paused: () => undefined,
     });
