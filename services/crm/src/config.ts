@@ -26,3 +26,7 @@ export const crmConfig = z.object({
 export type CrmConfig = z.infer<typeof crmConfig>;
 
 export const loadCrmConfig = (env: NodeJS.ProcessEnv = process.env): CrmConfig => loadConfig(crmConfig, env);
+
+/** What the admin CLI reads: it opens the CRM's database directly, so it needs no service token nor ports. */
+export const loadCrmDatabaseConfig = (env: NodeJS.ProcessEnv = process.env) =>
+  loadConfig(z.object({ MONGODB_URI: crmConfig.shape.MONGODB_URI, CRM_DB_NAME: crmConfig.shape.CRM_DB_NAME }), env);

@@ -58,3 +58,7 @@ export const messagingConfig = z
 export type MessagingConfig = z.infer<typeof messagingConfig>;
 
 export const loadMessagingConfig = (env: NodeJS.ProcessEnv = process.env): MessagingConfig => loadConfig(messagingConfig, env);
+
+/** What the command-line tools read: they open messaging's database directly, so they need no service token. */
+export const loadMessagingDatabaseConfig = (env: NodeJS.ProcessEnv = process.env) =>
+  loadConfig(z.object({ MONGODB_URI: messagingConfig.shape.MONGODB_URI, MESSAGING_DB_NAME: messagingConfig.shape.MESSAGING_DB_NAME }), env);

@@ -1,5 +1,5 @@
 import { createChatInstanceRepository } from '@crm/messaging/src/repository/chat-instance.repository';
-import { loadMessagingConfig } from '@crm/messaging/src/config';
+import { loadMessagingDatabaseConfig } from '@crm/messaging/src/config';
 import { connectStorage } from '@crm/shared';
 import { invocation, text, UsageError, type CliCommand, type CliOption, type CliProgram, type CliValues } from '@crm/shared/cli';
 import { INSTANCE_KINDS, TEMPLATE_STATUSES, type InstanceKind } from '@crm/shared/schemas';
@@ -282,7 +282,7 @@ function openSimContext(simUrl: string): { context: SimContext; close(): Promise
       ref = last[kind] ?? '';
       if (!ref) throw new UsageError(`the simulator knows no ${kind} number yet: pass --to <handle>`);
     }
-    const config = loadMessagingConfig();
+    const config = loadMessagingDatabaseConfig();
     database ??= connectStorage(config.MONGODB_URI, config.MESSAGING_DB_NAME);
     if (!(await createChatInstanceRepository(await database).getByProviderRef(kind, ref)))
       throw new Error(
