@@ -36,8 +36,25 @@ export async function freePort(): Promise<number> {
   }
 }
 
+/**
+ * A free port `base` whose `base + offset` ports are free too, all handed out together: for programs that derive
+ * their other ports from one setting (npm start's replicas and metrics ports). All stay below the ephemeral range.
+ */
+export async function freePortWith(offsets: number[]): Promise<number> {
+  const span = Math.max(0, ...offsets);
+  for (;;) {
+    const base = await freePort();
+    const others = offsets.map((offset) => base + offset);
+    const usable = base + span <= LAST_PORT && others.every((port) => !handedOut.has(port));
+    if (usable && (await Promise.all(others.map(bindable))).every(Boolean)) {
+      for (const port of others) handedOut.add(port);
+      return base;
+    }
+  }
+}
+
 /** Whether `port` can be bound on loopback right now. */
-export function bindable(port: number): Promise<boolean> {
+function bindable(port: number): Promise<boolean> {
   return new Promise((done) => {
     const server = createServer()
       .once('error', () => done(false))

@@ -34,12 +34,20 @@ export function generateSecrets(): SharedSecrets {
   };
 }
 
+/** Where `npm start` keeps the local platform's keys, relative to the repository's root (git-ignored). */
+export const LOCAL_SECRETS_FILE = '.local/secrets.json';
+
+/** The keys kept in `file`, as far as it holds them; none when there is no file yet. Never writes. */
+export function readLocalSecrets(file: string): Partial<SharedSecrets> {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<SharedSecrets>) : {};
+}
+
 /**
- * The local platform's keys, generated once and kept in `file` (under .local/, git-ignored, mode 0600), so every
- * replica of every `npm start` gets the same ones and data sealed yesterday opens today.
+ * The local platform's keys, generated once and kept in `file` (under .local/, mode 0600), so every replica of every
+ * `npm start` gets the same ones and data sealed yesterday opens today.
  */
 export function localSecrets(file: string): SharedSecrets {
-  const stored = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<SharedSecrets>) : {};
+  const stored = readLocalSecrets(file);
   const secrets = { ...generateSecrets(), ...stored };
   if (Object.keys(secrets).some((key) => !stored[key as keyof SharedSecrets])) write(file, secrets);
   return { ...secrets, WEBHOOK_SECRETS_OLD_KEYS: LEGACY_LOCAL_KEY };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, startLocalStack } from '../../deploy/lib/local-stack';
-import { bindable, freePort } from '../../deploy/lib/ports';
+import { freePort, freePortWith } from '../../deploy/lib/ports';
 import { generateSecrets } from '../../deploy/lib/secrets';
 import { systemEnv } from '../../deploy/lib/system';
 import { dropNamespace } from '../support/namespace';
@@ -69,14 +69,6 @@ function copyRepository(target: string): void {
   }
 }
 
-/** A free port whose `offsets` (npm start puts a second replica 10 ports higher, metrics after a base) are free too. */
-async function freeWith(offsets: number[]): Promise<number> {
-  for (;;) {
-    const base = await freePort();
-    if ((await Promise.all(offsets.map((offset) => bindable(base + offset)))).every(Boolean)) return base;
-  }
-}
-
 describe('the commands of the README and the docs, on a fresh copy of the repository', () => {
   const clone = mkdtempSync(join(tmpdir(), 'crm-clone-'));
   const namespace = `docs${Date.now().toString(36)}`;
@@ -92,13 +84,13 @@ describe('the commands of the README and the docs, on a fresh copy of the reposi
     // Two replicas of the CRM and of the webhook service, as `CRM_REPLICAS=2 WEBHOOKS_REPLICAS=2 npm start` runs them.
     ports = {
       PORT: await freePort(),
-      CRM_GRPC_PORT: await freeWith([10]),
-      WEBHOOKS_GRPC_PORT: await freeWith([10]),
+      CRM_GRPC_PORT: await freePortWith([10]),
+      WEBHOOKS_GRPC_PORT: await freePortWith([10]),
       MESSAGING_GRPC_PORT: await freePort(),
       AGENTS_GRPC_PORT: await freePort(),
       MESSAGING_HTTP_PORT: await freePort(),
       SIM_PORT: await freePort(),
-      METRICS_PORT: await freeWith([1, 2, 3, 4, 11, 12]),
+      METRICS_PORT: await freePortWith([1, 2, 3, 4, 11, 12]),
     };
     const system = systemEnv({
       stack,
