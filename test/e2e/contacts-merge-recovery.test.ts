@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { distinctEvents } from '../support/distinct-events';
-import { eventsOf, type EventLog } from '../support/events';
+import { orgWithEvents, type EventLog } from '../support/events';
 import { eventually } from '../support/messaging';
 import { crmAdmin, createTestOrg, type TestOrg } from '../support/orgs';
 
@@ -14,11 +14,8 @@ describe('contact merges beside other writes, and after a crash', () => {
   let events: EventLog;
 
   beforeAll(async () => {
-    org = await createTestOrg();
-    events = await eventsOf(org.orgId);
-  });
-  afterAll(async () => {
-    await events.stop();
+    ({ org, events } = await orgWithEvents());
+    return events.stop;
   });
 
   const create = async (target: TestOrg, body: Record<string, unknown>) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { distinctEvents } from '../support/distinct-events';
-import { eventsOf, type EventLog } from '../support/events';
+import { orgWithEvents, type EventLog } from '../support/events';
 import { addNumber, eventually, inbound, uniquePhone, type TestNumber } from '../support/messaging';
 import { createTestOrg, type TestOrg } from '../support/orgs';
 import { createDeal, createFunnel } from '../support/pipelines';
@@ -13,13 +13,10 @@ describe('merging contacts', () => {
   let number: TestNumber;
 
   beforeAll(async () => {
-    org = await createTestOrg();
-    events = await eventsOf(org.orgId);
+    ({ org, events } = await orgWithEvents());
     number = await addNumber(org.orgId, 'qrcode', { name: 'Merge QR' });
     await createFunnel(org.client, { name: 'Sales', is_default: true });
-  });
-  afterAll(async () => {
-    await events.stop();
+    return events.stop;
   });
 
   const create = async (body: Record<string, unknown>) => {

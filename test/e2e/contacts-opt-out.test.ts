@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { distinctEvents } from '../support/distinct-events';
-import { eventsOf, type EventLog } from '../support/events';
+import { orgWithEvents, type EventLog } from '../support/events';
 import { addNumber, eventually, inbound, uniquePhone } from '../support/messaging';
 import { createTestOrg, type TestOrg } from '../support/orgs';
 
@@ -10,11 +10,8 @@ describe('opting a contact out of marketing', () => {
   let events: EventLog;
 
   beforeAll(async () => {
-    org = await createTestOrg();
-    events = await eventsOf(org.orgId);
-  });
-  afterAll(async () => {
-    await events.stop();
+    ({ org, events } = await orgWithEvents());
+    return events.stop;
   });
 
   /** contact.opted_out events of a contact, one per event id (publishing is at-least-once). */

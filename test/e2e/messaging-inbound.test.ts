@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsOf, type EventLog } from '../support/events';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { orgWithEvents, type EventLog } from '../support/events';
 import { addNumber, eventually, inbound, type TestNumber, uniquePhone } from '../support/messaging';
-import { createTestOrg, type TestOrg } from '../support/orgs';
+import type { TestOrg } from '../support/orgs';
 import { CALLBACK_TIMESTAMP_HEADER, DEV_CALLBACK_SECRET, signCallback } from '@crm/shared';
 import { testSystem } from '../support/system';
 
@@ -13,13 +13,10 @@ describe('inbound messages: conversations, contacts and events', () => {
   let official: TestNumber;
 
   beforeAll(async () => {
-    org = await createTestOrg();
-    events = await eventsOf(org.orgId);
+    ({ org, events } = await orgWithEvents());
     qr = await addNumber(org.orgId, 'qrcode', { name: 'Sales QR' });
     official = await addNumber(org.orgId, 'official', { name: 'Support line' });
-  });
-  afterAll(async () => {
-    await events.stop();
+    return events.stop;
   });
 
   it('an unknown sender becomes a contact (source chatapp) with a conversation, a message and message.received', async () => {
