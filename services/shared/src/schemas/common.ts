@@ -60,4 +60,15 @@ export const emailSchema = z
 
 export const phoneSchema = z.string().regex(E164, 'must be an E.164 phone number such as +14155550123');
 
-export const isoDateTimeSchema = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' });
+const FIRST_INSTANT = Date.parse('0000-01-01T00:00:00.000Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * An ISO 8601 date-time with any offset, taken as the instant it names and kept in UTC with milliseconds (the form
+ * every answer uses: a value stored as sent, `…-05:00`, broke the answers that echo it). An offset may carry a date
+ * past year 9999 or before year 0000 in UTC, which the answers' form cannot write: refused.
+ */
+export const isoDateTimeSchema = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time' })
+  .refine((value) => Date.parse(value) >= FIRST_INSTANT && Date.parse(value) <= LAST_INSTANT, 'must fall in the years 0000 to 9999 in UTC')
+  .transform((value) => new Date(value).toISOString());
