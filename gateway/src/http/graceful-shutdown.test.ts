@@ -24,8 +24,9 @@ async function server(drainMs: number) {
 }
 
 describe('GracefulShutdown', () => {
-  it('fails readiness and keeps serving while it drains, answering with Connection: close', async () => {
-    const { app, shutdown, url } = await server(300);
+  it('fails readiness and keeps serving while it drains, answering with Connection: close', { timeout: 20_000 }, async () => {
+    // A drain long enough for two requests on a loaded machine (300 ms was not: the listener had closed before the second).
+    const { app, shutdown, url } = await server(3_000);
     expect(shutdown.ready).toBe(true);
     const done = shutdown.run(app);
     expect(shutdown.ready).toBe(false);
