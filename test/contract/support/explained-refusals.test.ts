@@ -26,6 +26,12 @@ describe('the exploration exception list', () => {
     expect(isExplained(refusal({ code: 'VALIDATION_ERROR', details: { fields: [] } }))).toBe(false);
   });
 
+  it('excuses an id of another kind only where the stateful phase carried it', () => {
+    const wrongKind = refusal({ code: 'INVALID_ID', details: { field: 'id' } });
+    expect(isExplained({ ...wrongKind, phase: 'stateful' })).toBe(true);
+    expect(isExplained({ ...wrongKind, phase: 'fuzzing' })).toBe(false);
+  });
+
   it('does not excuse other codes or answers without the envelope', () => {
     expect(isExplained(refusal({ code: 'INVALID_BODY' }))).toBe(false);
     expect(isExplained({ ...refusal({}), body: 'Bad Request' })).toBe(false);
