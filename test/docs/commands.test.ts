@@ -3,11 +3,12 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startLocalStack } from '../../deploy/lib/local-stack';
+import { REPO_ROOT } from '../../deploy/lib/local-stack';
 import { freePort, freePortWith } from '../../deploy/lib/ports';
 import { generateSecrets } from '../../deploy/lib/secrets';
 import { systemEnv } from '../../deploy/lib/system';
 import { dropNamespace } from '../support/namespace';
+import { stackForRun } from '../support/run-stack';
 import { crashUnderLoad } from './crash-under-load';
 import { shellCommands, type DocCommand } from './shell-blocks';
 import { ShellSession, type CommandResult } from './shell-session';
@@ -77,10 +78,13 @@ describe('the commands of the README and the docs, on a fresh copy of the reposi
   let env: NodeJS.ProcessEnv;
   let ports: Record<string, number>;
   let shell: ShellSession | undefined;
+  let releaseStack: () => Promise<void> = async () => undefined;
 
   beforeAll(async () => {
     copyRepository(clone);
-    const stack = await startLocalStack();
+    // Stopped afterwards when this run started it: npm test leaves no server running (CI runs clones in a row).
+    const { stack, release } = await stackForRun();
+    releaseStack = release;
     // Two replicas of the CRM and of the webhook service, as `CRM_REPLICAS=2 WEBHOOKS_REPLICAS=2 npm start` runs them.
     ports = {
       PORT: await freePort(),
@@ -132,6 +136,7 @@ describe('the commands of the README and the docs, on a fresh copy of the reposi
     shell?.close();
     if (env) await dropNamespace(env);
     rmSync(clone, { recursive: true, force: true });
+    await releaseStack();
   }, 180_000);
 
   /** The default ports in a command, rewritten to the ones this run gave npm start. */
