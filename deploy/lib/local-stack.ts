@@ -25,7 +25,7 @@ export interface StackEnv {
 export function kafkaLogin(stack: StackEnv, identity: string): NodeJS.ProcessEnv {
   if (!stack.kafkaLogins) return {};
   const password = stack.kafkaLogins.passwords[identity];
-  if (!password) throw new Error(`the local Kafka has no user ${identity} (deploy/local/kafka.sh KAFKA_USERS)`);
+  if (!password) throw new Error(`the local Kafka has no user ${identity} (deploy/local/kafka.sh KAFKA_SCRAM_USERS)`);
   return { KAFKA_SASL_MECHANISM: stack.kafkaLogins.mechanism, KAFKA_SASL_USERNAME: identity, KAFKA_SASL_PASSWORD: password };
 }
 

@@ -13,10 +13,10 @@ KAFKA_CLUSTER_ID_FILE="$KAFKA_RUN_DIR/cluster-id"
 # The client listener accepts only SASL/SCRAM logins. One identity per service that talks to Kafka, plus `admin`:
 # the broker's own inter-broker login, the tests' and the tools' clients. "name password" lines, generated once,
 # mode 0600; KRaft adds SCRAM users when the store is formatted, so the store remembers which set it was made with.
-KAFKA_SASL_MECHANISM="SCRAM-SHA-512"
-KAFKA_USERS=(admin crm messaging agents webhooks)
-KAFKA_USERS_FILE="$KAFKA_RUN_DIR/scram-users"
-KAFKA_USERS_STAMP="$KAFKA_RUN_DIR/data/.scram-users.sha256"
+KAFKA_SCRAM_MECHANISM="SCRAM-SHA-512"
+KAFKA_SCRAM_USERS=(admin crm messaging agents webhooks)
+KAFKA_SCRAM_USERS_FILE="$KAFKA_RUN_DIR/scram-users"
+KAFKA_SCRAM_STAMP="$KAFKA_RUN_DIR/data/.scram-users.sha256"
 # Readiness can take a while on 2 cores (JVM start + metadata log replay).
 KAFKA_START_TIMEOUT="${STACK_KAFKA_START_TIMEOUT:-90}"
 # 512m is plenty for a dev broker and leaves room for the services.
@@ -72,17 +72,17 @@ kafka_install() {
 kafka_write_users() {
   local name lines=""
   mkdir -p "$KAFKA_RUN_DIR"
-  [[ -f "$KAFKA_USERS_FILE" ]] && lines="$(<"$KAFKA_USERS_FILE")"
-  for name in "${KAFKA_USERS[@]}"; do
+  [[ -f "$KAFKA_SCRAM_USERS_FILE" ]] && lines="$(<"$KAFKA_SCRAM_USERS_FILE")"
+  for name in "${KAFKA_SCRAM_USERS[@]}"; do
     grep -q "^$name " <<<"$lines" && continue
     # 48 hex characters: nothing the --add-scram syntax or a JAAS line would need to quote.
     lines+="${lines:+$'\n'}$name $(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
   done
-  (umask 077 && printf '%s\n' "$lines" >"$KAFKA_USERS_FILE.tmp")
-  mv "$KAFKA_USERS_FILE.tmp" "$KAFKA_USERS_FILE"
+  (umask 077 && printf '%s\n' "$lines" >"$KAFKA_SCRAM_USERS_FILE.tmp")
+  mv "$KAFKA_SCRAM_USERS_FILE.tmp" "$KAFKA_SCRAM_USERS_FILE"
 }
 
-kafka_user_password() { awk -v name="$1" '$1 == name { print $2 }' "$KAFKA_USERS_FILE"; }
+kafka_user_password() { awk -v name="$1" '$1 == name { print $2 }' "$KAFKA_SCRAM_USERS_FILE"; }
 
 # Whether the broker of this run dir was configured with authentication (one started by an older version of this
 # script may still run without it).
@@ -102,8 +102,8 @@ advertised.listeners=SASL_PLAINTEXT://$STACK_HOST:$STACK_KAFKA_PORT
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=SASL_PLAINTEXT
 listener.security.protocol.map=SASL_PLAINTEXT:SASL_PLAINTEXT,CONTROLLER:PLAINTEXT
-sasl.enabled.mechanisms=$KAFKA_SASL_MECHANISM
-sasl.mechanism.inter.broker.protocol=$KAFKA_SASL_MECHANISM
+sasl.enabled.mechanisms=$KAFKA_SCRAM_MECHANISM
+sasl.mechanism.inter.broker.protocol=$KAFKA_SCRAM_MECHANISM
 listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="admin" password="$(kafka_user_password admin)";
 log.dirs=$KAFKA_RUN_DIR/data
 num.partitions=6
@@ -142,7 +142,7 @@ kafka_java() {
   "${KAFKA_JAVA_CMD[@]}" "$@"
 }
 
-kafka_users_digest() { sha256sum "$KAFKA_USERS_FILE" | cut -d' ' -f1; }
+kafka_users_digest() { sha256sum "$KAFKA_SCRAM_USERS_FILE" | cut -d' ' -f1; }
 
 # KRaft needs its log dir formatted once with a cluster id; the id is kept in the run dir so restarts reuse the same
 # cluster (formatting is skipped). The SCRAM users are added at format time (--add-scram), so a store formatted with
@@ -152,7 +152,7 @@ kafka_format_storage() {
   local name
   local -a scram=()
   if [[ -f "$KAFKA_RUN_DIR/data/meta.properties" ]]; then
-    [[ "$(cat "$KAFKA_USERS_STAMP" 2>/dev/null)" == "$(kafka_users_digest)" ]] && return 0
+    [[ "$(cat "$KAFKA_SCRAM_STAMP" 2>/dev/null)" == "$(kafka_users_digest)" ]] && return 0
     log "the Kafka store was formatted with other users (or none): formatting it again, its topics are dropped"
     rm -rf "$KAFKA_RUN_DIR/data"
     mkdir -p "$KAFKA_RUN_DIR/data"
@@ -161,14 +161,14 @@ kafka_format_storage() {
     kafka_java kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n1 >"$KAFKA_CLUSTER_ID_FILE.tmp"
     mv "$KAFKA_CLUSTER_ID_FILE.tmp" "$KAFKA_CLUSTER_ID_FILE"
   fi
-  for name in "${KAFKA_USERS[@]}"; do
-    scram+=(--add-scram "$KAFKA_SASL_MECHANISM=[name=$name,password=$(kafka_user_password "$name")]")
+  for name in "${KAFKA_SCRAM_USERS[@]}"; do
+    scram+=(--add-scram "$KAFKA_SCRAM_MECHANISM=[name=$name,password=$(kafka_user_password "$name")]")
   done
-  log "formatting Kafka storage (cluster id $(<"$KAFKA_CLUSTER_ID_FILE"), users ${KAFKA_USERS[*]})"
+  log "formatting Kafka storage (cluster id $(<"$KAFKA_CLUSTER_ID_FILE"), users ${KAFKA_SCRAM_USERS[*]})"
   kafka_java kafka.tools.StorageTool format \
     -t "$(<"$KAFKA_CLUSTER_ID_FILE")" -c "$KAFKA_RUN_DIR/server.properties" "${scram[@]}" >&2 ||
     die "kafka storage format failed"
-  kafka_users_digest >"$KAFKA_USERS_STAMP"
+  kafka_users_digest >"$KAFKA_SCRAM_STAMP"
 }
 
 kafka_pid() { live_pid "$KAFKA_PID_FILE" "$KAFKA_RUN_DIR/server.properties"; }

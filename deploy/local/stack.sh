@@ -19,13 +19,19 @@ mongo_external() { [[ -n "${MONGODB_URI:-}" ]]; }
 kafka_external() { [[ -n "${KAFKA_BROKERS:-}" ]]; }
 
 # Our own Kafka takes SCRAM logins only: the mechanism and the file of its identities' passwords (never the
-# passwords themselves), unless a broker started by an older version of this script still runs without them.
+# passwords themselves), unless a broker started by an older version of this script still runs without them. A
+# Kafka given by KAFKA_BROKERS keeps the mechanism and users file given with it (what this script printed).
 print_env() {
   print_env_line MONGODB_URI "${MONGODB_URI:-mongodb://$STACK_HOST:$STACK_MONGO_PORT/?directConnection=true}"
   print_env_line KAFKA_BROKERS "${KAFKA_BROKERS:-$STACK_HOST:$STACK_KAFKA_PORT}"
-  if ! kafka_external && kafka_sasl_enabled; then
-    print_env_line KAFKA_SASL_MECHANISM "$KAFKA_SASL_MECHANISM"
-    print_env_line KAFKA_USERS_FILE "$KAFKA_USERS_FILE"
+  if kafka_external; then
+    if [[ -n "${KAFKA_SASL_MECHANISM:-}" && -n "${KAFKA_USERS_FILE:-}" ]]; then
+      print_env_line KAFKA_SASL_MECHANISM "$KAFKA_SASL_MECHANISM"
+      print_env_line KAFKA_USERS_FILE "$KAFKA_USERS_FILE"
+    fi
+  elif kafka_sasl_enabled; then
+    print_env_line KAFKA_SASL_MECHANISM "$KAFKA_SCRAM_MECHANISM"
+    print_env_line KAFKA_USERS_FILE "$KAFKA_SCRAM_USERS_FILE"
   fi
 }
 
