@@ -7,7 +7,7 @@
  * brokers than the replication factor), which fails the install instead of leaving a fragile topic.
  */
 import { z } from 'zod';
-import { commonEnv, kafkaEnv, loadConfig } from '../config';
+import { commonEnv, kafkaEnv, loadConfig, startFailure } from '../config';
 import { EventBus } from '../kafka/event-bus';
 import { createLogger } from '../logger';
 
@@ -39,6 +39,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // A bad environment (e.g. a Kafka mechanism without its login) in one line, as the services print it.
+  console.error(startFailure('create-topic', error));
   process.exit(1);
 });
