@@ -315,7 +315,7 @@ for (const dep of byKind('Deployment')) {
       check(secretRef('PROVIDER_CALLBACK_SECRET') && !secretRef('PROVIDER_CALLBACK_SECRET').optional, `${name}: PROVIDER_CALLBACK_SECRET must come from the Secret (never the development default)`);
       check(secretRef('PROVIDER_TOKEN'), `${name}: PROVIDER_TOKEN must come from the Secret`);
     }
-    check(!(c.env ?? []).some((e) => /SECRET|TOKEN|MONGODB_URI/.test(e.name) && e.value !== undefined), `${name}: a secret is set as a plain env value`);
+    check(!(c.env ?? []).some((e) => /SECRET|TOKEN|PASSWORD|MONGODB_URI/.test(e.name) && e.value !== undefined), `${name}: a secret is set as a plain env value`);
   }
 }
 for (const pdb of byKind('PodDisruptionBudget')) {
@@ -342,11 +342,12 @@ JS
 }
 log "checking rendered manifests"
 # Services: crm, webhooks, messaging, agents (headless gRPC), messaging's callbacks (ClusterIP) and the gateway.
-# Secrets: the chart's, plus one password per MongoDB user in operator mode.
-check_manifests "$OUT/default.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=6,ServiceAccount=5,PodDisruptionBudget=5,HorizontalPodAutoscaler=0,Ingress=0,NetworkPolicy=6,MongoDBCommunity=1,Kafka=1,KafkaNodePool=1,KafkaTopic=1,Job=0"
-check_manifests "$OUT/external.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=1,ServiceAccount=6,PodDisruptionBudget=5,HorizontalPodAutoscaler=0,NetworkPolicy=7,MongoDBCommunity=0,Kafka=0,Job=1"
+# Secrets: the chart's, plus one password per MongoDB user in operator mode, plus the external topic hook's Kafka
+# password (a hook Secret: the chart's does not exist yet when the hook runs).
+check_manifests "$OUT/default.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=6,ServiceAccount=5,PodDisruptionBudget=5,HorizontalPodAutoscaler=0,Ingress=0,NetworkPolicy=6,MongoDBCommunity=1,Kafka=1,KafkaNodePool=1,KafkaTopic=1,KafkaUser=4,Job=0"
+check_manifests "$OUT/external.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=2,ServiceAccount=6,PodDisruptionBudget=5,HorizontalPodAutoscaler=0,NetworkPolicy=7,MongoDBCommunity=0,Kafka=0,Job=1"
 check_manifests "$OUT/ha.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=6,ServiceAccount=5,PodDisruptionBudget=5,HorizontalPodAutoscaler=5,NetworkPolicy=6,MongoDBCommunity=1,Kafka=1,KafkaNodePool=1,KafkaTopic=1"
-check_manifests "$OUT/external-ha.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=1,ServiceAccount=6,PodDisruptionBudget=5,HorizontalPodAutoscaler=5,NetworkPolicy=7,Job=1"
+check_manifests "$OUT/external-ha.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=2,ServiceAccount=6,PodDisruptionBudget=5,HorizontalPodAutoscaler=5,NetworkPolicy=7,Job=1"
 check_manifests "$OUT/ci.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=5,ServiceAccount=5,PodDisruptionBudget=5,HorizontalPodAutoscaler=2,Ingress=1,ServiceMonitor=1" true
 check_manifests "$OUT/single.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=1,ServiceAccount=5,PodDisruptionBudget=0,HorizontalPodAutoscaler=0,Ingress=0,NetworkPolicy=0,Job=0"
 

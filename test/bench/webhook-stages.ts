@@ -1,4 +1,4 @@
-import { Kafka, logLevel } from 'kafkajs';
+import { kafkaFromEnv } from '@crm/shared';
 import { MongoClient } from 'mongodb';
 import type { Arrival } from './receiver';
 import { percentile, round } from './stats';
@@ -98,7 +98,7 @@ async function deliveryTimes(env: NodeJS.ProcessEnv, eventIds: string[]) {
 
 /** The Kafka timestamp (set by the relay's producer) of each event in `wanted`, read from the start of the topic. */
 async function recordTimes(env: NodeJS.ProcessEnv, wanted: Set<string>): Promise<Map<string, number>> {
-  const kafka = new Kafka({ clientId: 'bench-stages', brokers: (env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING });
+  const kafka = kafkaFromEnv(env, { clientId: 'bench-stages' });
   const consumer = kafka.consumer({ groupId: `bench-stages-${Date.now().toString(36)}`, maxWaitTimeInMs: 200 });
   const times = new Map<string, number>();
   await consumer.connect();

@@ -1,7 +1,7 @@
-import { Kafka, logLevel } from 'kafkajs';
+import { kafkaFromEnv } from '@crm/shared';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterEnv, helm, kubectl, kubectlJson, REPO_ROOT } from './support/cluster';
+import { clusterEnv, clusterKafkaEnv, helm, kubectl, kubectlJson, REPO_ROOT } from './support/cluster';
 
 const CHART = resolve(REPO_ROOT, 'helm/crm');
 const DRY_NAMESPACE = 'crm-dryrun';
@@ -38,7 +38,7 @@ describe('helm/crm on the cluster', () => {
       expect(d.status.availableReplicas, d.metadata.name).toBeGreaterThanOrEqual(2);
       expect(d.spec.template.spec.containers[0].image).toMatch(/^localhost\/crm-platform:[0-9a-f]{12}$/);
     }
-    const kafka = new Kafka({ clientId: 'cluster-test', brokers: [env.CLUSTER_KAFKA_BROKERS], logLevel: logLevel.NOTHING });
+    const kafka = kafkaFromEnv(clusterKafkaEnv(env, 'admin'), { clientId: 'cluster-test' });
     const admin = kafka.admin();
     await admin.connect();
     try {

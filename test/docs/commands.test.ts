@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../deploy/lib/local-stack';
+import { kafkaLogin, REPO_ROOT } from '../../deploy/lib/local-stack';
 import { freePort, freePortWith } from '../../deploy/lib/ports';
 import { generateSecrets } from '../../deploy/lib/secrets';
 import { systemEnv } from '../../deploy/lib/system';
@@ -121,6 +121,8 @@ describe('the commands of the README and the docs, on a fresh copy of the reposi
       ...inherited,
       ...addresses,
       ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
+      // The shared Kafka takes logins only: a terminal pointed at it (KAFKA_BROKERS) carries one, as the README says.
+      ...kafkaLogin(stack, 'admin'),
       CRM_NAMESPACE: namespace,
       CRM_REPLICAS: '2',
       WEBHOOKS_REPLICAS: '2',

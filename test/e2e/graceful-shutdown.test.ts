@@ -1,6 +1,5 @@
 import { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
-import { createAsyncClient } from '@crm/shared';
-import { Kafka, logLevel } from 'kafkajs';
+import { createAsyncClient, kafkaFromEnv } from '@crm/shared';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -120,7 +119,7 @@ describe('SIGTERM drains instead of dropping work', () => {
     const running = await replicas[0]!.start();
     cleanups.push(() => running.stop('SIGKILL'));
 
-    const admin = new Kafka({ clientId: 'drain-test', brokers: (env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING }).admin();
+    const admin = kafkaFromEnv(env, { clientId: 'drain-test' }).admin();
     await admin.connect();
     cleanups.push(() => admin.disconnect());
     const state = async () => (await admin.describeGroups([consumerGroup])).groups[0]?.state;

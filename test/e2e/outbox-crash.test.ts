@@ -1,6 +1,5 @@
 import { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
-import { createAsyncClient } from '@crm/shared';
-import { Kafka, logLevel } from 'kafkajs';
+import { createAsyncClient, kafkaFromEnv } from '@crm/shared';
 import { MongoClient } from 'mongodb';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -114,7 +113,7 @@ describe('outbox', () => {
     } finally {
       await mongo.db(dbName).dropDatabase();
       await mongo.close();
-      const admin = new Kafka({ brokers: (env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING }).admin();
+      const admin = kafkaFromEnv(env, { clientId: 'outbox-crash-test' }).admin();
       await admin.connect();
       await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
       await admin.disconnect();

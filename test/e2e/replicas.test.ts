@@ -1,8 +1,7 @@
 import { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
 import { DealServiceService } from '@crm/proto/gen/crm/v1/deals';
 import { NoteServiceService } from '@crm/proto/gen/crm/v1/notes';
-import { createAsyncClient } from '@crm/shared';
-import { Kafka, logLevel } from 'kafkajs';
+import { createAsyncClient, kafkaFromEnv } from '@crm/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedWebhooks } from '../support/isolated-webhooks';
 import { createTestOrg, type TestOrg } from '../support/orgs';
@@ -168,7 +167,7 @@ describe('two webhook replicas sharing the consumer group and the retry queue', 
 });
 
 async function groupMembers(groupId: string): Promise<number> {
-  const admin = new Kafka({ brokers: (testSystem().env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING }).admin();
+  const admin = kafkaFromEnv(testSystem().env, { clientId: 'replicas-test' }).admin();
   await admin.connect();
   try {
     const { groups } = await admin.describeGroups([groupId]);

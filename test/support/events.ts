@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel, type Consumer } from 'kafkajs';
+import { kafkaFromEnv } from '@crm/shared';
+import type { Consumer } from 'kafkajs';
 import { contractViolation } from './event-contract';
 import { testSystem } from './system';
 import { createTestOrg, type TestOrg } from './orgs';
@@ -19,7 +20,7 @@ export interface ReceivedEvent {
  */
 export async function eventsOf(orgId: string, topic?: string) {
   const { env } = testSystem();
-  const kafka = new Kafka({ clientId: 'test-events', brokers: (env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING });
+  const kafka = kafkaFromEnv(env, { clientId: 'test-events' });
   const consumer: Consumer = kafka.consumer({ groupId: `test-${randomUUID()}`, maxWaitTimeInMs: 100 });
   const received: ReceivedEvent[] = [];
   const violations: string[] = [];

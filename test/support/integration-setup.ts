@@ -1,6 +1,7 @@
-import { Kafka, logLevel } from 'kafkajs';
+import { kafkaFromEnv } from '@crm/shared';
 import { MongoClient } from 'mongodb';
 import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
+import { kafkaLogin } from '../../deploy/lib/local-stack';
 import type { IntegrationEnv } from './integration';
 import { stackForRun } from './run-stack';
 
@@ -18,7 +19,13 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const { stack, release } = await stackForRun();
   const namespace = `int${Date.now().toString(36)}`;
-  project.provide('integration', { ...stack, namespace });
+  const integration: IntegrationEnv = {
+    MONGODB_URI: stack.MONGODB_URI,
+    KAFKA_BROKERS: stack.KAFKA_BROKERS,
+    ...kafkaLogin(stack, 'admin'),
+    namespace,
+  };
+  project.provide('integration', integration);
 
   return async () => {
     const mongo = await new MongoClient(stack.MONGODB_URI).connect();
@@ -28,7 +35,7 @@ export default async function setup(project: TestProject) {
     } finally {
       await mongo.close();
     }
-    const admin = new Kafka({ brokers: stack.KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING }).admin();
+    const admin = kafkaFromEnv(integration, { clientId: 'integration-cleanup' }).admin();
     await admin.connect();
     const topics = (await admin.listTopics()).filter((topic) => topic.startsWith(namespace));
     if (topics.length > 0) await admin.deleteTopics({ topics }).catch(() => undefined);

@@ -1,13 +1,18 @@
-import { connectStorage, createLogger, EventBus, newEvent, newId, type OutboxEntry, type Storage } from '@crm/shared';
+import { connectStorage, createLogger, EventBus, kafkaSettings, newEvent, newId, type OutboxEntry, type Storage } from '@crm/shared';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, inject } from 'vitest';
 
-export interface IntegrationEnv {
+// A type, not an interface: it is also an environment (kafkaFromEnv reads its KAFKA_* keys).
+export type IntegrationEnv = {
   MONGODB_URI: string;
   KAFKA_BROKERS: string;
+  /** The admin login where the stack's Kafka takes logins (config.ts kafkaEnv). */
+  KAFKA_SASL_MECHANISM?: string;
+  KAFKA_SASL_USERNAME?: string;
+  KAFKA_SASL_PASSWORD?: string;
   /** Prefix of every database and topic of this run (integration-setup.ts drops them). */
   namespace: string;
-}
+};
 
 /** A name unique to this run and call: databases and topics of one test file never meet another's. */
 /** The settings every service's configuration requires, for building a service's dependencies in a test. */
@@ -26,7 +31,7 @@ export function testStorage(what: string, options: { requires?: Array<'transacti
 /** The real Kafka, with a fresh topic of this run. */
 export async function testBus(what: string): Promise<{ bus: EventBus; topic: string }> {
   const bus = new EventBus({
-    brokers: inject('integration').KAFKA_BROKERS.split(','),
+    kafka: kafkaSettings(inject('integration')),
     clientId: 'integration',
     logger: createLogger('integration', 'warn'),
   });

@@ -8,6 +8,7 @@ export * from './config';
 export * from './grpc';
 export * from './mongo/driver';
 export * from './kafka/event-bus';
+export * from './kafka/kafka-client';
 export * from './kafka/event-consumer';
 export type { EventData, EventDataInput, EventType } from './events/event-catalogue';
 export * from './mongo/connect';

@@ -1,9 +1,9 @@
-import { Kafka, logLevel } from 'kafkajs';
 import { MongoClient, type Collection, type Document } from 'mongodb';
 import { Schema } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testBus, testEvent, testStorage, uniqueName } from '../../../../test/support/integration';
 import type { EventBus, OutgoingMessage } from '../kafka/event-bus';
+import { kafkaFromEnv } from '../kafka/kafka-client';
 import { createLogger } from '../logger';
 import { RecordStore } from '../mongo/record-store';
 import type { Storage } from '../mongo/storage';
@@ -33,7 +33,7 @@ describe('outbox writes wake the relay', () => {
     await notes.model.init();
     const { bus, topic } = await testBus('outbox');
     const relay = new OutboxRelay({ outbox: storage.outbox, bus, topic, logger: createLogger('relay', 'warn'), idleCheckMs: 600_000 });
-    const consumer = new Kafka({ brokers: inject('integration').KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING }).consumer({
+    const consumer = kafkaFromEnv(inject('integration'), { clientId: 'outbox-relay-test' }).consumer({
       groupId: `${topic}-reader`,
       maxWaitTimeInMs: 100,
     });

@@ -21,7 +21,7 @@ export async function bootstrap<C extends ServiceConfig, D>(name: string, config
   const metrics = await startMetricsEndpoint({ host: config.METRICS_HOST, port: config.METRICS_PORT });
   const { name: dbName, requires } = service.database;
   const storage = await startupRetry(logger, 'the database', () => connectStorage(config.MONGODB_URI, dbName, { requires }));
-  const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? name, logger });
+  const bus = new EventBus({ kafka: config, clientId: name, logger });
   // Every service makes sure the topic exists; replicas and services starting together may race to create it.
   await startupRetry(logger, 'the events topic', () =>
     bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS, config.EVENTS_TOPIC_REPLICATION_FACTOR),
