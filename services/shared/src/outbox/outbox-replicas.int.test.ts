@@ -44,14 +44,6 @@ function sharedLog() {
 const event = (note: string, step: number): OutboxEntry =>
   newEvent('org_replicas', 'contact.tag.added', { contact: { id: note, name: 'Note' }, tag: `step-${step}` });
 
-const waitFor = async (what: string, predicate: () => boolean | Promise<boolean>, timeoutMs: number) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen in ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
-
 /**
  * Two replicas write the same records and run a relay each (the real store): each write hands its record to its
  * own relay (inserts leased at the write, updates leased by id), and a record leased by one relay may get entries
@@ -96,8 +88,9 @@ describe('outbox relays of two replicas writing the same records', () => {
         }),
       );
       const all = [...written.values()].flat();
-      await waitFor('every event published', () => all.every((id) => log.published.includes(id)), 15_000);
-      await waitFor('every outbox acknowledged', async () => (await a.notes.count({ _outbox_pending: true })) === 0, 10_000);
+      const poll = { timeout: 15_000, interval: 20 };
+      await expect.poll(() => all.filter((id) => !log.published.includes(id)), poll).toEqual([]);
+      await expect.poll(() => a.notes.count({ _outbox_pending: true }), poll).toBe(0);
 
       expect(log.published).toHaveLength(all.length);
       for (const ids of written.values()) expect(log.published.filter((id) => ids.includes(id))).toEqual(ids);
@@ -120,7 +113,7 @@ describe('outbox relays of two replicas writing the same records', () => {
       );
       const leased = await a.notes.collection.countDocuments({ _outbox_lease_owner: dead.owner });
       expect(leased).toBe(5);
-      await waitFor('the other replica publishing them', () => events.every((entry) => log.published.includes(entry.id)), 10_000);
+      await expect.poll(() => events.filter((entry) => !log.published.includes(entry.id)), { timeout: 10_000, interval: 20 }).toEqual([]);
       expect(log.published.filter((id) => events.some((entry) => entry.id === id))).toHaveLength(5);
     } finally {
       await alive.stop();
