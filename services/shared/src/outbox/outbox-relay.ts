@@ -110,9 +110,9 @@ export class OutboxRelay implements OutboxLessee {
     );
   }
 
-  /** Publishes what this process's writes handed over (and, with `sweep`, every pending record) and waits for the acknowledgements. */
-  async drain(sweep = false): Promise<void> {
-    await this.publishPass(this.work.take(sweep ? this.collections.map((collection) => collection.collectionName) : [], this.batchSize));
+  /** Publishes what this process's writes handed over and waits for the acknowledgements. */
+  private async drain(): Promise<void> {
+    await this.publishPass(this.work.take([], this.batchSize));
     await Promise.all(this.acknowledging);
   }
 
@@ -120,7 +120,11 @@ export class OutboxRelay implements OutboxLessee {
     while (!this.stopped) {
       const sweep = Date.now() >= this.nextSweepAt;
       if (!sweep) await new Promise((resolve) => setTimeout(resolve, this.options.coalesceMs ?? 5));
-      if (sweep) this.nextSweepAt = Date.now() + (this.options.idleCheckMs ?? 30_000);
+      if (sweep) {
+        this.nextSweepAt = Date.now() + (this.options.idleCheckMs ?? 30_000);
+        // The leases the sweep took over, or found gone, change the next due time: read them again after it.
+        this.leasesReadAt = 0;
+      }
       const work = this.work.take(sweep ? this.collections.map((collection) => collection.collectionName) : [], this.batchSize);
       try {
         await this.publishPass(work);
