@@ -99,6 +99,28 @@ describe('outbox relays of two replicas writing the same records', () => {
     }
   });
 
+  it('publishes again, a second later, what a failed publish held', async () => {
+    const published: string[] = [];
+    let failures = 1;
+    const bus = {
+      async publish(_topic: string, messages: OutgoingMessage[]) {
+        if (failures-- > 0) throw new Error('broker unavailable');
+        published.push(...messages.map((message) => String(message.headers?.['event-id'])));
+      },
+    } as unknown as EventBus;
+    const relay = new OutboxRelay({ ...options, outbox: a.storage.outbox, bus });
+    relay.start();
+    try {
+      const events = Array.from({ length: 6 }, (_, n) => event(`nt_retry_${n}`, 0));
+      for (const [n, entry] of events.entries())
+        await a.notes.insert({ id: `nt_retry_${n}`, org_id: 'org_replicas', text: 'v0' }, { events: [entry] });
+      await expect.poll(() => events.filter((entry) => !published.includes(entry.id)), { timeout: 10_000, interval: 20 }).toEqual([]);
+      expect(published.filter((id) => events.some((entry) => entry.id === id))).toHaveLength(6);
+    } finally {
+      await relay.stop();
+    }
+  });
+
   it('publishes through the other replica what a relay that died after the writes had leased', async () => {
     const log = sharedLog();
     // Replica A's relay leases its inserts and never gets them to Kafka (its process froze); B's takes over once the leases expire.
