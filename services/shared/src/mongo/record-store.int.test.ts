@@ -112,7 +112,11 @@ describe('the storage kit on the real database server', () => {
 
   it('commits the writes of a transaction together or not at all, and wakes the relay only after the commit', async () => {
     const woken: string[] = [];
-    const unsubscribe = storage.outbox.subscribe((collection) => woken.push(collection));
+    const unsubscribe = storage.outbox.subscribe({
+      owner: 'test',
+      leaseMs: 60_000,
+      written: ({ collection, id }) => void woken.push(`${collection}/${String(id)}`),
+    });
     try {
       await expect(
         storage.transaction(async (session) => {
@@ -130,7 +134,7 @@ describe('the storage kit on the real database server', () => {
         expect(woken).toEqual([]);
       });
       expect(await things.findMany({ _id: { $in: ['th_011', 'th_012'] } })).toHaveLength(2);
-      expect(woken).toEqual(['things']);
+      expect(woken).toEqual(['things/th_011']);
     } finally {
       unsubscribe();
     }

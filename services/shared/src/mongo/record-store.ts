@@ -138,9 +138,16 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
   async insert(record: R, options: WriteOptions = {}): Promise<S> {
     const stored = this.newStored(record);
     const events = this.eventsOf(options);
-    const doc = { ...this.documentOf(stored), ...(events.length > 0 ? outboxOnInsert(events) : {}) };
+    if (events.length === 0) {
+      await this.collection.insertOne(this.documentOf(stored) as Document, { session: options.session });
+      return stored;
+    }
+    // A new record cannot be leased by anyone else: it is this process's relay's from its commit on.
+    const lease = this.storage.outbox.leaseOnWrite();
+    const doc = { ...this.documentOf(stored), ...outboxOnInsert(events, lease) };
     await this.collection.insertOne(doc as Document, { session: options.session });
-    if (events.length > 0) this.storage.eventsWritten(this.collection.collectionName, options.session);
+    const written = { collection: this.collection.collectionName, id: stored.id, leased: lease && events };
+    this.storage.eventsWritten(written, options.session);
     return stored;
   }
 
@@ -204,7 +211,7 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     // document although it applied it (n: 1; 3 of 5 rounds of 8 concurrent upserts): the record is read back.
     if (!doc && options.upsert && !options.before)
       doc = await this.model.findOne(filter, null, { session: options.session }).lean<StoredDocument>();
-    if (doc && events.length > 0) this.storage.eventsWritten(this.collection.collectionName, options.session);
+    if (doc && events.length > 0) this.storage.eventsWritten({ collection: this.collection.collectionName, id: doc._id }, options.session);
     return doc ? this.record(doc) : null;
   }
 

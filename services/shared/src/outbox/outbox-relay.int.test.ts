@@ -134,7 +134,7 @@ describe('outbox relays of two replicas', () => {
       relayB.start();
       const second = newEvent('org_relay', 'contact.tag.added', { contact: { id: 'ct_relay', name: 'Relay' }, tag: 'second' });
       await collection.updateOne({ _id: 'ct_relay' as never }, outboxOnUpdate([second]) as Document);
-      signalB.written(collection.collectionName);
+      signalB.written({ collection: collection.collectionName, id: 'ct_relay' });
       await new Promise((resolve) => setTimeout(resolve, 200));
       a.release();
 
