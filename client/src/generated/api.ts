@@ -579,6 +579,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/companies/batch/upsert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update up to 100 companies
+         * @description Each item is matched by external_id, then email, then phone (the oldest live company holding it), and created or updated atomically on its own (concurrent batches naming the same company by the same key produce one). Answers 200 with one result per item, in order: created, updated, unchanged or error (with the public error object); one bad item never fails the others. name is required only when an item creates. Emits company.created and company.updated as single writes do. Honours Idempotency-Key for the whole batch. Counts one request per item in the rate limits.
+         *
+         *     Scope: `write:companies`.
+         *
+         *     Honours the Idempotency-Key header (24 h).
+         */
+        post: operations["batchUpsertCompanies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contacts": {
         parameters: {
             query?: never;
@@ -760,6 +784,30 @@ export interface paths {
          *     Scope: `write:contacts`.
          */
         delete: operations["removeContactTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/batch/upsert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update up to 100 contacts
+         * @description Each item is matched by external_id, then email, then phone, and created or updated atomically on its own (concurrent batches naming the same person by the same key produce one contact). Answers 200 with one result per item, in order: created, updated, unchanged or error (with the public error object); one bad item never fails the others. name is required only when an item creates; source applies only then. Emits the events of single writes (contact.created; contact.updated and tag events). Honours Idempotency-Key for the whole batch. Counts one request per item in the rate limits.
+         *
+         *     Scope: `write:contacts`.
+         *
+         *     Honours the Idempotency-Key header (24 h).
+         */
+        post: operations["batchUpsertContacts"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2914,6 +2962,45 @@ export interface components {
         };
         /**
          * @example {
+         *       "type": "type",
+         *       "code": "code",
+         *       "message": "message",
+         *       "details": {}
+         *     }
+         */
+        BatchItemError: {
+            code: string;
+            details?: {
+                [key: string]: unknown;
+            };
+            message: string;
+            type: string;
+        };
+        /**
+         * @example {
+         *       "index": 1,
+         *       "status": "created",
+         *       "id": "id",
+         *       "error": {
+         *         "type": "type",
+         *         "code": "code",
+         *         "message": "message",
+         *         "details": {}
+         *       }
+         *     }
+         */
+        BatchItemResult: {
+            /** @description present when status is error */
+            error?: components["schemas"]["BatchItemError"];
+            /** @description the record written or matched; null when the item failed */
+            id: string | null;
+            /** @description position of the item in `items` */
+            index: number;
+            /** @enum {string} */
+            status: "created" | "updated" | "unchanged" | "error";
+        };
+        /**
+         * @example {
          *       "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "name": "Spring sale",
          *       "description": "Follow-up on the annual plan proposal.",
@@ -3189,6 +3276,7 @@ export interface components {
          *         "vip"
          *       ],
          *       "custom_fields": {},
+         *       "external_id": "external id",
          *       "contacts_count": 1,
          *       "deals_count": 1,
          *       "total_deals_value": 1,
@@ -3220,6 +3308,11 @@ export interface components {
             deals_count: number;
             /** @default null */
             email: string | null;
+            /**
+             * @description the integrator's own id (a shop, ERP or form id), unique per organization
+             * @default null
+             */
+            external_id: string | null;
             id: string;
             name: string;
             /** @default null */
@@ -3263,6 +3356,7 @@ export interface components {
          *       ],
          *       "custom_fields": {},
          *       "funnel_stage": "funnel stage",
+         *       "external_id": "external id",
          *       "notes_count": 1,
          *       "deals_count": 1,
          *       "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -3284,6 +3378,11 @@ export interface components {
             deals_count: number;
             /** @default null */
             email: string | null;
+            /**
+             * @description the integrator's own id (a shop, ERP or form id), unique per organization
+             * @default null
+             */
+            external_id: string | null;
             /** @default null */
             funnel_stage: string | null;
             id: string;
@@ -3327,6 +3426,7 @@ export interface components {
          *       ],
          *       "custom_fields": {},
          *       "funnel_stage": "funnel stage",
+         *       "external_id": "external id",
          *       "notes_count": 1,
          *       "deals_count": 1,
          *       "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -3362,6 +3462,11 @@ export interface components {
             deals_count: number;
             /** @default null */
             email: string | null;
+            /**
+             * @description the integrator's own id (a shop, ERP or form id), unique per organization
+             * @default null
+             */
+            external_id: string | null;
             /** @default null */
             funnel_stage: string | null;
             id: string;
@@ -3599,7 +3704,7 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "INSUFFICIENT_SCOPES" | "PLAN_RESTRICTION" | "INVALID_ID" | "NOT_FOUND" | "UNKNOWN_FIELDS" | "INVALID_REFERENCE" | "INTERNAL_ERROR" | "COMPANY_HAS_LINKS" | "INVALID_STATUS" | "MIXED_PROVIDERS" | "MISSING_MESSAGE" | "MISSING_CLOUD_TEMPLATE" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "TEMPLATE_ON_QRCODE_BROADCAST" | "TEMPLATE_SEND_ERROR" | "TEMPLATE_NOT_CONFIRMED" | "CHATAPP_INSTANCE_RATE_LIMIT" | "SOCIALMSG_PAGE_RATE_LIMIT" | "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "DUPLICATE_CONTACT" | "STAGE_HAS_DEALS" | "WARMUP_LIMIT_EXCEEDED" | "CONTACT_CHANNEL_UNAVAILABLE" | "OUTSIDE_MESSAGING_WINDOW" | "CHANNEL_DISCONNECTED" | "FEATURE_DISCONTINUED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MALFORMED_REQUEST" | "UPSTREAM_TIMEOUT";
+                code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "INSUFFICIENT_SCOPES" | "PLAN_RESTRICTION" | "INVALID_ID" | "NOT_FOUND" | "UNKNOWN_FIELDS" | "INVALID_REFERENCE" | "INTERNAL_ERROR" | "COMPANY_HAS_LINKS" | "INVALID_STATUS" | "MIXED_PROVIDERS" | "MISSING_MESSAGE" | "MISSING_CLOUD_TEMPLATE" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "TEMPLATE_ON_QRCODE_BROADCAST" | "TEMPLATE_SEND_ERROR" | "TEMPLATE_NOT_CONFIRMED" | "CHATAPP_INSTANCE_RATE_LIMIT" | "SOCIALMSG_PAGE_RATE_LIMIT" | "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "DUPLICATE_CONTACT" | "DUPLICATE_COMPANY" | "STAGE_HAS_DEALS" | "WARMUP_LIMIT_EXCEEDED" | "CONTACT_CHANNEL_UNAVAILABLE" | "OUTSIDE_MESSAGING_WINDOW" | "CHANNEL_DISCONNECTED" | "FEATURE_DISCONTINUED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MALFORMED_REQUEST" | "UPSTREAM_TIMEOUT";
                 details?: {
                     [key: string]: unknown;
                 };
@@ -10108,6 +10213,7 @@ export interface operations {
                      *             "vip"
                      *           ],
                      *           "custom_fields": {},
+                     *           "external_id": "external id",
                      *           "contacts_count": 1,
                      *           "deals_count": 1,
                      *           "total_deals_value": 1,
@@ -10263,7 +10369,8 @@ export interface operations {
                  *       "tags": [
                  *         "vip"
                  *       ],
-                 *       "custom_fields": {}
+                 *       "custom_fields": {},
+                 *       "external_id": "external id"
                  *     }
                  */
                 "application/json": {
@@ -10273,6 +10380,7 @@ export interface operations {
                         [key: string]: string | number | boolean | null | string[];
                     };
                     email?: string | null;
+                    external_id?: string | null;
                     name: string;
                     phone?: string | null;
                     sector?: string | null;
@@ -10313,6 +10421,7 @@ export interface operations {
                      *           "vip"
                      *         ],
                      *         "custom_fields": {},
+                     *         "external_id": "external id",
                      *         "contacts_count": 1,
                      *         "deals_count": 1,
                      *         "total_deals_value": 1,
@@ -10481,6 +10590,7 @@ export interface operations {
                      *           "vip"
                      *         ],
                      *         "custom_fields": {},
+                     *         "external_id": "external id",
                      *         "contacts_count": 1,
                      *         "deals_count": 1,
                      *         "total_deals_value": 1,
@@ -10766,7 +10876,8 @@ export interface operations {
                  *       "tags": [
                  *         "vip"
                  *       ],
-                 *       "custom_fields": {}
+                 *       "custom_fields": {},
+                 *       "external_id": "external id"
                  *     }
                  */
                 "application/json": {
@@ -10776,6 +10887,7 @@ export interface operations {
                         [key: string]: string | number | boolean | null | string[];
                     };
                     email?: string | null;
+                    external_id?: string | null;
                     name?: string;
                     phone?: string | null;
                     sector?: string | null;
@@ -10816,6 +10928,7 @@ export interface operations {
                      *           "vip"
                      *         ],
                      *         "custom_fields": {},
+                     *         "external_id": "external id",
                      *         "contacts_count": 1,
                      *         "deals_count": 1,
                      *         "total_deals_value": 1,
@@ -11002,6 +11115,7 @@ export interface operations {
                      *           ],
                      *           "custom_fields": {},
                      *           "funnel_stage": "funnel stage",
+                     *           "external_id": "external id",
                      *           "notes_count": 1,
                      *           "deals_count": 1,
                      *           "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -11352,6 +11466,220 @@ export interface operations {
             };
         };
     };
+    batchUpsertCompanies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID v4; a repeat within 24 h returns the stored response */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "email": "maria.oliveira@example.com",
+                 *           "phone": "+5511987654321",
+                 *           "website": "https://padariacentral.example",
+                 *           "sector": "Food & beverage",
+                 *           "size": "1-10",
+                 *           "city": "São Paulo",
+                 *           "state": "SP",
+                 *           "assigned_to": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "tags": [
+                 *             "vip"
+                 *           ],
+                 *           "custom_fields": {},
+                 *           "external_id": "external id",
+                 *           "name": "Maria Oliveira"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    items: {
+                        assigned_to?: string | null;
+                        city?: string | null;
+                        custom_fields?: {
+                            [key: string]: string | number | boolean | null | string[];
+                        };
+                        email?: string;
+                        external_id?: string;
+                        name?: string;
+                        phone?: string;
+                        sector?: string | null;
+                        size?: ("1-10" | "11-50" | "51-200" | "201-500" | "500+") | null;
+                        state?: string | null;
+                        tags?: string[];
+                        website?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "index": 1,
+                     *           "status": "created",
+                     *           "id": "id",
+                     *           "error": {
+                     *             "type": "type",
+                     *             "code": "code",
+                     *             "message": "message",
+                     *             "details": {}
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["BatchItemResult"][];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_JSON */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listContacts: {
         parameters: {
             query?: {
@@ -11407,6 +11735,7 @@ export interface operations {
                      *           ],
                      *           "custom_fields": {},
                      *           "funnel_stage": "funnel stage",
+                     *           "external_id": "external id",
                      *           "notes_count": 1,
                      *           "deals_count": 1,
                      *           "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -11561,7 +11890,8 @@ export interface operations {
                  *       ],
                  *       "source": "chatapp",
                  *       "company_id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *       "custom_fields": {}
+                 *       "custom_fields": {},
+                 *       "external_id": "external id"
                  *     }
                  */
                 "application/json": {
@@ -11570,6 +11900,7 @@ export interface operations {
                         [key: string]: string | number | boolean | null | string[];
                     };
                     email?: string | null;
+                    external_id?: string | null;
                     name: string;
                     phone?: string | null;
                     /**
@@ -11614,6 +11945,7 @@ export interface operations {
                      *         ],
                      *         "custom_fields": {},
                      *         "funnel_stage": "funnel stage",
+                     *         "external_id": "external id",
                      *         "notes_count": 1,
                      *         "deals_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -11796,6 +12128,7 @@ export interface operations {
                      *         ],
                      *         "custom_fields": {},
                      *         "funnel_stage": "funnel stage",
+                     *         "external_id": "external id",
                      *         "notes_count": 1,
                      *         "deals_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -12090,7 +12423,8 @@ export interface operations {
                  *         "vip"
                  *       ],
                  *       "custom_fields": {},
-                 *       "funnel_stage": "funnel stage"
+                 *       "funnel_stage": "funnel stage",
+                 *       "external_id": "external id"
                  *     }
                  */
                 "application/json": {
@@ -12099,6 +12433,7 @@ export interface operations {
                         [key: string]: string | number | boolean | null | string[];
                     };
                     email?: string | null;
+                    external_id?: string | null;
                     funnel_stage?: string | null;
                     name?: string;
                     phone?: string | null;
@@ -12138,6 +12473,7 @@ export interface operations {
                      *         ],
                      *         "custom_fields": {},
                      *         "funnel_stage": "funnel stage",
+                     *         "external_id": "external id",
                      *         "notes_count": 1,
                      *         "deals_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -13225,6 +13561,7 @@ export interface operations {
                      *         ],
                      *         "custom_fields": {},
                      *         "funnel_stage": "funnel stage",
+                     *         "external_id": "external id",
                      *         "notes_count": 1,
                      *         "deals_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -13446,6 +13783,216 @@ export interface operations {
                 };
             };
             /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    batchUpsertContacts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID v4; a repeat within 24 h returns the stored response */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "name": "Maria Oliveira",
+                 *           "email": "maria.oliveira@example.com",
+                 *           "phone": "+5511987654321",
+                 *           "external_id": "external id",
+                 *           "tags": [
+                 *             "vip"
+                 *           ],
+                 *           "source": "chatapp",
+                 *           "company_id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "custom_fields": {}
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    items: {
+                        company_id?: string | null;
+                        custom_fields?: {
+                            [key: string]: string | number | boolean | null | string[];
+                        };
+                        email?: string;
+                        external_id?: string;
+                        name?: string;
+                        phone?: string;
+                        /**
+                         * @default api
+                         * @enum {string}
+                         */
+                        source?: "chatapp" | "photoapp" | "socialmsg" | "manual" | "import" | "api";
+                        tags?: string[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "index": 1,
+                     *           "status": "created",
+                     *           "id": "id",
+                     *           "error": {
+                     *             "type": "type",
+                     *             "code": "code",
+                     *             "message": "message",
+                     *             "details": {}
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["BatchItemResult"][];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_JSON */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -24412,6 +24959,7 @@ export interface operations {
                  *             "b2b"
                  *           ],
                  *           "custom_fields": {},
+                 *           "external_id": null,
                  *           "contacts_count": 1,
                  *           "deals_count": 1,
                  *           "total_deals_value": 4800,
@@ -24444,6 +24992,8 @@ export interface operations {
                             };
                             deals_count: number;
                             email: string | null;
+                            /** @description the integrator's own id, unique per organization */
+                            external_id: string | null;
                             id: string;
                             name: string;
                             phone: string | null;
@@ -24625,6 +25175,7 @@ export interface operations {
                  *             "b2b"
                  *           ],
                  *           "custom_fields": {},
+                 *           "external_id": null,
                  *           "contacts_count": 1,
                  *           "deals_count": 1,
                  *           "total_deals_value": 4800,
@@ -24661,6 +25212,8 @@ export interface operations {
                             };
                             deals_count: number;
                             email: string | null;
+                            /** @description the integrator's own id, unique per organization */
+                            external_id: string | null;
                             id: string;
                             name: string;
                             phone: string | null;
@@ -24770,6 +25323,7 @@ export interface operations {
                  *             "plan_interest": "pro"
                  *           },
                  *           "funnel_stage": null,
+                 *           "external_id": "shop-10482",
                  *           "notes_count": 1,
                  *           "deals_count": 1,
                  *           "last_message_at": "2026-03-02T13:30:00.000Z",
@@ -24802,6 +25356,8 @@ export interface operations {
                             };
                             deals_count: number;
                             email: string | null;
+                            /** @description the integrator's own id, unique per organization */
+                            external_id: string | null;
                             funnel_stage: string | null;
                             id: string;
                             last_message_at: string | null;
@@ -24990,6 +25546,7 @@ export interface operations {
                  *             "plan_interest": "pro"
                  *           },
                  *           "funnel_stage": null,
+                 *           "external_id": "shop-10482",
                  *           "notes_count": 1,
                  *           "deals_count": 1,
                  *           "last_message_at": "2026-03-02T13:30:00.000Z",
@@ -25026,6 +25583,8 @@ export interface operations {
                             };
                             deals_count: number;
                             email: string | null;
+                            /** @description the integrator's own id, unique per organization */
+                            external_id: string | null;
                             funnel_stage: string | null;
                             id: string;
                             last_message_at: string | null;
@@ -25504,6 +26063,7 @@ export interface operations {
                  *             "plan_interest": "pro"
                  *           },
                  *           "funnel_stage": null,
+                 *           "external_id": "shop-10482",
                  *           "notes_count": 1,
                  *           "deals_count": 1,
                  *           "last_message_at": "2026-03-02T13:30:00.000Z",
@@ -25542,6 +26102,8 @@ export interface operations {
                             };
                             deals_count: number;
                             email: string | null;
+                            /** @description the integrator's own id, unique per organization */
+                            external_id: string | null;
                             funnel_stage: string | null;
                             id: string;
                             last_message_at: string | null;

@@ -51,6 +51,12 @@ function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
     if (route.query) refuseOperatorNames(rawQuery);
     const query = route.query ? parseOrThrow(route.query, rawQuery) : {};
     const body = route.body ? parseOrThrow(route.body, bodyObject(request.body)) : undefined;
+    const extraCost = (route.rateCost?.(body) ?? 1) - 1;
+    if (extraCost > 0) {
+      const charged = await deps.rateLimit(principal, Date.now(), extraCost);
+      reply.headers(charged.headers);
+      if (charged.refused) throw charged.refused;
+    }
 
     const fingerprint = listFingerprint(route.operationId, principal.orgId, rawQuery);
     const page = pageOf(rawQuery, query as { limit?: number }, fingerprint, deps.cursors);

@@ -1,7 +1,7 @@
 import { idPattern } from '@crm/shared';
 import { idSchemaKinds } from '@crm/shared/schemas';
 import { z } from 'zod';
-import { components } from '../schemas/registry';
+import { components, documentedAs } from '../schemas/registry';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -12,6 +12,11 @@ const uri = (id: string) => `#/components/schemas/${id}`;
 function override(context: { zodSchema: unknown; jsonSchema: JsonSchema }): void {
   const kind = idSchemaKinds.get(context.zodSchema as z.ZodType);
   if (kind) context.jsonSchema.pattern = idPattern(kind);
+  const shownAs = documentedAs.get(context.zodSchema as z.ZodType);
+  if (shownAs) {
+    const { $schema: _s, ...shown } = z.toJSONSchema(shownAs, { io: 'input', unrepresentable: 'any', override }) as JsonSchema;
+    Object.assign(context.jsonSchema, shown);
+  }
 }
 
 /**

@@ -17,8 +17,9 @@ export interface WindowCounts {
 
 /** What the limiter needs from a shared counter; the gateway's database in production, a stub in unit tests. */
 export interface RateLimitCounter {
-  hit(orgId: string, keyId: string, windowStart: number, windowMs: number): Promise<WindowCounts>;
-  giveBack(orgId: string, keyId: string, windowStart: number): Promise<void>;
+  /** Counts `weight` requests (a batch counts one per item) and answers the window's counts after them. */
+  hit(orgId: string, keyId: string, windowStart: number, windowMs: number, weight?: number): Promise<WindowCounts>;
+  giveBack(orgId: string, keyId: string, windowStart: number, weight?: number): Promise<void>;
 }
 
 /**
@@ -38,12 +39,12 @@ export class RateLimitStore implements RateLimitCounter {
     await this.windows.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 });
   }
 
-  async hit(orgId: string, keyId: string, windowStart: number, windowMs: number): Promise<WindowCounts> {
+  async hit(orgId: string, keyId: string, windowStart: number, windowMs: number, weight = 1): Promise<WindowCounts> {
     const update = async () =>
       this.windows.findOneAndUpdate(
         { _id: `${orgId}:${windowStart}` },
         {
-          $inc: { total: 1, [`keys.${keyId}`]: 1 },
+          $inc: { total: weight, [`keys.${keyId}`]: weight },
           // Kept one window past its end, so a late replica's give-back finds it.
           $setOnInsert: { expires_at: new Date(windowStart + 2 * windowMs) },
         },
@@ -54,11 +55,11 @@ export class RateLimitStore implements RateLimitCounter {
       if (isDuplicateKeyError(error)) return update();
       throw error;
     });
-    return { org: doc?.total ?? 1, key: doc?.keys?.[keyId] ?? 1 };
+    return { org: doc?.total ?? weight, key: doc?.keys?.[keyId] ?? weight };
   }
 
   /** A refused request is not charged: without this, a key hammering past its limit would use up its organization's. */
-  async giveBack(orgId: string, keyId: string, windowStart: number): Promise<void> {
-    await this.windows.updateOne({ _id: `${orgId}:${windowStart}` }, { $inc: { total: -1, [`keys.${keyId}`]: -1 } });
+  async giveBack(orgId: string, keyId: string, windowStart: number, weight = 1): Promise<void> {
+    await this.windows.updateOne({ _id: `${orgId}:${windowStart}` }, { $inc: { total: -weight, [`keys.${keyId}`]: -weight } });
   }
 }

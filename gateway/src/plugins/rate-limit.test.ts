@@ -7,19 +7,19 @@ function memoryCounter(): RateLimitCounter & { calls: number } {
   const windows = new Map<string, { total: number; keys: Map<string, number> }>();
   const counter = {
     calls: 0,
-    async hit(orgId: string, keyId: string, windowStart: number): Promise<WindowCounts> {
+    async hit(orgId: string, keyId: string, windowStart: number, _windowMs: number, weight = 1): Promise<WindowCounts> {
       counter.calls += 1;
       const window = windows.get(`${orgId}:${windowStart}`) ?? { total: 0, keys: new Map<string, number>() };
       windows.set(`${orgId}:${windowStart}`, window);
-      window.total += 1;
-      window.keys.set(keyId, (window.keys.get(keyId) ?? 0) + 1);
+      window.total += weight;
+      window.keys.set(keyId, (window.keys.get(keyId) ?? 0) + weight);
       return { org: window.total, key: window.keys.get(keyId) ?? 0 };
     },
-    async giveBack(orgId: string, keyId: string, windowStart: number): Promise<void> {
+    async giveBack(orgId: string, keyId: string, windowStart: number, weight = 1): Promise<void> {
       const window = windows.get(`${orgId}:${windowStart}`);
       if (!window) return;
-      window.total -= 1;
-      window.keys.set(keyId, (window.keys.get(keyId) ?? 1) - 1);
+      window.total -= weight;
+      window.keys.set(keyId, (window.keys.get(keyId) ?? weight) - weight);
     },
   };
   return counter;
@@ -62,6 +62,15 @@ describe('rate limiter', () => {
     expect(refused.refused?.details).toMatchObject({ policy: 'org', limit: 5 });
     expect(refused.headers.RateLimit).toBe('"org";r=0;t=1');
     expect((await check({ orgId: 'org_2', keyId: 'key_c' }, T0 + 40)).refused).toBeUndefined();
+  });
+
+  it('counts a weighted call (a batch: one per item) as that many requests, and gives all of them back when refused', async () => {
+    const check = createRateLimiter(options({}));
+    expect((await check(keyA, T0 + 10, 2)).headers.RateLimit).toBe('"key";r=1;t=1');
+    const refused = await check(keyA, T0 + 20, 2);
+    expect(refused.refused?.code).toBe('RATE_LIMITED');
+    // The refused two were given back: one request still fits.
+    expect((await check(keyA, T0 + 30)).headers.RateLimit).toBe('"key";r=0;t=1');
   });
 
   it('uses the window: quota = rate × window, reset in seconds to its end', async () => {

@@ -44,7 +44,8 @@ export function createRateLimiter(options: RateLimitOptions) {
   let failing = false;
   let skipUntil = 0;
 
-  return async function check(principal: { orgId: string; keyId: string }, now = Date.now()): Promise<RateLimitOutcome> {
+  /** Counts one request, or `weight` of them (a batch upsert counts one per item). */
+  return async function check(principal: { orgId: string; keyId: string }, now = Date.now(), weight = 1): Promise<RateLimitOutcome> {
     if (policies.length === 0) return { headers: {} };
     const headers: Record<string, string> = { 'RateLimit-Policy': policyHeader };
     if (now < skipUntil) return { headers };
@@ -52,7 +53,7 @@ export function createRateLimiter(options: RateLimitOptions) {
     let counts: Record<PolicyName, number>;
     try {
       counts = await withTimeout(
-        options.counter.hit(principal.orgId, principal.keyId, windowStart, windowMs),
+        options.counter.hit(principal.orgId, principal.keyId, windowStart, windowMs, weight),
         options.storeTimeoutMs,
         () => {
           throw new StoreTimeout(`no answer within ${options.storeTimeoutMs} ms`);
@@ -77,7 +78,7 @@ export function createRateLimiter(options: RateLimitOptions) {
     headers.RateLimit = `"${tightest.name}";r=${Math.max(0, tightest.remaining)};t=${resetSeconds}`;
     if (tightest.remaining >= 0) return { headers };
 
-    options.counter.giveBack(principal.orgId, principal.keyId, windowStart).catch(() => undefined);
+    options.counter.giveBack(principal.orgId, principal.keyId, windowStart, weight).catch(() => undefined);
     const who = tightest.name === 'key' ? 'this API key' : 'this organization';
     return {
       headers,

@@ -25,6 +25,7 @@ import { pauseBroadcastRoute } from './broadcasts/pause-broadcast.route';
 import { resumeBroadcastRoute } from './broadcasts/resume-broadcast.route';
 import { scheduleBroadcastRoute } from './broadcasts/schedule-broadcast.route';
 import { updateBroadcastRoute } from './broadcasts/update-broadcast.route';
+import { batchUpsertCompaniesRoute } from './companies/batch-upsert-companies.route';
 import { createCompanyRoute } from './companies/create-company.route';
 import { deleteCompanyRoute } from './companies/delete-company.route';
 import { getCompanyRoute } from './companies/get-company.route';
@@ -33,6 +34,7 @@ import { listCompanyContactsRoute } from './companies/list-company-contacts.rout
 import { listCompanyDealsRoute } from './companies/list-company-deals.route';
 import { updateCompanyRoute } from './companies/update-company.route';
 import { addContactTagsRoute } from './contacts/add-contact-tags.route';
+import { batchUpsertContactsRoute } from './contacts/batch-upsert-contacts.route';
 import { createContactRoute } from './contacts/create-contact.route';
 import { deleteContactRoute } from './contacts/delete-contact.route';
 import { getContactRoute } from './contacts/get-contact.route';
@@ -192,4 +194,7 @@ export const ALL_ROUTES: RouteDefinition[] = [
   listCustomFieldsRoute,
   listTagsRoute,
   ...messageCreditRoutes,
+  // Additions after the catalogue's 97 operations (issue 26).
+  batchUpsertContactsRoute,
+  batchUpsertCompaniesRoute,
 ];

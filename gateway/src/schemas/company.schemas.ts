@@ -20,6 +20,7 @@ export const Company = component(
       .nullable()
       .transform((value) => value ?? {})
       .default({}),
+    external_id: nullable(z.string()).describe("the integrator's own id (a shop, ERP or form id), unique per organization"),
     contacts_count: z.number().int().default(0).describe('live contacts linked to the company (real value)'),
     deals_count: z.number().int().default(0).describe('live deals linked to the company, any status (real value)'),
     total_deals_value: z.number().default(0).describe('sum of the value of those deals (real value)'),

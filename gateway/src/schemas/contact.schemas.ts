@@ -20,6 +20,7 @@ const contactFields = {
     .transform((value) => value ?? {})
     .default({}),
   funnel_stage: nullable(z.string()),
+  external_id: nullable(z.string()).describe("the integrator's own id (a shop, ERP or form id), unique per organization"),
   notes_count: z.number().int(),
   deals_count: z.number().int(),
   last_message_at: nullable(timestamp),

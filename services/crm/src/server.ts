@@ -9,6 +9,8 @@ import { TaskServiceService, type TaskServiceServer } from '@crm/proto/gen/crm/v
 import { bindHandlers, type GrpcServiceBinding, type Logger } from '@crm/shared';
 import type { CrmDeps } from './domain/deps';
 import { addContactTagsHandler } from './handlers/add-contact-tags.handler';
+import { batchUpsertCompaniesHandler } from './handlers/batch-upsert-companies.handler';
+import { batchUpsertContactsHandler } from './handlers/batch-upsert-contacts.handler';
 import { authenticateHandler } from './handlers/authenticate.handler';
 import { completeTaskHandler } from './handlers/complete-task.handler';
 import { createCompanyHandler } from './handlers/create-company.handler';
@@ -69,6 +71,7 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBindi
       addContactTags: addContactTagsHandler,
       removeContactTag: removeContactTagHandler,
       resolveChannelContact: resolveChannelContactHandler,
+      batchUpsertContacts: batchUpsertContactsHandler,
     },
     logger,
   );
@@ -78,6 +81,7 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBindi
       listCompanies: listCompaniesHandler,
       getCompany: getCompanyHandler,
       createCompany: createCompanyHandler,
+      batchUpsertCompanies: batchUpsertCompaniesHandler,
       updateCompany: updateCompanyHandler,
       deleteCompany: deleteCompanyHandler,
     },

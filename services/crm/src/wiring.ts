@@ -26,6 +26,7 @@ export function createDeps(db: Storage, logger: Logger): CrmDeps {
     customFields: createCustomFieldRepository(db),
     contacts: createContactRepository(db),
     identities: createIdentityRepository(db),
+    companyIdentities: createIdentityRepository(db, 'company'),
     links: createLinksRepository(db),
     tags: createTagRepository(db),
     deals: createDealRepository(db),

@@ -20,6 +20,8 @@ export interface CompanyRecord {
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
+  /** The integrator's id; unique among the organization's live companies (absent on records older than the field). */
+  external_id?: string | null;
 }
 
 const companySchema = new Schema(
@@ -40,6 +42,7 @@ const companySchema = new Schema(
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     deleted_at: { type: Date, default: null },
+    external_id: { type: String, default: null },
   },
   { versionKey: false, collection: 'companies', minimize: false },
 );
@@ -47,6 +50,8 @@ const companySchema = new Schema(
 companySchema.index({ org_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
 companySchema.index({ org_id: 1, tags: 1 });
 companySchema.index({ org_id: 1, assigned_to: 1 });
+companySchema.index({ org_id: 1, email: 1 });
+companySchema.index({ org_id: 1, phone: 1 });
 
 export interface CompanyQuery extends PageRequest {
   search?: string | null;
@@ -79,6 +84,10 @@ export function createCompanyRepository(storage: Storage) {
     },
 
     getById: (orgId: string, id: string) => companies.findOne({ _id: id, ...live(orgId) }),
+
+    /** The live company whose e-mail or phone has this value, oldest first (batch upsert matching). */
+    findBy: (orgId: string, field: 'email' | 'phone', value: string) =>
+      companies.findOne({ ...live(orgId), [field]: value }, { created_at: 1 }),
 
     /** Approximate size of the organization's list: live companies, no filters (spec §8 rule 4). */
     countLive: (orgId: string) => totals.get(orgId, () => companies.count(live(orgId))),

@@ -32,6 +32,8 @@ export interface ContactRecord {
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
+  /** The integrator's id; unique among the organization's live contacts (absent on records older than the field). */
+  external_id?: string | null;
 }
 
 const contactSchema = new Schema(
@@ -57,6 +59,7 @@ const contactSchema = new Schema(
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     deleted_at: { type: Date, default: null },
+    external_id: { type: String, default: null },
   },
   { versionKey: false, collection: 'contacts', minimize: false },
 );

@@ -23,4 +23,7 @@ export const emailSchema = z.string().trim().toLowerCase().pipe(z.email('must be
 
 export const phoneSchema = z.string().trim().regex(E164, 'must be an E.164 phone number such as +14155550123');
 
+/** The integrator's own id of a record (a shop, ERP or form id): unique per organization among live records. */
+export const externalIdSchema = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+
 export const isoDateTimeSchema = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' });
