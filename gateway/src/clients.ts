@@ -8,6 +8,7 @@ import { FunnelServiceService } from '@crm/proto/gen/crm/v1/funnels';
 import { NoteServiceService } from '@crm/proto/gen/crm/v1/notes';
 import { TaskServiceService } from '@crm/proto/gen/crm/v1/tasks';
 import { MessagingServiceService } from '@crm/proto/gen/messaging/v1/messaging';
+import { EventLogServiceService } from '@crm/proto/gen/webhooks/v1/events';
 import { WebhookServiceService } from '@crm/proto/gen/webhooks/v1/webhooks';
 import { createAsyncClient } from '@crm/shared';
 import type { GatewayConfig } from './config';
@@ -49,6 +50,7 @@ export function createClients(config: ClientsConfig, onBreakerChange?: (service:
     broadcasts: createAsyncClient(BroadcastServiceService, config.MESSAGING_GRPC_URL, 'broadcasts.v1.BroadcastService', messaging),
     agents: createAsyncClient(AgentServiceService, config.AGENTS_GRPC_URL, 'agents.v1.AgentService', agents),
     webhooks: createAsyncClient(WebhookServiceService, config.WEBHOOKS_GRPC_URL, 'webhooks.v1.WebhookService', webhooks),
+    events: createAsyncClient(EventLogServiceService, config.WEBHOOKS_GRPC_URL, 'webhooks.v1.EventLogService', webhooks),
   };
 }
 

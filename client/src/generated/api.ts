@@ -1169,6 +1169,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every event of the organization, newest first
+         * @description Every event the services emitted for the organization, whether or not a subscription wanted it, kept 30 days (EVENTS_RETENTION_DAYS). Each is exactly the body webhooks receive plus request_id. Filters: type (one or several), created_after (inclusive), created_before (exclusive), object_id (a record the event is about: its object, a note and its deal or contact, a tagged contact…). meta.total counts the stored events without filters.
+         *
+         *     Scope: `read:events`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one stored event
+         * @description The event exactly as webhooks deliver it, plus request_id; NOT_FOUND once its retention has passed.
+         *
+         *     Scope: `read:events`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/funnels": {
         parameters: {
             query?: never;
@@ -1648,6 +1692,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay stored events to a subscription
+         * @description Starts a job that delivers the stored events (GET /v1/events) of [since, until) — until defaults to now — that the subscription receives, narrowed to types when given, through the normal delivery engine (signing, retries, pausing). Each replay delivers each event once (then at-least-once, as any delivery); the job and its position are stored, so it resumes after a restart. Follow it with GET /v1/webhooks/{id}/replays/{replayId}; webhook.replay.completed is emitted when every delivery has its outcome. Honours Idempotency-Key.
+         *
+         *     Scope: `write:webhooks`.
+         *
+         *     Honours the Idempotency-Key header (24 h).
+         */
+        post: operations["startWebhookReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/replays/{replayId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a replay
+         * @description Its status and counts: matched (queued so far), delivered, failed.
+         *
+         *     Scope: `read:webhooks`.
+         */
+        get: operations["getWebhookReplay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/{id}/rotate-secret": {
         parameters: {
             query?: never;
@@ -1745,7 +1835,7 @@ export interface paths {
         };
         /**
          * List the event kinds
-         * @description All 47 kinds that can be subscribed to, in catalogue order; api_write marks the 21 that API writes emit.
+         * @description All 48 kinds that can be subscribed to, in catalogue order; api_write marks the 21 that API writes emit.
          *
          *     Scope: `read:webhooks`.
          */
@@ -2694,6 +2784,26 @@ export interface webhooks {
          * @description The cloud provider rejected an official template; data.reason is the provider's reason, when it gave one. Emitted by the platform, not by an API write. Its data is what the `read:chatapp_instances` scope guards on the read routes.
          */
         post: operations["webhook_template_rejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.replay.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.replay.completed
+         * @description A replay (POST /v1/webhooks/{id}/replay) finished: every matched event was delivered or failed after its attempts (data.object counts them). Emitted by the platform, not by an API write. Its data is what the `read:webhooks` scope guards on the read routes.
+         */
+        post: operations["webhook_webhook_replay_completed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3718,6 +3828,32 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "id",
+         *       "type": "type",
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "api_version": "v1",
+         *       "data": {},
+         *       "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+         *     }
+         */
+        Event: {
+            /** @constant */
+            api_version: "v1";
+            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            created_at: string;
+            /** @description the payload of the kind, exactly as webhooks deliver it */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description the event id (evt_…), as webhooks deliver it */
+            id: string;
+            /** @description meta.request_id of the API request whose write raised the event; null for events of the platform */
+            request_id: string | null;
+            /** @description the event kind (GET /v1/webhooks/event-types) */
+            type: string;
+        };
+        /**
+         * @example {
          *       "type": "contact.created",
          *       "description": "A contact was created (POST /v1/contacts).",
          *       "api_write": true
@@ -3983,6 +4119,60 @@ export interface components {
         Ref: {
             id: string;
             name: string;
+        };
+        /**
+         * @example {
+         *       "id": "id",
+         *       "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "status": "pending",
+         *       "since": "since",
+         *       "until": "until",
+         *       "types": [
+         *         "types"
+         *       ],
+         *       "matched": 1,
+         *       "delivered": 1,
+         *       "failed": 1,
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "completed_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
+        Replay: {
+            /** @default null */
+            completed_at: string | null;
+            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            created_at: string;
+            /**
+             * @description of those, delivered (a 2xx)
+             * @default 0
+             */
+            delivered: number;
+            /**
+             * @description of those, failed after every attempt
+             * @default 0
+             */
+            failed: number;
+            id: string;
+            /**
+             * @description stored events of the window that the subscription receives, queued so far
+             * @default 0
+             */
+            matched: number;
+            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            since: string;
+            /**
+             * @description cancelled: the subscription was deleted
+             * @enum {string}
+             */
+            status: "pending" | "running" | "completed" | "cancelled";
+            /**
+             * @description the kinds asked for; empty: every kind the subscription receives
+             * @default []
+             */
+            types: string[];
+            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            until: string;
+            webhook_id: string;
         };
         /**
          * @example {
@@ -17852,6 +18042,320 @@ export interface operations {
             };
         };
     };
+    listEvents: {
+        parameters: {
+            query?: {
+                created_after?: string;
+                created_before?: string;
+                cursor?: string;
+                limit?: number;
+                object_id?: string;
+                type?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "id",
+                     *           "type": "type",
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "api_version": "v1",
+                     *           "data": {},
+                     *           "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Event"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_CURSOR */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "id",
+                     *         "type": "type",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "api_version": "v1",
+                     *         "data": {},
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Event"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_ID */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listFunnels: {
         parameters: {
             query?: {
@@ -21766,7 +22270,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
+                    events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed")[];
                     name: string;
                     url: string;
                 };
@@ -22265,7 +22769,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    events?: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
+                    events?: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed")[];
                     name?: string;
                     /** @enum {string} */
                     status?: "active" | "paused";
@@ -22466,7 +22970,7 @@ export interface operations {
             query?: {
                 created_after?: string;
                 cursor?: string;
-                event_type?: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
+                event_type?: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed";
                 limit?: number;
                 status?: "pending" | "succeeded" | "failed";
             };
@@ -22592,6 +23096,372 @@ export interface operations {
             };
             /** @description Error: VALIDATION_ERROR */
             422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startWebhookReplay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID v4; a repeat within 24 h returns the stored response */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-03-02T14:30:00.000Z",
+                 *       "until": "2026-03-02T14:30:00.000Z",
+                 *       "types": [
+                 *         "contact.created"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: date-time */
+                    since: string;
+                    types?: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed")[];
+                    /** Format: date-time */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The record */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "id",
+                     *         "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "status": "pending",
+                     *         "since": "since",
+                     *         "until": "until",
+                     *         "types": [
+                     *           "types"
+                     *         ],
+                     *         "matched": 1,
+                     *         "delivered": 1,
+                     *         "failed": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Replay"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_ID, INVALID_JSON */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                replayId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "id",
+                     *         "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "status": "pending",
+                     *         "since": "since",
+                     *         "until": "until",
+                     *         "types": [
+                     *           "types"
+                     *         ],
+                     *         "matched": 1,
+                     *         "delivered": 1,
+                     *         "failed": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Replay"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_ID */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -22859,7 +23729,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @enum {string} */
-                    event_type?: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
+                    event_type?: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed";
                 };
             };
         };
@@ -29989,6 +30859,124 @@ export interface operations {
                     id: string;
                     /** @constant */
                     type: "template.rejected";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_webhook_replay_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
+                 *       "type": "webhook.replay.completed",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "rpl_2wSx3EdC4rFv5TgBnH1QaZ",
+                 *           "webhook_id": "wh_6gTf5RdEwS9OlP8iKu7JyH",
+                 *           "status": "completed",
+                 *           "since": "2026-03-02T12:30:00.000Z",
+                 *           "until": "2026-03-02T13:30:00.000Z",
+                 *           "types": [],
+                 *           "matched": 42,
+                 *           "delivered": 41,
+                 *           "failed": 1,
+                 *           "created_at": "2026-03-02T14:20:00.000Z",
+                 *           "completed_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: {
+                            completed_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            /** @description of those, delivered (a 2xx) */
+                            delivered: number;
+                            /** @description of those, failed after every attempt */
+                            failed: number;
+                            id: string;
+                            /** @description stored events of the window that the subscription receives */
+                            matched: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            since: string;
+                            /** @enum {string} */
+                            status: "pending" | "running" | "completed" | "cancelled";
+                            /** @description the kinds asked for; empty: every kind the subscription receives */
+                            types: string[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            until: string;
+                            webhook_id: string;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "webhook.replay.completed";
                 };
             };
         };

@@ -1,4 +1,4 @@
-import { AppError, currentCommands, withCommandCount, withDeadline } from '@crm/shared';
+import { AppError, currentCommands, withCommandCount, withDeadline, withRequestId } from '@crm/shared';
 import { parseOrThrow } from '@crm/shared/schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clients } from '../clients';
@@ -31,7 +31,7 @@ export function createHandler(route: RouteDefinition, deps: PipelineDeps) {
   const unbounded = handleRequest(route, deps);
   // The budget runs from the request's arrival (elapsedTime), not from when its body was read.
   const handle = (request: FastifyRequest, reply: FastifyReply): Promise<void> =>
-    withDeadline(Date.now() - reply.elapsedTime + deps.requestTimeoutMs, () => unbounded(request, reply));
+    withRequestId(request.id, () => withDeadline(Date.now() - reply.elapsedTime + deps.requestTimeoutMs, () => unbounded(request, reply)));
   if (!deps.exposeDbCommands) return handle;
   // Counts the request's database commands (command-count.ts); handleRequest answers them in X-Db-Commands.
   return (request: FastifyRequest, reply: FastifyReply): Promise<void> => withCommandCount(() => handle(request, reply)).result;

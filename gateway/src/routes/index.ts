@@ -42,6 +42,8 @@ import { listContactsRoute } from './contacts/list-contacts.route';
 import { removeContactTagRoute } from './contacts/remove-contact-tag.route';
 import { updateContactRoute } from './contacts/update-contact.route';
 import { createDealRoute } from './deals/create-deal.route';
+import { getEventRoute } from './events/get-event.route';
+import { listEventsRoute } from './events/list-events.route';
 import { deleteDealRoute } from './deals/delete-deal.route';
 import { getDealRoute } from './deals/get-deal.route';
 import { listContactDealsRoute } from './deals/list-contact-deals.route';
@@ -96,6 +98,8 @@ import { redeliverRoute } from './webhooks/redeliver.route';
 import { rotateSecretRoute } from './webhooks/rotate-secret.route';
 import { testWebhookRoute } from './webhooks/test-webhook.route';
 import { updateWebhookRoute } from './webhooks/update-webhook.route';
+import { getReplayRoute } from './webhooks/get-replay.route';
+import { startReplayRoute } from './webhooks/start-replay.route';
 
 /** Every operation of the public API, in catalogue order. */
 export const ALL_ROUTES: RouteDefinition[] = [
@@ -197,4 +201,8 @@ export const ALL_ROUTES: RouteDefinition[] = [
   // Additions after the catalogue's 97 operations (issue 26).
   batchUpsertContactsRoute,
   batchUpsertCompaniesRoute,
+  listEventsRoute,
+  getEventRoute,
+  startReplayRoute,
+  getReplayRoute,
 ];

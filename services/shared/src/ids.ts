@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   apiKey: 'key',
   organization: 'org',
   request: 'req',
+  replay: 'rpl',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

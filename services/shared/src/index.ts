@@ -5,6 +5,7 @@ export * from './errors/grpc-errors';
 export * from './errors/transient-error';
 export * from './grpc/client';
 export * from './grpc/deadline';
+export * from './grpc/request-id';
 export * from './grpc/server';
 export * from './grpc/unary';
 export * from './grpc/handlers';

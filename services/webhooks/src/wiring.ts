@@ -8,11 +8,14 @@ import { AttemptRecorder } from './domain/attempt-recorder';
 import type { WebhookDeps } from './domain/deps';
 import { SubscriptionCache } from './domain/subscription-cache';
 import { createDeliveryRepository } from './repository/delivery.repository';
+import { createEventStoreRepository } from './repository/event-store.repository';
+import { createReplayRepository } from './repository/replay.repository';
 import { createWebhookRepository } from './repository/webhook.repository';
 
 /** What the worker is told about from the domain: deliveries to send, and subscriptions just paused. */
 export interface WorkerHooks {
   deliveriesQueued: WebhookDeps['deliveriesQueued'];
+  replaysQueued: WebhookDeps['replaysQueued'];
   paused: (orgId: string, webhookId: string) => void;
 }
 
@@ -47,6 +50,8 @@ export function createDeps(db: Storage, config: WebhooksConfig, logger: Logger, 
   return {
     webhooks,
     deliveries,
+    events: createEventStoreRepository(db),
+    replays: createReplayRepository(db),
     settings: {
       allowList: config.WEBHOOK_ALLOWED_HOSTS,
       scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,
@@ -55,11 +60,13 @@ export function createDeps(db: Storage, config: WebhooksConfig, logger: Logger, 
       leaseMs: config.WEBHOOK_LEASE_MS,
       retentionMs: config.WEBHOOK_RETENTION_DAYS * 86_400_000,
       rotationOverlapHours: config.WEBHOOK_ROTATION_OVERLAP_HOURS,
+      eventRetentionMs: config.EVENTS_RETENTION_DAYS * 86_400_000,
     },
     owner,
     recorder,
     subscriptions,
     deliveriesQueued: hooks.deliveriesQueued,
+    replaysQueued: hooks.replaysQueued,
     now: () => new Date(),
     logger,
   };

@@ -1,13 +1,8 @@
 import { upsertCompanyItem } from '@crm/shared/schemas';
-import { z } from 'zod';
-import { defineRoute } from '../../http/route';
-import { batchUpsertBody, BatchItemResult, publicItemResults } from '../../schemas/batch.schemas';
+import { batchUpsertRoute } from '../batch-upsert';
 
-const body = batchUpsertBody(upsertCompanyItem);
-
-export const batchUpsertCompaniesRoute = defineRoute({
+export const batchUpsertCompaniesRoute = batchUpsertRoute({
   operationId: 'batchUpsertCompanies',
-  method: 'POST',
   path: '/v1/companies/batch/upsert',
   tag: 'Companies',
   summary: 'Create or update up to 100 companies',
@@ -19,11 +14,6 @@ export const batchUpsertCompaniesRoute = defineRoute({
     'and company.updated as single writes do. Honours Idempotency-Key for the whole batch. Counts one request per ' +
     'item in the rate limits.',
   scope: 'write:companies',
-  body,
-  success: { status: 200, kind: 'one', schema: z.array(BatchItemResult) },
-  errors: ['INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_USE'],
-  idempotent: true,
-  rateCost: (input) => input.items.length,
-  handle: async ({ body: input, principal, clients }) =>
-    publicItemResults((await clients.companies.batchUpsertCompanies({ org_id: principal.orgId, items: input.items })).items),
+  item: upsertCompanyItem,
+  call: (clients, request) => clients.companies.batchUpsertCompanies(request),
 });

@@ -1,13 +1,8 @@
 import { upsertContactItem } from '@crm/shared/schemas';
-import { z } from 'zod';
-import { defineRoute } from '../../http/route';
-import { batchUpsertBody, BatchItemResult, publicItemResults } from '../../schemas/batch.schemas';
+import { batchUpsertRoute } from '../batch-upsert';
 
-const body = batchUpsertBody(upsertContactItem);
-
-export const batchUpsertContactsRoute = defineRoute({
+export const batchUpsertContactsRoute = batchUpsertRoute({
   operationId: 'batchUpsertContacts',
-  method: 'POST',
   path: '/v1/contacts/batch/upsert',
   tag: 'Contacts',
   summary: 'Create or update up to 100 contacts',
@@ -19,11 +14,6 @@ export const batchUpsertContactsRoute = defineRoute({
     '(contact.created; contact.updated and tag events). Honours Idempotency-Key for the whole batch. Counts one ' +
     'request per item in the rate limits.',
   scope: 'write:contacts',
-  body,
-  success: { status: 200, kind: 'one', schema: z.array(BatchItemResult) },
-  errors: ['INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_USE'],
-  idempotent: true,
-  rateCost: (input) => input.items.length,
-  handle: async ({ body: input, principal, clients }) =>
-    publicItemResults((await clients.contacts.batchUpsertContacts({ org_id: principal.orgId, items: input.items })).items),
+  item: upsertContactItem,
+  call: (clients, request) => clients.contacts.batchUpsertContacts(request),
 });

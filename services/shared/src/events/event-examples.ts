@@ -10,6 +10,7 @@ import type {
   NoteObject,
   TaskObject,
   TemplateObject,
+  ReplayObject,
 } from './event-objects';
 
 /**
@@ -39,6 +40,8 @@ export const EXAMPLE_IDS = {
   broadcast: 'bc_5TgBnH1QaZ2wSx3EdC4rFv',
   agent: 'ag_4rFv5TgBnH1QaZ2wSx3EdC',
   agentRun: 'run_8iKu7JyH6gTf5RdEwS9OlP',
+  webhook: 'wh_6gTf5RdEwS9OlP8iKu7JyH',
+  replay: 'rpl_2wSx3EdC4rFv5TgBnH1QaZ',
 } as const;
 
 const ids = EXAMPLE_IDS;
@@ -248,5 +251,19 @@ export const exampleAgentRun = (now: Date, outcome: 'completed' | 'failed' | 'ha
   model: 'gpt-4o-mini',
   duration_ms: 2300,
   started_at: at(now, -2300),
+  completed_at: at(now),
+});
+
+export const exampleReplay = (now: Date): ReplayObject => ({
+  id: ids.replay,
+  webhook_id: ids.webhook,
+  status: 'completed',
+  since: at(now, -2 * HOUR),
+  until: at(now, -HOUR),
+  types: [],
+  matched: 42,
+  delivered: 41,
+  failed: 1,
+  created_at: at(now, -10 * 60_000),
   completed_at: at(now),
 });

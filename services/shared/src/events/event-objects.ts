@@ -259,6 +259,22 @@ export type NoteObject = z.infer<typeof noteObject>;
 export type ConversationObject = z.infer<typeof conversationObject>;
 export type MessageObject = z.infer<typeof messageObject>;
 export type ChatInstanceObject = z.infer<typeof chatInstanceObject>;
+/** A replay of stored events to one subscription (POST /v1/webhooks/{id}/replay). */
+export const replayObject = z.object({
+  id: id('replay'),
+  webhook_id: id('webhook'),
+  status: z.enum(['pending', 'running', 'completed', 'cancelled']),
+  since: timestamp,
+  until: timestamp,
+  types: z.array(z.string()).describe('the kinds asked for; empty: every kind the subscription receives'),
+  matched: z.number().int().min(0).describe('stored events of the window that the subscription receives'),
+  delivered: z.number().int().min(0).describe('of those, delivered (a 2xx)'),
+  failed: z.number().int().min(0).describe('of those, failed after every attempt'),
+  created_at: timestamp,
+  completed_at: timestamp.nullable(),
+});
+
+export type ReplayObject = z.infer<typeof replayObject>;
 export type TemplateObject = z.infer<typeof templateObject>;
 export type BroadcastObject = z.infer<typeof broadcastObject>;
 export type AgentRunObject = z.infer<typeof agentRunObject>;

@@ -7,16 +7,17 @@ import {
   chatInstanceObject,
   contactObject,
   conversationObject,
+  replayObject,
   id,
   taskObject,
   templateObject,
   timestamp,
 } from './event-objects';
-import { AGENT, BROADCAST, CHANNEL, CONTACT, CONVERSATION, kind, MESSAGE, platform, TASK } from './event-kind';
+import { AGENT, BROADCAST, CHANNEL, CONTACT, CONVERSATION, kind, MESSAGE, platform, TASK, WEBHOOK } from './event-kind';
 
 const at = (now: Date) => now.toISOString();
 
-/** The 26 kinds only the platform emits (channels, providers, schedulers, agents), in the order of the public list. */
+/** The 27 kinds only the platform emits (channels, providers, schedulers, agents, replays), in the order of the public list. */
 export const PLATFORM_KINDS = {
   'message.received': kind({
     ...platform,
@@ -218,5 +219,13 @@ export const PLATFORM_KINDS = {
     description: 'An AI agent handed a conversation over to a person; data.object.handoff says why.',
     data: data.recordData(agentRunObject),
     example: (now) => ({ object: ex.exampleAgentRun(now, 'handoff') }),
+  }),
+  'webhook.replay.completed': kind({
+    ...platform,
+    ...WEBHOOK,
+    description:
+      'A replay (POST /v1/webhooks/{id}/replay) finished: every matched event was delivered or failed after its attempts (data.object counts them).',
+    data: data.recordData(replayObject),
+    example: (now) => ({ object: ex.exampleReplay(now) }),
   }),
 } as const;

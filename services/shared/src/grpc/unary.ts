@@ -12,6 +12,7 @@ import { toGrpcError } from '../errors/grpc-errors';
 import type { Logger } from '../logger';
 import { DB_COMMANDS_METADATA, withCommandCount } from '../mongo/command-count';
 import { deadlineMs, withDeadline } from './deadline';
+import { REQUEST_ID_METADATA, withRequestId } from './request-id';
 import { RPC_OK, RPC_UNKNOWN, timeRpc } from './server-metrics';
 import { replyWithStream, type StreamHandler } from './server-stream';
 import { dropNulls, type Nullable } from './wire';
@@ -45,7 +46,9 @@ export function bindService<S extends UntypedServiceImplementation>(handlers: As
     bound[name] = (call: ServerWritableStream<unknown, unknown>, callback?: sendUnaryData<unknown>) => {
       const done = timeRpc(call);
       const deadline = deadlineMs(call.getDeadline());
-      if (callback) replyOnce(call, callback, () => withDeadline(deadline, async () => handler(call.request, call)), logger, name, done);
+      const requestId = call.metadata.get(REQUEST_ID_METADATA)[0]?.toString();
+      const run = () => withRequestId(requestId, () => withDeadline(deadline, async () => handler(call.request, call)));
+      if (callback) replyOnce(call, callback, run, logger, name, done);
       else void withDeadline(deadline, () => replyWithStream(call, startStream(handler, call), logger, name)).then(done);
     };
   }
