@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
+import type { BatchEventsFigures } from './batch-events';
 import type { BroadcastFigures } from './broadcasts';
 import type { DegradedFigures } from './degraded';
 import type { BenchConfig } from './config';
@@ -31,6 +32,8 @@ export interface BenchResults {
   broadcasts?: BroadcastFigures;
   /** From `npm run bench:degraded`, when it ran. */
   degraded?: DegradedFigures;
+  /** From `npm run bench:batch`, when it ran. */
+  'batch-events'?: BatchEventsFigures;
 }
 
 export function writeResult<K extends keyof BenchResults>(name: K, value: BenchResults[K]): string {
@@ -51,6 +54,7 @@ export function readResults(): BenchResults {
     startup: startupOf(read('startup')),
     ...(existsSync(resolve(RESULTS_DIR, 'broadcasts.json')) ? { broadcasts: read('broadcasts') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'degraded.json')) ? { degraded: read('degraded') } : {}),
+    ...(existsSync(resolve(RESULTS_DIR, 'batch-events.json')) ? { 'batch-events': read('batch-events') } : {}),
   };
 }
 
