@@ -53,7 +53,7 @@ describe('webhook subscriptions', () => {
     expect(listed[0]).not.toHaveProperty('secret');
   });
 
-  it('lists the 47 event kinds, 21 of them emitted by API writes, through the literal path', async () => {
+  it('lists the 48 event kinds, 21 of them emitted by API writes, through the literal path', async () => {
     const org = await createTestOrg();
     const kinds = await listAll(org.client, '/v1/webhooks/event-types', { query: { limit: 10 } });
     expect(kinds).toHaveLength(48);
