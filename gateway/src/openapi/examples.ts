@@ -107,7 +107,9 @@ export class ExampleBuilder {
     if ('const' in schema) return schema.const;
     if (Array.isArray(schema.enum)) return this.pick(schema.enum, owner, key);
     const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-    if (branches) {
+    // An object's anyOf states a rule between its fields (one of them present: `documented`), not alternatives:
+    // the object's example holds every field, which keeps it.
+    if (branches && !(schema.type === 'object' && schema.properties)) {
       const chosen = branches.find((branch) => branch.type !== 'null') ?? branches[0];
       return chosen ? this.build(chosen, owner, key, depth + 1) : null;
     }

@@ -9,17 +9,20 @@ import { eventFanOut } from './events/event-consumer';
 import { webhooksGrpcServices } from './server';
 import { createDeps } from './wiring';
 import { deliveryWorker } from './worker/delivery-worker';
+import { replayWorker } from './worker/replay-worker';
 
 /** The webhook service as the shared bootstrap runs it (main.ts). */
 export function webhooksService(config: WebhooksConfig): ServiceDefinition<WebhooksConfig, WebhookDeps> {
   // The consumer, the reactivation path and the recorder's pauses reach this replica's worker through deps.
   let worker: ReturnType<typeof deliveryWorker> | undefined;
+  let replays: ReturnType<typeof replayWorker> | undefined;
   return {
     database: { name: config.WEBHOOKS_DB_NAME },
     deps: (storage, logger) =>
       createDeps(storage, config, logger, {
         deliveriesQueued: (leased) => (leased ? worker?.dispatcher.accept(leased) : worker?.scanner.nudge()),
         paused: (orgId, webhookId) => worker?.dispatcher.holdEndpoint(orgId, webhookId),
+        replaysQueued: () => replays?.nudge(),
       }),
     grpc: ({ deps, logger }) => ({
       host: config.WEBHOOKS_GRPC_HOST,
@@ -41,6 +44,7 @@ export function webhooksService(config: WebhooksConfig): ServiceDefinition<Webho
       return {
         'delivery worker': (worker = deliveryWorker(deps, config)),
         'revoked-key sweep': revokedKeySweeper(deps, inactiveKeys, paused, config.WEBHOOK_KEY_CHECK_MS),
+        'replay worker': (replays = replayWorker(deps, config.WEBHOOK_IDLE_CHECK_MS)),
       };
     },
     consumers: ({ deps, bus }) => ({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { documented } from './validation';
+import { documented, present } from './validation';
 
 export const E164 = /^\+[1-9]\d{6,14}$/;
 
@@ -59,5 +59,21 @@ export const emailSchema = z
   .transform((email) => email.toLowerCase());
 
 export const phoneSchema = z.string().regex(E164, 'must be an E.164 phone number such as +14155550123');
+
+/** The integrator's own id of a record (a shop, ERP or form id): unique per organization among live records. */
+/** The integrator's own id of a record (a shop, ERP or form id), unique per organization. */
+export const externalIdSchema = trimmedText(200);
+
+/**
+ * An item of a batch upsert: matched by external_id, then email, then phone, so it must carry at least one of them
+ * (JSON Schema: anyOf the three present).
+ */
+export const withNaturalKey = <S extends z.ZodObject>(item: S) =>
+  documented(
+    item.refine((value) => ['external_id', 'email', 'phone'].some((key) => (value as Record<string, unknown>)[key] !== undefined), {
+      message: 'each item needs external_id, email or phone to be matched by',
+    }),
+    { anyOf: [present('external_id'), present('email'), present('phone')] },
+  );
 
 export const isoDateTimeSchema = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' });

@@ -1,0 +1,48 @@
+import { eventTypeSchema } from '@crm/shared/schemas';
+import { z } from 'zod';
+import { defineRoute } from '../../http/route';
+import { publicEvent, Event } from '../../schemas/event.schemas';
+import { isoQuery, pageQuery } from '../../schemas/registry';
+
+/** `type=a,b` or `type=a&type=b`: one or several kinds. */
+const typesQuery = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) => (Array.isArray(value) ? value : [value]).flatMap((entry) => entry.split(',')).map((entry) => entry.trim()))
+  .pipe(z.array(eventTypeSchema).max(47))
+  .describe('one or several kinds, comma-separated or repeated (type=contact.created,deal.updated)');
+
+export const listEventsRoute = defineRoute({
+  operationId: 'listEvents',
+  method: 'GET',
+  path: '/v1/events',
+  tag: 'Events',
+  summary: 'Every event of the organization, newest first',
+  description:
+    'Every event the services emitted for the organization, whether or not a subscription wanted it, kept 30 days ' +
+    '(EVENTS_RETENTION_DAYS). Each is exactly the body webhooks receive plus request_id. Filters: type (one or ' +
+    'several), created_after (inclusive), created_before (exclusive), object_id (a record the event is about: its ' +
+    'object, a note and its deal or contact, a tagged contact…). meta.total counts the stored events without filters.',
+  scope: 'read:events',
+  query: z.object({
+    ...pageQuery,
+    type: typesQuery.optional(),
+    created_after: isoQuery.optional(),
+    created_before: isoQuery.optional(),
+    object_id: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional(),
+  }),
+  success: { status: 200, kind: 'list', schema: Event },
+  errors: ['INVALID_CURSOR', 'VALIDATION_ERROR'],
+  handle: async ({ query, principal, clients, page }) => {
+    const result = await clients.events.listEvents({
+      org_id: principal.orgId,
+      page: { limit: page.limit, after: page.after },
+      filter: {
+        types: query.type ?? [],
+        created_after: query.created_after,
+        created_before: query.created_before,
+        object_id: query.object_id,
+      },
+    });
+    return { items: result.items.map(publicEvent), page: result.page };
+  },
+});
