@@ -138,5 +138,10 @@ describe('POST /v1/webhooks/{id}/replay', () => {
     const reader = await org.keyWith(['read:webhooks']);
     expect((await reader.raw.post(`/v1/webhooks/${webhookId}/replay`, { since: new Date(now - 60_000).toISOString() })).status).toBe(403);
     expect((await reader.raw.get(`/v1/webhooks/${webhookId}/replays/${mine.body.data.id}`)).status).toBe(200);
+    // Replaying sends the kinds' data again: the key needs their read scopes, as to subscribe or redeliver.
+    const writerOnly = await org.keyWith(['write:webhooks']);
+    const blind = await writerOnly.raw.post(`/v1/webhooks/${webhookId}/replay`, { since: new Date(now - 60_000).toISOString() });
+    expect(blind.status).toBe(403);
+    expect(blind.body.error.details.missing_scopes).toEqual(['read:contacts']);
   });
 });

@@ -1224,7 +1224,7 @@ export interface paths {
         };
         /**
          * Every event of the organization, newest first
-         * @description Every event the services emitted for the organization, whether or not a subscription wanted it, kept 30 days (EVENTS_RETENTION_DAYS). Each is exactly the body webhooks receive plus request_id. Filters: type (one or several), created_after (inclusive), created_before (exclusive), object_id (a record the event is about: its object, a note and its deal or contact, a tagged contact…). meta.total counts the stored events without filters.
+         * @description Every event the services emitted for the organization, whether or not a subscription wanted it, kept 30 days (EVENTS_RETENTION_DAYS). Each is exactly the body webhooks receive plus request_id. Filters: type (one or several), created_after (inclusive), created_before (exclusive), object_id (a record the event is about: its object, a note and its deal or contact, a tagged contact…). meta.total counts the stored events without filters. The key also needs the read scope that guards each kind (GET /v1/webhooks/event-types: scope): naming a kind it cannot read answers INSUFFICIENT_SCOPES; without type, only the kinds it can read are listed.
          *
          *     Scope: `read:events`.
          */
@@ -1246,7 +1246,7 @@ export interface paths {
         };
         /**
          * Read one stored event
-         * @description The event exactly as webhooks deliver it, plus request_id; NOT_FOUND once its retention has passed.
+         * @description The event exactly as webhooks deliver it, plus request_id; NOT_FOUND once its retention has passed. The key also needs the read scope that guards the event's kind (INSUFFICIENT_SCOPES otherwise).
          *
          *     Scope: `read:events`.
          */
@@ -1749,7 +1749,7 @@ export interface paths {
         put?: never;
         /**
          * Replay stored events to a subscription
-         * @description Starts a job that delivers the stored events (GET /v1/events) of [since, until) — until defaults to now — that the subscription receives, narrowed to types when given, through the normal delivery engine (signing, retries, pausing). Each replay delivers each event once (then at-least-once, as any delivery); the job and its position are stored, so it resumes after a restart. Follow it with GET /v1/webhooks/{id}/replays/{replayId}; webhook.replay.completed is emitted when every delivery has its outcome. Honours Idempotency-Key.
+         * @description Starts a job that delivers the stored events (GET /v1/events) of [since, until) — until defaults to now, and a later until is now — that the subscription receives, narrowed to types when given, through the normal delivery engine (signing, retries, pausing). Each replay delivers each event once (then at-least-once, as any delivery); the job and its position are stored, so it resumes after a restart. Follow it with GET /v1/webhooks/{id}/replays/{replayId}; webhook.replay.completed is emitted when every delivery has its outcome. Honours Idempotency-Key. The key also needs the read scope that guards each kind replayed (types, else the kinds the subscription receives).
          *
          *     Scope: `write:webhooks`.
          *
@@ -3464,7 +3464,7 @@ export interface components {
          *         "vip"
          *       ],
          *       "custom_fields": {},
-         *       "external_id": "external id",
+         *       "external_id": "shop-10482",
          *       "contacts_count": 1,
          *       "deals_count": 1,
          *       "total_deals_value": 1,
@@ -3565,7 +3565,7 @@ export interface components {
          *       ],
          *       "custom_fields": {},
          *       "funnel_stage": "funnel stage",
-         *       "external_id": "external id",
+         *       "external_id": "shop-10482",
          *       "notes_count": 1,
          *       "deals_count": 1,
          *       "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -3646,7 +3646,7 @@ export interface components {
          *       ],
          *       "custom_fields": {},
          *       "funnel_stage": "funnel stage",
-         *       "external_id": "external id",
+         *       "external_id": "shop-10482",
          *       "notes_count": 1,
          *       "deals_count": 1,
          *       "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -4218,7 +4218,7 @@ export interface components {
          *         "id": "id",
          *         "name": "Maria Oliveira"
          *       },
-         *       "external_id": "external id",
+         *       "external_id": "shop-10482",
          *       "error": {
          *         "code": "code",
          *         "message": "message"
@@ -4369,7 +4369,7 @@ export interface components {
          *       "id": "id",
          *       "webhook_id": "webhook id",
          *       "status": "pending",
-         *       "since": "2026-03-02T14:30:00.000Z",
+         *       "since": "2026-03-02T13:30:00.000Z",
          *       "until": "2026-03-02T14:30:00.000Z",
          *       "types": [
          *         "types"
@@ -11609,7 +11609,7 @@ export interface operations {
                      *             "vip"
                      *           ],
                      *           "custom_fields": {},
-                     *           "external_id": "external id",
+                     *           "external_id": "shop-10482",
                      *           "contacts_count": 1,
                      *           "deals_count": 1,
                      *           "total_deals_value": 1,
@@ -11790,7 +11790,7 @@ export interface operations {
                  *         "vip"
                  *       ],
                  *       "custom_fields": {},
-                 *       "external_id": "+5511987654321"
+                 *       "external_id": "shop-10482"
                  *     }
                  */
                 "application/json": {
@@ -11841,7 +11841,7 @@ export interface operations {
                      *           "vip"
                      *         ],
                      *         "custom_fields": {},
-                     *         "external_id": "external id",
+                     *         "external_id": "shop-10482",
                      *         "contacts_count": 1,
                      *         "deals_count": 1,
                      *         "total_deals_value": 1,
@@ -12058,7 +12058,7 @@ export interface operations {
                      *           "vip"
                      *         ],
                      *         "custom_fields": {},
-                     *         "external_id": "external id",
+                     *         "external_id": "shop-10482",
                      *         "contacts_count": 1,
                      *         "deals_count": 1,
                      *         "total_deals_value": 1,
@@ -12405,7 +12405,7 @@ export interface operations {
                  *         "vip"
                  *       ],
                  *       "custom_fields": {},
-                 *       "external_id": "+5511987654321"
+                 *       "external_id": "shop-10482"
                  *     }
                  */
                 "application/json": {
@@ -12456,7 +12456,7 @@ export interface operations {
                      *           "vip"
                      *         ],
                      *         "custom_fields": {},
-                     *         "external_id": "external id",
+                     *         "external_id": "shop-10482",
                      *         "contacts_count": 1,
                      *         "deals_count": 1,
                      *         "total_deals_value": 1,
@@ -12691,7 +12691,7 @@ export interface operations {
                      *           ],
                      *           "custom_fields": {},
                      *           "funnel_stage": "funnel stage",
-                     *           "external_id": "external id",
+                     *           "external_id": "shop-10482",
                      *           "notes_count": 1,
                      *           "deals_count": 1,
                      *           "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -13118,7 +13118,7 @@ export interface operations {
                  *             "vip"
                  *           ],
                  *           "custom_fields": {},
-                 *           "external_id": "+5511987654321",
+                 *           "external_id": "shop-10482",
                  *           "name": "Maria Oliveira"
                  *         }
                  *       ]
@@ -13414,7 +13414,7 @@ export interface operations {
                      *           ],
                      *           "custom_fields": {},
                      *           "funnel_stage": "funnel stage",
-                     *           "external_id": "external id",
+                     *           "external_id": "shop-10482",
                      *           "notes_count": 1,
                      *           "deals_count": 1,
                      *           "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -13594,7 +13594,7 @@ export interface operations {
                  *       "source": "chatapp",
                  *       "company_id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *       "custom_fields": {},
-                 *       "external_id": "+5511987654321"
+                 *       "external_id": "shop-10482"
                  *     }
                  */
                 "application/json": {
@@ -13648,7 +13648,7 @@ export interface operations {
                      *         ],
                      *         "custom_fields": {},
                      *         "funnel_stage": "funnel stage",
-                     *         "external_id": "external id",
+                     *         "external_id": "shop-10482",
                      *         "notes_count": 1,
                      *         "deals_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -13879,7 +13879,7 @@ export interface operations {
                      *         ],
                      *         "custom_fields": {},
                      *         "funnel_stage": "funnel stage",
-                     *         "external_id": "external id",
+                     *         "external_id": "shop-10482",
                      *         "notes_count": 1,
                      *         "deals_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -14235,7 +14235,7 @@ export interface operations {
                  *       ],
                  *       "custom_fields": {},
                  *       "funnel_stage": "+5511987654321",
-                 *       "external_id": "+5511987654321"
+                 *       "external_id": "shop-10482"
                  *     }
                  */
                 "application/json": {
@@ -14284,7 +14284,7 @@ export interface operations {
                      *         ],
                      *         "custom_fields": {},
                      *         "funnel_stage": "funnel stage",
-                     *         "external_id": "external id",
+                     *         "external_id": "shop-10482",
                      *         "notes_count": 1,
                      *         "deals_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -14774,7 +14774,7 @@ export interface operations {
                      *         ],
                      *         "custom_fields": {},
                      *         "funnel_stage": "funnel stage",
-                     *         "external_id": "external id",
+                     *         "external_id": "shop-10482",
                      *         "notes_count": 1,
                      *         "deals_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -16063,7 +16063,7 @@ export interface operations {
                      *         ],
                      *         "custom_fields": {},
                      *         "funnel_stage": "funnel stage",
-                     *         "external_id": "external id",
+                     *         "external_id": "shop-10482",
                      *         "notes_count": 1,
                      *         "deals_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -16452,7 +16452,7 @@ export interface operations {
                  *           "name": "Maria Oliveira",
                  *           "email": "maria.oliveira@example.com",
                  *           "phone": "+5511987654321",
-                 *           "external_id": "+5511987654321",
+                 *           "external_id": "shop-10482",
                  *           "tags": [
                  *             "vip"
                  *           ],
@@ -17621,7 +17621,7 @@ export interface operations {
                      *             "id": "id",
                      *             "name": "Maria Oliveira"
                      *           },
-                     *           "external_id": "external id",
+                     *           "external_id": "shop-10482",
                      *           "error": {
                      *             "code": "code",
                      *             "message": "message"
@@ -21259,7 +21259,7 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
                 object_id?: string;
-                type?: string | string[];
+                type?: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed") | ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed")[];
             };
             header?: never;
             path?: never;
@@ -23891,7 +23891,7 @@ export interface operations {
                      *           "id": "id",
                      *           "name": "Maria Oliveira"
                      *         },
-                     *         "external_id": "external id",
+                     *         "external_id": "shop-10482",
                      *         "error": {
                      *           "code": "code",
                      *           "message": "message"
@@ -24123,7 +24123,7 @@ export interface operations {
                      *           "id": "id",
                      *           "name": "Maria Oliveira"
                      *         },
-                     *         "external_id": "external id",
+                     *         "external_id": "shop-10482",
                      *         "error": {
                      *           "code": "code",
                      *           "message": "message"
@@ -27298,7 +27298,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "since": "2026-03-02T14:30:00.000Z",
+                 *       "since": "2026-03-02T13:30:00.000Z",
                  *       "until": "2026-03-02T14:30:00.000Z",
                  *       "types": [
                  *         "contact.created"
@@ -27331,7 +27331,7 @@ export interface operations {
                      *         "id": "id",
                      *         "webhook_id": "webhook id",
                      *         "status": "pending",
-                     *         "since": "2026-03-02T14:30:00.000Z",
+                     *         "since": "2026-03-02T13:30:00.000Z",
                      *         "until": "2026-03-02T14:30:00.000Z",
                      *         "types": [
                      *           "types"
@@ -27563,7 +27563,7 @@ export interface operations {
                      *         "id": "id",
                      *         "webhook_id": "webhook id",
                      *         "status": "pending",
-                     *         "since": "2026-03-02T14:30:00.000Z",
+                     *         "since": "2026-03-02T13:30:00.000Z",
                      *         "until": "2026-03-02T14:30:00.000Z",
                      *         "types": [
                      *           "types"

@@ -75,6 +75,9 @@ const BY_FIELD: Record<string, unknown> = {
   createdBefore: '2026-03-01T00:00:00.000Z',
   created_after: '2026-01-01T00:00:00.000Z',
   created_before: '2026-03-01T00:00:00.000Z',
+  since: '2026-03-02T13:30:00.000Z',
+  until: AT,
+  external_id: 'shop-10482',
   sourceKey: 'first_name',
   fallback: 'friend',
 };

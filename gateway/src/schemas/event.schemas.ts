@@ -18,7 +18,10 @@ export const Event = component(
 );
 
 /** A stored event from the webhook service (its exact webhook body) in the public shape. */
-export const publicEvent = (stored: { body: string; request_id?: string | null | undefined }) => ({
+export const publicEvent = (stored: {
+  body: string;
+  request_id?: string | null | undefined;
+}): { type?: unknown; [field: string]: unknown } => ({
   ...(JSON.parse(stored.body) as Record<string, unknown>),
   request_id: stored.request_id ?? null,
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isoDateTimeSchema } from './common';
 import { eventTypeSchema } from './webhooks';
 
-/** POST /v1/webhooks/{id}/replay: the stored events of [since, until) (until defaults to now), of some kinds. */
+/** POST /v1/webhooks/{id}/replay: the stored events of [since, until) (until defaults to, and is at most, now), of some kinds. */
 export const replayBody = z.strictObject({
   since: isoDateTimeSchema,
   until: isoDateTimeSchema.optional(),

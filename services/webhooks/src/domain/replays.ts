@@ -17,7 +17,8 @@ export async function startReplay(deps: WebhookDeps, orgId: string, webhookId: s
   const webhook = await requireWebhook(deps, orgId, webhookId);
   const now = deps.now();
   const since = new Date(body.since);
-  const until = body.until ? new Date(body.until) : now;
+  // A window never reaches past now: events still to come are not the replay's (a later until is now).
+  const until = body.until && new Date(body.until).getTime() < now.getTime() ? new Date(body.until) : now;
   const refuse = (field: string, issue: string) => new AppError('VALIDATION_ERROR', `${field} ${issue}.`, { fields: [{ field, issue }] });
   if (since.getTime() > now.getTime()) throw refuse('since', 'must not be in the future');
   if (until.getTime() <= since.getTime()) throw refuse('until', 'must be later than since');
