@@ -11,7 +11,7 @@
 import { BSON } from 'mongodb';
 import mongoose from 'mongoose';
 import { startOwnSystem, type OwnSystem } from './own-system';
-import { writeResult } from './results';
+import { measuredCommit, writeResult } from './results';
 
 const CLIENTS = Number(process.env.BENCH_BATCH_CLIENTS ?? 8);
 const SECONDS = Number(process.env.BENCH_BATCH_SECONDS ?? 10);
@@ -21,6 +21,8 @@ const BATCH = 100;
 
 export interface BatchEventsFigures {
   measured_at: string;
+  commit: string;
+  dirty: boolean;
   clients: number;
   seconds: number;
   writes: { log: 'off' | 'on'; creates_per_s: number; p50_ms: number; p99_ms: number }[];
@@ -160,6 +162,7 @@ async function main(): Promise<void> {
     const single = await singleCreates(on);
     const figures: BatchEventsFigures = {
       measured_at: new Date().toISOString(),
+      ...measuredCommit(),
       clients: CLIENTS,
       seconds: SECONDS,
       writes: writes.map(({ log: side, creates_per_s, p50_ms, p99_ms }) => ({ log: side, creates_per_s, p50_ms, p99_ms })),

@@ -13,7 +13,7 @@ export function batchEventsSection(results: BenchResults): string[] {
   return [
     '## Event log and batch upsert',
     '',
-    `From \`npm run bench:batch\` (${figures.measured_at}; 1 crm + 1 webhooks replica per system, ${figures.clients} clients). ` +
+    `From \`npm run bench:batch\` (${figures.measured_at}, commit \`${figures.commit}\`${figures.dirty ? ' plus uncommitted changes' : ''}; 1 crm + 1 webhooks replica per system, ${figures.clients} clients). ` +
       `\`POST /v1/contacts\` for ${figures.seconds} s on a system whose event log is off (\`EVENTS_RETENTION_DAYS=0\`), then on one whose log is on${ratio}:`,
     '',
     '| event log | creates/s | p50 ms | p99 ms |',
