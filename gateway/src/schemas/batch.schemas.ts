@@ -1,4 +1,5 @@
-import { ERROR_CATALOGUE, errorType, type ErrorCode } from '@crm/shared/core';
+import { AppError, isErrorCode } from '@crm/shared/core';
+import { errorObject } from '../http/envelope';
 import { z } from 'zod';
 import { component, documentedAs } from './registry';
 
@@ -47,21 +48,18 @@ interface ServiceItemResult {
   error?: { code: string; message: string; details?: Record<string, unknown> | null | undefined } | null | undefined;
 }
 
-/** A service's item results in the public shape: the error object gains its `type`, as in the error envelope. */
+/** A service's item results in the public shape: each error is the envelope's error object (with its `type`). */
 export function publicItemResults(items: ServiceItemResult[]) {
   return items.map(({ index, status, id, error }) => ({
     index,
     status,
     id: id ?? null,
-    ...(error
-      ? {
-          error: {
-            type: errorType(ERROR_CATALOGUE[error.code as ErrorCode]?.http ?? 500),
-            code: error.code,
-            message: error.message,
-            ...(error.details ? { details: error.details } : {}),
-          },
-        }
-      : {}),
+    ...(error ? { error: errorObject(itemError(error)) } : {}),
   }));
 }
+
+/** A code the catalogue does not know (none is sent) would be ours: INTERNAL_ERROR, as the error handler answers. */
+const itemError = (error: NonNullable<ServiceItemResult['error']>): AppError =>
+  isErrorCode(error.code)
+    ? new AppError(error.code, error.message, error.details ?? undefined)
+    : new AppError('INTERNAL_ERROR', 'This item could not be written; retry it.');
