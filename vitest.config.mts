@@ -22,6 +22,7 @@ export default defineConfig({
             'tools/*/src/**/*.test.ts',
             'test/structure/*.test.ts',
             'deploy/lib/*.test.ts',
+            'test/contract/support/*.test.ts',
           ],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           testTimeout: 10_000,

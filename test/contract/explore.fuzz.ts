@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
 import { testSystem } from '../support/system';
 import { analyse, describeFailure, unserved } from './support/fuzz-analysis';
+import { unexplainedRefusals } from './support/explained-refusals';
 import { createFuzzOrg } from './support/fuzz-org';
 import { countsTable, type Interaction } from './support/fuzz-report';
 import { createLiveValidator } from './support/live-validation';
@@ -30,9 +31,18 @@ describe('exploration with random seeds', () => {
     expect(install.code, install.output).toBe(0);
     const { baseUrl } = testSystem();
     const deadline = Date.now() + MINUTES * 60_000;
-    const runs: Array<{ seed: number; seconds: number; requests: number; failures: number; warnings: unknown; unserved: string[] }> = [];
+    const runs: Array<{
+      seed: number;
+      seconds: number;
+      requests: number;
+      failures: number;
+      warnings: unknown;
+      unexplained_refusals: number;
+      unserved: string[];
+    }> = [];
     const recorded: Regression[] = [];
     const found: Interaction[] = [];
+    const refused: Interaction[] = [];
     while (Date.now() < deadline - 30_000) {
       const seed = Math.floor(Math.random() * 2 ** 31);
       const started = Date.now();
@@ -61,6 +71,12 @@ describe('exploration with random seeds', () => {
           ),
         );
         recorded.push(...added);
+        // validation_mismatch: excused only where every refusal is a rule no schema can state (explained-refusals.ts).
+        const mismatched = (run.report.warnings?.validation_mismatch ?? []) as string[];
+        const unexplained = await unexplainedRefusals(run.ndjsonFile, mismatched);
+        for (const refusal of unexplained)
+          console.log(`UNEXPLAINED REFUSAL (seed ${seed})\n${describeFailure(refusal)}\n    answer: ${refusal.body?.slice(0, 300)}`);
+        refused.push(...unexplained);
         const requests = [...analysis.counts.values()].reduce((sum, counts) => sum + counts.requests, 0);
         runs.push({
           seed,
@@ -68,6 +84,7 @@ describe('exploration with random seeds', () => {
           requests,
           failures: failures.length,
           warnings: run.report.warnings,
+          unexplained_refusals: unexplained.length,
           unserved: unserved(analysis),
         });
         console.log(`run with seed ${seed}: ${requests} requests, ${failures.length} failures\n${countsTable(analysis.counts)}`);
@@ -81,12 +98,13 @@ describe('exploration with random seeds', () => {
       runs,
       requests: runs.reduce((sum, run) => sum + run.requests, 0),
       failures: found.length,
+      unexplained_refusals: refused.map((refusal) => `${refusal.operation} → ${refusal.status}: ${refusal.body?.slice(0, 300)}`),
       regressions_recorded: recorded.map((regression) => `${regression.id} ${regression.operation}: ${regression.failure}`),
     };
     mkdirSync(resolve(REPO_ROOT, 'bench-results'), { recursive: true });
     writeFileSync(resolve(REPO_ROOT, 'bench-results/fuzz-exploration.json'), `${JSON.stringify(figures, null, 2)}\n`);
     console.log(
-      `exploration: ${runs.length} runs, ${figures.requests} requests, ${found.length} failures; recorded: ${JSON.stringify(figures.regressions_recorded, null, 2)}`,
+      `exploration: ${runs.length} runs, ${figures.requests} requests, ${found.length} failures, ${refused.length} unexplained refusals; recorded: ${JSON.stringify(figures.regressions_recorded, null, 2)}`,
     );
     // Exploration reports; it does not gate. Its findings gate through regressions.json.
     expect(runs.length).toBeGreaterThan(0);
