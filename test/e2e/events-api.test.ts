@@ -130,22 +130,22 @@ describe('GET /v1/events', () => {
 
   it("shows a key only the kinds whose records it may read (each kind's read scope, as for subscriptions)", async () => {
     const contact = await org.raw.post('/v1/contacts', { name: 'Scoped Reader' });
-    const deal = await org.raw.post('/v1/deals', { title: 'Scoped deal', contact_ids: [contact.body.data.id] });
-    expect(deal.status, deal.text).toBe(201);
+    const company = await org.raw.post('/v1/companies', { name: 'Scoped Company' });
+    expect(company.status, company.text).toBe(201);
     const [created] = (await eventsWhere(org, `?object_id=${contact.body.data.id}&type=contact.created`, (events) => events.length === 1))
       .data;
-    await eventsWhere(org, `?object_id=${deal.body.data.id}&type=deal.created`, (events) => events.length === 1);
+    await eventsWhere(org, `?object_id=${company.body.data.id}&type=company.created`, (events) => events.length === 1);
 
-    const dealsOnly = await org.keyWith(['read:events', 'read:deals']);
-    const listed = await dealsOnly.raw.get('/v1/events?limit=100');
+    const companiesOnly = await org.keyWith(['read:events', 'read:companies']);
+    const listed = await companiesOnly.raw.get('/v1/events?limit=100');
     expect(listed.status, listed.text).toBe(200);
     expect(listed.body.data.length).toBeGreaterThan(0);
-    expect(listed.body.data.every((event: { type: string }) => event.type.startsWith('deal.'))).toBe(true);
-    const named = await dealsOnly.raw.get('/v1/events?type=deal.created,contact.created');
+    expect(listed.body.data.every((event: { type: string }) => event.type.startsWith('company.'))).toBe(true);
+    const named = await companiesOnly.raw.get('/v1/events?type=company.created,contact.created');
     expect(named.status).toBe(403);
     expect(named.body.error.code).toBe('INSUFFICIENT_SCOPES');
     expect(named.body.error.details.missing_scopes).toEqual(['read:contacts']);
-    const one = await dealsOnly.raw.get(`/v1/events/${created.id}`);
+    const one = await companiesOnly.raw.get(`/v1/events/${created.id}`);
     expect(one.status).toBe(403);
     expect(one.body.error.details.missing_scopes).toEqual(['read:contacts']);
     // A key that reads no kind lists nothing.
