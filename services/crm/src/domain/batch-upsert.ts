@@ -20,7 +20,7 @@ export const MAX_BATCH_ITEMS = 100;
 
 /**
  * Runs one upsert per item, in order, so that two items of one batch naming the same record meet as a create then
- * an update. An item that fails answers its public error object and never fails the others; a failure of ours is
+ * an update; an item identical to an earlier one is not written again (its result is the earlier one's, `unchanged`). An item that fails answers its public error object and never fails the others; a failure of ours is
  * logged and answered as INTERNAL_ERROR for that item alone.
  */
 export async function runBatch(
@@ -34,13 +34,24 @@ export async function runBatch(
     });
   }
   const results: BatchItemResult[] = [];
+  // An item repeated in the batch is the same write again: nothing left to change (or the same refusal).
+  const earlier = new Map<string, BatchItemResult>();
   for (const [index, item] of items.entries()) {
+    const key = JSON.stringify(item);
+    const same = earlier.get(key);
+    if (same) {
+      results.push({ ...same, index, status: same.status === 'error' ? 'error' : 'unchanged' });
+      continue;
+    }
+    let result: BatchItemResult;
     try {
       const outcome = await upsert(item);
-      results.push({ index, status: outcome.status, id: outcome.id, error: null });
+      result = { index, status: outcome.status, id: outcome.id, error: null };
     } catch (error) {
-      results.push({ index, status: 'error', id: null, error: itemError(error, index, logger) });
+      result = { index, status: 'error', id: null, error: itemError(error, index, logger) };
     }
+    results.push(result);
+    earlier.set(key, result);
   }
   return results;
 }
