@@ -1,9 +1,8 @@
-import { AppError } from '@crm/shared';
-import pino from 'pino';
+import { AppError, createLogger } from '@crm/shared';
 import { describe, expect, it } from 'vitest';
 import { runBatch } from './batch-upsert';
 
-const logger = pino({ level: 'silent' });
+const logger = createLogger('batch-upsert-test', 'silent');
 
 describe('a batch upsert', () => {
   it('answers each item in order, a bad item alone failing, and writes a repeated item once', async () => {
