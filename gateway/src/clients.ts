@@ -8,6 +8,7 @@ import { FunnelServiceService } from '@crm/proto/gen/crm/v1/funnels';
 import { NoteServiceService } from '@crm/proto/gen/crm/v1/notes';
 import { TaskServiceService } from '@crm/proto/gen/crm/v1/tasks';
 import { MessagingServiceService } from '@crm/proto/gen/messaging/v1/messaging';
+import { EventLogServiceService } from '@crm/proto/gen/webhooks/v1/events';
 import { WebhookServiceService } from '@crm/proto/gen/webhooks/v1/webhooks';
 import { callerIdentity, createAsyncClient } from '@crm/shared/grpc';
 import type { GatewayConfig } from './config';
@@ -60,6 +61,10 @@ export function createClients(config: ClientsConfig, onBreakerChange?: (service:
     }),
     agents: createAsyncClient(AgentServiceService, config.AGENTS_GRPC_URL, 'agents.v1.AgentService', { identity, guard: agents }),
     webhooks: createAsyncClient(WebhookServiceService, config.WEBHOOKS_GRPC_URL, 'webhooks.v1.WebhookService', {
+      identity,
+      guard: webhooks,
+    }),
+    events: createAsyncClient(EventLogServiceService, config.WEBHOOKS_GRPC_URL, 'webhooks.v1.EventLogService', {
       identity,
       guard: webhooks,
     }),

@@ -1,3 +1,4 @@
+import { batchEventsSection } from './report-batch-events';
 import type { RouteFigures } from './http-scenarios';
 import type { LoadResult } from './load';
 import type { CpuShare } from './cpu-share';
@@ -46,6 +47,7 @@ export function renderReport(results: BenchResults): string {
     ...agentSection(results),
     ...degradedSection(results),
     ...capacitySection(results),
+    ...batchEventsSection(results),
     '## Processes: memory and idle CPU',
     '',
     `RSS after the load runs, peak RSS over the whole run (VmHWM), and CPU over ${results.resources.idle_seconds} s with no traffic (utime + stime from /proc).`,

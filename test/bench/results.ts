@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
 import type { AgentFigures } from './agents';
+import type { BatchEventsFigures } from './batch-events';
 import type { BroadcastFigures } from './broadcasts';
 import type { CapacityFigures } from './capacity';
 import type { DegradedFigures } from './degraded';
@@ -41,6 +42,8 @@ export interface BenchResults {
   agents?: AgentFigures;
   /** From `npm run bench:capacity`, when it ran. */
   capacity?: CapacityFigures;
+  /** From `npm run bench:batch`, when it ran. */
+  'batch-events'?: BatchEventsFigures;
   /** bench-results/webhooks-notes.md, written by hand: what a profile of the webhook figures found. */
   webhookNotes?: string;
 }
@@ -76,6 +79,7 @@ export function readResults(): BenchResults {
     ...(existsSync(resolve(RESULTS_DIR, 'webhooks-notes.md'))
       ? { webhookNotes: readFileSync(resolve(RESULTS_DIR, 'webhooks-notes.md'), 'utf8').trim() }
       : {}),
+    ...(existsSync(resolve(RESULTS_DIR, 'batch-events.json')) ? { 'batch-events': read('batch-events') } : {}),
   };
 }
 

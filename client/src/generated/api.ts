@@ -579,6 +579,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/companies/batch/upsert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update up to 100 companies
+         * @description Each item is matched by external_id, then email, then phone (the oldest live company holding it), and created or updated atomically on its own (concurrent batches naming the same company by the same key produce one). Answers 200 with one result per item, in order: created, updated, unchanged or error (with the public error object); one bad item never fails the others. name is required only when an item creates. Emits company.created and company.updated as single writes do. Honours Idempotency-Key for the whole batch. Counts one request per item in the rate limits.
+         *
+         *     Scope: `write:companies`.
+         *
+         *     Honours the Idempotency-Key header (24 h).
+         */
+        post: operations["batchUpsertCompanies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contacts": {
         parameters: {
             query?: never;
@@ -806,6 +830,30 @@ export interface paths {
          *     Scope: `write:contacts`.
          */
         delete: operations["removeContactTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/batch/upsert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update up to 100 contacts
+         * @description Each item is matched by external_id, then email, then phone, and created or updated atomically on its own (concurrent batches naming the same person by the same key produce one contact). Answers 200 with one result per item, in order: created, updated, unchanged or error (with the public error object); one bad item never fails the others. name is required only when an item creates; source applies only then. Emits the events of single writes (contact.created; contact.updated and tag events). Honours Idempotency-Key for the whole batch. Counts one request per item in the rate limits.
+         *
+         *     Scope: `write:contacts`.
+         *
+         *     Honours the Idempotency-Key header (24 h).
+         */
+        post: operations["batchUpsertContacts"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1161,6 +1209,50 @@ export interface paths {
          *     Scope: `write:deals`.
          */
         post: operations["winDeal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every event of the organization, newest first
+         * @description Every event the services emitted for the organization, whether or not a subscription wanted it, kept 30 days (EVENTS_RETENTION_DAYS). Each is exactly the body webhooks receive plus request_id. Filters: type (one or several), created_after (inclusive), created_before (exclusive), object_id (a record the event is about: its object, a note and its deal or contact, a tagged contact…). meta.total counts the stored events without filters. The key also needs the read scope that guards each kind (GET /v1/webhooks/event-types: scope): naming a kind it cannot read answers INSUFFICIENT_SCOPES; without type, only the kinds it can read are listed.
+         *
+         *     Scope: `read:events`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one stored event
+         * @description The event exactly as webhooks deliver it, plus request_id; NOT_FOUND once its retention has passed. The key also needs the read scope that guards the event's kind (INSUFFICIENT_SCOPES otherwise).
+         *
+         *     Scope: `read:events`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1646,6 +1738,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay stored events to a subscription
+         * @description Starts a job that delivers the stored events (GET /v1/events) of [since, until) — until defaults to now, and a later until is now — that the subscription receives, narrowed to types when given, through the normal delivery engine (signing, retries, pausing). Each replay delivers each event once (then at-least-once, as any delivery); the job and its position are stored, so it resumes after a restart. Follow it with GET /v1/webhooks/{id}/replays/{replayId}; webhook.replay.completed is emitted when every delivery has its outcome. Honours Idempotency-Key. The key also needs the read scope that guards each kind replayed (types, else the kinds the subscription receives).
+         *
+         *     Scope: `write:webhooks`.
+         *
+         *     Honours the Idempotency-Key header (24 h).
+         */
+        post: operations["startWebhookReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/replays/{replayId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a replay
+         * @description Its status and counts: matched (queued so far), delivered, failed.
+         *
+         *     Scope: `read:webhooks`.
+         */
+        get: operations["getWebhookReplay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/{id}/rotate-secret": {
         parameters: {
             query?: never;
@@ -1743,7 +1881,7 @@ export interface paths {
         };
         /**
          * List the event kinds
-         * @description All 47 kinds that can be subscribed to, in catalogue order; api_write marks the 21 that API writes emit.
+         * @description All 48 kinds that can be subscribed to, in catalogue order; api_write marks the 21 that API writes emit.
          *
          *     Scope: `read:webhooks`.
          */
@@ -2698,6 +2836,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook.replay.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.replay.completed
+         * @description A replay (POST /v1/webhooks/{id}/replay) finished: every matched event was delivered or failed after its attempts (data.object counts them). Emitted by the platform, not by an API write. Its data is what the `read:webhooks` scope guards on the read routes.
+         */
+        post: operations["webhook_webhook_replay_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2979,6 +3137,45 @@ export interface components {
                 /** @default 0 */
                 no_chatapp: number;
             };
+        };
+        /**
+         * @example {
+         *       "type": "type",
+         *       "code": "code",
+         *       "message": "message",
+         *       "details": {}
+         *     }
+         */
+        BatchItemError: {
+            code: string;
+            details?: {
+                [key: string]: unknown;
+            };
+            message: string;
+            type: string;
+        };
+        /**
+         * @example {
+         *       "index": 1,
+         *       "status": "created",
+         *       "id": "id",
+         *       "error": {
+         *         "type": "type",
+         *         "code": "code",
+         *         "message": "message",
+         *         "details": {}
+         *       }
+         *     }
+         */
+        BatchItemResult: {
+            /** @description present when status is error */
+            error?: components["schemas"]["BatchItemError"];
+            /** @description the record written or matched; null when the item failed */
+            id: string | null;
+            /** @description position of the item in `items` */
+            index: number;
+            /** @enum {string} */
+            status: "created" | "updated" | "unchanged" | "error";
         };
         /**
          * @example {
@@ -3267,6 +3464,7 @@ export interface components {
          *         "vip"
          *       ],
          *       "custom_fields": {},
+         *       "external_id": "shop-10482",
          *       "contacts_count": 1,
          *       "deals_count": 1,
          *       "total_deals_value": 1,
@@ -3306,6 +3504,11 @@ export interface components {
             deals_count: number;
             /** @default null */
             email: string | null;
+            /**
+             * @description the integrator's own id (a shop, ERP or form id), unique per organization
+             * @default null
+             */
+            external_id: string | null;
             id: string;
             name: string;
             /** @default null */
@@ -3362,6 +3565,7 @@ export interface components {
          *       ],
          *       "custom_fields": {},
          *       "funnel_stage": "funnel stage",
+         *       "external_id": "shop-10482",
          *       "notes_count": 1,
          *       "deals_count": 1,
          *       "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -3391,6 +3595,11 @@ export interface components {
             deals_count: number;
             /** @default null */
             email: string | null;
+            /**
+             * @description the integrator's own id (a shop, ERP or form id), unique per organization
+             * @default null
+             */
+            external_id: string | null;
             /** @default null */
             funnel_stage: string | null;
             id: string;
@@ -3437,6 +3646,7 @@ export interface components {
          *       ],
          *       "custom_fields": {},
          *       "funnel_stage": "funnel stage",
+         *       "external_id": "shop-10482",
          *       "notes_count": 1,
          *       "deals_count": 1,
          *       "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -3480,6 +3690,11 @@ export interface components {
             deals_count: number;
             /** @default null */
             email: string | null;
+            /**
+             * @description the integrator's own id (a shop, ERP or form id), unique per organization
+             * @default null
+             */
+            external_id: string | null;
             /** @default null */
             funnel_stage: string | null;
             id: string;
@@ -3759,21 +3974,50 @@ export interface components {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "INSUFFICIENT_SCOPES" | "PLAN_RESTRICTION" | "INVALID_ID" | "NOT_FOUND" | "UNKNOWN_FIELDS" | "INVALID_REFERENCE" | "INTERNAL_ERROR" | "COMPANY_HAS_LINKS" | "INVALID_STATUS" | "MIXED_PROVIDERS" | "MISSING_MESSAGE" | "MISSING_CLOUD_TEMPLATE" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "TEMPLATE_ON_QRCODE_BROADCAST" | "TEMPLATE_SEND_ERROR" | "TEMPLATE_NOT_CONFIRMED" | "CHATAPP_INSTANCE_RATE_LIMIT" | "SOCIALMSG_PAGE_RATE_LIMIT" | "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "DUPLICATE_CONTACT" | "STAGE_HAS_DEALS" | "WARMUP_LIMIT_EXCEEDED" | "WEBHOOK_LIMIT_EXCEEDED" | "CONTACT_CHANNEL_UNAVAILABLE" | "OUTSIDE_MESSAGING_WINDOW" | "CHANNEL_DISCONNECTED" | "FEATURE_DISCONTINUED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MALFORMED_REQUEST" | "UPSTREAM_TIMEOUT";
+                code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "INSUFFICIENT_SCOPES" | "PLAN_RESTRICTION" | "INVALID_ID" | "NOT_FOUND" | "UNKNOWN_FIELDS" | "INVALID_REFERENCE" | "INTERNAL_ERROR" | "COMPANY_HAS_LINKS" | "INVALID_STATUS" | "MIXED_PROVIDERS" | "MISSING_MESSAGE" | "MISSING_CLOUD_TEMPLATE" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "TEMPLATE_ON_QRCODE_BROADCAST" | "TEMPLATE_SEND_ERROR" | "TEMPLATE_NOT_CONFIRMED" | "CHATAPP_INSTANCE_RATE_LIMIT" | "SOCIALMSG_PAGE_RATE_LIMIT" | "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "DUPLICATE_CONTACT" | "DUPLICATE_COMPANY" | "STAGE_HAS_DEALS" | "WARMUP_LIMIT_EXCEEDED" | "WEBHOOK_LIMIT_EXCEEDED" | "CONTACT_CHANNEL_UNAVAILABLE" | "OUTSIDE_MESSAGING_WINDOW" | "CHANNEL_DISCONNECTED" | "FEATURE_DISCONTINUED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MALFORMED_REQUEST" | "UPSTREAM_TIMEOUT";
                 details?: {
                     [key: string]: unknown;
                 };
                 message: string;
-                missing_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks")[];
-                required_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks")[];
+                missing_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks" | "read:events")[];
+                required_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks" | "read:events")[];
                 /**
                  * @description The class of the error, from its HTTP status
                  * @enum {string}
                  */
                 type: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_error" | "unavailable";
-                your_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks")[];
+                your_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks" | "read:events")[];
             };
             meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @example {
+         *       "id": "id",
+         *       "type": "type",
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "api_version": "v1",
+         *       "data": {},
+         *       "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+         *     }
+         */
+        Event: {
+            /** @constant */
+            api_version: "v1";
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            created_at: string;
+            /** @description the payload of the kind, exactly as webhooks deliver it */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description the event id (evt_…), as webhooks deliver it */
+            id: string;
+            /** @description meta.request_id of the API request whose write raised the event; null for events of the platform */
+            request_id: string | null;
+            /** @description the event kind (GET /v1/webhooks/event-types) */
+            type: string;
         };
         /**
          * @example {
@@ -3787,7 +4031,7 @@ export interface components {
             api_write: boolean;
             description: string;
             /** @enum {string} */
-            type: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
+            type: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed";
         };
         /**
          * @example {
@@ -3901,7 +4145,7 @@ export interface components {
                 name: string;
                 /** @description the first characters of the key, to recognise it */
                 prefix: string;
-                scopes: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks")[];
+                scopes: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks" | "read:events")[];
             };
             organization: {
                 /** @description ISO 4217 */
@@ -3974,7 +4218,7 @@ export interface components {
          *         "id": "id",
          *         "name": "Maria Oliveira"
          *       },
-         *       "external_id": "external id",
+         *       "external_id": "shop-10482",
          *       "error": {
          *         "code": "code",
          *         "message": "message"
@@ -4119,6 +4363,69 @@ export interface components {
         Ref: {
             id: string;
             name: string;
+        };
+        /**
+         * @example {
+         *       "id": "id",
+         *       "webhook_id": "webhook id",
+         *       "status": "pending",
+         *       "since": "2026-03-02T13:30:00.000Z",
+         *       "until": "2026-03-02T14:30:00.000Z",
+         *       "types": [
+         *         "types"
+         *       ],
+         *       "matched": 1,
+         *       "delivered": 1,
+         *       "failed": 1,
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "completed_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
+        Replay: {
+            /** @default null */
+            completed_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description of those, delivered (a 2xx)
+             * @default 0
+             */
+            delivered: number;
+            /**
+             * @description of those, failed after every attempt
+             * @default 0
+             */
+            failed: number;
+            id: string;
+            /**
+             * @description stored events of the window that the subscription receives, queued so far
+             * @default 0
+             */
+            matched: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            since: string;
+            /**
+             * @description cancelled: the subscription was deleted
+             * @enum {string}
+             */
+            status: "pending" | "running" | "completed" | "cancelled";
+            /**
+             * @description the kinds asked for; empty: every kind the subscription receives
+             * @default []
+             */
+            types: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            until: string;
+            webhook_id: string;
         };
         /**
          * @example {
@@ -4325,7 +4632,7 @@ export interface components {
              */
             created_at: string;
             /** @default [] */
-            events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
+            events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed")[];
             id: string;
             /**
              * @description the API key that created the subscription or last changed it (key_…); revoking it pauses the subscription
@@ -4431,7 +4738,7 @@ export interface components {
             error: string | null;
             event_id: string;
             /** @enum {string} */
-            event_type: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
+            event_type: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed";
             id: string;
             /** @default false */
             is_test: boolean;
@@ -4534,7 +4841,7 @@ export interface components {
             error: string | null;
             event_id: string;
             /** @enum {string} */
-            event_type: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
+            event_type: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed";
             id: string;
             /** @default false */
             is_test: boolean;
@@ -4591,7 +4898,7 @@ export interface components {
              */
             created_at: string;
             /** @default [] */
-            events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
+            events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed")[];
             id: string;
             /**
              * @description the API key that created the subscription or last changed it (key_…); revoking it pauses the subscription
@@ -11302,6 +11609,7 @@ export interface operations {
                      *             "vip"
                      *           ],
                      *           "custom_fields": {},
+                     *           "external_id": "shop-10482",
                      *           "contacts_count": 1,
                      *           "deals_count": 1,
                      *           "total_deals_value": 1,
@@ -11481,7 +11789,8 @@ export interface operations {
                  *       "tags": [
                  *         "vip"
                  *       ],
-                 *       "custom_fields": {}
+                 *       "custom_fields": {},
+                 *       "external_id": "shop-10482"
                  *     }
                  */
                 "application/json": {
@@ -11491,6 +11800,7 @@ export interface operations {
                         [key: string]: string | number | boolean | null | string[];
                     };
                     email?: string | null;
+                    external_id?: string | null;
                     name: string;
                     phone?: string | null;
                     sector?: string | null;
@@ -11531,6 +11841,7 @@ export interface operations {
                      *           "vip"
                      *         ],
                      *         "custom_fields": {},
+                     *         "external_id": "shop-10482",
                      *         "contacts_count": 1,
                      *         "deals_count": 1,
                      *         "total_deals_value": 1,
@@ -11584,6 +11895,18 @@ export interface operations {
             };
             /** @description Error: REQUEST_TIMEOUT */
             408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: DUPLICATE_COMPANY */
+            409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -11747,6 +12070,7 @@ export interface operations {
                      *           "vip"
                      *         ],
                      *         "custom_fields": {},
+                     *         "external_id": "shop-10482",
                      *         "contacts_count": 1,
                      *         "deals_count": 1,
                      *         "total_deals_value": 1,
@@ -12092,7 +12416,8 @@ export interface operations {
                  *       "tags": [
                  *         "vip"
                  *       ],
-                 *       "custom_fields": {}
+                 *       "custom_fields": {},
+                 *       "external_id": "shop-10482"
                  *     }
                  */
                 "application/json": {
@@ -12102,6 +12427,7 @@ export interface operations {
                         [key: string]: string | number | boolean | null | string[];
                     };
                     email?: string | null;
+                    external_id?: string | null;
                     name?: string;
                     phone?: string | null;
                     sector?: string | null;
@@ -12142,6 +12468,7 @@ export interface operations {
                      *           "vip"
                      *         ],
                      *         "custom_fields": {},
+                     *         "external_id": "shop-10482",
                      *         "contacts_count": 1,
                      *         "deals_count": 1,
                      *         "total_deals_value": 1,
@@ -12207,6 +12534,18 @@ export interface operations {
             };
             /** @description Error: REQUEST_TIMEOUT */
             408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: DUPLICATE_COMPANY */
+            409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -12376,6 +12715,7 @@ export interface operations {
                      *           ],
                      *           "custom_fields": {},
                      *           "funnel_stage": "funnel stage",
+                     *           "external_id": "shop-10482",
                      *           "notes_count": 1,
                      *           "deals_count": 1,
                      *           "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -12774,6 +13114,275 @@ export interface operations {
             };
         };
     };
+    batchUpsertCompanies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID v4; a repeat within 24 h returns the stored response */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "email": "maria.oliveira@example.com",
+                 *           "phone": "+5511987654321",
+                 *           "website": "https://padariacentral.example",
+                 *           "sector": "Food & beverage",
+                 *           "size": "1-10",
+                 *           "city": "São Paulo",
+                 *           "state": "SP",
+                 *           "assigned_to": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "tags": [
+                 *             "vip"
+                 *           ],
+                 *           "custom_fields": {},
+                 *           "external_id": "shop-10482",
+                 *           "name": "Maria Oliveira"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    items: ({
+                        assigned_to?: string | null;
+                        city?: string | null;
+                        custom_fields?: {
+                            [key: string]: string | number | boolean | null | string[];
+                        };
+                        /** Format: email */
+                        email?: string;
+                        external_id?: string;
+                        name?: string;
+                        phone?: string;
+                        sector?: string | null;
+                        size?: ("1-10" | "11-50" | "51-200" | "201-500" | "500+") | null;
+                        state?: string | null;
+                        tags?: string[];
+                        website?: string | null;
+                    } | {
+                        external_id: unknown;
+                    } | {
+                        email: unknown;
+                    } | {
+                        phone: unknown;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "index": 1,
+                     *           "status": "created",
+                     *           "id": "id",
+                     *           "error": {
+                     *             "type": "type",
+                     *             "code": "code",
+                     *             "message": "message",
+                     *             "details": {}
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["BatchItemResult"][];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_JSON */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listContacts: {
         parameters: {
             query?: {
@@ -12829,6 +13438,7 @@ export interface operations {
                      *           ],
                      *           "custom_fields": {},
                      *           "funnel_stage": "funnel stage",
+                     *           "external_id": "shop-10482",
                      *           "notes_count": 1,
                      *           "deals_count": 1,
                      *           "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -13007,7 +13617,8 @@ export interface operations {
                  *       ],
                  *       "source": "chatapp",
                  *       "company_id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *       "custom_fields": {}
+                 *       "custom_fields": {},
+                 *       "external_id": "shop-10482"
                  *     }
                  */
                 "application/json": {
@@ -13016,6 +13627,7 @@ export interface operations {
                         [key: string]: string | number | boolean | null | string[];
                     };
                     email?: string | null;
+                    external_id?: string | null;
                     name: string;
                     phone?: string | null;
                     /**
@@ -13060,6 +13672,7 @@ export interface operations {
                      *         ],
                      *         "custom_fields": {},
                      *         "funnel_stage": "funnel stage",
+                     *         "external_id": "shop-10482",
                      *         "notes_count": 1,
                      *         "deals_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -13290,6 +13903,7 @@ export interface operations {
                      *         ],
                      *         "custom_fields": {},
                      *         "funnel_stage": "funnel stage",
+                     *         "external_id": "shop-10482",
                      *         "notes_count": 1,
                      *         "deals_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -13644,7 +14258,8 @@ export interface operations {
                  *         "vip"
                  *       ],
                  *       "custom_fields": {},
-                 *       "funnel_stage": "+5511987654321"
+                 *       "funnel_stage": "+5511987654321",
+                 *       "external_id": "shop-10482"
                  *     }
                  */
                 "application/json": {
@@ -13653,6 +14268,7 @@ export interface operations {
                         [key: string]: string | number | boolean | null | string[];
                     };
                     email?: string | null;
+                    external_id?: string | null;
                     funnel_stage?: string | null;
                     name?: string;
                     phone?: string | null;
@@ -13692,6 +14308,7 @@ export interface operations {
                      *         ],
                      *         "custom_fields": {},
                      *         "funnel_stage": "funnel stage",
+                     *         "external_id": "shop-10482",
                      *         "notes_count": 1,
                      *         "deals_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -14181,6 +14798,7 @@ export interface operations {
                      *         ],
                      *         "custom_fields": {},
                      *         "funnel_stage": "funnel stage",
+                     *         "external_id": "shop-10482",
                      *         "notes_count": 1,
                      *         "deals_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -15469,6 +16087,7 @@ export interface operations {
                      *         ],
                      *         "custom_fields": {},
                      *         "funnel_stage": "funnel stage",
+                     *         "external_id": "shop-10482",
                      *         "notes_count": 1,
                      *         "deals_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -15762,6 +16381,271 @@ export interface operations {
                 };
             };
             /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    batchUpsertContacts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID v4; a repeat within 24 h returns the stored response */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "name": "Maria Oliveira",
+                 *           "email": "maria.oliveira@example.com",
+                 *           "phone": "+5511987654321",
+                 *           "external_id": "shop-10482",
+                 *           "tags": [
+                 *             "vip"
+                 *           ],
+                 *           "source": "chatapp",
+                 *           "company_id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "custom_fields": {}
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    items: ({
+                        company_id?: string | null;
+                        custom_fields?: {
+                            [key: string]: string | number | boolean | null | string[];
+                        };
+                        /** Format: email */
+                        email?: string;
+                        external_id?: string;
+                        name?: string;
+                        phone?: string;
+                        /**
+                         * @default api
+                         * @enum {string}
+                         */
+                        source?: "chatapp" | "photoapp" | "socialmsg" | "manual" | "import" | "api";
+                        tags?: string[];
+                    } | {
+                        external_id: unknown;
+                    } | {
+                        email: unknown;
+                    } | {
+                        phone: unknown;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "index": 1,
+                     *           "status": "created",
+                     *           "id": "id",
+                     *           "error": {
+                     *             "type": "type",
+                     *             "code": "code",
+                     *             "message": "message",
+                     *             "details": {}
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["BatchItemResult"][];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_JSON */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -16761,7 +17645,7 @@ export interface operations {
                      *             "id": "id",
                      *             "name": "Maria Oliveira"
                      *           },
-                     *           "external_id": "external id",
+                     *           "external_id": "shop-10482",
                      *           "error": {
                      *             "code": "code",
                      *             "message": "message"
@@ -20391,6 +21275,368 @@ export interface operations {
             };
         };
     };
+    listEvents: {
+        parameters: {
+            query?: {
+                created_after?: string;
+                created_before?: string;
+                cursor?: string;
+                limit?: number;
+                object_id?: string;
+                type?: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed") | ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "id",
+                     *           "type": "type",
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "api_version": "v1",
+                     *           "data": {},
+                     *           "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Event"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_CURSOR */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "id",
+                     *         "type": "type",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "api_version": "v1",
+                     *         "data": {},
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Event"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_ID */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listFunnels: {
         parameters: {
             query?: {
@@ -22669,7 +23915,7 @@ export interface operations {
                      *           "id": "id",
                      *           "name": "Maria Oliveira"
                      *         },
-                     *         "external_id": "external id",
+                     *         "external_id": "shop-10482",
                      *         "error": {
                      *           "code": "code",
                      *           "message": "message"
@@ -22901,7 +24147,7 @@ export interface operations {
                      *           "id": "id",
                      *           "name": "Maria Oliveira"
                      *         },
-                     *         "external_id": "external id",
+                     *         "external_id": "shop-10482",
                      *         "error": {
                      *           "code": "code",
                      *           "message": "message"
@@ -25025,7 +26271,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
+                    events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed")[];
                     name: string;
                     /**
                      * Format: uri
@@ -25616,7 +26862,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    events?: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
+                    events?: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed")[];
                     name?: string;
                     /** @enum {string} */
                     status?: "active" | "paused";
@@ -25847,7 +27093,7 @@ export interface operations {
             query?: {
                 created_after?: string;
                 cursor?: string;
-                event_type?: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
+                event_type?: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed";
                 limit?: number;
                 status?: "pending" | "succeeded" | "failed";
             };
@@ -25985,6 +27231,444 @@ export interface operations {
             };
             /** @description Error: VALIDATION_ERROR */
             422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startWebhookReplay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID v4; a repeat within 24 h returns the stored response */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-03-02T13:30:00.000Z",
+                 *       "until": "2026-03-02T14:30:00.000Z",
+                 *       "types": [
+                 *         "contact.created"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: date-time */
+                    since: string;
+                    types?: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed")[];
+                    /** Format: date-time */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The record */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "id",
+                     *         "webhook_id": "webhook id",
+                     *         "status": "pending",
+                     *         "since": "2026-03-02T13:30:00.000Z",
+                     *         "until": "2026-03-02T14:30:00.000Z",
+                     *         "types": [
+                     *           "types"
+                     *         ],
+                     *         "matched": 1,
+                     *         "delivered": 1,
+                     *         "failed": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Replay"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_JSON, INVALID_ID */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                replayId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "id",
+                     *         "webhook_id": "webhook id",
+                     *         "status": "pending",
+                     *         "since": "2026-03-02T13:30:00.000Z",
+                     *         "until": "2026-03-02T14:30:00.000Z",
+                     *         "types": [
+                     *           "types"
+                     *         ],
+                     *         "matched": 1,
+                     *         "delivered": 1,
+                     *         "failed": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Replay"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_ID */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -26314,7 +27998,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @enum {string} */
-                    event_type?: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
+                    event_type?: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed";
                 };
             };
         };
@@ -28546,6 +30230,7 @@ export interface operations {
                  *             "b2b"
                  *           ],
                  *           "custom_fields": {},
+                 *           "external_id": null,
                  *           "contacts_count": 1,
                  *           "deals_count": 1,
                  *           "total_deals_value": 4800,
@@ -28578,6 +30263,8 @@ export interface operations {
                             };
                             deals_count: number;
                             email: string | null;
+                            /** @description the integrator's own id, unique per organization */
+                            external_id: string | null;
                             id: string;
                             name: string;
                             phone: string | null;
@@ -28759,6 +30446,7 @@ export interface operations {
                  *             "b2b"
                  *           ],
                  *           "custom_fields": {},
+                 *           "external_id": null,
                  *           "contacts_count": 1,
                  *           "deals_count": 1,
                  *           "total_deals_value": 4800,
@@ -28795,6 +30483,8 @@ export interface operations {
                             };
                             deals_count: number;
                             email: string | null;
+                            /** @description the integrator's own id, unique per organization */
+                            external_id: string | null;
                             id: string;
                             name: string;
                             phone: string | null;
@@ -28904,6 +30594,7 @@ export interface operations {
                  *             "plan_interest": "pro"
                  *           },
                  *           "funnel_stage": null,
+                 *           "external_id": "shop-10482",
                  *           "notes_count": 1,
                  *           "deals_count": 1,
                  *           "last_message_at": "2026-03-02T13:30:00.000Z",
@@ -28936,6 +30627,8 @@ export interface operations {
                             };
                             deals_count: number;
                             email: string | null;
+                            /** @description the integrator's own id, unique per organization */
+                            external_id: string | null;
                             funnel_stage: string | null;
                             id: string;
                             last_message_at: string | null;
@@ -29124,6 +30817,7 @@ export interface operations {
                  *             "plan_interest": "pro"
                  *           },
                  *           "funnel_stage": null,
+                 *           "external_id": "shop-10482",
                  *           "notes_count": 1,
                  *           "deals_count": 1,
                  *           "last_message_at": "2026-03-02T13:30:00.000Z",
@@ -29160,6 +30854,8 @@ export interface operations {
                             };
                             deals_count: number;
                             email: string | null;
+                            /** @description the integrator's own id, unique per organization */
+                            external_id: string | null;
                             funnel_stage: string | null;
                             id: string;
                             last_message_at: string | null;
@@ -29638,6 +31334,7 @@ export interface operations {
                  *             "plan_interest": "pro"
                  *           },
                  *           "funnel_stage": null,
+                 *           "external_id": "shop-10482",
                  *           "notes_count": 1,
                  *           "deals_count": 1,
                  *           "last_message_at": "2026-03-02T13:30:00.000Z",
@@ -29676,6 +31373,8 @@ export interface operations {
                             };
                             deals_count: number;
                             email: string | null;
+                            /** @description the integrator's own id, unique per organization */
+                            external_id: string | null;
                             funnel_stage: string | null;
                             id: string;
                             last_message_at: string | null;
@@ -33561,6 +35260,124 @@ export interface operations {
                     id: string;
                     /** @constant */
                     type: "template.rejected";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_webhook_replay_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
+                 *       "type": "webhook.replay.completed",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "rpl_2wSx3EdC4rFv5TgBnH1QaZ",
+                 *           "webhook_id": "wh_6gTf5RdEwS9OlP8iKu7JyH",
+                 *           "status": "completed",
+                 *           "since": "2026-03-02T12:30:00.000Z",
+                 *           "until": "2026-03-02T13:30:00.000Z",
+                 *           "types": [],
+                 *           "matched": 42,
+                 *           "delivered": 41,
+                 *           "failed": 1,
+                 *           "created_at": "2026-03-02T14:20:00.000Z",
+                 *           "completed_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: {
+                            completed_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            /** @description of those, delivered (a 2xx) */
+                            delivered: number;
+                            /** @description of those, failed after every attempt */
+                            failed: number;
+                            id: string;
+                            /** @description stored events of the window that the subscription receives */
+                            matched: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            since: string;
+                            /** @enum {string} */
+                            status: "pending" | "running" | "completed" | "cancelled";
+                            /** @description the kinds asked for; empty: every kind the subscription receives */
+                            types: string[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            until: string;
+                            webhook_id: string;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "webhook.replay.completed";
                 };
             };
         };

@@ -1,5 +1,5 @@
 import { AppError } from '@crm/shared/core';
-import { withDeadline } from '@crm/shared/grpc';
+import { withDeadline, withRequestId } from '@crm/shared/grpc';
 import { currentCommands, withCommandCount } from '@crm/shared/mongo-driver';
 import { parseOrThrow } from '@crm/shared/schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -9,7 +9,7 @@ import { runIdempotent } from '../idempotency/run-idempotent';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency.store';
 import { requireScope, type Authenticate } from '../plugins/auth';
 import type { RateLimiter } from '../plugins/rate-limit';
-import { routeCost } from '../plugins/route-costs';
+import { itemCost, routeCost } from '../plugins/route-costs';
 import { admitTenant } from '../resilience/admission';
 import type { FailedAuthThrottle } from '../resilience/failed-auth-throttle';
 import type { TenantBulkheads } from '../resilience/tenant-bulkhead';
@@ -36,14 +36,15 @@ export interface PipelineDeps {
 
 /**
  * The one request pipeline every operation runs through:
- * failed-auth throttle → authenticate → rate limit (the route's cost) → scope → params (INVALID_ID) → query → body →
+ * failed-auth throttle → authenticate → rate limit (the route's cost) → scope → params (INVALID_ID) → query → body
+ * (→ rate limit again for a batch's further items) →
  * organization's bulkhead → idempotency → handler → envelope.
  */
 export function createHandler(route: RouteDefinition, deps: PipelineDeps) {
   const unbounded = handleRequest(route, deps);
   // The budget runs from the request's arrival (elapsedTime), not from when its body was read.
   const handle = (request: FastifyRequest, reply: FastifyReply): Promise<void> =>
-    withDeadline(Date.now() - reply.elapsedTime + deps.requestTimeoutMs, () => unbounded(request, reply));
+    withRequestId(request.id, () => withDeadline(Date.now() - reply.elapsedTime + deps.requestTimeoutMs, () => unbounded(request, reply)));
   if (!deps.exposeDbCommands) return handle;
   // Counts the request's database commands (command-count.ts); handleRequest answers them in X-Db-Commands.
   return (request: FastifyRequest, reply: FastifyReply): Promise<void> => withCommandCount(() => handle(request, reply)).result;
@@ -70,6 +71,13 @@ function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
     if (route.query) refuseOperatorNames(rawQuery);
     const query = route.query ? parseOrThrow(route.query, rawQuery) : {};
     const body = route.body ? parseOrThrow(route.body, readBody(request.body, requiresBody)) : undefined;
+    // A batch is charged one unit per item: the first on arrival, the rest once its body is known to be valid.
+    const extraCost = itemCost(route.operationId, body) - 1;
+    if (extraCost > 0) {
+      const charged = await deps.rateLimit(principal, extraCost);
+      reply.headers(charged.headers);
+      if (charged.refused) throw charged.refused;
+    }
 
     const fingerprint = listFingerprint(route.operationId, principal.orgId, rawQuery);
     const page = pageOf(rawQuery, query as { limit?: number }, fingerprint, deps.cursors);

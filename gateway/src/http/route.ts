@@ -60,6 +60,11 @@ export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.Zo
   success: Success;
   errors?: ErrorCode[];
   idempotent?: boolean;
+  /**
+   * How many requests the call counts for in the rate limits, from its validated body (a batch: one per item);
+   * one when absent. The first is counted on arrival, the rest once the body is read.
+   */
+  rateCost?: (body: z.infer<B>) => number;
   deprecated?: boolean;
   handle: (context: HandlerContext<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<unknown>;
 }

@@ -75,6 +75,9 @@ const BY_FIELD: Record<string, unknown> = {
   createdBefore: '2026-03-01T00:00:00.000Z',
   created_after: '2026-01-01T00:00:00.000Z',
   created_before: '2026-03-01T00:00:00.000Z',
+  since: '2026-03-02T13:30:00.000Z',
+  until: AT,
+  external_id: 'shop-10482',
   sourceKey: 'first_name',
   fallback: 'friend',
 };
@@ -107,7 +110,9 @@ export class ExampleBuilder {
     if ('const' in schema) return schema.const;
     if (Array.isArray(schema.enum)) return this.pick(schema.enum, owner, key);
     const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-    if (branches) {
+    // An object's anyOf states a rule between its fields (one of them present: `documented`), not alternatives:
+    // the object's example holds every field, which keeps it.
+    if (branches && !(schema.type === 'object' && schema.properties)) {
       const chosen = branches.find((branch) => branch.type !== 'null') ?? branches[0];
       return chosen ? this.build(chosen, owner, key, depth + 1) : null;
     }

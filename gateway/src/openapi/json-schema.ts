@@ -1,6 +1,6 @@
 import { jsonSchemaHints } from '@crm/shared/schemas';
 import { z } from 'zod';
-import { components } from '../schemas/registry';
+import { components, shownAsSchemas } from '../schemas/registry';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -11,6 +11,12 @@ const uri = (id: string) => `#/components/schemas/${id}`;
 function override(context: { zodSchema: unknown; jsonSchema: JsonSchema }): void {
   const hints = jsonSchemaHints.get(context.zodSchema as z.ZodType);
   if (hints) Object.assign(context.jsonSchema, hints);
+  // A schema checked loosely but documented by a stricter one (a batch's items): the stricter one's JSON Schema.
+  const shownAs = shownAsSchemas.get(context.zodSchema as z.ZodType);
+  if (shownAs) {
+    const { $schema: _s, ...shown } = z.toJSONSchema(shownAs, { io: 'input', unrepresentable: 'any', override }) as JsonSchema;
+    Object.assign(context.jsonSchema, shown);
+  }
 }
 
 /**

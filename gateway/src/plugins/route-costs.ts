@@ -18,8 +18,21 @@ export const ROUTE_COSTS: Readonly<Record<string, RouteCost>> = {
   listTags: { cost: 5 },
 };
 
+/**
+ * The batch routes: charged one unit per item of their (validated) body, as that many single writes would be; the
+ * first unit on arrival (routeCost), the others by `itemCost` once the body is read. docs/capacity.md lists them.
+ */
+export const PER_ITEM_ROUTES: ReadonlySet<string> = new Set(['batchUpsertContacts', 'batchUpsertCompanies']);
+
 export function routeCost(operationId: string, query: Record<string, unknown>): number {
   const entry = ROUTE_COSTS[operationId];
   if (!entry || (entry.when && !entry.when(query))) return 1;
   return entry.cost;
+}
+
+/** What a request's body costs in all: its items for a batch route, else 1 (already charged on arrival). */
+export function itemCost(operationId: string, body: unknown): number {
+  if (!PER_ITEM_ROUTES.has(operationId)) return 1;
+  const items = (body as { items?: unknown[] } | undefined)?.items;
+  return Math.max(1, items?.length ?? 0);
 }

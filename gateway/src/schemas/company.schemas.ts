@@ -17,6 +17,7 @@ export const Company = component(
     assigned_to: nullable(MemberRef).describe('the responsible member'),
     tags: z.array(z.string()).default([]),
     custom_fields: customFieldValues,
+    external_id: nullable(z.string()).describe("the integrator's own id (a shop, ERP or form id), unique per organization"),
     contacts_count: count.default(0).describe('live contacts linked to the company (real value)'),
     deals_count: count.default(0).describe('live deals linked to the company, any status (real value)'),
     total_deals_value: z.number().min(0).default(0).describe('sum of the value of those deals (real value)'),

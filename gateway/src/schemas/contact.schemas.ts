@@ -17,6 +17,7 @@ const contactFields = {
   tags: z.array(z.string()).default([]),
   custom_fields: customFieldValues,
   funnel_stage: nullable(z.string()),
+  external_id: nullable(z.string()).describe("the integrator's own id (a shop, ERP or form id), unique per organization"),
   notes_count: count,
   deals_count: count,
   last_message_at: nullable(timestamp),

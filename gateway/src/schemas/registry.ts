@@ -11,6 +11,17 @@ export function component<S extends z.ZodType>(id: string, schema: S, descriptio
   return schema;
 }
 
+/**
+ * Schemas the gateway checks loosely but documents by a stricter one: a batch's items are validated one by one by
+ * the service (a bad item fails alone), yet the description shows what an item holds.
+ */
+export const shownAsSchemas = new WeakMap<z.ZodType, z.ZodType>();
+
+export function documentedAs<S extends z.ZodType>(schema: S, shownAs: z.ZodType): S {
+  shownAsSchemas.set(schema, shownAs);
+  return schema;
+}
+
 /** `T|null`, always present: a service's absent optional becomes null. */
 export const nullable = <S extends z.ZodType>(schema: S) => schema.nullable().default(null as never);
 

@@ -10,6 +10,8 @@ import { bindHandlers, type FairScheduler, type GrpcServiceBinding, type Logger 
 import type { CrmDeps } from './domain/deps';
 import { addContactTagsHandler } from './handlers/add-contact-tags.handler';
 import { listInactiveKeysHandler } from './handlers/list-inactive-keys.handler';
+import { batchUpsertCompaniesHandler } from './handlers/batch-upsert-companies.handler';
+import { batchUpsertContactsHandler } from './handlers/batch-upsert-contacts.handler';
 import { authenticateHandler } from './handlers/authenticate.handler';
 import { completeTaskHandler } from './handlers/complete-task.handler';
 import { createCompanyHandler } from './handlers/create-company.handler';
@@ -75,6 +77,7 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger, scheduler?: FairS
       removeContactTag: removeContactTagHandler,
       resolveChannelContact: resolveChannelContactHandler,
       mergeContacts: mergeContactsHandler,
+      batchUpsertContacts: batchUpsertContactsHandler,
     },
     logger,
     scheduler,
@@ -85,6 +88,7 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger, scheduler?: FairS
       listCompanies: listCompaniesHandler,
       getCompany: getCompanyHandler,
       createCompany: createCompanyHandler,
+      batchUpsertCompanies: batchUpsertCompaniesHandler,
       updateCompany: updateCompanyHandler,
       deleteCompany: deleteCompanyHandler,
     },

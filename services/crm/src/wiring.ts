@@ -33,6 +33,7 @@ export function createDeps(db: Storage, logger: Logger, settings: CrmSettings = 
     customFields: createCustomFieldRepository(db),
     contacts: createContactRepository(db),
     identities: createIdentityRepository(db),
+    companyIdentities: createIdentityRepository(db, 'company'),
     links: createLinksRepository(db),
     tags: createTagRepository(db),
     deals: createDealRepository(db),

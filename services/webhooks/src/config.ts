@@ -87,6 +87,11 @@ export const webhooksConfig = z
     WEBHOOK_IDLE_CHECK_MS: positiveInt(30_000, 10),
     /** Deliveries are deleted by a TTL index this long after they were created. */
     WEBHOOK_RETENTION_DAYS: positiveInt(15),
+    /**
+     * Consumed events are kept this long for GET /v1/events and replays (a TTL index deletes them after); 0 keeps
+     * none (the event log is off: GET /v1/events answers an empty list, replays match nothing).
+     */
+    EVENTS_RETENTION_DAYS: positiveInt(30, 0),
     /** Default of rotate-secret's overlap_hours: how long the replaced secret keeps signing. */
     WEBHOOK_ROTATION_OVERLAP_HOURS: z.coerce.number().int().min(0).max(168).default(24),
     NODE_ENV: z.string().optional(),

@@ -9,11 +9,14 @@ import { ManualAttemptGate } from './domain/manual-attempt-gate';
 import type { WebhookDeps } from './domain/deps';
 import { SubscriptionCache } from './domain/subscription-cache';
 import { createDeliveryRepository } from './repository/delivery.repository';
+import { createEventStoreRepository } from './repository/event-store.repository';
+import { createReplayRepository } from './repository/replay.repository';
 import { createWebhookRepository } from './repository/webhook.repository';
 
 /** What the worker is told about from the domain: deliveries to send, and subscriptions just paused. */
 export interface WorkerHooks {
   deliveriesQueued: WebhookDeps['deliveriesQueued'];
+  replaysQueued: WebhookDeps['replaysQueued'];
   paused: (orgId: string, webhookId: string) => void;
 }
 
@@ -50,6 +53,8 @@ export function createDeps(db: Storage, config: WebhooksConfig, logger: Logger, 
   return {
     webhooks,
     deliveries,
+    events: createEventStoreRepository(db),
+    replays: createReplayRepository(db),
     settings: {
       allowList: config.WEBHOOK_ALLOWED_HOSTS,
       scheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS,
@@ -60,6 +65,7 @@ export function createDeps(db: Storage, config: WebhooksConfig, logger: Logger, 
       rotationOverlapHours: config.WEBHOOK_ROTATION_OVERLAP_HOURS,
       maxSubscriptions: config.WEBHOOK_MAX_SUBSCRIPTIONS,
       manualTimeoutMs,
+      eventRetentionMs: config.EVENTS_RETENTION_DAYS * 86_400_000,
     },
     manualAttempts: new ManualAttemptGate({
       perOrganization: config.WEBHOOK_MANUAL_CONCURRENCY,
@@ -69,6 +75,7 @@ export function createDeps(db: Storage, config: WebhooksConfig, logger: Logger, 
     recorder,
     subscriptions,
     deliveriesQueued: hooks.deliveriesQueued,
+    replaysQueued: hooks.replaysQueued,
     now: () => new Date(),
     logger,
   };

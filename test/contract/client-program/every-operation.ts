@@ -63,9 +63,18 @@ export async function contacts(): Promise<void> {
   const survivorTags: string[] | undefined = merged.data?.data.tags;
   const optOut = await api.POST('/v1/contacts/{id}/opt-out', { params: { path } });
   const optedOutAt: string | undefined = optOut.data?.data.opted_out_at;
+  const batch = await api.POST('/v1/contacts/batch/upsert', {
+    params: { header: { 'Idempotency-Key': crypto.randomUUID() } },
+    body: { items: [{ external_id: 'shop-10482', name: 'Maria Oliveira', email: 'maria@example.com' }] },
+  });
+  const itemStatus: 'created' | 'updated' | 'unchanged' | 'error' | undefined = batch.data?.data[0]?.status;
+  const itemError: string | undefined = batch.data?.data[0]?.error?.code;
+  await api.POST('/v1/companies/batch/upsert', { body: { items: [{ external_id: 'erp-77', name: 'Padaria Central' }] } });
   void messages;
   void survivorTags;
   void optedOutAt;
+  void itemStatus;
+  void itemError;
 }
 
 export async function companies(): Promise<void> {
@@ -186,8 +195,19 @@ export async function webhooks(): Promise<void> {
   await api.POST('/v1/webhooks/{id}/test', { params: { path }, body: {} });
   await api.GET('/v1/webhooks/deliveries/{deliveryId}', { params: { path: { deliveryId: id } } });
   await api.POST('/v1/webhooks/deliveries/{deliveryId}/redeliver', { params: { path: { deliveryId: id } } });
+  const replay = await api.POST('/v1/webhooks/{id}/replay', {
+    params: { path },
+    body: { since: '2026-03-02T13:30:00.000Z', types: ['contact.created'] },
+  });
+  const replayed: number | undefined = replay.data?.data.matched;
+  await api.GET('/v1/webhooks/{id}/replays/{replayId}', { params: { path: { id, replayId: id } } });
+  const events = await api.GET('/v1/events', { params: { query: { type: ['contact.created', 'deal.updated'], object_id: id } } });
+  const requestId: string | null | undefined = events.data?.data[0]?.request_id;
+  await api.GET('/v1/events/{id}', { params: { path } });
   void secret;
   void next;
+  void replayed;
+  void requestId;
 }
 
 export async function account(): Promise<void> {

@@ -32,6 +32,13 @@ describe('the exploration exception list', () => {
     expect(isExplained({ ...wrongKind, phase: 'fuzzing' })).toBe(false);
   });
 
+  it("excuses a replay's window against the clock and its kinds against the subscription's filter", () => {
+    const since = { field: 'since', issue: 'must not be in the future' };
+    const types = { field: 'types', issue: 'names kinds the subscription does not receive: deal.created' };
+    expect(isExplained(refusal({ code: 'VALIDATION_ERROR', details: { fields: [since] } }))).toBe(true);
+    expect(isExplained(refusal({ code: 'VALIDATION_ERROR', details: { fields: [types] } }))).toBe(true);
+  });
+
   it('does not excuse other codes or answers without the envelope', () => {
     expect(isExplained(refusal({ code: 'INVALID_BODY' }))).toBe(false);
     expect(isExplained({ ...refusal({}), body: 'Bad Request' })).toBe(false);

@@ -35,12 +35,21 @@ export const EXPLAINED_REFUSALS: ReadonlyArray<{ code: string; issue?: RegExp; p
   { code: 'CHANNEL_DISCONNECTED', why: 'the channel instance is offline' },
   { code: 'CONTACT_CHANNEL_UNAVAILABLE', why: 'the contact has no address on that channel' },
   { code: 'OUTSIDE_MESSAGING_WINDOW', why: "the conversation's 24-hour window, relative to the clock" },
-  { code: 'VALIDATION_ERROR', issue: /must be in the future|must be within a year/, why: 'relative to the clock' },
+  {
+    code: 'VALIDATION_ERROR',
+    issue: /must be in the future|must not be in the future|must be within a year/,
+    why: 'relative to the clock',
+  },
   { code: 'VALIDATION_ERROR', issue: /must be later than/, why: 'a comparison between two fields of the body' },
   { code: 'VALIDATION_ERROR', issue: /is given twice/, why: 'uniqueness by one field of array items (uniqueItems compares whole items)' },
   { code: 'VALIDATION_ERROR', issue: /current funnel/, why: "depends on the deal's current funnel" },
   { code: 'VALIDATION_ERROR', issue: /has at most \d+ stages/, why: 'a cap on the records the funnel already holds' },
   { code: 'VALIDATION_ERROR', issue: /custom field has this key/, why: 'keys must be custom fields the organisation defined' },
+  {
+    code: 'VALIDATION_ERROR',
+    issue: /names kinds the subscription does not receive/,
+    why: "a replay's types must be kinds of the subscription's stored event filter",
+  },
   { code: 'VALIDATION_ERROR', issue: /IANA time zone/, why: "the runtime's time-zone database, not a pattern" },
   { code: 'VALIDATION_ERROR', issue: /is not an allowed model/, why: 'the models this deployment is configured with' },
   {

@@ -30,6 +30,8 @@ const POOL_OF_KIND: Partial<Record<IdKind, string>> = {
   webhook: 'webhooks',
   delivery: 'deliveries',
   member: 'members',
+  event: 'events',
+  replay: 'replays',
 };
 
 /**
@@ -71,6 +73,9 @@ const OPERATION_POOLS: Record<string, Record<string, string>> = {
   deleteWebhook: { 'path.id': 'webhooksToDelete' },
   transferDeal: { 'path.id': 'dealsToTransfer', 'body.funnel_id': 'otherFunnels', 'body.stage_id': 'otherStages' },
   sendMessage: { 'body.contact_id': 'chatContacts', 'body.conversation_id': 'chatConversations' },
+  // Replays: to the subscription of one kind, of that kind (a kind it does not receive is refused), and followed on it.
+  startWebhookReplay: { 'path.id': 'replayWebhooks', 'body.types[*]': 'replayKinds' },
+  getWebhookReplay: { 'path.id': 'replayWebhooks', 'path.replayId': 'replays' },
 };
 
 /**

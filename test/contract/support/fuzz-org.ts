@@ -2,7 +2,7 @@ import type { RawApi } from '../../support/api';
 import { activeAgent, agentBody } from '../../support/agents';
 import { addNumber, addTemplate, configureNumber, eventually, inbound, type TestNumber } from '../../support/messaging';
 import { createTestOrg, type TestOrg } from '../../support/orgs';
-import { startReceiver } from '../../support/webhook-receiver';
+import { startReceiver, type Receiver } from '../../support/webhook-receiver';
 
 /**
  * The organisation the contract fuzz runs as: an enterprise plan and an all-scopes key, and records for every
@@ -171,7 +171,7 @@ async function seedMessaging(org: TestOrg, pools: Record<string, string[]>): Pro
   for (const id of pools.agentsActive) await acted(org.raw, `/v1/ai-agents/${id}/activate`);
 }
 
-async function seedWebhooks(org: TestOrg, pools: Record<string, string[]>): Promise<() => Promise<void>> {
+async function seedWebhooks(org: TestOrg, pools: Record<string, string[]>): Promise<Receiver> {
   const receiver = await startReceiver({ status: 200 });
   const hook = (name: string) => created(org.raw, '/v1/webhooks', { name, url: receiver.url, events: ['contact.created'] });
   pools.webhooks = ids(await times(2, (i) => hook(`Fuzz hook ${i}`)));
@@ -181,7 +181,25 @@ async function seedWebhooks(org: TestOrg, pools: Record<string, string[]>): Prom
     const page = await org.raw.get(`/v1/webhooks/${pools.webhooks![0]}/deliveries`);
     return page.body.data?.length > 0 ? ids(page.body.data) : undefined;
   });
-  return () => receiver.close();
+  return receiver;
+}
+
+/**
+ * The event log and replays: stored events to read by id, and a subscription to replay to with a replay to follow.
+ * Replays go to a subscription of one kind the run emits a few times (company.deleted), so that a replay of any
+ * window queues a handful of deliveries, not the organisation's whole history; `types` is bound to that kind.
+ */
+async function seedEvents(org: TestOrg, pools: Record<string, string[]>, receiverUrl: string): Promise<void> {
+  const api = org.raw;
+  pools.replayKinds = ['company.deleted'];
+  pools.replayWebhooks = ids([await created(api, '/v1/webhooks', { name: 'Fuzz replays', url: receiverUrl, events: pools.replayKinds })]);
+  const since = new Date(Date.now() - 3_600_000).toISOString();
+  pools.replays = ids([await created(api, `/v1/webhooks/${pools.replayWebhooks[0]}/replay`, { since }, 202)]);
+  // The log is written from Kafka: the seeded records' events arrive within seconds.
+  pools.events = await eventually('stored events', async () => {
+    const page = await api.get('/v1/events?limit=20');
+    return page.body.data?.length >= 20 ? ids(page.body.data) : undefined;
+  });
 }
 
 export async function createFuzzOrg(): Promise<FuzzOrg> {
@@ -189,6 +207,7 @@ export async function createFuzzOrg(): Promise<FuzzOrg> {
   const pools: Record<string, string[]> = {};
   await seedCrm(org, pools);
   await seedMessaging(org, pools);
-  const closeReceiver = await seedWebhooks(org, pools);
-  return { org, pools, close: closeReceiver };
+  const receiver = await seedWebhooks(org, pools);
+  await seedEvents(org, pools, receiver.url);
+  return { org, pools, close: () => receiver.close() };
 }

@@ -1,5 +1,5 @@
-import type { Scope } from '@crm/shared';
-import { readScopesOf } from '@crm/shared/events';
+import type { Scope } from '@crm/shared/core';
+import { EVENT_KINDS, readScopesOf, type EventType } from '@crm/shared/events';
 import type { Principal } from '../../http/route';
 import { requireScopes } from '../../plugins/auth';
 
@@ -10,4 +10,13 @@ import { requireScopes } from '../../plugins/auth';
  */
 export function requireKindScopes(principal: Principal, routeScope: Scope, kinds: readonly string[]): void {
   requireScopes(principal, [routeScope, ...readScopesOf(kinds)]);
+}
+
+/**
+ * The kinds whose data the key may read (GET /v1/events without `type`): those whose guarding read scope it holds;
+ * undefined when that is every kind (no filter needed).
+ */
+export function readableKinds(principal: Principal): EventType[] | undefined {
+  const readable = EVENT_KINDS.filter((kind) => principal.scopes.includes(kind.scope)).map((kind) => kind.type);
+  return readable.length === EVENT_KINDS.length ? undefined : readable;
 }

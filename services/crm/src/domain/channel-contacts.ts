@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { AppError, ID_PREFIXES, isDuplicateKeyError, newId, newEvent } from '@crm/shared';
+import { AppError, derivedId, isDuplicateKeyError, newId, newEvent } from '@crm/shared';
 import { CHANNELS, type Channel } from '@crm/shared/schemas';
 import type { ChannelField, ContactRecord } from '../repository/contact.repository';
 import { eventObject, viewContact, viewContactDetail, type ContactView } from './contact.view';
@@ -59,7 +58,7 @@ async function createChannelContact(
   channel: Channel,
   identifier: string,
   input: ChannelContactInput,
-  id = derivedContactId(orgId, channel, identifier),
+  id = derivedId('contact', `${orgId}|${channel}|${identifier}`),
 ): Promise<ContactView> {
   const now = deps.now();
   const phone = input.phone ?? null;
@@ -102,14 +101,4 @@ async function createChannelContact(
   if (winner) return viewContactDetail(deps, orgId, winner);
   // The derived id belongs to a deleted contact: the sender starts over as a new contact with a fresh id.
   return createChannelContact(deps, orgId, channel, identifier, input, newId('contact'));
-}
-
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-/** A contact id (ct_ + 22 base62) derived from the organization and the channel identity. */
-function derivedContactId(orgId: string, channel: Channel, identifier: string): string {
-  const digest = createHash('sha256').update(`${orgId}|${channel}|${identifier}`).digest();
-  let body = '';
-  for (let i = 0; body.length < 22; i++) body += ALPHABET[(digest[i % digest.length] ?? 0) % 62];
-  return `${ID_PREFIXES.contact}_${body}`;
 }

@@ -39,6 +39,7 @@ export async function viewContacts(
     tags: record.tags,
     custom_fields: record.custom_fields,
     funnel_stage: record.funnel_stage,
+    external_id: record.external_id ?? null,
     notes_count: notes.get(record.id) ?? 0,
     deals_count: deals.get(record.id) ?? 0,
     last_message_at: isoOrNull(record.last_message_at),

@@ -24,6 +24,8 @@ export interface CrmDeps {
   customFields: CustomFieldRepository;
   contacts: ContactRepository;
   identities: IdentityRepository;
+  /** external_id claims of companies. */
+  companyIdentities: IdentityRepository;
   links: LinksRepository;
   tags: TagRepository;
   deals: DealRepository;

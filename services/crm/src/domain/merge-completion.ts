@@ -20,7 +20,7 @@ const ABSORBED_KEPT = 200;
  *   3. the survivor takes their fields and tags, and records their ids, in one revision-conditional update with
  *      contact.merged (and contact.updated / contact.tag.added for what it gained) in its outbox: only the run
  *      that adds the ids raises them;
- *   4. their e-mail and phone claims move or are freed, then each is deleted (contact.deleted), conditionally on
+ *   4. their e-mail, phone and external_id claims move or are freed, then each is deleted (contact.deleted), conditionally on
  *      its claim, leaving the tombstone that answers 404 with details.merged_into.
  * Records a client wrote to a folded contact meanwhile are relinked once more at the end.
  */
@@ -107,14 +107,17 @@ async function moveRecords(deps: CrmDeps, orgId: string, from: string[], to: str
   await deps.tasks.moveToContact(orgId, from, to);
 }
 
-/** E-mail and phone claims: the survivor holds the values it took; the folded contacts' other values are free. */
+/** E-mail, phone and external_id claims: the survivor holds the values it took; the folded contacts' others are free. */
 async function moveClaims(deps: CrmDeps, survivor: ContactRecord, folded: ContactRecord[]): Promise<void> {
-  for (const kind of ['email', 'phone'] as const) {
+  // E-mail and phone claims ignore case; an external_id is the integrator's exact value.
+  const same = (kind: 'email' | 'phone' | 'external_id', a: string, b: string) =>
+    kind === 'external_id' ? a === b : a.toLowerCase() === b.toLowerCase();
+  for (const kind of ['email', 'phone', 'external_id'] as const) {
     for (const contact of folded) {
       const value = contact[kind];
       if (!value) continue;
-      if (survivor[kind]?.toLowerCase() === value.toLowerCase())
-        await deps.identities.transfer(survivor.org_id, kind, value, contact.id, survivor.id);
+      const kept = survivor[kind];
+      if (kept && same(kind, kept, value)) await deps.identities.transfer(survivor.org_id, kind, value, contact.id, survivor.id);
       else await deps.identities.release(survivor.org_id, kind, value, contact.id);
     }
   }

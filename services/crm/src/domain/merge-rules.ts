@@ -12,6 +12,7 @@ const FILLED = [
   'avatar_url',
   'company_id',
   'funnel_stage',
+  'external_id',
 ] as const;
 
 /**
@@ -24,8 +25,8 @@ const FILLED = [
 export function mergedFields(survivor: ContactRecord, folded: ContactRecord[]): Partial<ContactRecord> {
   const set: Partial<Record<keyof ContactRecord, unknown>> = {};
   for (const field of FILLED) {
-    if (survivor[field] !== null) continue;
-    const value = folded.find((contact) => contact[field] !== null)?.[field];
+    if ((survivor[field] ?? null) !== null) continue;
+    const value = folded.find((contact) => (contact[field] ?? null) !== null)?.[field];
     if (value !== undefined && value !== null) set[field] = value;
   }
   const tags = [...new Set([...survivor.tags, ...folded.flatMap((contact) => contact.tags)])];

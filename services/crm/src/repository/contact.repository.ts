@@ -44,6 +44,8 @@ export interface ContactRecord {
   merge_claimed_at?: Date | null;
   /** On a survivor: the contacts it absorbed (the latest 200), so a repeated merge step raises contact.merged once. */
   absorbed_ids?: string[];
+  /** The integrator's id; unique among the organization's live contacts (absent on records older than the field). */
+  external_id?: string | null;
 }
 
 const contactSchema = new Schema(
@@ -76,6 +78,7 @@ const contactSchema = new Schema(
     // Derived (search-keys.ts): word prefixes of name and e-mail, phone digits' prefixes and ends; normalized text.
     search_keys: { type: [String], default: undefined },
     search_text: { type: String },
+    external_id: { type: String, default: null },
   },
   { versionKey: false, collection: 'contacts', minimize: false },
 );

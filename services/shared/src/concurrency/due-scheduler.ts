@@ -1,3 +1,4 @@
+import { outsideRequest } from '../grpc/deadline';
 import type { Logger } from '../logger';
 
 /** How soon a pass that fired nothing looks again at work that is already due. */
@@ -50,7 +51,9 @@ export class DueScheduler {
     if (when >= this.timerAt) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerAt = when;
-    this.timer = setTimeout(() => void this.tick(), when - Date.now());
+    // Outside the request that may be waking it: a pass must not run under that request's deadline, nor raise its
+    // events as that request's (request-id.ts).
+    this.timer = outsideRequest(() => setTimeout(() => void this.tick(), when - Date.now()));
   }
 
   /** Stops planning passes and waits for the one in progress. */

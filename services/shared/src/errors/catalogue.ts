@@ -88,7 +88,12 @@ export const ERROR_CATALOGUE = {
     grpc: GrpcStatus.ABORTED,
     message: 'The first request with this Idempotency-Key is still running; retry shortly.',
   },
-  DUPLICATE_CONTACT: { http: 409, grpc: GrpcStatus.ALREADY_EXISTS, message: 'The e-mail or phone is already on another contact.' },
+  DUPLICATE_CONTACT: {
+    http: 409,
+    grpc: GrpcStatus.ALREADY_EXISTS,
+    message: 'The e-mail, phone or external_id is already on another contact.',
+  },
+  DUPLICATE_COMPANY: { http: 409, grpc: GrpcStatus.ALREADY_EXISTS, message: 'The external_id is already on another company.' },
   STAGE_HAS_DEALS: { http: 403, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'The stage still holds deals.' },
   WARMUP_LIMIT_EXCEEDED: {
     http: 422,

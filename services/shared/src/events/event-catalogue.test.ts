@@ -47,14 +47,15 @@ const FAMILY_SCOPE: Record<string, string> = {
   template: 'read:chatapp_instances',
   broadcast: 'read:broadcasts',
   agent: 'read:ai_agents',
+  webhook: 'read:webhooks',
 };
 
 const now = new Date('2026-01-31T12:00:00.000Z');
 
 describe('the event catalogue', () => {
-  it('has the 47 kinds once each, exactly the 21 of catalogue §6 marked api_write', () => {
-    expect(EVENT_KINDS).toHaveLength(47);
-    expect(new Set(EVENT_TYPE_NAMES).size).toBe(47);
+  it('has the 48 kinds once each (the 47 of the catalogue and webhook.replay.completed), exactly the 21 of catalogue §6 marked api_write', () => {
+    expect(EVENT_KINDS).toHaveLength(48);
+    expect(new Set(EVENT_TYPE_NAMES).size).toBe(48);
     expect(
       EVENT_KINDS.filter((kind) => kind.api_write)
         .map((kind) => kind.type)
@@ -69,7 +70,7 @@ describe('the event catalogue', () => {
       const spec = eventSpec(type);
       expect(type).toMatch(/^[a-z]+(\.[a-z_]+)+$/);
       expect(spec.description.length).toBeGreaterThan(10);
-      expect(['crm', 'messaging', 'agents']).toContain(spec.producer);
+      expect(['crm', 'messaging', 'agents', 'webhooks']).toContain(spec.producer);
       expect(SCOPES).toContain(spec.scope);
       expect(spec.scope).toBe(FAMILY_SCOPE[type.split('.')[0] ?? '']);
       const parsed = spec.data.safeParse(spec.example(now));

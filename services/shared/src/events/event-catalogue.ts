@@ -6,7 +6,8 @@ import { PLATFORM_KINDS } from './platform-kinds';
 
 /**
  * Every event kind a webhook can subscribe to, once (catalogue §6, #82), in the order GET /v1/webhooks/event-types
- * lists them: the 21 kinds API writes emit, then the 26 only the platform emits. Producers build events with
+ * lists them: the 21 kinds API writes emit, then the 27 only the platform emits (the 47 of the catalogue, and
+ * webhook.replay.completed of the Events API). Producers build events with
  * `newEvent` (a wrong `data` does not compile), consumers receive typed payloads, and the public list, the OpenAPI
  * `webhooks` section and the test payloads are generated from here. Adding a kind is one entry (CONTRIBUTING.md).
  */

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Scope } from '../scopes';
 
 /** The service whose writes emit a kind (through its outbox). */
-export type EventProducer = 'crm' | 'messaging' | 'agents';
+export type EventProducer = 'crm' | 'messaging' | 'agents' | 'webhooks';
 
 export interface EventKindSpec<S extends z.ZodType = z.ZodType> {
   description: string;
@@ -36,6 +36,7 @@ export const MESSAGE: Family = { producer: 'messaging', scope: 'read:conversatio
 export const CHANNEL: Family = { producer: 'messaging', scope: 'read:chatapp_instances' };
 export const BROADCAST: Family = { producer: 'messaging', scope: 'read:broadcasts' };
 export const AGENT: Family = { producer: 'agents', scope: 'read:ai_agents' };
+export const WEBHOOK: Family = { producer: 'webhooks', scope: 'read:webhooks' };
 
 export const api = { api_write: true } as const;
 export const platform = { api_write: false } as const;

@@ -7,16 +7,17 @@ import {
   chatInstanceObject,
   contactObject,
   conversationObject,
+  replayObject,
   id,
   taskObject,
   templateObject,
   timestamp,
 } from './event-objects';
-import { AGENT, BROADCAST, CHANNEL, CONTACT, CONVERSATION, kind, MESSAGE, platform, TASK } from './event-kind';
+import { AGENT, BROADCAST, CHANNEL, CONTACT, CONVERSATION, kind, MESSAGE, platform, TASK, WEBHOOK } from './event-kind';
 
 const at = (now: Date) => now.toISOString();
 
-/** The 26 kinds only the platform emits (channels, providers, schedulers, agents), in the order of the public list. */
+/** The 27 kinds only the platform emits (channels, providers, schedulers, agents, replays), in the order of the public list. */
 export const PLATFORM_KINDS = {
   'message.received': kind({
     ...platform,
@@ -251,5 +252,15 @@ export const PLATFORM_KINDS = {
       "An AI-agent run handed the conversation to a person (a handoff keyword, the model's request, or consecutive failures), beside its completed or failed event.",
     data: data.recordData(agentRunObject),
     example: (now) => ({ object: ex.exampleAgentRun(now, 'handoff') }),
+  }),
+  'webhook.replay.completed': kind({
+    ...platform,
+    ...WEBHOOK,
+    description:
+      'A replay (POST /v1/webhooks/{id}/replay) finished: every matched event was delivered or failed after its attempts (data.object counts them).',
+    fires:
+      'Every delivery a replay queued has its outcome (delivered, or failed after its attempts); once per replay, whatever the number of replicas. None when the subscription was deleted meanwhile (the replay is cancelled).',
+    data: data.recordData(replayObject),
+    example: (now) => ({ object: ex.exampleReplay(now) }),
   }),
 } as const;

@@ -14,6 +14,7 @@ import { fromGrpcError } from '../errors/grpc-errors';
 import { currentCommands, DB_COMMANDS_METADATA } from '../mongo/command-count';
 import { readStream } from './client-stream';
 import { callDeadline } from './deadline';
+import { currentRequestId, REQUEST_ID_METADATA } from './request-id';
 import { identityClientInterceptor, type CallerIdentity } from './service-identity';
 
 export interface CallOptions {
@@ -117,7 +118,7 @@ export function createAsyncClient<D extends ServiceDefinition>(
             () => {
               settle = guard?.admit() ?? unguarded;
               const deadline = callDeadline(options.timeoutMs ?? DEFAULT_STREAM_TIMEOUT_MS);
-              return (call as StreamMethod).call(client, request, new Metadata(), { deadline, interceptors: [withIdentity] });
+              return (call as StreamMethod).call(client, request, requestMetadata(), { deadline, interceptors: [withIdentity] });
             },
             (error) => settle(error),
           );
@@ -128,7 +129,7 @@ export function createAsyncClient<D extends ServiceDefinition>(
             const commands = currentCommands();
             const interceptors = commands ? [withIdentity, collectCommandsInto(commands)] : [withIdentity];
             const deadline = callDeadline(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-            (call as UnaryMethod).call(client, request, new Metadata(), { deadline, interceptors }, (error, response) => {
+            (call as UnaryMethod).call(client, request, requestMetadata(), { deadline, interceptors }, (error, response) => {
               settle(error ?? undefined);
               if (error) reject(fromGrpcError(error));
               else resolve(response);
@@ -136,6 +137,14 @@ export function createAsyncClient<D extends ServiceDefinition>(
           });
   }
   return asyncClient as AsyncClient<D> & { close(): void };
+}
+
+/** The metadata of a call: the id of the API request being served, when there is one (request-id.ts). */
+function requestMetadata(): Metadata {
+  const metadata = new Metadata();
+  const requestId = currentRequestId();
+  if (requestId) metadata.set(REQUEST_ID_METADATA, requestId);
+  return metadata;
 }
 
 /** Adds the service's database commands of one call (its response headers) to the caller's count (see command-count.ts). */

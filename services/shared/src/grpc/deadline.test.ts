@@ -1,4 +1,4 @@
-import { status as grpcStatus, type handleUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { Metadata, status as grpcStatus, type handleUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors/app-error';
@@ -106,7 +106,13 @@ describe('a service receiving a call whose deadline has passed', () => {
     );
     const answer = (deadline: Date) =>
       new Promise<{ code?: number } | null>((resolve) => {
-        const call = { request: { n: 1 }, getDeadline: () => deadline, getPath: () => '/test.Ping/Ping', sendMetadata: () => undefined };
+        const call = {
+          request: { n: 1 },
+          metadata: new Metadata(),
+          getDeadline: () => deadline,
+          getPath: () => '/test.Ping/Ping',
+          sendMetadata: () => undefined,
+        };
         (bound.ping as unknown as (call: unknown, callback: (error: { code?: number } | null) => void) => void)(call, resolve);
       });
     expect(await answer(new Date(Date.now() - 1))).toMatchObject({ code: grpcStatus.DEADLINE_EXCEEDED });

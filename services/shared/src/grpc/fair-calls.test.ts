@@ -1,4 +1,4 @@
-import { status as grpcStatus, type handleUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { Metadata, status as grpcStatus, type handleUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { EventEmitter } from 'node:events';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +34,7 @@ describe('a service with a fair scheduler', () => {
       new Promise<{ code?: number } | null>((resolve) => {
         const fake = Object.assign(new EventEmitter(), {
           request: { org_id: orgId, label },
+          metadata: new Metadata(),
           getDeadline: () => deadline,
           getPath: () => '/test.List/List',
           sendMetadata: () => undefined,

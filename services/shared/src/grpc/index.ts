@@ -3,6 +3,7 @@ export * from './client';
 export * from './deadline';
 export * from './handlers';
 export * from './paging';
+export * from './request-id';
 export * from './server';
 export * from './service-identity';
 export * from './unary';

@@ -14,6 +14,7 @@ import { toGrpcError } from '../errors/grpc-errors';
 import type { Logger } from '../logger';
 import { DB_COMMANDS_METADATA, withCommandCount } from '../mongo/command-count';
 import { deadlineMs, withDeadline } from './deadline';
+import { REQUEST_ID_METADATA, withRequestId } from './request-id';
 import { RPC_OK, RPC_UNKNOWN, timeRpc } from './server-metrics';
 import { replyWithStream, type StreamHandler } from './server-stream';
 import { dropNulls, type Nullable } from './wire';
@@ -57,8 +58,10 @@ export function bindService<S extends UntypedServiceImplementation>(
       // be thrown away and would delay the calls still worth answering.
       if (deadline !== undefined && deadline <= Date.now()) return refuseExpired(call, callback, done);
       if (callback) {
-        const serve = () =>
-          replyOnce(call, callback, () => withDeadline(deadline, async () => handler(call.request, call)), logger, name, done);
+        // The API request the call serves (request-id.ts): the events its handler raises record it.
+        const requestId = call.metadata.get(REQUEST_ID_METADATA)[0]?.toString();
+        const run = () => withRequestId(requestId, () => withDeadline(deadline, async () => handler(call.request, call)));
+        const serve = () => replyOnce(call, callback, run, logger, name, done);
         if (scheduler) scheduled(scheduler, call, deadline, serve, () => refuseExpired(call, callback, done));
         else void serve();
       } else void withDeadline(deadline, () => replyWithStream(call, startStream(handler, call), logger, name)).then(done);

@@ -74,6 +74,11 @@ export interface UpdateOptions extends WriteOptions {
  * events in the same write and wake the outbox relay by themselves, keyset pages, and (RevisionedRecords)
  * revision-conditional updates. Anything else a repository needs it writes on `model` or `collection`.
  */
+interface WriteFailure {
+  index: number;
+  code?: number;
+}
+
 export class RecordStore<R extends { id: string }, S extends R = R> {
   readonly model: Model<StoredDocument>;
   readonly collection: Collection<Document>;
@@ -175,6 +180,29 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     } catch (error) {
       if (isDuplicateKeyError(error) && !options.session) return false;
       throw error;
+    }
+  }
+
+  /**
+   * Stores new records (no events) in one round trip; those already stored (a duplicate key: a re-consumed event,
+   * say) are left out of the answer. Any other failure fails the call.
+   */
+  async insertManyNew(records: R[]): Promise<R[]> {
+    if (records.length === 0) return [];
+    try {
+      await this.collection.insertMany(
+        records.map((record) => ({ ...toDocument(record), ...this.options.derive?.(record) }) as Document),
+        { ordered: false },
+      );
+      return records;
+    } catch (error) {
+      // The driver gives one WriteError or a list of them.
+      const raw = (error as { writeErrors?: WriteFailure | WriteFailure[] }).writeErrors;
+      const writeErrors = Array.isArray(raw) ? raw : raw ? [raw] : [];
+      if (!isDuplicateKeyError(error) || writeErrors.length === 0 || writeErrors.some((writeError) => writeError.code !== 11000))
+        throw error;
+      const duplicates = new Set(writeErrors.map((writeError) => writeError.index));
+      return records.filter((_, index) => !duplicates.has(index));
     }
   }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { documented } from './validation';
+import { documented, present } from './validation';
 
 export const E164 = /^\+[1-9]\d{6,14}$/;
 
@@ -59,6 +59,21 @@ export const emailSchema = z
   .transform((email) => email.toLowerCase());
 
 export const phoneSchema = z.string().regex(E164, 'must be an E.164 phone number such as +14155550123');
+
+/** The integrator's own id of a record (a shop, ERP or form id), unique per organization. */
+export const externalIdSchema = trimmedText(200);
+
+/**
+ * An item of a batch upsert: matched by external_id, then email, then phone, so it must carry at least one of them
+ * (JSON Schema: anyOf the three present).
+ */
+export const withNaturalKey = <S extends z.ZodObject>(item: S) =>
+  documented(
+    item.refine((value) => ['external_id', 'email', 'phone'].some((key) => (value as Record<string, unknown>)[key] !== undefined), {
+      message: 'each item needs external_id, email or phone to be matched by',
+    }),
+    { anyOf: [present('external_id'), present('email'), present('phone')] },
+  );
 
 const FIRST_INSTANT = Date.parse('0000-01-01T00:00:00.000Z');
 const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { customFieldsSchema, emailSchema, phoneSchema, tagListSchema, tagSchema, trimmedText } from './common';
+import {
+  customFieldsSchema,
+  emailSchema,
+  externalIdSchema,
+  phoneSchema,
+  tagListSchema,
+  tagSchema,
+  trimmedText,
+  withNaturalKey,
+} from './common';
 import { idOf } from './validation';
 
 export const CONTACT_SOURCES = ['chatapp', 'photoapp', 'socialmsg', 'manual', 'import', 'api'] as const;
@@ -15,6 +24,7 @@ export const createContactBody = z.strictObject({
   source: z.enum(CONTACT_SOURCES).default('api'),
   company_id: idOf('company').nullable().optional(),
   custom_fields: customFieldsSchema.optional(),
+  external_id: externalIdSchema.nullable().optional(),
 });
 
 /** PATCH /v1/contacts/{id}: any subset; channel ids and counters are read-only and so unknown here. */
@@ -26,7 +36,26 @@ export const updateContactBody = z.strictObject({
   tags: tagListSchema.optional(),
   custom_fields: customFieldsSchema.optional(),
   funnel_stage: trimmedText(100).nullable().optional(),
+  external_id: externalIdSchema.nullable().optional(),
 });
+
+/**
+ * One item of POST /v1/contacts/batch/upsert: matched by external_id, then email, then phone (at least one is
+ * required). The fields sent are written as PATCH writes them; `name` is required only when the item creates, and
+ * `source` is used only then.
+ */
+export const upsertContactItem = withNaturalKey(
+  z.strictObject({
+    name: nameSchema.optional(),
+    email: emailSchema.optional(),
+    phone: phoneSchema.optional(),
+    external_id: externalIdSchema.optional(),
+    tags: tagListSchema.optional(),
+    source: z.enum(CONTACT_SOURCES).default('api'),
+    company_id: idOf('company').nullable().optional(),
+    custom_fields: customFieldsSchema.optional(),
+  }),
+);
 
 /** POST /v1/contacts/{id}/tags */
 export const addContactTagsBody = z.strictObject({
@@ -53,3 +82,4 @@ export const mergeContactsBody = z.strictObject({
 export type MergeContactsBody = z.infer<typeof mergeContactsBody>;
 export type CreateContactBody = z.infer<typeof createContactBody>;
 export type UpdateContactBody = z.infer<typeof updateContactBody>;
+export type UpsertContactItem = z.infer<typeof upsertContactItem>;

@@ -67,6 +67,7 @@ describe('webhook and delivery repositories', () => {
     storage = opened;
     deps = createDeps(storage, loadWebhooksConfig(REQUIRED_SETTINGS), createLogger('test', 'silent'), {
       deliveriesQueued: () => undefined,
+      replaysQueued: () => undefined,
       paused: () => undefined,
     });
   });
