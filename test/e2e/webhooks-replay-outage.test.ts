@@ -1,4 +1,4 @@
-import { createLogger, EventBus, newEvent, newId, toDomainEvent } from '@crm/shared';
+import { createLogger, EventBus, kafkaSettings, newEvent, newId, toDomainEvent } from '@crm/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, type TestOrg } from '../support/orgs';
 import { testSystem } from '../support/system';
@@ -27,7 +27,7 @@ beforeAll(async () => {
   org = await createTestOrg();
   receiver = await startReceiver({ status: 503 });
   bus = new EventBus({
-    brokers: (testSystem().env.KAFKA_BROKERS ?? '').split(','),
+    kafka: kafkaSettings(testSystem().env),
     clientId: 'replay-outage-test',
     logger: createLogger('replay-outage-test', 'silent'),
   });
