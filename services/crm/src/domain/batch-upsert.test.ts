@@ -1,6 +1,6 @@
 import { AppError, createLogger } from '@crm/shared';
 import { describe, expect, it } from 'vitest';
-import { runBatch } from './batch-upsert';
+import { chainsOf, runBatch } from './batch-upsert';
 
 const logger = createLogger('batch-upsert-test', 'silent');
 
@@ -38,5 +38,43 @@ describe('a batch upsert', () => {
       ['error', 'INTERNAL_ERROR'],
       ['updated', null],
     ]);
+  });
+
+  it('chains the items that may name one record: a key in common (transitively, any case) or the same item', () => {
+    expect(
+      chainsOf([
+        { email: 'Ann@example.com' },
+        { phone: '+14155550100' },
+        { email: 'ann@example.com ', phone: '+14155550199' },
+        { name: 'no key' },
+        { external_id: 'erp-7' },
+        { phone: '+14155550199', external_id: 'erp-9' },
+        { name: 'no key' },
+      ]),
+    ).toEqual([[0, 2, 5], [1], [3, 6], [4]]);
+  });
+
+  it('writes items of different chains at once and the items of one chain one after another', async () => {
+    const log: string[] = [];
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const items = [
+      { email: 'a@example.com', name: '1' },
+      { email: 'b@example.com' },
+      { email: 'a@example.com', name: '2' },
+      { phone: '+1415' },
+    ];
+    const results = await runBatch(items, logger, async (item) => {
+      const { name = '', email = '', phone = '' } = item as Record<string, string>;
+      log.push(`start ${email}${phone}${name}`);
+      mostInFlight = Math.max(mostInFlight, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      inFlight--;
+      log.push(`end ${email}${phone}${name}`);
+      return { status: 'created', id: `ct_${email}${phone}` };
+    });
+    expect(mostInFlight).toBe(3);
+    expect(log.indexOf('start a@example.com2')).toBeGreaterThan(log.indexOf('end a@example.com1'));
+    expect(results.map((result) => result.index)).toEqual([0, 1, 2, 3]);
   });
 });
