@@ -92,7 +92,11 @@ describe('sendWebhook', () => {
       else res.writeHead(200).end('ok');
     });
     expect(await sendWebhook({ ...delivery(port), allowList: LOOPBACK })).toMatchObject({ ok: true });
-    expect(await sendWebhook({ ...delivery(port), allowList: LOOPBACK })).toMatchObject({ ok: true, statusCode: 200, responseExcerpt: 'ok' });
+    expect(await sendWebhook({ ...delivery(port), allowList: LOOPBACK })).toMatchObject({
+      ok: true,
+      statusCode: 200,
+      responseExcerpt: 'ok',
+    });
     expect(received).toHaveLength(3);
   });
 

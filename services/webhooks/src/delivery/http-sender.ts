@@ -1,8 +1,10 @@
 import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import type { Dispatcher } from 'undici';
 import { EMPTY_ALLOW_LIST, resolveVettedAddress, type AllowList, type Resolver } from './address-guard';
 import { poolFor } from './connection-pool';
-import { cachedResolver, checkTargetUrlCached } from './target-cache';
+import { checkTargetUrlCached, vettedAddressCached } from './target-cache';
 import { shouldPauseSubscription } from './retry-schedule';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -129,10 +131,10 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendResult> 
     const target = checkTargetUrlCached(input.url, allowList);
     if (!target.ok) return blocked(target.reason);
 
-    const vetted = await Promise.race([
-      resolveVettedAddress(target.hostname, allowList, input.resolver ?? cachedResolver),
-      untilAbort(controller.signal),
-    ]);
+    const verdict = input.resolver
+      ? resolveVettedAddress(target.hostname, allowList, input.resolver)
+      : vettedAddressCached(target.hostname, allowList);
+    const vetted = verdict instanceof Promise ? await Promise.race([verdict, untilAbort(controller.signal)]) : verdict;
     if (vetted === TIMED_OUT) return finish({ ...noResponse, timedOut: true, connectionError: null });
     if (!vetted.ok) {
       return vetted.code === 'unresolvable'
@@ -193,50 +195,70 @@ async function exchangeOnce(input: ExchangeInput): Promise<Outcome & { closedBef
   }
   // The URL's host (with its port when not the default): the connection itself goes to the vetted address.
   headers.host = input.url.host;
-  const answer = { statusCode: null as number | null, excerpt: null as string | null, retryAfter: null as string | null, location: null as string | null };
-  const isHttps = input.url.protocol === 'https:';
+  const pool = poolFor({ https: input.url.protocol === 'https:', address: input.address, port: input.port, hostname: input.hostname });
+  let response: Dispatcher.ResponseData;
   try {
-    const response = await poolFor({ https: isHttps, address: input.address, port: input.port, hostname: input.hostname }).request({
+    response = await pool.request({
       method: 'POST',
       path: `${input.url.pathname}${input.url.search}`,
       headers,
       body: input.body,
       signal: input.signal,
     });
-    answer.statusCode = response.statusCode;
-    answer.retryAfter = headerValue(response.headers['retry-after']);
-    answer.location = headerValue(response.headers.location);
+  } catch (err) {
+    const unanswered = { statusCode: null, excerpt: null, retryAfter: null, location: null };
+    if (input.signal.aborted) return { ...unanswered, timedOut: true, connectionError: null };
+    const code = (err as { code?: unknown }).code;
+    const detail = typeof code === 'string' ? code : err instanceof Error ? err.message : 'unknown error';
+    return { ...unanswered, timedOut: false, connectionError: detail, closedBeforeAnswer: CLOSED_BEFORE_ANSWER.has(detail) };
+  }
+  const { excerpt, cut } = await readCapped(response.body, input);
+  return {
+    statusCode: response.statusCode,
+    excerpt,
+    retryAfter: headerValue(response.headers['retry-after']),
+    location: headerValue(response.headers.location),
+    // Decision: a timeout while the body is still arriving is a failed attempt even if a 2xx status was already
+    // received ("timeout = failure"; the exchange as a whole is bounded).
+    timedOut: cut && input.signal.aborted,
+    connectionError: null,
+  };
+}
+
+/**
+ * Reads an answer's body up to maxReadBytes, keeping its first maxExcerptBytes (utf8, an incomplete trailing
+ * character dropped); at the cap the body is dropped with its connection. `cut`: it ended early (reset, or the
+ * timeout). Listeners rather than an async iterator: this runs for every delivery.
+ */
+function readCapped(body: Readable, limits: { maxExcerptBytes: number; maxReadBytes: number }): Promise<{ excerpt: string; cut: boolean }> {
+  return new Promise((resolve) => {
     const kept: Buffer[] = [];
     let keptBytes = 0;
     let readBytes = 0;
-    let cut = false;
-    try {
-      for await (const chunk of response.body as AsyncIterable<Buffer>) {
-        readBytes += chunk.length;
-        if (keptBytes < input.maxExcerptBytes) {
-          const slice = chunk.subarray(0, input.maxExcerptBytes - keptBytes);
-          kept.push(slice);
-          keptBytes += slice.length;
-        }
-        // Cap reached: we have what we keep; stop reading and drop the connection.
-        if (readBytes >= input.maxReadBytes) break;
+    let settled = false;
+    const settle = (cut: boolean): void => {
+      if (settled) return;
+      settled = true;
+      resolve({ excerpt: new StringDecoder('utf8').write(Buffer.concat(kept)), cut });
+    };
+    body.on('data', (chunk: Buffer) => {
+      readBytes += chunk.length;
+      if (keptBytes < limits.maxExcerptBytes) {
+        const slice = chunk.subarray(0, limits.maxExcerptBytes - keptBytes);
+        kept.push(slice);
+        keptBytes += slice.length;
       }
-    } catch {
-      // The status was received, so a reset while reading the body does not change the outcome; a timeout does.
-      cut = true;
-    } finally {
-      answer.excerpt = new StringDecoder('utf8').write(Buffer.concat(kept));
-      if (!response.body.readableEnded) response.body.destroy();
-    }
-    // Decision: a timeout while the body is still arriving is a failed attempt even if a 2xx status was already
-    // received ("timeout = failure"; the exchange as a whole is bounded).
-    return { ...answer, timedOut: cut && input.signal.aborted, connectionError: null };
-  } catch (err) {
-    if (input.signal.aborted) return { ...answer, timedOut: true, connectionError: null };
-    const code = (err as { code?: unknown }).code;
-    const detail = typeof code === 'string' ? code : err instanceof Error ? err.message : 'unknown error';
-    return { ...answer, timedOut: false, connectionError: detail, closedBeforeAnswer: CLOSED_BEFORE_ANSWER.has(detail) };
-  }
+      // Cap reached: we have what we keep; stop reading and drop the connection.
+      if (readBytes >= limits.maxReadBytes) {
+        settle(false);
+        body.destroy();
+      }
+    });
+    body.once('end', () => settle(false));
+    // The status was received, so a reset while reading the body does not change the outcome; a timeout does.
+    body.once('error', () => settle(true));
+    body.once('close', () => settle(!body.readableEnded));
+  });
 }
 
 const headerValue = (value: string | string[] | undefined): string | null => (typeof value === 'string' ? value : (value?.[0] ?? null));
