@@ -22,7 +22,7 @@ export interface PoolTarget {
  * so a connection is only ever reused for the address it was opened to: a later DNS answer pointing elsewhere gets
  * its own check and its own pool (no rebinding through a pooled socket). The pool's origin is the vetted address
  * itself, so no DNS query is ever made for it; TLS verifies the certificate against the host name. Reuse spares
- * a TCP (and TLS) handshake per delivery, and undici spends a third of node:http's CPU per request (measured in
+ * a TCP (and TLS) handshake per delivery, and undici spends under half of node:http's CPU per request (measured in
  * BENCHMARKS.md, Webhooks).
  */
 export function poolFor(target: PoolTarget): Pool {
