@@ -48,6 +48,9 @@ describe('webhook delivery', () => {
     expect(Object.keys(JSON.parse(request!.body))).toEqual(['id', 'type', 'created_at', 'api_version', 'data']);
     expect(request!.headers['x-webhook-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(request!.headers['webhook-id']).toBe(request!.event.id);
+    // The customer's endpoint learns nothing of our traces (the write that caused the event was traced).
+    expect(request!.headers).not.toHaveProperty('traceparent');
+    expect(request!.headers).not.toHaveProperty('tracestate');
     expect(xSignatureMatches(request!, webhook.secret)).toBe(true);
     expect(standardVerifies(request!, webhook.secret)).toBe(true);
     // One changed byte breaks both: the signature covers the raw bytes, not re-serialized JSON.

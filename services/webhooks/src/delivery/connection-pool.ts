@@ -1,39 +1,58 @@
-import * as http from 'node:http';
-import * as https from 'node:https';
+import { isIP } from 'node:net';
+import { Pool } from 'undici';
 
 /** Idle connections close after this long: below the keep-alive timeout of common servers (Node's is 5 s). */
 const IDLE_SOCKET_MS = 4_000;
 /** Targets whose connections are kept; the least recently used beyond it are closed. */
 const MAX_TARGETS = 1_000;
 
-const agents = new Map<string, http.Agent>();
+const pools = new Map<string, Pool>();
+
+export interface PoolTarget {
+  https: boolean;
+  /** The address the SSRF check approved: the only one this pool ever connects to. */
+  address: string;
+  port: number;
+  /** The URL's host name: TLS SNI and certificate check (the Host header is the caller's). */
+  hostname: string;
+}
 
 /**
- * A keep-alive agent per vetted target — scheme, the address the SSRF check approved, port and host name — so a
- * connection is only ever reused for the address it was opened to: a later DNS answer pointing elsewhere gets its
- * own check and its own agent (no rebinding through a pooled socket). Reuse spares a TCP (and TLS) handshake per
- * delivery; at a thousand deliveries a second that is most of the sender's cost.
+ * A keep-alive undici pool per vetted target — scheme, the address the SSRF check approved, port and host name —
+ * so a connection is only ever reused for the address it was opened to: a later DNS answer pointing elsewhere gets
+ * its own check and its own pool (no rebinding through a pooled socket). The pool's origin is the vetted address
+ * itself, so no DNS query is ever made for it; TLS verifies the certificate against the host name. Reuse spares
+ * a TCP (and TLS) handshake per delivery, and undici spends under half of node:http's CPU per request (measured in
+ * BENCHMARKS.md, Webhooks).
  */
-export function agentFor(target: { https: boolean; address: string; port: number; hostname: string }): http.Agent {
-  const key = `${target.https ? 'https' : 'http'}|${target.address}|${target.port}|${target.hostname}`;
-  let agent = agents.get(key);
-  if (agent) {
-    agents.delete(key);
+export function poolFor(target: PoolTarget): Pool {
+  const scheme = target.https ? 'https' : 'http';
+  const key = `${scheme}|${target.address}|${target.port}|${target.hostname}`;
+  let pool = pools.get(key);
+  if (pool) {
+    pools.delete(key);
   } else {
-    const options = { keepAlive: true, maxFreeSockets: 32, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' as const };
-    agent = target.https ? new https.Agent(options) : new http.Agent(options);
+    const host = isIP(target.address) === 6 ? `[${target.address}]` : target.address;
+    // SNI must carry the name, never an IP (Node warns and servers reject IP SNI).
+    const servername = target.https && isIP(target.hostname) === 0 ? target.hostname : undefined;
+    pool = new Pool(`${scheme}://${host}:${String(target.port)}`, {
+      keepAliveTimeout: IDLE_SOCKET_MS,
+      keepAliveMaxTimeout: IDLE_SOCKET_MS,
+      connect: servername ? { servername } : {},
+    });
   }
-  agents.set(key, agent);
-  if (agents.size > MAX_TARGETS) {
-    const [oldest, old] = agents.entries().next().value as [string, http.Agent];
-    agents.delete(oldest);
-    old.destroy();
+  pools.set(key, pool);
+  if (pools.size > MAX_TARGETS) {
+    const [oldest, old] = pools.entries().next().value as [string, Pool];
+    pools.delete(oldest);
+    void old.destroy().catch(() => undefined);
   }
-  return agent;
+  return pool;
 }
 
 /** Closes every pooled connection (shutdown, tests). */
-export function closeConnections(): void {
-  for (const agent of agents.values()) agent.destroy();
-  agents.clear();
+export async function closeConnections(): Promise<void> {
+  const all = [...pools.values()];
+  pools.clear();
+  await Promise.all(all.map((pool) => pool.destroy().catch(() => undefined)));
 }

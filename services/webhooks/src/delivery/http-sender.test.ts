@@ -76,6 +76,30 @@ describe('sendWebhook', () => {
     expect(request?.headers['webhook-id']).toBe('evt_1');
   });
 
+  it('keeps connections alive across deliveries', async () => {
+    const clientPorts = new Set<number>();
+    const { port } = await startReceiver((_req, res) => {
+      clientPorts.add(res.socket?.remotePort ?? 0);
+      res.writeHead(200).end('ok');
+    });
+    for (let n = 0; n < 6; n++) expect(await sendWebhook({ ...delivery(port), allowList: LOOPBACK })).toMatchObject({ ok: true });
+    expect(clientPorts.size).toBeLessThanOrEqual(2);
+  });
+
+  it('sends once more a request whose connection was closed unanswered', async () => {
+    const { port, received } = await startReceiver((_req, res) => {
+      if (received.length === 2) res.socket?.destroy();
+      else res.writeHead(200).end('ok');
+    });
+    expect(await sendWebhook({ ...delivery(port), allowList: LOOPBACK })).toMatchObject({ ok: true });
+    expect(await sendWebhook({ ...delivery(port), allowList: LOOPBACK })).toMatchObject({
+      ok: true,
+      statusCode: 200,
+      responseExcerpt: 'ok',
+    });
+    expect(received).toHaveLength(3);
+  });
+
   it('keeps a response excerpt', async () => {
     const { port } = await startReceiver((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks');

@@ -1,12 +1,10 @@
-import { UNTRACED_REQUEST } from '@crm/shared';
-import * as http from 'node:http';
-import * as https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import type { Dispatcher } from 'undici';
 import { EMPTY_ALLOW_LIST, resolveVettedAddress, type AllowList, type Resolver } from './address-guard';
-import { agentFor } from './connection-pool';
-import { cachedResolver, checkTargetUrlCached } from './target-cache';
+import { poolFor } from './connection-pool';
+import { checkTargetUrlCached, vettedAddressCached } from './target-cache';
 import { shouldPauseSubscription } from './retry-schedule';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -49,22 +47,8 @@ export interface SendWebhookInput {
   resolver?: Resolver;
 }
 
-/** Headers Node must compute itself; a caller-supplied value could desynchronise the framing or target. */
+/** Headers the client computes itself; a caller-supplied value could desynchronise the framing or target. */
 const RESERVED_HEADERS: ReadonlySet<string> = new Set(['host', 'content-length', 'transfer-encoding', 'connection']);
-
-/**
- * A lookup that always answers with the address we already vetted. Passing it to http.request
- * keeps the original hostname for the Host header, TLS SNI and certificate validation, while the
- * TCP connection goes to the address that passed the SSRF checks (no second DNS query that a
- * rebinding server could answer differently).
- */
-function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
-  return (_hostname, options, callback) => {
-    // Node >= 20 asks for `all: true` when autoSelectFamily (happy eyeballs) is on.
-    if (options.all === true) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  };
-}
 
 interface Outcome {
   statusCode: number | null;
@@ -147,10 +131,10 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendResult> 
     const target = checkTargetUrlCached(input.url, allowList);
     if (!target.ok) return blocked(target.reason);
 
-    const vetted = await Promise.race([
-      resolveVettedAddress(target.hostname, allowList, input.resolver ?? cachedResolver),
-      untilAbort(controller.signal),
-    ]);
+    const verdict = input.resolver
+      ? resolveVettedAddress(target.hostname, allowList, input.resolver)
+      : vettedAddressCached(target.hostname, allowList);
+    const vetted = verdict instanceof Promise ? await Promise.race([verdict, untilAbort(controller.signal)]) : verdict;
     if (vetted === TIMED_OUT) return finish({ ...noResponse, timedOut: true, connectionError: null });
     if (!vetted.ok) {
       return vetted.code === 'unresolvable'
@@ -163,7 +147,6 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendResult> 
       hostname: target.hostname,
       port: target.port,
       address: vetted.address,
-      family: vetted.family,
       body: input.body,
       headers: input.headers,
       signal: controller.signal,
@@ -180,13 +163,10 @@ export async function sendWebhook(input: SendWebhookInput): Promise<SendResult> 
 }
 
 interface ExchangeInput {
-  /** A fresh connection instead of a pooled one (the retry of a request a reused connection lost). */
-  fresh?: boolean;
   url: URL;
   hostname: string;
   port: number;
   address: string;
-  family: 4 | 6;
   body: string;
   headers: Readonly<Record<string, string>>;
   signal: AbortSignal;
@@ -194,98 +174,91 @@ interface ExchangeInput {
   maxReadBytes: number;
 }
 
+/** Errors of a connection the receiver closed before answering: a kept-alive one it had just closed while idle. */
+const CLOSED_BEFORE_ANSWER: ReadonlySet<string> = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
 /**
  * A kept-alive connection the receiver closed while idle fails the request that reused it, before anything was
- * answered; such a request is sent once more on a new connection (the receiver saw nothing of it, or, rarely, a
- * duplicate: at least once).
+ * answered; such a request is sent once more (the pool drops the closed connection, so it goes on another one).
+ * The receiver saw nothing of it or, rarely, a duplicate: at least once.
  */
 async function exchange(input: ExchangeInput): Promise<Outcome> {
   const outcome = await exchangeOnce(input);
-  if (outcome.staleSocket && !input.signal.aborted) return exchangeOnce({ ...input, fresh: true });
+  if (outcome.closedBeforeAnswer && !input.signal.aborted) return exchangeOnce(input);
   return outcome;
 }
 
-function exchangeOnce(input: ExchangeInput): Promise<Outcome & { staleSocket?: boolean }> {
+async function exchangeOnce(input: ExchangeInput): Promise<Outcome & { closedBeforeAnswer?: boolean }> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(input.headers)) {
+    if (!RESERVED_HEADERS.has(name.toLowerCase())) headers[name] = value;
+  }
+  // The URL's host (with its port when not the default): the connection itself goes to the vetted address.
+  headers.host = input.url.host;
+  const pool = poolFor({ https: input.url.protocol === 'https:', address: input.address, port: input.port, hostname: input.hostname });
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await pool.request({
+      method: 'POST',
+      path: `${input.url.pathname}${input.url.search}`,
+      headers,
+      body: input.body,
+      signal: input.signal,
+    });
+  } catch (err) {
+    const unanswered = { statusCode: null, excerpt: null, retryAfter: null, location: null };
+    if (input.signal.aborted) return { ...unanswered, timedOut: true, connectionError: null };
+    const code = (err as { code?: unknown }).code;
+    const detail = typeof code === 'string' ? code : err instanceof Error ? err.message : 'unknown error';
+    return { ...unanswered, timedOut: false, connectionError: detail, closedBeforeAnswer: CLOSED_BEFORE_ANSWER.has(detail) };
+  }
+  const { excerpt, cut } = await readCapped(response.body, input);
+  return {
+    statusCode: response.statusCode,
+    excerpt,
+    retryAfter: headerValue(response.headers['retry-after']),
+    location: headerValue(response.headers.location),
+    // Decision: a timeout while the body is still arriving is a failed attempt even if a 2xx status was already
+    // received ("timeout = failure"; the exchange as a whole is bounded).
+    timedOut: cut && input.signal.aborted,
+    connectionError: null,
+  };
+}
+
+/**
+ * Reads an answer's body up to maxReadBytes, keeping its first maxExcerptBytes (utf8, an incomplete trailing
+ * character dropped); at the cap the body is dropped with its connection. `cut`: it ended early (reset, or the
+ * timeout). Listeners rather than an async iterator: this runs for every delivery.
+ */
+function readCapped(body: Readable, limits: { maxExcerptBytes: number; maxReadBytes: number }): Promise<{ excerpt: string; cut: boolean }> {
   return new Promise((resolve) => {
-    let settled = false;
-    let statusCode: number | null = null;
-    let retryAfter: string | null = null;
-    let location: string | null = null;
     const kept: Buffer[] = [];
     let keptBytes = 0;
     let readBytes = 0;
-
-    const excerpt = (): string | null => (statusCode === null ? null : new StringDecoder('utf8').write(Buffer.concat(kept)));
-    /** `complete`: the answer was read to its end, so the connection can serve the next delivery. */
-    const settle = (timedOut: boolean, connectionError: string | null, complete = false, staleSocket = false): void => {
+    let settled = false;
+    const settle = (cut: boolean): void => {
       if (settled) return;
       settled = true;
-      input.signal.removeEventListener('abort', onAbort);
-      resolve({ statusCode, timedOut, connectionError, excerpt: excerpt(), retryAfter, location, staleSocket });
-      if (!complete) req.destroy();
+      resolve({ excerpt: new StringDecoder('utf8').write(Buffer.concat(kept)), cut });
     };
-    // Decision: a timeout while the body is still arriving is a failed attempt even if a 2xx
-    // status was already received ("timeout = failure"; the exchange as a whole is bounded).
-    const onAbort = (): void => {
-      settle(true, null);
-    };
-
-    const headers: Record<string, string | number> = {};
-    for (const [name, value] of Object.entries(input.headers)) {
-      if (!RESERVED_HEADERS.has(name.toLowerCase())) headers[name] = value;
-    }
-    headers['Content-Length'] = Buffer.byteLength(input.body, 'utf8');
-
-    const isHttps = input.url.protocol === 'https:';
-    const options: https.RequestOptions & { [UNTRACED_REQUEST]: true } = {
-      method: 'POST',
-      protocol: input.url.protocol,
-      hostname: input.hostname,
-      port: input.port,
-      path: `${input.url.pathname}${input.url.search}`,
-      headers,
-      // Pooled per vetted address (connection-pool.ts): a connection never outlives the check of its address.
-      agent: input.fresh ? false : agentFor({ https: isHttps, address: input.address, port: input.port, hostname: input.hostname }),
-      // No client span and no trace headers to the customer's endpoint (the worker's webhook.deliver span covers it).
-      [UNTRACED_REQUEST]: true,
-      lookup: pinnedLookup(input.address, input.family),
-    };
-    // SNI must carry the name, never an IP (Node warns and servers reject IP SNI).
-    if (isHttps && isIP(input.hostname) === 0) options.servername = input.hostname;
-
-    const req = (isHttps ? https : http).request(options, (res) => {
-      statusCode = res.statusCode ?? null;
-      const header = res.headers['retry-after'];
-      retryAfter = typeof header === 'string' ? header : null;
-      location = res.headers.location ?? null;
-      res.on('data', (chunk: Buffer) => {
-        readBytes += chunk.length;
-        if (keptBytes < input.maxExcerptBytes) {
-          const slice = chunk.subarray(0, input.maxExcerptBytes - keptBytes);
-          kept.push(slice);
-          keptBytes += slice.length;
-        }
-        // Cap reached: we have what we keep; stop reading and drop the connection.
-        if (readBytes >= input.maxReadBytes) settle(false, null);
-      });
-      const done = (): void => {
-        settle(false, null);
-      };
-      res.on('end', () => settle(false, null, true));
-      // The status was received, so a reset while reading the body does not change the outcome.
-      res.on('error', done);
-      res.on('close', done);
+    body.on('data', (chunk: Buffer) => {
+      readBytes += chunk.length;
+      if (keptBytes < limits.maxExcerptBytes) {
+        const slice = chunk.subarray(0, limits.maxExcerptBytes - keptBytes);
+        kept.push(slice);
+        keptBytes += slice.length;
+      }
+      // Cap reached: we have what we keep; stop reading and drop the connection.
+      if (readBytes >= limits.maxReadBytes) {
+        settle(false);
+        body.destroy();
+      }
     });
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      const stale = req.reusedSocket && statusCode === null && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
-      settle(false, err.code ?? err.message, false, stale);
-    });
-
-    if (input.signal.aborted) {
-      onAbort();
-      return;
-    }
-    input.signal.addEventListener('abort', onAbort, { once: true });
-    req.end(input.body, 'utf8');
+    body.once('end', () => settle(false));
+    // The status was received, so a reset while reading the body does not change the outcome; a timeout does.
+    body.once('error', () => settle(true));
+    body.once('close', () => settle(!body.readableEnded));
   });
 }
+
+const headerValue = (value: string | string[] | undefined): string | null => (typeof value === 'string' ? value : (value?.[0] ?? null));

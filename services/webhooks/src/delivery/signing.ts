@@ -32,14 +32,42 @@ export interface WebhookHeaders {
   [name: string]: string;
 }
 
+const hmac = (key: Buffer, content: string, encoding: 'hex' | 'base64'): string =>
+  createHmac('sha256', key).update(content, 'utf8').digest(encoding);
+
 /** X-Webhook-Signature scheme: hex HMAC-SHA256 keyed with the FULL secret string (utf8). */
 function legacySignature(secret: string, timestamp: string, body: string): string {
-  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.${body}`, 'utf8').digest('hex');
+  return hmac(Buffer.from(secret, 'utf8'), `${timestamp}.${body}`, 'hex');
 }
 
 /** Standard Webhooks scheme: base64 HMAC-SHA256 keyed with the base64-decoded key bytes. */
 function standardSignature(secret: string, eventId: string, timestamp: string, body: string): string {
-  return createHmac('sha256', secretKeyBytes(secret)).update(`${eventId}.${timestamp}.${body}`, 'utf8').digest('base64');
+  return hmac(secretKeyBytes(secret), `${eventId}.${timestamp}.${body}`, 'base64');
+}
+
+interface SigningKeys {
+  /** The key of the X-Webhook-Signature scheme: the whole secret string. */
+  legacy: Buffer;
+  /** The key of the Standard Webhooks scheme: the decoded bytes after `whsec_`. */
+  standard: Buffer;
+}
+
+/** Secrets whose keys are kept: more than the subscriptions one replica sends to in a few seconds. */
+const MAX_KEYED_SECRETS = 10_000;
+const keysOfSecret = new Map<string, SigningKeys>();
+
+/**
+ * A secret's two keys, checked and decoded once: every attempt to a busy subscription signs with the same secret
+ * (the check and the decoding were a fifth of the signing's CPU in the drain profile, BENCHMARKS.md).
+ */
+function signingKeys(secret: string): SigningKeys {
+  const known = keysOfSecret.get(secret);
+  if (known) return known;
+  if (!isWellFormedSecret(secret)) throw new Error('Malformed webhook secret');
+  const keys = { legacy: Buffer.from(secret, 'utf8'), standard: secretKeyBytes(secret) };
+  keysOfSecret.set(secret, keys);
+  if (keysOfSecret.size > MAX_KEYED_SECRETS) keysOfSecret.delete(keysOfSecret.keys().next().value as string);
+  return keys;
 }
 
 function assertTimestamp(timestampSeconds: number): void {
@@ -61,13 +89,11 @@ export function signPayload(input: SignPayloadInput): WebhookHeaders {
   // Standard Webhooks uses "." and " " as separators in the signed content / header; an id with
   // whitespace or an empty id would make the header ambiguous.
   if (eventId.length === 0 || /\s/.test(eventId)) throw new Error('eventId must be non-empty without whitespace');
-  for (const secret of secrets) {
-    if (!isWellFormedSecret(secret)) throw new Error('Malformed webhook secret');
-  }
+  const keys = secrets.map(signingKeys);
 
   const timestamp = String(timestampSeconds);
-  const legacy = secrets.map((secret) => `sha256=${legacySignature(secret, timestamp, body)}`).join(',');
-  const standard = secrets.map((secret) => `v1,${standardSignature(secret, eventId, timestamp, body)}`).join(' ');
+  const legacy = keys.map((key) => `sha256=${hmac(key.legacy, `${timestamp}.${body}`, 'hex')}`).join(',');
+  const standard = keys.map((key) => `v1,${hmac(key.standard, `${eventId}.${timestamp}.${body}`, 'base64')}`).join(' ');
 
   return {
     'Content-Type': 'application/json',

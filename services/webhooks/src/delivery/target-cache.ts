@@ -1,11 +1,13 @@
 import {
   checkTargetUrl,
   defaultResolver,
+  resolveVettedAddress,
   type AllowList,
   type GuardFailure,
   type ResolvedAddress,
   type Resolver,
   type TargetUrlOk,
+  type VettedAddress,
 } from './address-guard';
 
 /** How long a DNS answer is reused: every attempt is still vetted, against an answer at most this old. */
@@ -47,3 +49,34 @@ export const cachedResolver: Resolver = (hostname) => {
   addresses.catch(() => answers.delete(hostname));
   return addresses;
 };
+
+type Verdict = VettedAddress | GuardFailure;
+type Answer = Promise<readonly ResolvedAddress[]>;
+/** The key of a verdict made without DNS: an IP literal's, or a refused host name's (the allow-list decides). */
+const NO_ANSWER: Answer = Promise.resolve([]);
+const verdicts = new WeakMap<AllowList, Map<string, { answer: Answer; verdict: Verdict }>>();
+
+/** The cached DNS answer for the host if still fresh, without asking. */
+function freshAnswer(hostname: string): Answer | undefined {
+  const known = answers.get(hostname);
+  return known && Date.now() - known.at < DNS_TTL_MS ? known.addresses : undefined;
+}
+
+/**
+ * resolveVettedAddress over the cached DNS answers, its verdict remembered for as long as the answer it was made
+ * on is fresh (the same answer always gets the same verdict): a busy subscription's delivery then gets it without
+ * a promise or a parse. Answers the verdict itself when known, else a promise of it. A host that could not be
+ * resolved is not remembered (its answer is not either).
+ */
+export function vettedAddressCached(hostname: string, allowList: AllowList): Verdict | Promise<Verdict> {
+  let byHost = verdicts.get(allowList);
+  if (!byHost) verdicts.set(allowList, (byHost = new Map()));
+  const known = byHost.get(hostname);
+  if (known && known.answer === (freshAnswer(hostname) ?? NO_ANSWER)) return known.verdict;
+  let answer = NO_ANSWER;
+  const asked: Resolver = (host) => (answer = cachedResolver(host));
+  return resolveVettedAddress(hostname, allowList, asked).then((verdict) => {
+    if (verdict.ok || verdict.code !== 'unresolvable') bounded(byHost, hostname, { answer, verdict });
+    return verdict;
+  });
+}

@@ -5,14 +5,23 @@ import type { LeasedDelivery, WebhookDeps } from './deps';
 import { eventBody, newDelivery } from './event-body';
 
 /**
- * Turns a batch of events into one delivery per active subscription of the event's organization that subscribed
- * to its kind: one read of the subscriptions and one bulk insert per batch. Idempotent: a re-consumed event finds
- * its deliveries already stored (unique dedup key) and adds none. New deliveries are stored leased to this
- * replica, which sends their first attempt at once; if it dies, the lease expires and any replica picks them up.
+ * Deliveries per bulk insert. A fetched batch of a thousand events to twenty subscriptions is twenty thousand
+ * deliveries: inserted at once, the first of them waited seconds for the last to be stored before it was sent.
+ * In parts, each part is sent while the next is inserted.
  */
-export async function fanOut(deps: WebhookDeps, events: ConsumedEvent[]): Promise<LeasedDelivery[]> {
+const INSERT_PART = 1_000;
+
+/**
+ * Turns a batch of events into one delivery per active subscription of the event's organization that subscribed
+ * to its kind: one read of the subscriptions per batch, one bulk insert per INSERT_PART deliveries, each part
+ * handed to `queue` (the worker) as soon as it is stored. Idempotent: a re-consumed event finds its deliveries
+ * already stored (unique dedup key) and adds none. New deliveries are stored leased to this replica, which sends
+ * their first attempt at once; if it dies, the lease expires and any replica picks them up. Resolves once every
+ * delivery of the batch is stored.
+ */
+export async function fanOut(deps: WebhookDeps, events: ConsumedEvent[], queue: (leased: LeasedDelivery[]) => void): Promise<void> {
   const subscriptions = await deps.webhooks.listActive([...new Set(events.map(({ event }) => event.org_id))]);
-  if (subscriptions.length === 0) return [];
+  if (subscriptions.length === 0) return;
   deps.subscriptions.prime(subscriptions);
   const byOrg = new Map<string, WebhookRecord[]>();
   for (const webhook of subscriptions) byOrg.set(webhook.org_id, [...(byOrg.get(webhook.org_id) ?? []), webhook]);
@@ -40,7 +49,9 @@ export async function fanOut(deps: WebhookDeps, events: ConsumedEvent[]): Promis
       );
     }
   }
-  const inserted = await deps.deliveries.insertNew(records);
   const webhookOf = new Map(subscriptions.map((webhook) => [webhook.id, webhook]));
-  return inserted.map((delivery) => ({ delivery, webhook: webhookOf.get(delivery.webhook_id) }));
+  for (let start = 0; start < records.length; start += INSERT_PART) {
+    const inserted = await deps.deliveries.insertNew(records.slice(start, start + INSERT_PART));
+    if (inserted.length > 0) queue(inserted.map((delivery) => ({ delivery, webhook: webhookOf.get(delivery.webhook_id) })));
+  }
 }

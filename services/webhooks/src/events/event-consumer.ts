@@ -17,10 +17,11 @@ export function eventFanOut(deps: WebhookDeps, bus: EventBus, options: { groupId
     topic: options.topic,
     kinds: 'all',
     handle: async (events) => {
-      // Every event is kept first (GET /v1/events, replays), then fanned out; both are idempotent on a re-read batch.
-      await storeEvents(deps, events);
-      const leased = await fanOut(deps, events);
-      if (leased.length > 0) deps.deliveriesQueued(leased);
+      // Every event is kept (GET /v1/events, replays) and fanned out, side by side: both are idempotent on a
+      // re-read batch, and the offsets are committed once both are stored. Both settle before a failure is
+      // thrown, so a retry of the batch never runs beside the rest of the failed pass.
+      const results = await Promise.allSettled([storeEvents(deps, events), fanOut(deps, events, deps.deliveriesQueued)]);
+      for (const result of results) if (result.status === 'rejected') throw result.reason;
     },
   });
 }

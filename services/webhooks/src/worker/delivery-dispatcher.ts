@@ -176,7 +176,8 @@ export class DeliveryDispatcher {
       countHeld();
       return;
     }
-    await this.leases.ensureFor(delivery);
+    const renewing = this.leases.ensureFor(delivery);
+    if (renewing) await renewing;
     const result = await sendAttempt(this.deps, delivery, webhook, 'event');
     span.setAttribute('webhook.status', result.outcome.status);
     // Stored in the background, in a batch with others; the slot is free for the next attempt meanwhile. A retry

@@ -25,9 +25,10 @@ export class LeaseKeeper {
     this.timer = undefined;
   }
 
-  async ensureFor(delivery: DeliveryRecord): Promise<void> {
+  /** Undefined when the lease outlasts the attempt: the common case costs no promise. */
+  ensureFor(delivery: DeliveryRecord): Promise<void> | undefined {
     const left = (delivery.lease_until?.getTime() ?? 0) - Date.now();
-    if (left < this.deps.settings.timeoutMs + 1_000) await this.renew([delivery]);
+    return left < this.deps.settings.timeoutMs + 1_000 ? this.renew([delivery]) : undefined;
   }
 
   private async renewExpiring(): Promise<void> {
