@@ -61,11 +61,15 @@ const schema = z
     /** Idle keep-alive connections are closed after this; above a load balancer's idle timeout (60 s on most). */
     HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
     PUBLIC_BASE_URL: z.string().url().optional(),
-    /** Diagnostics: answer every request's database commands (gateway + services) in `X-Db-Commands`. */
+    /**
+     * Diagnostics: answer a request's database commands (gateway + services) in `X-Db-Commands` and its gRPC bytes in
+     * `X-Grpc-Bytes`: `true` for every request, `on-request` only for requests that send `X-Db-Commands: 1` (the
+     * others cost nothing extra, so a benchmark can probe while it loads).
+     */
     EXPOSE_DB_COMMANDS: z
-      .enum(['true', 'false'])
+      .enum(['true', 'false', 'on-request'])
       .default('false')
-      .transform((value) => value === 'true'),
+      .transform((value) => ({ true: 'all', false: 'off', 'on-request': 'asked' })[value] as 'all' | 'off' | 'asked'),
   })
   .refine((config) => config.NODE_ENV !== 'production' || config.CURSOR_SECRET !== undefined, {
     path: ['CURSOR_SECRET'],

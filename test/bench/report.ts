@@ -35,6 +35,14 @@ export function renderReport(results: BenchResults): string {
     '',
     httpTable(results.http.routes, Math.max(...run.config.clients)),
     '',
+    '### Cost of one request',
+    '',
+    `CPU of each process (user + system from /proc/<pid>/stat) over the ${Math.max(...run.config.clients)}-client run divided by its requests; the database server is shared with other users of the local stack. Database commands and gRPC bytes of one request from the gateway's diagnostics (X-Db-Commands, X-Grpc-Bytes; the smallest of 5 probes: cached key check and count).`,
+    '',
+    costTable(results.http.routes),
+    '',
+    ...profileSection(results),
+    ...scaleOutSection(results),
     '## Webhooks',
     '',
     webhookTable(results),
@@ -55,8 +63,11 @@ export function renderReport(results: BenchResults): string {
   ].join('\n');
 }
 
+const SHARE_OF_PEER: Record<string, number> = { 'GET /v1/contacts': 0.7, 'GET /v1/contacts/{id}': 0.7, 'POST /v1/contacts': 0.5 };
+
 function httpTable(routes: RouteFigures[], most: number): string {
-  const peerBest = routes.find((route) => route.side === 'peer')?.runs.find((run) => run.clients === most)?.rps ?? NaN;
+  const peerRps = (route: string) =>
+    routes.find((candidate) => candidate.side === 'peer' && candidate.route === route)?.runs.find((run) => run.clients === most)?.rps;
   const row = (route: RouteFigures, run: LoadResult, verdict: Verdict | undefined): Cell[] => [
     route.side,
     `\`${route.route}\``,
@@ -70,11 +81,10 @@ function httpTable(routes: RouteFigures[], most: number): string {
   ];
   const rows: Cell[][] = [];
   for (const route of routes) {
+    const share = SHARE_OF_PEER[route.route];
     for (const run of route.runs) {
-      let verdict: Verdict | undefined;
-      if (route.side === 'project' && run.clients === most && route.read) verdict = TARGETS.readVsPeer(run.rps, peerBest);
-      if (route.side === 'project' && run.clients === most && route.route === 'POST /v1/contacts') verdict = TARGETS.creates(run.rps);
-      rows.push(row(route, run, verdict));
+      const compared = route.side === 'project' && run.clients === most && share !== undefined;
+      rows.push(row(route, run, compared ? TARGETS.vsPeer(run.rps, peerRps(route.route), share) : undefined));
     }
     if (route.half_rate)
       rows.push(row(route, route.half_rate, route.side === 'project' ? TARGETS.halfRateP99(route.half_rate.p99_ms) : undefined));
@@ -96,25 +106,123 @@ function httpTable(routes: RouteFigures[], most: number): string {
   return table(['side', 'route', 'clients', 'req/s', 'p50', 'p99', 'errors / non-2xx', 'target', ''], rows);
 }
 
+/** Where one request goes: CPU per process, database commands, gRPC bytes (the run with the most clients). */
+function costTable(routes: RouteFigures[]): string {
+  const measured = routes.filter((route) => route.cost);
+  const groups = [...new Set(measured.flatMap((route) => Object.keys(route.cost?.cpu_ms_per_request ?? {})))];
+  const rows = measured.map((route) => {
+    const cost = route.cost!;
+    const cpu = groups.map((group) => cost.cpu_ms_per_request[group]);
+    const total = cpu.reduce<number>((sum, value) => sum + (value ?? 0), 0);
+    const verdict = route.side === 'project' && route.route === 'GET /v1/contacts' ? TARGETS.listCommands(cost.db_commands) : undefined;
+    return [
+      route.side,
+      `\`${route.route}\``,
+      ...cpu,
+      Math.round(total * 1000) / 1000,
+      cost.db_commands === null ? '—' : `${cost.db_commands}${cost.commands.length > 0 ? ` (${cost.commands.join(', ')})` : ''}`,
+      cost.grpc_bytes ? `${cost.grpc_bytes.sent} / ${cost.grpc_bytes.received}` : '—',
+      verdict?.target ?? '—',
+      mark(verdict),
+    ];
+  });
+  return table(
+    [
+      'side',
+      'route',
+      ...groups.map((group) => `${group} CPU ms/req`),
+      'total CPU ms/req',
+      'db commands / request',
+      'gRPC bytes sent / received',
+      'target',
+      '',
+    ],
+    rows,
+  );
+}
+
+/** Issue 23 item 7: 1 + 1 vs 2 + 2 behind a round-robin proxy, and where the CPU went in each. */
+function scaleOutSection({ scaleout }: BenchResults): string[] {
+  if (!scaleout) return [];
+  const one = (route: string) => scaleout.runs.find((run) => run.route === route && run.gateways === 1)?.load.rps;
+  const rows = scaleout.runs.map((run) => {
+    const cpu = Object.entries(run.cpu_ms_per_request).sort((a, b) => b[1] - a[1]);
+    const total = cpu.reduce((sum, [, ms]) => sum + ms, 0);
+    const base = one(run.route);
+    return [
+      `${run.gateways} + ${run.crm}`,
+      `\`${run.route}\``,
+      run.load.rps,
+      base ? Math.round((run.load.rps / base) * 100) / 100 : '—',
+      run.load.p50_ms,
+      run.load.p99_ms,
+      cpu.map(([group, ms]) => `${group} ${ms}`).join(', '),
+      // Two cores: req/s × CPU ms per request ÷ 1,000 = cores in use.
+      Math.round(((run.load.rps * total) / 1000) * 100) / 100,
+    ];
+  });
+  return [
+    '## Scaling out',
+    '',
+    `Gateways + CRM replicas behind one local round-robin TCP proxy (a process of its own), ${scaleout.clients} clients, a system of their own each with the same seed. CPU ms per request by process (the database server is shared with other users of the local stack); cores busy = req/s × total CPU ms per request.`,
+    '',
+    table(['gateways + crm', 'route', 'req/s', '× 1 + 1', 'p50', 'p99', 'CPU ms per request', 'cores busy'], rows),
+    '',
+  ];
+}
+
+/** From `npm run profile -- <route>`: self time of the gateway and the CRM by package while 16 clients loaded the route. */
+function profileSection({ profiles }: BenchResults): string[] {
+  const entries = Object.entries(profiles);
+  if (entries.length === 0) return [];
+  const lines = [
+    '## Where the time went (profiles)',
+    '',
+    "From `npm run profile -- <route>` (a system of its own: 1 gateway, 1 CRM replica, 1,000 contacts, 16 clients; V8 sampling profiler, 1 ms): each process's on-CPU samples by package (self time), the largest first. The `.cpuprofile` files open in speedscope or Chrome DevTools; see CONTRIBUTING.md.",
+    '',
+  ];
+  for (const [key, figures] of entries) {
+    lines.push(
+      `**\`${figures.route}\`** (\`npm run profile -- ${key}\`, ${figures.measured_at}): ${figures.load.rps} req/s while profiled, p50 ${figures.load.p50_ms} ms.`,
+      '',
+    );
+    const rows = Object.entries(figures.processes).map(([name, summary]) => [
+      name,
+      summary.busy_ms,
+      summary.areas
+        .slice(0, 8)
+        .map((area) => `${area.name} ${area.percent} %`)
+        .join(', '),
+      summary.functions
+        .filter((fn) => !fn.name.startsWith('('))
+        .slice(0, 5)
+        .map((fn) => `\`${fn.name}\` ${fn.percent} %`)
+        .join(', '),
+    ]);
+    lines.push(table(['process', 'on-CPU ms sampled', 'self time by package', 'top functions'], rows), '');
+  }
+  return lines;
+}
+
 function webhookTable(results: BenchResults): string {
   return table(['what', 'figure', 'target', ''], webhookRows(results));
 }
 
 function processTable({ resources }: BenchResults): string {
   const rows: Cell[][] = resources.processes.map((process) => {
-    const verdict = process.node ? TARGETS.nodeRss(process.peak_rss_mb) : undefined;
+    const rss = process.node ? TARGETS.nodeRss(process.peak_rss_mb) : undefined;
+    const idle = process.node ? TARGETS.idleCpu(process.idle_cpu_percent) : undefined;
     return [
       process.name,
       process.pid,
       process.rss_mb,
       process.peak_rss_mb,
       process.idle_cpu_percent,
-      verdict ? `peak ${verdict.target}` : '—',
-      mark(verdict),
+      rss && idle ? `peak ${rss.target}, idle ${idle.target}` : '—',
+      rss && idle ? `${mark(rss)} ${mark(idle)}` : '',
     ];
   });
-  const idle = TARGETS.idleCpu(resources.idle_cpu_total_percent);
-  rows.push(['**whole stack**', '', '', '', resources.idle_cpu_total_percent, `idle ${idle.target}`, mark(idle)]);
+  rows.push(['**whole stack**', '', '', '', resources.idle_cpu_total_percent, '—', '']);
   return table(['process', 'pid', 'RSS MB', 'peak RSS MB', 'idle CPU % of a core', 'target', ''], rows);
 }
 

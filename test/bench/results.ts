@@ -1,11 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
 import type { BroadcastFigures } from './broadcasts';
 import type { DegradedFigures } from './degraded';
+import type { ProfileFigures } from './profile-summary';
 import type { BenchConfig } from './config';
 import type { RouteFigures } from './http-scenarios';
 import type { ResourceFigures } from './resources';
+import type { ScaleOutFigures } from './scale-out';
 import type { StartupFigures } from './startup-hook';
 import type { WebhookFigures } from './webhooks';
 
@@ -31,6 +33,10 @@ export interface BenchResults {
   broadcasts?: BroadcastFigures;
   /** From `npm run bench:degraded`, when it ran. */
   degraded?: DegradedFigures;
+  /** 1 + 1 vs 2 + 2 behind a round-robin proxy, when it ran. */
+  scaleout?: ScaleOutFigures;
+  /** From `npm run profile -- <route>` (bench-results/profile-<route>.json), by route key. */
+  profiles: Record<string, ProfileFigures>;
 }
 
 export function writeResult<K extends keyof BenchResults>(name: K, value: BenchResults[K]): string {
@@ -38,6 +44,24 @@ export function writeResult<K extends keyof BenchResults>(name: K, value: BenchR
   const file = resolve(RESULTS_DIR, `${name}.json`);
   writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
   return file;
+}
+
+/** A profile's summary, beside the run's own results (its own file per route). */
+export function writeProfile(key: string, figures: ProfileFigures): string {
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = resolve(RESULTS_DIR, `profile-${key}.json`);
+  writeFileSync(file, `${JSON.stringify(figures, null, 2)}\n`);
+  return file;
+}
+
+function readProfiles(): Record<string, ProfileFigures> {
+  const files = readdirSync(RESULTS_DIR).filter((file) => /^profile-[\w-]+\.json$/.test(file));
+  return Object.fromEntries(
+    files.map((file) => [
+      file.slice('profile-'.length, -'.json'.length),
+      JSON.parse(readFileSync(resolve(RESULTS_DIR, file), 'utf8')) as ProfileFigures,
+    ]),
+  );
 }
 
 export function readResults(): BenchResults {
@@ -51,6 +75,8 @@ export function readResults(): BenchResults {
     startup: startupOf(read('startup')),
     ...(existsSync(resolve(RESULTS_DIR, 'broadcasts.json')) ? { broadcasts: read('broadcasts') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'degraded.json')) ? { degraded: read('degraded') } : {}),
+    ...(existsSync(resolve(RESULTS_DIR, 'scaleout.json')) ? { scaleout: read('scaleout') } : {}),
+    profiles: readProfiles(),
   };
 }
 

@@ -19,6 +19,7 @@ import { measureResources } from './resources';
 import { readResults, writeResult } from './results';
 import { measureRouteSet } from './route-set';
 import { seedContacts, seedDeals } from './seed';
+import { measureScaleOut } from './scale-out';
 import { measureStartupIfPresent } from './startup-hook';
 import { sleep } from './stats';
 import { measureWebhooks } from './webhooks';
@@ -35,7 +36,8 @@ async function main(): Promise<void> {
   try {
     const seeded = await seed(own, config);
     await measureHttp(own, config, seeded, servers);
-    writeResult('webhooks', await measureWebhooks(own, config, log));
+    // A development run that skips a part (BENCH_WEBHOOK_SCENARIOS=none, BENCH_STARTUP=0) keeps its last figures.
+    if (config.webhookScenarios.length > 0) writeResult('webhooks', await measureWebhooks(own, config, log));
     for (const server of servers.splice(0)) await server.stop();
     // Let the last deliveries, relay passes and consumer commits finish before calling the stack idle.
     await sleep(3_000);
@@ -50,9 +52,11 @@ async function main(): Promise<void> {
     log('stopping the system and dropping its databases and topic');
     await own.stop();
   }
+  // After the system is gone: systems of their own, competing with nothing.
+  if (config.scaleOut) writeResult('scaleout', await measureScaleOut(config, log));
   // After the system is gone, so that the services started for start-up timing compete with nothing.
   log('start-up: test/bench/startup.ts measureStartup(), when present');
-  writeResult('startup', config.startup ? await measureStartupIfPresent() : { measured: false, reason: 'skipped (BENCH_STARTUP=0)' });
+  if (config.startup) writeResult('startup', await measureStartupIfPresent());
   writeResult('run', {
     measured_at: new Date(started).toISOString(),
     commit: git('rev-parse', '--short', 'HEAD'),
@@ -83,11 +87,27 @@ async function measureHttp(
 ): Promise<void> {
   const logFile = (name: string) => resolve(own.logDir, `${name}.log`);
   servers.push(await startBenchServer('ceiling', 'bare.server.ts', {}, logFile('ceiling'), '/ping'));
-  const dbEnv = { MONGODB_URI: own.system.env.MONGODB_URI, CRM_DB_NAME: own.system.env.CRM_DB_NAME };
+  const dbEnv = {
+    MONGODB_URI: own.system.env.MONGODB_URI,
+    CRM_DB_NAME: own.system.env.CRM_DB_NAME,
+    GATEWAY_DB_NAME: own.system.env.GATEWAY_DB_NAME,
+  };
   servers.push(await startBenchServer('peer', 'peer.server.ts', dbEnv, logFile('peer'), '/v1/contacts'));
   const [ceiling, peer] = servers as [BenchServer, BenchServer];
+  const database = stackProcesses().filter((process) => process.name.startsWith('database'));
+  const serving = own.system.processes
+    .filter((process) => /^(gateway|crm)(-\d+)?$/.test(process.name))
+    .map((process) => ({ name: process.name, pid: process.child.pid ?? 0, node: true }));
   const routes: RouteFigures[] = await measureRouteSet(
-    { ceiling: ceiling.baseUrl, peer: peer.baseUrl, gateway: own.system.baseUrl, key: own.key, ...seeded },
+    {
+      ceiling: ceiling.baseUrl,
+      peer: peer.baseUrl,
+      gateway: own.system.baseUrl,
+      key: own.key,
+      ...seeded,
+      peerProcesses: [{ name: 'peer', pid: peer.pid, node: true }, ...database],
+      projectProcesses: [...serving, ...database],
+    },
     config,
     log,
   );

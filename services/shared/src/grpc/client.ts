@@ -11,7 +11,7 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import { fromGrpcError, isTransportFailure } from '../errors/grpc-errors';
-import { currentCommands, DB_COMMANDS_METADATA } from '../mongo/command-count';
+import { currentCost, DB_COMMANDS_METADATA, type RequestCost } from '../mongo/command-count';
 import { readStream } from './client-stream';
 import { callDeadline } from './deadline';
 
@@ -93,7 +93,7 @@ export function createAsyncClient<D extends ServiceDefinition>(
     Record<string, UnaryMethod | StreamMethod>;
   const settle = (error: unknown) => guard?.settle(error !== undefined && isTransportFailure(error));
   const asyncClient: Record<string, unknown> = { close: () => client.close() };
-  for (const [method, { responseStream }] of Object.entries(definition)) {
+  for (const [method, { responseStream, requestSerialize, responseSerialize }] of Object.entries(definition)) {
     const call = client[method];
     if (!call) throw new Error(`unknown rpc ${method}`);
     asyncClient[method] = responseStream
@@ -106,8 +106,8 @@ export function createAsyncClient<D extends ServiceDefinition>(
       : (request: unknown, options: CallOptions = {}) =>
           new Promise((resolve, reject) => {
             guard?.admit();
-            const commands = currentCommands();
-            const interceptors = commands ? [collectCommandsInto(commands)] : [];
+            const cost = currentCost();
+            const interceptors = cost ? [countCostInto(cost, requestSerialize, responseSerialize)] : [];
             const deadline = callDeadline(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
             (call as UnaryMethod).call(client, request, new Metadata(), { deadline, interceptors }, (error, response) => {
               settle(error ?? undefined);
@@ -119,21 +119,38 @@ export function createAsyncClient<D extends ServiceDefinition>(
   return asyncClient as AsyncClient<D> & { close(): void };
 }
 
-/** Adds the service's database commands of one call (its response headers) to the caller's count (see command-count.ts). */
-function collectCommandsInto(commands: string[]): Interceptor {
+/**
+ * Diagnostics (command-count.ts): asks the service for its database commands of this call and adds them (its
+ * response headers) to the caller's count, with the bytes of the messages each way — serialized once more to
+ * measure them, which only a counted request pays.
+ */
+function countCostInto(
+  cost: RequestCost,
+  requestSerialize: (value: never) => Buffer,
+  responseSerialize: (value: never) => Buffer,
+): Interceptor {
   return (options, nextCall) =>
     new InterceptingCall(nextCall(options), {
       start(metadata, listener, next) {
+        metadata.set(DB_COMMANDS_METADATA, '1');
         next(metadata, {
           onReceiveMetadata(received, nextMetadata) {
-            commands.push(
+            cost.commands.push(
               ...String(received.get(DB_COMMANDS_METADATA)[0] ?? '')
                 .split(',')
                 .filter(Boolean),
             );
             nextMetadata(received);
           },
+          onReceiveMessage(message, nextMessage) {
+            cost.grpc.received += responseSerialize(message as never).length;
+            nextMessage(message);
+          },
         });
+      },
+      sendMessage(message, next) {
+        cost.grpc.sent += requestSerialize(message as never).length;
+        next(message);
       },
     });
 }
