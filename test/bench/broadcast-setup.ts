@@ -41,7 +41,7 @@ export async function connectNumbers(own: OwnSystem) {
 
 /** Contacts with distinct phones tagged `tag`, inserted with the driver. */
 export async function seedAudience(own: OwnSystem, tag: string, count: number, phoneBase: number): Promise<void> {
-  await seedContacts(own.crmDb, own.orgId, count, (i) => ({ phone: `+1666${String(phoneBase + i).padStart(7, '0')}`, tags: [tag] }));
+  await seedContacts(own.contacts, own.orgId, count, (i) => ({ phone: `+1666${String(phoneBase + i).padStart(7, '0')}`, tags: [tag] }));
 }
 
 export async function templateId(api: ApiClient, instanceId: string): Promise<string> {

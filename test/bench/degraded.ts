@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   if (!agents?.child.pid) throw new Error('the own system has no agents process');
   try {
     // A small organization: the page query stays cheap, so the figures are of the gateway, not of the store.
-    await seedContacts(own.crmDb, own.orgId, 200);
+    await seedContacts(own.contacts, own.orgId, 200);
     // Warm-up: connections, the key cache, the JIT.
     await phase(own, 'healthy', clients, 3);
     const healthy = await phase(own, 'healthy', clients, seconds);

@@ -7,6 +7,7 @@ import { generateSecrets } from '../../deploy/lib/secrets';
 import { startSystem, type RunningSystem, type SystemOptions } from '../../deploy/lib/system';
 import { createApiKey, createOrganization } from '../../services/crm/src/domain/admin';
 import { SCOPES } from '../../services/crm/src/domain/scopes';
+import type { ContactRepository } from '../../services/crm/src/repository/contact.repository';
 import { createDeps } from '../../services/crm/src/wiring';
 import { dropNamespace } from '../support/namespace';
 
@@ -19,6 +20,8 @@ export interface OwnSystem {
   key: string;
   /** The CRM database of this system, for seeding with the driver. */
   crmDb: mongoose.mongo.Db;
+  /** The CRM's contact repository on that database, for importing contacts in bulk (seed.ts). */
+  contacts: ContactRepository;
   /** Another organization with an all-scopes key (tenants side by side). */
   newOrg(name: string): Promise<{ orgId: string; key: string }>;
   stop(): Promise<void>;
@@ -87,6 +90,7 @@ export async function startOwnSystem(options: {
     orgId,
     key,
     crmDb,
+    contacts: deps.contacts,
     newOrg,
     async stop() {
       await connection.close();

@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     const live = { org_id: orgId, deleted_at: null };
     const [rows, total] = await Promise.all([
       contacts
-        .find(live, { projection: { _outbox: 0, _outbox_pending: 0, name_key: 0 } })
+        .find(live, { projection: { _outbox: 0, _outbox_pending: 0, name_key: 0, search_keys: 0, search_text: 0 } })
         .sort({ created_at: -1, _id: -1 })
         .limit(PAGE + 1)
         .toArray(),

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const pids = own.system.processes.filter(({ name }) => name === 'gateway' || name === 'crm').map(({ child }) => child.pid ?? 0);
   try {
     log(`seeding ${contacts} contacts`);
-    const contactIds = await seedContacts(own.crmDb, own.orgId, contacts);
+    const contactIds = await seedContacts(own.contacts, own.orgId, contacts);
     const dealIds = key === 'patch' ? await seedDeals(apiClient(own.system.baseUrl, own.key), config.deals) : [];
     const scenario = routeScenarios({ ceiling: '', peer: '', gateway: own.system.baseUrl, key: own.key, contactIds, dealIds }).find(
       (candidate) => candidate.side === 'project' && candidate.route === route,

@@ -47,6 +47,7 @@ export function renderReport(results: BenchResults): string {
     '',
     webhookTable(results),
     '',
+    ...readsSection(results),
     ...broadcastSection(results),
     ...degradedSection(results),
     '## Processes: memory and idle CPU',
@@ -251,6 +252,50 @@ function startupSection({ startup }: BenchResults): string {
       return withRss ? [...cells, verdict(record)?.target ?? '—', mark(verdict(record))] : cells;
     }),
   );
+}
+
+/** From `npm run bench:reads` (the last step of `npm run bench`), when it ran. */
+function readsSection({ reads }: BenchResults): string[] {
+  if (!reads) return [];
+  const names = Object.keys(reads.sizes[0]?.reads ?? {}) as Array<keyof (typeof reads.sizes)[number]['reads']>;
+  const base = reads.sizes.find((size) => size.contacts === 1_000);
+  const at50k = reads.sizes.find((size) => size.contacts === 50_000);
+  const rows: Cell[][] = reads.sizes.map((size) => [
+    size.contacts.toLocaleString('en'),
+    ...names.map((name) => `${size.reads[name].p50_ms} (p90 ${size.reads[name].p90_ms}, first ${size.reads[name].first_ms})`),
+    `${size.load[0]} → ${size.load[1]}`,
+  ]);
+  const verdictRow = (label: string, verdict: (name: (typeof names)[number]) => Verdict): Cell[] => [
+    label,
+    ...names.map((name) => `${mark(verdict(name))} ${verdict(name).target}`),
+    '',
+  ];
+  if (at50k) rows.push(verdictRow('**50,000: target**', (name) => TARGETS.readAt50k(at50k.reads[name].p50_ms)));
+  for (const size of reads.sizes.filter((size) => size.contacts > 1_000))
+    rows.push(
+      verdictRow(`**${size.contacts.toLocaleString('en')} vs 1,000**`, (name) =>
+        TARGETS.readGrowth(size.reads[name].p50_ms, base?.reads[name].p50_ms),
+      ),
+    );
+  const probe = reads.sizes.map((size) => [
+    size.contacts.toLocaleString('en'),
+    size.probe.plain_page_ms,
+    size.probe.windowed_page_ms,
+    size.probe.regex_search_ms,
+    size.probe.keyed_search_ms,
+  ]);
+  return [
+    '## Reads as the organization grows',
+    '',
+    `From \`npm run bench:reads\` (${reads.measured_at}, commit \`${reads.commit}\`): one client, one request at a time, through the gateway of a system of its own (one CRM replica, the default store), ${reads.calls} calls per read; contacts imported in bulk through the storage layer between sizes. Median ms (p90, the first call at that size); load = the machine's 1-minute load average before → after (2 cores).`,
+    '',
+    table(['contacts', ...names.map((name) => `\`${name}\``), 'load'], rows),
+    '',
+    "The same query shapes straight through the mongodb driver (median ms, no gateway or service): a page of 26 by the organization's index alone, the same page bounded to a window of `created_at` (what the storage kit sends on this store), the old unanchored regular-expression search, and one equality on the search keys.",
+    '',
+    table(['contacts', 'page, organization only', 'page, windowed', 'regex search', 'search keys'], probe),
+    '',
+  ];
 }
 
 /** From `npm run bench:broadcasts` (its own system, production pacing), when it ran. */

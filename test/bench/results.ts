@@ -6,6 +6,7 @@ import type { DegradedFigures } from './degraded';
 import type { ProfileFigures } from './profile-summary';
 import type { BenchConfig } from './config';
 import type { RouteFigures } from './http-scenarios';
+import type { ReadsFigures } from './reads';
 import type { ResourceFigures } from './resources';
 import type { ScaleOutFigures } from './scale-out';
 import type { StartupFigures } from './startup-hook';
@@ -33,6 +34,8 @@ export interface BenchResults {
   broadcasts?: BroadcastFigures;
   /** From `npm run bench:degraded`, when it ran. */
   degraded?: DegradedFigures;
+  /** From `npm run bench:reads` (the last step of `npm run bench`), when it ran. */
+  reads?: ReadsFigures;
   /** 1 + 1 vs 2 + 2 behind a round-robin proxy, when it ran. */
   scaleout?: ScaleOutFigures;
   /** From `npm run profile -- <route>` (bench-results/profile-<route>.json), by route key. */
@@ -75,6 +78,7 @@ export function readResults(): BenchResults {
     startup: startupOf(read('startup')),
     ...(existsSync(resolve(RESULTS_DIR, 'broadcasts.json')) ? { broadcasts: read('broadcasts') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'degraded.json')) ? { degraded: read('degraded') } : {}),
+    ...(existsSync(resolve(RESULTS_DIR, 'reads.json')) ? { reads: read('reads') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'scaleout.json')) ? { scaleout: read('scaleout') } : {}),
     profiles: readProfiles(),
   };

@@ -74,7 +74,7 @@ async function main(): Promise<void> {
 
 async function seed(own: OwnSystem, config: BenchConfig): Promise<{ contactIds: string[]; dealIds: string[] }> {
   log(`seeding ${config.contacts} contacts (driver) and ${config.deals} deals (API)`);
-  const contactIds = await seedContacts(own.crmDb, own.orgId, config.contacts);
+  const contactIds = await seedContacts(own.contacts, own.orgId, config.contacts);
   const dealIds = await seedDeals(apiClient(own.system.baseUrl, own.key), config.deals);
   return { contactIds, dealIds };
 }

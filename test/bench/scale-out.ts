@@ -46,7 +46,7 @@ export async function measureScaleOut(config: BenchConfig, log: (line: string) =
       '/healthz',
     );
     try {
-      const contactIds = await seedContacts(own.crmDb, own.orgId, config.contacts);
+      const contactIds = await seedContacts(own.contacts, own.orgId, config.contacts);
       const watched = [
         ...own.system.processes
           .filter((process) => /^(gateway|crm)(-\d+)?$/.test(process.name))

@@ -1,59 +1,56 @@
 import { newId } from '@crm/shared';
-import type { mongo } from 'mongoose';
+import type { ContactRecord, ContactRepository } from '../../services/crm/src/repository/contact.repository';
 import type { ApiClient } from './api-client';
 
-const BATCH = 1_000;
+const BATCH = 5_000;
+
+/** A live contact as an API create stores it: `fields` over the defaults. */
+export function contactRecord(orgId: string, fields: Partial<ContactRecord> & Pick<ContactRecord, 'name' | 'created_at'>): ContactRecord {
+  return {
+    id: newId('contact'),
+    org_id: orgId,
+    email: null,
+    phone: null,
+    photoapp_username: null,
+    chatapp_jid: null,
+    socialmsg_psid: null,
+    socialmsg_name: null,
+    source: 'api',
+    avatar_url: null,
+    company_id: null,
+    tags: [],
+    custom_fields: {},
+    funnel_stage: null,
+    last_message_at: null,
+    messages_count: 0,
+    updated_at: fields.created_at,
+    deleted_at: null,
+    ...fields,
+  };
+}
 
 /**
- * Inserts `count` live contacts straight into the CRM database, in the exact stored shape the contact repository
- * writes (prefixed `_id`, `name_key`, `rev`, dates, nulls), minutes apart so the newest-first page is well defined.
- * No outbox entries: a seed is an import, not `count` contact.created events for the relay to publish.
+ * Stores contacts through the storage layer in bulk (the contact repository's importMany, 5,000 per command): the
+ * stored shape and derived keys (name and search keys) of an API create, and no outbox entries — a seed is an
+ * import, not that many contact.created events for the relay to publish.
  */
-export async function seedContacts(
-  db: mongo.Db,
+export async function importContacts(contacts: ContactRepository, records: ContactRecord[]): Promise<string[]> {
+  for (let offset = 0; offset < records.length; offset += BATCH) await contacts.importMany(records.slice(offset, offset + BATCH));
+  return records.map((record) => record.id);
+}
+
+/** `count` contacts, a minute apart (the newest-first page is well defined), with `extra` fields per contact. */
+export function seedContacts(
+  contacts: ContactRepository,
   orgId: string,
   count: number,
-  extra: (i: number) => Record<string, unknown> = () => ({}),
+  extra: (i: number) => Partial<ContactRecord> = () => ({}),
 ): Promise<string[]> {
-  const contacts = db.collection<{ _id: string }>('contacts');
   const start = Date.now() - count * 60_000;
-  const ids: string[] = [];
-  for (let offset = 0; offset < count; offset += BATCH) {
-    const docs = Array.from({ length: Math.min(BATCH, count - offset) }, (_, j) => {
-      const i = offset + j;
-      const at = new Date(start + i * 60_000);
-      const name = `Seeded contact ${i}`;
-      const doc = {
-        _id: newId('contact'),
-        org_id: orgId,
-        name,
-        name_key: name.toLowerCase(),
-        email: null,
-        phone: null,
-        photoapp_username: null,
-        chatapp_jid: null,
-        socialmsg_psid: null,
-        socialmsg_name: null,
-        source: 'api',
-        avatar_url: null,
-        company_id: null,
-        tags: [`seed-${i % 7}`],
-        custom_fields: {},
-        funnel_stage: null,
-        last_message_at: null,
-        messages_count: 0,
-        created_at: at,
-        updated_at: at,
-        deleted_at: null,
-        rev: 1,
-        ...extra(i),
-      };
-      ids.push(doc._id);
-      return doc;
-    });
-    await contacts.insertMany(docs, { ordered: false });
-  }
-  return ids;
+  const records = Array.from({ length: count }, (_, i) =>
+    contactRecord(orgId, { name: `Seeded contact ${i}`, created_at: new Date(start + i * 60_000), tags: [`seed-${i % 7}`], ...extra(i) }),
+  );
+  return importContacts(contacts, records);
 }
 
 /** A funnel (the organization's first, so its default) and `count` deals in it, made through the public API. */

@@ -45,6 +45,13 @@ export const TARGETS = {
     ok: holds(afterLastMs, (value) => value <= 2_000) && events >= expected,
   }),
   nodeRss: (mb: number | null): Verdict => ({ target: '≤ 150 MB', ok: holds(mb, (value) => value <= 150) }),
+  /** Issue 23: a read at 50,000 contacts, one client. */
+  readAt50k: (p50: number | undefined): Verdict => ({ target: '≤ 25 ms', ok: holds(p50, (value) => value <= 25) }),
+  /** Issue 23: the same read at a larger size costs at most twice what it costs at 1,000 contacts. */
+  readGrowth: (p50: number | undefined, at1k: number | undefined): Verdict => ({
+    target: '≤ 2 × at 1,000',
+    ok: holds(p50, (value) => holds(at1k, (base) => value <= 2 * base)),
+  }),
   idleCpu: (percent: number | null): Verdict => ({ target: '< 1 % of a core', ok: holds(percent, (value) => value < 1) }),
 } as const;
 

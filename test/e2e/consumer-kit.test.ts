@@ -3,6 +3,7 @@ import {
   createLogger,
   EventBus,
   newEvent,
+  newId,
   runConsumer,
   toDomainEvent,
   type ConsumedEvent,
@@ -16,9 +17,12 @@ import { testSystem } from '../support/system';
 const logger = createLogger('consumer-kit-test', 'silent');
 const brokers = () => (testSystem().env.KAFKA_BROKERS ?? '').split(',');
 
+const ORG = newId('organization');
+const CONTACT = newId('contact');
+
 /** A tag event of the catalogue, as the outbox relay publishes it (value, key, the event-type header). */
 function tagEvent(tag: string) {
-  const event = toDomainEvent(newEvent('org_kit', 'contact.tag.added', { contact: { id: 'ct_kit', name: 'Kit' }, tag }));
+  const event = toDomainEvent(newEvent(ORG, 'contact.tag.added', { contact: { id: CONTACT, name: 'Kit' }, tag }));
   return { key: event.org_id, value: JSON.stringify(event), headers: { 'event-type': event.type, 'event-id': event.id } };
 }
 
@@ -108,7 +112,7 @@ describe('the consumer kit', () => {
       await bus.publish(topic, [
         tagEvent('first'),
         tagEvent('poison'),
-        { key: 'org_kit', value: '{not json', headers: { 'event-type': 'contact.tag.added' } },
+        { key: ORG, value: '{not json', headers: { 'event-type': 'contact.tag.added' } },
         tagEvent('flaky'),
         tagEvent('after'),
       ]);

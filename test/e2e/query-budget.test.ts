@@ -32,7 +32,8 @@ const BUDGETS: Array<{
   { route: 'GET /v1/companies', budget: 3, call: (org) => org.raw.get('/v1/companies?limit=50') },
   { route: 'GET /v1/funnels', budget: 4, call: (org) => org.raw.get('/v1/funnels') },
   { route: 'GET /v1/tasks', budget: 2, call: (org) => org.raw.get('/v1/tasks?limit=50') },
-  { route: 'GET /v1/webhooks', budget: 2, call: (org) => org.raw.get('/v1/webhooks') },
+  // Page, count, and the page's backlog (one indexed aggregate over undelivered deliveries).
+  { route: 'GET /v1/webhooks', budget: 3, call: (org) => org.raw.get('/v1/webhooks') },
 ];
 
 interface Fixture {

@@ -35,3 +35,7 @@ export * from './outbox/outbox-signal';
 export * from './grpc/paging';
 export * from './scopes';
 export * from './telemetry/metrics';
+export * from './mongo/derived-fields';
+export * from './mongo/escape-regexp';
+export * from './mongo/list-window';
+export * from './mongo/search-keys';

@@ -1,6 +1,15 @@
-import { type OutboxEntry, type PageRequest, RevisionedRecords, type Storage, type StoreFilter, TtlCache } from '@crm/shared';
+import {
+  escapeRegExp,
+  type OutboxEntry,
+  type PageRequest,
+  RevisionedRecords,
+  searchConditions,
+  searchFields,
+  type Storage,
+  type StoreFilter,
+  TtlCache,
+} from '@crm/shared';
 import { Schema } from 'mongoose';
-import { escapeRegExp } from './escape-regexp';
 
 export interface CompanyRecord {
   id: string;
@@ -40,12 +49,17 @@ const companySchema = new Schema(
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     deleted_at: { type: Date, default: null },
+    // Derived (search-keys.ts), for `search`.
+    search_keys: { type: [String], default: undefined },
+    search_text: { type: String },
   },
   { versionKey: false, collection: 'companies', minimize: false },
 );
-// The list sorts by created_at only; every query carries the tenant and the soft-delete flag.
+// The list sorts by created_at only; every query carries the tenant and the soft-delete flag, and a tag or a
+// search term, when there is one, leads to the same order.
 companySchema.index({ org_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
-companySchema.index({ org_id: 1, tags: 1 });
+companySchema.index({ org_id: 1, deleted_at: 1, tags: 1, created_at: -1, _id: -1 });
+companySchema.index({ org_id: 1, deleted_at: 1, search_keys: 1, created_at: -1, _id: -1 });
 companySchema.index({ org_id: 1, assigned_to: 1 });
 
 export interface CompanyQuery extends PageRequest {
@@ -56,6 +70,9 @@ export interface CompanyQuery extends PageRequest {
   assigned_to?: string | null;
 }
 
+/** What `search` matches: name, e-mail or phone (spec §4). */
+const SEARCHED = ['name', 'email', 'phone'] as const;
+
 export type CompanyRepository = ReturnType<typeof createCompanyRepository>;
 
 export function createCompanyRepository(storage: Storage) {
@@ -64,6 +81,13 @@ export function createCompanyRepository(storage: Storage) {
     schema: companySchema,
     what: 'company',
     outbox: true,
+    internal: ['search_keys', 'search_text'],
+    derive: (fields) =>
+      SEARCHED.some((field) => fields[field] !== undefined)
+        ? searchFields({ texts: [fields.name, fields.email], phones: [fields.phone] })
+        : {},
+    deriveFrom: SEARCHED,
+    deriveVersion: 'search-1',
   });
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
   // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
@@ -83,8 +107,10 @@ export function createCompanyRepository(storage: Storage) {
     /** Approximate size of the organization's list: live companies, no filters (spec §8 rule 4). */
     countLive: (orgId: string) => totals.get(orgId, () => companies.count(live(orgId))),
 
-    list: (orgId: string, query: CompanyQuery) =>
-      companies.listPage([live(orgId), ...filtersOf(query)], { field: 'created_at', order: 'desc', type: 'date' }, query),
+    list: (orgId: string, query: CompanyQuery) => {
+      const filters = filtersOf(query);
+      return companies.listPage(filters && [live(orgId), ...filters], { field: 'created_at', order: 'desc', type: 'date' }, query);
+    },
 
     /** A change computed from the company at revision `rev`, with its events; throws WriteConflict when it lost. */
     async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<CompanyRecord>, events: OutboxEntry[]) {
@@ -95,12 +121,11 @@ export function createCompanyRepository(storage: Storage) {
   };
 }
 
-function filtersOf(query: CompanyQuery): StoreFilter[] {
-  const filters: StoreFilter[] = [];
-  if (query.search) {
-    const pattern = new RegExp(escapeRegExp(query.search), 'i');
-    filters.push({ $or: [{ name: pattern }, { email: pattern }, { phone: pattern }] });
-  }
+/** The list's conditions; null when the search can match nothing. */
+function filtersOf(query: CompanyQuery): StoreFilter[] | null {
+  const search = query.search ? searchConditions(query.search) : [];
+  if (!search) return null;
+  const filters: StoreFilter[] = [...search];
   if (query.tag) filters.push({ tags: query.tag });
   if (query.sector) filters.push({ sector: new RegExp(escapeRegExp(query.sector), 'i') });
   if (query.size) filters.push({ size: query.size });

@@ -4,12 +4,13 @@ import {
   type OutboxEntry,
   type PageRequest,
   RevisionedRecords,
+  searchConditions,
+  searchFields,
   type Storage,
   type StoreFilter,
   TtlCache,
 } from '@crm/shared';
 import { Schema } from 'mongoose';
-import { escapeRegExp } from './escape-regexp';
 
 export interface ContactRecord {
   id: string;
@@ -57,6 +58,9 @@ const contactSchema = new Schema(
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     deleted_at: { type: Date, default: null },
+    // Derived (search-keys.ts): word prefixes of name and e-mail, phone digits' prefixes and ends; normalized text.
+    search_keys: { type: [String], default: undefined },
+    search_text: { type: String },
   },
   { versionKey: false, collection: 'contacts', minimize: false },
 );
@@ -64,7 +68,9 @@ const contactSchema = new Schema(
 contactSchema.index({ org_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
 contactSchema.index({ org_id: 1, deleted_at: 1, updated_at: -1, _id: -1 });
 contactSchema.index({ org_id: 1, deleted_at: 1, name_key: 1, _id: 1 });
-contactSchema.index({ org_id: 1, tags: 1 });
+// A tag or a search term, then the default order: the page is an index range on any store.
+contactSchema.index({ org_id: 1, deleted_at: 1, tags: 1, created_at: -1, _id: -1 });
+contactSchema.index({ org_id: 1, deleted_at: 1, search_keys: 1, created_at: -1, _id: -1 });
 contactSchema.index({ org_id: 1, company_id: 1 });
 // Channel identities: inbound messages find their contact by them.
 contactSchema.index({ org_id: 1, chatapp_jid: 1 });
@@ -100,6 +106,9 @@ export interface AudienceQuery {
   exclude_tags: string[];
 }
 
+/** What `search` matches: name, e-mail or phone (spec §4). */
+const SEARCHED = ['name', 'email', 'phone'] as const;
+
 const SORT: Record<ContactSort, { field: string; type: 'date' | 'string' }> = {
   created_at: { field: 'created_at', type: 'date' },
   updated_at: { field: 'updated_at', type: 'date' },
@@ -114,9 +123,17 @@ export function createContactRepository(storage: Storage) {
     schema: contactSchema,
     what: 'contact',
     outbox: true,
-    // name_key: the lower-cased name, for the case-insensitive `name` sort; counted_events: see countMessage.
-    internal: ['name_key', 'counted_events'],
-    derive: (fields) => (typeof fields.name === 'string' ? { name_key: fields.name.toLowerCase() } : {}),
+    // name_key: the lower-cased name, for the case-insensitive `name` sort; counted_events: see countMessage;
+    // search_keys, search_text: what `search` looks up (search-keys.ts).
+    internal: ['name_key', 'counted_events', 'search_keys', 'search_text'],
+    derive: (fields) => ({
+      ...(typeof fields.name === 'string' ? { name_key: fields.name.toLowerCase() } : {}),
+      ...(SEARCHED.some((field) => fields[field] !== undefined)
+        ? searchFields({ texts: [fields.name, fields.email], phones: [fields.phone] })
+        : {}),
+    }),
+    deriveFrom: SEARCHED,
+    deriveVersion: 'search-1',
   });
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
   // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
@@ -141,8 +158,13 @@ export function createContactRepository(storage: Storage) {
 
     countByCompany: (orgId: string, companyId: string) => contacts.count({ ...live(orgId), company_id: companyId }),
 
-    list: (orgId: string, query: ContactQuery) =>
-      contacts.listPage([live(orgId), ...filtersOf(query)], { ...SORT[query.sort], order: query.order }, query),
+    list: (orgId: string, query: ContactQuery) => {
+      const filters = filtersOf(query);
+      return contacts.listPage(filters && [live(orgId), ...filters], { ...SORT[query.sort], order: query.order }, query);
+    },
+
+    /** Stores many new contacts at once, with their derived keys and no events (an import; the benchmark's seed). */
+    importMany: (records: ContactRecord[]) => contacts.importMany(records),
 
     /**
      * One page of a broadcast audience, oldest first: keyset on (created_at, _id) ascending, which the
@@ -182,11 +204,13 @@ export function createContactRepository(storage: Storage) {
   };
 }
 
-function filtersOf(query: ContactQuery): StoreFilter[] {
+/** The list's conditions; null when the search can match nothing (no letter or digit in it). */
+function filtersOf(query: ContactQuery): StoreFilter[] | null {
   const filters: StoreFilter[] = [];
   if (query.search) {
-    const pattern = new RegExp(escapeRegExp(query.search), 'i');
-    filters.push({ $or: [{ name: pattern }, { email: pattern }, { phone: pattern }] });
+    const search = searchConditions(query.search);
+    if (!search) return null;
+    filters.push(...search);
   }
   if (query.tag) filters.push({ tags: query.tag });
   if (query.source) filters.push({ source: query.source });

@@ -1,6 +1,15 @@
-import { type Order, type OutboxEntry, type PageRequest, RevisionedRecords, type Storage, type StoreFilter, TtlCache } from '@crm/shared';
+import {
+  type Order,
+  type OutboxEntry,
+  type PageRequest,
+  RevisionedRecords,
+  searchConditions,
+  searchFields,
+  type Storage,
+  type StoreFilter,
+  TtlCache,
+} from '@crm/shared';
 import { Schema } from 'mongoose';
-import { escapeRegExp } from './escape-regexp';
 
 export type DealStatus = 'open' | 'won' | 'lost';
 
@@ -58,6 +67,9 @@ const dealSchema = new Schema(
     deleted_at: { type: Date, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
+    // Derived (search-keys.ts), for `search` (the title).
+    search_keys: { type: [String], default: undefined },
+    search_text: { type: String },
   },
   { versionKey: false, collection: 'deals', minimize: false },
 );
@@ -67,6 +79,7 @@ dealSchema.index({ org_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
 dealSchema.index({ org_id: 1, deleted_at: 1, updated_at: -1, _id: -1 });
 dealSchema.index({ org_id: 1, deleted_at: 1, value: -1, _id: -1 });
 dealSchema.index({ org_id: 1, deleted_at: 1, close_key: 1, _id: 1 });
+dealSchema.index({ org_id: 1, deleted_at: 1, search_keys: 1, created_at: -1, _id: -1 });
 dealSchema.index({ org_id: 1, funnel_id: 1, stage_id: 1, status: 1 });
 dealSchema.index({ org_id: 1, contact_ids: 1 });
 dealSchema.index({ org_id: 1, company_id: 1 });
@@ -111,8 +124,12 @@ export function createDealRepository(storage: Storage) {
     schema: dealSchema,
     what: 'deal',
     outbox: true,
-    internal: ['close_key'],
-    derive: (fields) => (fields.expected_close_date !== undefined ? { close_key: fields.expected_close_date ?? NO_CLOSE_DATE } : {}),
+    internal: ['close_key', 'search_keys', 'search_text'],
+    derive: (fields) => ({
+      ...(fields.expected_close_date !== undefined ? { close_key: fields.expected_close_date ?? NO_CLOSE_DATE } : {}),
+      ...(typeof fields.title === 'string' ? searchFields({ texts: [fields.title] }) : {}),
+    }),
+    deriveVersion: 'search-1',
   });
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
   // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
@@ -156,8 +173,10 @@ export function createDealRepository(storage: Storage) {
 
     openTotalsByStage: (orgId: string, stageIds: string[]) => openTotals(orgId, 'stage_id', stageIds),
 
-    list: (orgId: string, query: DealQuery) =>
-      deals.listPage([live(orgId), ...filtersOf(query)], { ...SORT[query.sort], order: query.order }, query),
+    list: (orgId: string, query: DealQuery) => {
+      const filters = filtersOf(query);
+      return deals.listPage(filters && [live(orgId), ...filters], { ...SORT[query.sort], order: query.order }, query);
+    },
 
     /** A change computed from the deal at revision `rev`, with its events; throws WriteConflict when it lost. */
     async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<DealRecord>, events: OutboxEntry[]) {
@@ -169,9 +188,11 @@ export function createDealRepository(storage: Storage) {
   };
 }
 
-function filtersOf(query: DealQuery): StoreFilter[] {
-  const filters: StoreFilter[] = [];
-  if (query.search) filters.push({ title: new RegExp(escapeRegExp(query.search), 'i') });
+/** The list's conditions; null when the search can match nothing. */
+function filtersOf(query: DealQuery): StoreFilter[] | null {
+  const search = query.search ? searchConditions(query.search) : [];
+  if (!search) return null;
+  const filters: StoreFilter[] = [...search];
   if (query.funnel_id) filters.push({ funnel_id: query.funnel_id });
   if (query.stage_ids) filters.push({ stage_id: { $in: query.stage_ids } });
   if (query.status) filters.push({ status: query.status });

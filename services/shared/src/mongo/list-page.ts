@@ -31,7 +31,8 @@ export interface PageOrder {
   unique?: boolean;
 }
 
-const decode = (value: unknown, type: PageOrder['type']): unknown => {
+/** A position's value as its type (a cursor carries a date as its ISO string). */
+export const decode = (value: unknown, type: PageOrder['type']): unknown => {
   if (type === 'date') return value instanceof Date ? value : new Date(String(value));
   return type === 'number' ? Number(value) : String(value);
 };

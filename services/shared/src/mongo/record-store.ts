@@ -4,7 +4,10 @@ import type { OutboxEntry } from '../outbox/domain-event';
 import { OUTBOX_FIELDS, outboxOnInsert } from '../outbox/outbox-fields';
 import { retryOnConflict, WriteConflict } from './conflicts';
 import { isDuplicateKeyError } from './connect';
+import { refreshDerived } from './derived-fields';
+import type { StoredDocument } from './stored-document';
 import { keysetQuery, toPage, type KeysetPage, type PageOrder, type PageRequest } from './list-page';
+import { ListWindows } from './list-window';
 import { toDocument, toRecord } from './record-mapper';
 import type { Storage } from './storage';
 import { operatorsOf, withEvents, withRevisionBump, type Change } from './update-document';
@@ -20,8 +23,7 @@ export type Revised<R> = R & Revision;
 /** A new record starts at revision 1, in the kit only. */
 export const INITIAL_REVISION = 1;
 
-/** A stored document, as the kit handles it: keyed by its `_id`. */
-export type StoredDocument = { _id: string } & Record<string, unknown>;
+export type { StoredDocument } from './stored-document';
 
 export type StoreFilter = FilterQuery<StoredDocument>;
 
@@ -35,6 +37,17 @@ export interface RecordStoreOptions<R> {
   internal?: readonly string[];
   /** Stored keys computed from the record's fields: added to inserts and to every update that sets their source. */
   derive?: (fields: Partial<R>) => Record<string, unknown>;
+  /**
+   * The fields `derive` reads together (a search key of name, e-mail and phone): an update that sets some of them
+   * reads the others from the stored record and writes only if they are still those (at its revision, for
+   * updateAtRevision), so the derived keys always describe the record as stored.
+   */
+  deriveFrom?: ReadonlyArray<keyof R & string>;
+  /**
+   * Names the current `derive`: records stored before it (or by an older one) get their derived keys recomputed
+   * by refreshDerived, once per version (derived-fields.ts).
+   */
+  deriveVersion?: string;
   /** The documents carry an embedded outbox: writes may carry events, and writing them wakes the relay. */
   outbox?: boolean;
   /** A stored record as the domain sees it (e.g. secrets opened), after the mapping. */
@@ -64,6 +77,8 @@ export interface UpdateOptions extends WriteOptions {
 export class RecordStore<R extends { id: string }, S extends R = R> {
   readonly model: Model<StoredDocument>;
   readonly collection: Collection<Document>;
+  /** Windowed pages, on a store whose finds read every match (list-window.ts); MongoDB's scans stop at the limit. */
+  private readonly windows: ListWindows | undefined;
 
   constructor(
     protected readonly storage: Storage,
@@ -73,6 +88,9 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     this.model = storage.connection.model<StoredDocument>(options.model, options.schema);
     this.collection = this.model.collection as unknown as Collection<Document>;
     if (options.outbox) storage.outbox.register(this.collection);
+    if (options.deriveVersion) storage.derived.add(this);
+    const indexes = options.schema.indexes().map(([fields]) => Object.keys(fields));
+    this.windows = storage.store?.readsWholeMatch ? new ListWindows(indexes) : undefined;
   }
 
   /** The record mapper (record-mapper.ts), with this collection's internal keys and read transform. */
@@ -95,26 +113,48 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     return this.model.countDocuments(filter).exec();
   }
 
-  /** One keyset page of the records matching every condition (list-page.ts). */
-  async listPage(conditions: StoreFilter[], order: PageOrder, page: PageRequest): Promise<KeysetPage<S>> {
-    const { filter, sort } = keysetQuery(conditions, order, page.after);
-    const rows = await this.model
-      .find(filter)
-      .sort(sort)
-      .limit(page.limit + 1)
-      .lean<StoredDocument[]>();
-    const result = toPage(rows, page.limit, order.field);
+  /**
+   * One keyset page of the records matching every condition (list-page.ts), windowed where the store needs it.
+   * Null conditions match nothing (a search with no word in it): an empty page, no query.
+   */
+  async listPage(conditions: StoreFilter[] | null, order: PageOrder, page: PageRequest): Promise<KeysetPage<S>> {
+    if (!conditions) return { items: [], hasMore: false, next: undefined };
+    const result = await this.storedPage(conditions, order, page);
     return { ...result, items: result.items.map(this.record) };
+  }
+
+  /** The same page as stored documents, internal keys included. */
+  async storedPage(conditions: StoreFilter[], order: PageOrder, page: PageRequest): Promise<KeysetPage<StoredDocument>> {
+    const fetch = (filter: StoreFilter, sort: Record<string, SortOrder>, limit: number) =>
+      this.model.find(filter).sort(sort).limit(limit).lean<StoredDocument[]>();
+    const need = page.limit + 1;
+    const rows = this.windows
+      ? await this.windows.page({ conditions, order, after: page.after, need }, fetch)
+      : await (({ filter, sort }) => fetch(filter, sort, need))(keysetQuery(conditions, order, page.after));
+    return toPage(rows, page.limit, order.field);
   }
 
   /** Inserts a new record (with its events); returns it as stored. */
   async insert(record: R, options: WriteOptions = {}): Promise<S> {
     const stored = this.newStored(record);
     const events = this.eventsOf(options);
-    const doc = { ...toDocument(stored), ...this.options.derive?.(stored), ...(events.length > 0 ? outboxOnInsert(events) : {}) };
+    const doc = { ...this.documentOf(stored), ...(events.length > 0 ? outboxOnInsert(events) : {}) };
     await this.collection.insertOne(doc as Document, { session: options.session });
     if (events.length > 0) this.storage.eventsWritten(this.collection.collectionName, options.session);
     return stored;
+  }
+
+  /** Inserts many new records at once, as an import: no events. */
+  async importMany(records: R[]): Promise<void> {
+    if (records.length > 0)
+      await this.collection.insertMany(
+        records.map((record) => this.documentOf(this.newStored(record)) as Document),
+        { ordered: false },
+      );
+  }
+
+  private documentOf(stored: S): Record<string, unknown> {
+    return { ...toDocument(stored), ...this.options.derive?.(stored) };
   }
 
   /**
@@ -150,18 +190,57 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
 
   private async updateOnce(filter: StoreFilter, change: Change<R>, options: UpdateOptions): Promise<S | null> {
     const events = this.eventsOf(options);
-    const operators = this.revisioned(withEvents(operatorsOf(change, this.options.derive), events));
+    const { derive, guard } = await this.derivation(filter, change, options.session, options.sort);
+    const operators = this.revisioned(withEvents(operatorsOf(change, derive), events));
     const doc = await this.model
-      .findOneAndUpdate(filter, operators, { new: !options.before, upsert: options.upsert, sort: options.sort, session: options.session })
+      .findOneAndUpdate({ ...filter, ...guard }, operators, {
+        new: !options.before,
+        upsert: options.upsert,
+        sort: options.sort,
+        session: options.session,
+      })
       .lean<StoredDocument>();
     if (doc && events.length > 0) this.storage.eventsWritten(this.collection.collectionName, options.session);
     return doc ? this.record(doc) : null;
   }
 
+  /**
+   * How an update derives its keys: from the fields it sets, completed (deriveFrom) with the stored values of the
+   * sources it does not set, which then guard the write (it matches nothing if they changed meanwhile).
+   */
+  private async derivation(filter: StoreFilter, change: Change<R>, session?: ClientSession, sort?: Record<string, SortOrder>) {
+    const { derive, deriveFrom } = this.options;
+    const set = (operatorsOf(change).$set ?? {}) as Record<string, unknown>;
+    const missing = (deriveFrom ?? []).filter((field) => !(field in set));
+    if (!derive || missing.length === 0 || missing.length === deriveFrom?.length) return { derive, guard: {} };
+    const projection = Object.fromEntries(missing.map((field) => [field, 1]));
+    const stored = await this.model.findOne(filter, projection, { session, ...(sort ? { sort } : {}) }).lean<StoredDocument>();
+    if (!stored) return { derive, guard: {} };
+    const guard = Object.fromEntries(missing.map((field) => [field, stored[field] ?? null]));
+    return { derive: (fields: Partial<R>) => derive({ ...guard, ...fields } as Partial<R>), guard };
+  }
+
   /** The same change on every matching record (no events); returns how many changed. */
   async updateMany(filter: StoreFilter, change: Change<R>): Promise<number> {
+    const set = operatorsOf(change).$set ?? {};
+    if (this.options.deriveFrom?.some((field) => field in set))
+      throw new Error(`${this.options.model}: updateMany cannot set ${this.options.deriveFrom.join(', ')} (derived together)`);
     const result = await this.model.updateMany(filter, this.revisioned(operatorsOf(change, this.options.derive)));
     return result.modifiedCount;
+  }
+
+  /** Recomputes the derived keys of records stored without them, once per deriveVersion (derived-fields.ts). */
+  refreshDerived(batch = 500): Promise<number> {
+    const { derive, deriveFrom, deriveVersion } = this.options;
+    if (!derive || !deriveVersion) return Promise.resolve(0);
+    return refreshDerived({
+      collection: this.collection,
+      passes: this.storage.connection.collection('derived_field_passes'),
+      version: deriveVersion,
+      derive: (doc) => derive(doc as unknown as Partial<R>),
+      sources: deriveFrom ?? [],
+      page: (after) => this.storedPage([], { field: '_id', order: 'asc', type: 'string', unique: true }, { limit: batch, after }),
+    });
   }
 
   protected newStored(record: R): S {

@@ -12,6 +12,8 @@ export interface Storage {
   readonly outbox: OutboxSignal;
   /** What the server behind MONGODB_URI can do (store.ts), when known. */
   readonly store: StoreDescription | undefined;
+  /** Record stores with versioned derived keys, which refreshDerivedFields brings up to date (derived-fields.ts). */
+  readonly derived: Set<{ refreshDerived(): Promise<number>; readonly collection: { collectionName: string } }>;
   /**
    * Runs `work` in one multi-document transaction (the driver retries it whole on transient errors). Events its
    * writes gave to outboxes wake the relay after the commit, when the relay can see them.
@@ -30,6 +32,7 @@ export function createStorage(connection: Connection, store?: StoreDescription):
     connection,
     outbox,
     store,
+    derived: new Set(),
     async transaction(work) {
       const session = await connection.startSession();
       try {

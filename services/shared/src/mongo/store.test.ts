@@ -8,6 +8,7 @@ describe('the storage seam', () => {
       server: 'FerretDB',
       version: 'v1.24.2',
       capabilities: { isolatedUpdates: false, transactions: false, ttlIndexes: false },
+      readsWholeMatch: true,
     });
     expect(() => requireCapabilities(store, ['isolatedUpdates', 'ttlIndexes'])).toThrow(
       /FerretDB v1\.24\.2 lacks isolatedUpdates, ttlIndexes/,
@@ -19,8 +20,11 @@ describe('the storage seam', () => {
       server: 'SecantusDB',
       version: '0.5.3-beta.196',
       capabilities: { isolatedUpdates: true, transactions: true, ttlIndexes: true },
+      readsWholeMatch: true,
     });
     expect(classify({ version: '7.0.14' }, { setName: 'rs0' }).capabilities.transactions).toBe(true);
+    // MongoDB's index scan stops at a find's limit: its pages need no window.
+    expect(classify({ version: '7.0.14' }, { setName: 'rs0' }).readsWholeMatch).toBe(false);
     expect(classify({ version: '7.0.14' }, { msg: 'isdbgrid' }).capabilities.transactions).toBe(true);
   });
 

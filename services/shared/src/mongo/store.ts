@@ -18,6 +18,11 @@ export interface StoreDescription {
   server: string;
   version: string;
   capabilities: Record<StoreCapability, boolean>;
+  /**
+   * A `find` reads every document its filter matches, then sorts and limits (SecantusDB 0.5), where MongoDB's index
+   * scan stops at the limit: keyset pages then bound their own filter (list-window.ts).
+   */
+  readsWholeMatch: boolean;
 }
 
 interface BuildInfo {
@@ -48,12 +53,18 @@ export function classify(buildInfo: BuildInfo, hello: Hello): StoreDescription {
       server: 'FerretDB',
       version: String(buildInfo.ferretdbVersion ?? version),
       capabilities: { isolatedUpdates: false, transactions: false, ttlIndexes: false },
+      readsWholeMatch: true,
     };
   }
   // A replica set (or a mongos) runs transactions; a standalone mongod does not.
   const transactions = Boolean(hello.setName) || hello.msg === 'isdbgrid';
   const server = buildInfo.secantusVersion ? 'SecantusDB' : 'MongoDB';
-  return { server, version: buildInfo.secantusVersion ?? version, capabilities: { isolatedUpdates: true, transactions, ttlIndexes: true } };
+  return {
+    server,
+    version: buildInfo.secantusVersion ?? version,
+    capabilities: { isolatedUpdates: true, transactions, ttlIndexes: true },
+    readsWholeMatch: server === 'SecantusDB',
+  };
 }
 
 /** A store that lacks what the code relies on: refused at start, never retried. */

@@ -2,6 +2,7 @@ import type { ServiceConfig } from '../config';
 import { startGrpcServer, type RunningGrpcServer } from '../grpc/server';
 import { EventBus } from '../kafka/event-bus';
 import { createLogger, type Logger } from '../logger';
+import { refreshDerivedFields } from '../mongo/derived-fields';
 import { connectStorage } from '../mongo/storage';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { onShutdown } from '../shutdown';
@@ -26,6 +27,8 @@ export async function bootstrap<C extends ServiceConfig, D>(name: string, config
   );
   const deps = service.deps(storage, logger);
   await Promise.all(Object.values(storage.connection.models).map((model) => model.init()));
+  // Derived keys (search keys) of records stored before them, in the background: the service serves meanwhile.
+  void refreshDerivedFields(storage, logger);
   const context: ServiceContext<C, D> = { config, logger, storage, bus, deps };
   await service.prepare?.(context);
 

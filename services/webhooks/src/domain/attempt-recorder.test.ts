@@ -4,7 +4,7 @@ import type { SendResult } from '../delivery/http-sender';
 import type { AttemptWrite } from '../repository/delivery-queue';
 import type { DeliveryRecord, DeliveryRepository } from '../repository/delivery.repository';
 import type { HealthChange, WebhookRecord, WebhookRepository } from '../repository/webhook.repository';
-import type { AttemptResult } from './attempt';
+import type { AttemptResult } from './attempt-result';
 import { planAttemptOutcome } from './attempt-outcome';
 import { AttemptRecorder } from './attempt-recorder';
 

@@ -3,7 +3,7 @@ import { ExponentialBackoff, handleWhen, retry } from 'cockatiel';
 import type { AttemptWrite } from '../repository/delivery-queue';
 import type { DeliveryRepository } from '../repository/delivery.repository';
 import type { HealthChange, WebhookRepository } from '../repository/webhook.repository';
-import type { AttemptResult } from './attempt';
+import type { AttemptResult } from './attempt-result';
 import { countAttempt, countPaused } from './delivery-metrics';
 
 export interface RecorderOptions {

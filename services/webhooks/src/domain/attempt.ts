@@ -1,23 +1,12 @@
-import { sendWebhook, type SendResult } from '../delivery/http-sender';
+import { sendWebhook } from '../delivery/http-sender';
 import { signPayload } from '../delivery/signing';
 import type { DeliveryRecord } from '../repository/delivery.repository';
 import type { WebhookRecord } from '../repository/webhook.repository';
-import { planAttemptOutcome, type AttemptOutcome } from './attempt-outcome';
+import { planAttemptOutcome } from './attempt-outcome';
+import type { AttemptResult } from './attempt-result';
 import type { DeliveryTrigger } from './delivery-metrics';
 import type { WebhookDeps } from './deps';
 import { signingSecrets } from './webhook.view';
-
-/** One attempt made: what was sent, what came back, and what it means for the delivery. */
-export interface AttemptResult {
-  delivery: DeliveryRecord;
-  webhook: WebhookRecord;
-  trigger: DeliveryTrigger;
-  headers: Record<string, string>;
-  result: SendResult;
-  outcome: AttemptOutcome;
-  /** When the answer (or the timeout) came. */
-  at: Date;
-}
 
 /**
  * Makes one attempt of a delivery this replica has leased: signs the stored raw body with a fresh timestamp, POSTs

@@ -1,6 +1,6 @@
 import { isDuplicateKeyError } from '@crm/shared';
 import type { RecordStore } from '@crm/shared';
-import type { AttemptRecord, DeliveryRecord } from './delivery.repository';
+import type { AttemptRecord, DeliveryRecord } from './delivery.record';
 
 /** One attempt to store: its delivery's new fields and the attempt appended to its log. */
 export interface AttemptWrite {

@@ -179,7 +179,10 @@ export class DeliveryDispatcher {
     await this.leases.ensureFor(delivery);
     const result = await sendAttempt(this.deps, delivery, webhook, 'event');
     span.setAttribute('webhook.status', result.outcome.status);
-    // Stored in the background, in a batch with others; the slot is free for the next attempt meanwhile.
-    this.deps.recorder.record(result).catch(() => undefined);
+    // Stored in the background, in a batch with others; the slot is free for the next attempt meanwhile. A retry
+    // scheduled by it is due sooner than the scanner may be sleeping: once stored, the scanner looks again.
+    const stored = this.deps.recorder.record(result);
+    if (result.outcome.next_attempt_at) stored.then(this.onRoom, () => undefined);
+    else stored.catch(() => undefined);
   }
 }
