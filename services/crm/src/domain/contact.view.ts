@@ -24,7 +24,12 @@ export async function viewContacts(
     deps.links.notesByContact(orgId, ids),
     deps.links.dealsByContact(orgId, ids),
   ]);
-  return records.map((record) => ({
+  return records.map((record) => render(record, companies, notes.get(record.id) ?? 0, deals.get(record.id) ?? 0));
+}
+
+/** One contact as the API shows it, from its record and the names and counts of what links to it. */
+function render(record: ContactRecord, companies: Map<string, string>, notesCount: number, dealsCount: number): ContactView {
+  return {
     id: record.id,
     name: record.name,
     email: record.email,
@@ -39,14 +44,14 @@ export async function viewContacts(
     tags: record.tags,
     custom_fields: record.custom_fields,
     funnel_stage: record.funnel_stage,
-    notes_count: notes.get(record.id) ?? 0,
-    deals_count: deals.get(record.id) ?? 0,
+    notes_count: notesCount,
+    deals_count: dealsCount,
     last_message_at: isoOrNull(record.last_message_at),
     created_at: iso(record.created_at),
     updated_at: iso(record.updated_at),
     messages_count: null,
     deals: [],
-  }));
+  };
 }
 
 export async function viewContact(
@@ -60,10 +65,27 @@ export async function viewContact(
   return view;
 }
 
+/**
+ * What GET /v1/contacts/{id} shows beside the record: its notes count and its newest deals with their count. Needs
+ * only the id, so the contact's lookup and these go to the database at once (getContact).
+ */
+export function detailLinks(deps: Pick<CrmDeps, 'links'>, orgId: string, contactId: string) {
+  return Promise.all([deps.links.notesByContact(orgId, [contactId]), deps.links.contactDeals(orgId, contactId, 10)]);
+}
+
 /** GET /v1/contacts/{id}: the contact plus messages_count and at most 10 linked deals. */
-export async function viewContactDetail(deps: Pick<CrmDeps, 'links'>, orgId: string, record: ContactRecord): Promise<ContactView> {
-  const [view, deals] = await Promise.all([viewContact(deps, orgId, record), deps.links.dealSummaries(orgId, record.id, 10)]);
-  const summaries: Nullable<DealSummary>[] = deals;
+export async function viewContactDetail(
+  deps: Pick<CrmDeps, 'links'>,
+  orgId: string,
+  record: ContactRecord,
+  links: ReturnType<typeof detailLinks> = detailLinks(deps, orgId, record.id),
+): Promise<ContactView> {
+  const [[notes, deals], companies] = await Promise.all([
+    links,
+    deps.links.companyNames(orgId, record.company_id ? [record.company_id] : []),
+  ]);
+  const summaries: Nullable<DealSummary>[] = deals.summaries;
+  const view = render(record, companies, notes.get(record.id) ?? 0, deals.count);
   return { ...view, messages_count: record.messages_count, deals: summaries };
 }
 

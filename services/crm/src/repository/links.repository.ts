@@ -53,27 +53,39 @@ export function createLinksRepository({ connection: db }: Storage) {
       return (await companies.countDocuments({ _id: id as never, org_id: orgId, deleted_at: null }, { limit: 1 })) === 1;
     },
 
-    /** The contact's deals for GET /v1/contacts/{id}: newest first, at most `limit`. */
-    async dealSummaries(orgId: string, contactId: string, limit: number): Promise<DealSummaryRow[]> {
+    /**
+     * The contact's deals for GET /v1/contacts/{id}: newest first, at most `limit`, and how many it has — from the
+     * same query when it has fewer than `limit` (the common case), else one count more.
+     */
+    async contactDeals(orgId: string, contactId: string, limit: number): Promise<{ count: number; summaries: DealSummaryRow[] }> {
+      const linked = { org_id: orgId, deleted_at: null, contact_ids: contactId };
       const rows = await deals
-        .find({ org_id: orgId, deleted_at: null, contact_ids: contactId }, { projection: { title: 1, value: 1, status: 1, stage_id: 1 } })
+        .find(linked, { projection: { title: 1, value: 1, status: 1, stage_id: 1 } })
         .sort({ created_at: -1, _id: -1 })
         .limit(limit)
         .toArray();
-      // Stage names live in the funnels (stages are embedded there) and can be renamed: resolve them on read.
-      const stageNames = new Map<string, string>();
-      if (rows.length > 0) {
-        const owning = await funnels.find({ org_id: orgId }, { projection: { stages: 1 } }).toArray();
-        for (const funnel of owning)
-          for (const stage of (funnel.stages ?? []) as Array<{ id: string; name: string }>) stageNames.set(stage.id, stage.name);
-      }
-      return rows.map((row) => ({
-        id: String(row._id),
-        title: String(row.title),
-        value: Number(row.value ?? 0),
-        status: String(row.status),
-        stage: { id: String(row.stage_id), name: stageNames.get(String(row.stage_id)) ?? '' },
-      }));
+      const [count, summaries] = await Promise.all([
+        rows.length < limit ? rows.length : deals.countDocuments(linked),
+        summarize(orgId, rows),
+      ]);
+      return { count, summaries };
     },
   };
+
+  /** Deal rows as summaries. Stage names live in the funnels (stages are embedded there) and can be renamed: resolved on read. */
+  async function summarize(orgId: string, rows: Array<Record<string, unknown>>): Promise<DealSummaryRow[]> {
+    const stageNames = new Map<string, string>();
+    if (rows.length > 0) {
+      const owning = await funnels.find({ org_id: orgId }, { projection: { stages: 1 } }).toArray();
+      for (const funnel of owning)
+        for (const stage of (funnel.stages ?? []) as Array<{ id: string; name: string }>) stageNames.set(stage.id, stage.name);
+    }
+    return rows.map((row) => ({
+      id: String(row._id),
+      title: String(row.title),
+      value: Number(row.value ?? 0),
+      status: String(row.status),
+      stage: { id: String(row.stage_id), name: stageNames.get(String(row.stage_id)) ?? '' },
+    }));
+  }
 }
