@@ -1,4 +1,5 @@
 import {
+  Channel,
   credentials,
   InterceptingCall,
   makeGenericClientConstructor,
@@ -82,6 +83,36 @@ const CHANNEL_OPTIONS = {
   'grpc.max_reconnect_backoff_ms': 5_000,
 };
 
+/** One channel per address, shared by the clients of every service behind it, closed with the last of them. */
+const channels = new Map<string, { channel: Channel; users: number }>();
+
+/**
+ * The channel to `address`: the CRM's six services share one set of HTTP/2 connections (and their keepalive pings)
+ * instead of opening one each, so calls to any of them multiplex over the connections already open.
+ */
+function sharedChannel(address: string): { channel: Channel; release(): void } {
+  const target = grpcTarget(address);
+  let entry = channels.get(target);
+  if (!entry) {
+    entry = { channel: new Channel(target, credentials.createInsecure(), CHANNEL_OPTIONS), users: 0 };
+    channels.set(target, entry);
+  }
+  const shared = entry;
+  shared.users += 1;
+  let released = false;
+  return {
+    channel: shared.channel,
+    release() {
+      if (released) return;
+      released = true;
+      shared.users -= 1;
+      if (shared.users > 0) return;
+      channels.delete(target);
+      shared.channel.close();
+    },
+  };
+}
+
 export function createAsyncClient<D extends ServiceDefinition>(
   definition: D,
   address: string,
@@ -89,10 +120,11 @@ export function createAsyncClient<D extends ServiceDefinition>(
   guard?: CallGuard,
 ): AsyncClient<D> & { close(): void } {
   const Constructor = makeGenericClientConstructor(definition, name);
-  const client = new Constructor(grpcTarget(address), credentials.createInsecure(), CHANNEL_OPTIONS) as Client &
+  const { channel, release } = sharedChannel(address);
+  const client = new Constructor(grpcTarget(address), credentials.createInsecure(), { channelOverride: channel }) as Client &
     Record<string, UnaryMethod | StreamMethod>;
   const settle = (error: unknown) => guard?.settle(error !== undefined && isTransportFailure(error));
-  const asyncClient: Record<string, unknown> = { close: () => client.close() };
+  const asyncClient: Record<string, unknown> = { close: release };
   for (const [method, { responseStream, requestSerialize, responseSerialize }] of Object.entries(definition)) {
     const call = client[method];
     if (!call) throw new Error(`unknown rpc ${method}`);
