@@ -20,28 +20,32 @@ export function createLinksRepository({ connection: db }: Storage) {
   const companies = db.collection('companies');
   const funnels = db.collection('funnels');
 
-  async function countGrouped(
-    collection: typeof notes,
-    field: string,
-    orgId: string,
-    ids: string[],
-    extra: object = {},
-  ): Promise<Map<string, number>> {
-    if (ids.length === 0) return new Map();
-    const rows = await collection
-      .aggregate<{ _id: string; n: number }>([
-        { $match: { org_id: orgId, deleted_at: null, [field]: { $in: ids }, ...extra } },
-        { $unwind: `$${field}` },
-        { $match: { [field]: { $in: ids } } },
-        { $group: { _id: `$${field}`, n: { $sum: 1 } } },
-      ])
-      .toArray();
-    return new Map(rows.map((row) => [row._id, row.n]));
-  }
+  /** One counting stage per linked collection: its live rows linked to any of `ids`, one row per link. */
+  const linkedRows = (orgId: string, field: string, ids: string[], kind: string) => [
+    { $match: { org_id: orgId, deleted_at: null, [field]: { $in: ids } } },
+    { $unwind: `$${field}` },
+    { $match: { [field]: { $in: ids } } },
+    { $project: { _id: 0, kind: { $literal: kind }, contact: `$${field}` } },
+  ];
 
   return {
-    notesByContact: (orgId: string, contactIds: string[]) => countGrouped(notes, 'contact_id', orgId, contactIds),
-    dealsByContact: (orgId: string, contactIds: string[]) => countGrouped(deals, 'contact_ids', orgId, contactIds),
+    /**
+     * How many live notes and deals link to each contact, in one command: the notes' rows and the deals' rows
+     * ($unionWith) grouped together, so a page of contacts costs its own query and this one.
+     */
+    async countsByContact(orgId: string, contactIds: string[]): Promise<{ notes: Map<string, number>; deals: Map<string, number> }> {
+      const counts = { notes: new Map<string, number>(), deals: new Map<string, number>() };
+      if (contactIds.length === 0) return counts;
+      const rows = await notes
+        .aggregate<{ _id: { kind: 'notes' | 'deals'; contact: string }; n: number }>([
+          ...linkedRows(orgId, 'contact_id', contactIds, 'notes'),
+          { $unionWith: { coll: deals.collectionName, pipeline: linkedRows(orgId, 'contact_ids', contactIds, 'deals') } },
+          { $group: { _id: { kind: '$kind', contact: '$contact' }, n: { $sum: 1 } } },
+        ])
+        .toArray();
+      for (const { _id, n } of rows) counts[_id.kind].set(_id.contact, n);
+      return counts;
+    },
 
     async companyNames(orgId: string, ids: string[]): Promise<Map<string, string>> {
       if (ids.length === 0) return new Map();
@@ -53,22 +57,14 @@ export function createLinksRepository({ connection: db }: Storage) {
       return (await companies.countDocuments({ _id: id as never, org_id: orgId, deleted_at: null }, { limit: 1 })) === 1;
     },
 
-    /**
-     * The contact's deals for GET /v1/contacts/{id}: newest first, at most `limit`, and how many it has — from the
-     * same query when it has fewer than `limit` (the common case), else one count more.
-     */
-    async contactDeals(orgId: string, contactId: string, limit: number): Promise<{ count: number; summaries: DealSummaryRow[] }> {
-      const linked = { org_id: orgId, deleted_at: null, contact_ids: contactId };
+    /** The contact's deals for GET /v1/contacts/{id}: newest first, at most `limit`. */
+    async dealSummaries(orgId: string, contactId: string, limit: number): Promise<DealSummaryRow[]> {
       const rows = await deals
-        .find(linked, { projection: { title: 1, value: 1, status: 1, stage_id: 1 } })
+        .find({ org_id: orgId, deleted_at: null, contact_ids: contactId }, { projection: { title: 1, value: 1, status: 1, stage_id: 1 } })
         .sort({ created_at: -1, _id: -1 })
         .limit(limit)
         .toArray();
-      const [count, summaries] = await Promise.all([
-        rows.length < limit ? rows.length : deals.countDocuments(linked),
-        summarize(orgId, rows),
-      ]);
-      return { count, summaries };
+      return summarize(orgId, rows);
     },
   };
 
