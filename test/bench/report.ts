@@ -41,6 +41,7 @@ export function renderReport(results: BenchResults): string {
     '',
     costTable(results.http.routes),
     '',
+    ...peerGaps(results.http.routes, Math.max(...run.config.clients)),
     ...profileSection(results),
     ...scaleOutSection(results),
     '## Webhooks',
@@ -170,6 +171,39 @@ function scaleOutSection({ scaleout }: BenchResults): string[] {
     table(['gateways + crm', 'route', 'req/s', '× 1 + 1', 'p50', 'p99', 'CPU ms per request', 'cores busy'], rows),
     '',
   ];
+}
+
+/**
+ * For each route that misses its share of the peer: where the difference is, from the same run's cost figures —
+ * the gateway and the service (the peer has neither the hop nor the second process) and the database (commands).
+ */
+function peerGaps(routes: RouteFigures[], most: number): string[] {
+  const lines: string[] = [];
+  const total = (cost: RouteFigures['cost']) => Object.values(cost?.cpu_ms_per_request ?? {}).reduce((sum, ms) => sum + ms, 0);
+  for (const project of routes.filter((route) => route.side === 'project' && SHARE_OF_PEER[route.route] !== undefined)) {
+    const peer = routes.find((route) => route.side === 'peer' && route.route === project.route);
+    const rps = (route: RouteFigures | undefined) => route?.runs.find((run) => run.clients === most)?.rps ?? 0;
+    const share = SHARE_OF_PEER[project.route] ?? 0;
+    if (!peer?.cost || !project.cost || rps(project) >= rps(peer) * share) continue;
+    const cpu = project.cost.cpu_ms_per_request;
+    const database = (cost: RouteFigures['cost']) =>
+      Object.entries(cost?.cpu_ms_per_request ?? {}).find(([group]) => group.startsWith('database'))?.[1] ?? 0;
+    const round = (ms: number) => Math.round(ms * 100) / 100;
+    lines.push(
+      `- \`${project.route}\` ✗ (${Math.round((rps(project) / rps(peer)) * 100) / 100} × the peer): ${round(total(project.cost))} CPU ms per request against the peer's ${round(total(peer.cost))} — ` +
+        `gateway ${round(cpu.gateway ?? 0)} + CRM ${round(cpu.crm ?? 0)} (a second process and the gRPC hop the peer does not have; the peer's own process: ${round(peer.cost.cpu_ms_per_request.peer ?? 0)}) ` +
+        `and database ${round(database(project.cost))} against ${round(database(peer.cost))} (${project.cost.db_commands ?? '?'} commands: ${project.cost.commands.join(', ')}). ` +
+        `On 2 cores shared by all of them, req/s ≈ 2,000 ÷ CPU ms per request at best.`,
+    );
+  }
+  const list = routes.find((route) => route.side === 'project' && route.route === 'GET /v1/contacts')?.cost;
+  if (list && !TARGETS.listCommands(list.db_commands).ok)
+    lines.push(
+      `- \`GET /v1/contacts\` ✗ one command per page: ${list.db_commands} (${list.commands.join(', ')}). The total is cached (approximate, spec §8); ` +
+        'what remains is the page and the notes and deals counts of its contacts, computed from the linked records on read (one aggregate) so that they never drift. ' +
+        'One command would need those counts stored on each contact and kept by every note and deal write: not done.',
+    );
+  return lines.length > 0 ? ['Targets missed, and where the cost is (measured in this run):', '', ...lines, ''] : [];
 }
 
 /** From `npm run profile -- <route>`: self time of the gateway and the CRM by package while 16 clients loaded the route. */
