@@ -175,7 +175,8 @@ function countCostInto(
             nextMetadata(received);
           },
           onReceiveMessage(message, nextMessage) {
-            cost.grpc.received += responseSerialize(message as never).length;
+            // A failed call delivers no message (null).
+            if (message !== null && message !== undefined) cost.grpc.received += responseSerialize(message as never).length;
             nextMessage(message);
           },
         });
