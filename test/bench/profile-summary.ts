@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 /** The parts of a V8 .cpuprofile (Chrome DevTools format) the summary reads. */
 interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
   samples: number[];
   timeDeltas: number[];
   startTime: number;
@@ -48,6 +48,15 @@ const share = (entries: Map<string, number>, busy: number, top: number): Profile
 export function summarizeProfile(path: string, top = 15): ProfileSummary {
   const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  // The profiler's own start (cpu-profile.mjs → inspector) is sampled too: not the process's work.
+  const profiler = new Set<number>();
+  const mark = (id: number, inside: boolean) => {
+    const node = profile.nodes.find((candidate) => candidate.id === id);
+    const here = inside || (node?.callFrame.url.endsWith('cpu-profile.mjs') ?? false);
+    if (here) profiler.add(id);
+    for (const child of node?.children ?? []) mark(child, here);
+  };
+  if (profile.nodes[0]) mark(profile.nodes[0].id, false);
   const selfUs = new Map<number, number>();
   profile.samples.forEach((id, index) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
   const areas = new Map<string, number>();
@@ -55,7 +64,7 @@ export function summarizeProfile(path: string, top = 15): ProfileSummary {
   let busy = 0;
   for (const [id, us] of selfUs) {
     const frame = byId.get(id);
-    if (!frame || frame.functionName === '(idle)') continue;
+    if (!frame || frame.functionName === '(idle)' || profiler.has(id)) continue;
     busy += us;
     const area = areaOf(frame.url, frame.functionName);
     areas.set(area, (areas.get(area) ?? 0) + us);

@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   const contacts = Number(process.env.BENCH_CONTACTS ?? 1_000);
   const dir = resolve(REPO_ROOT, '.local/profiles', `${key}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   const profiled = (name: string) => ({
-    NODE_OPTIONS: `--import ${resolve(__dirname, 'cpu-profile.mjs')}`,
+    NODE_OPTIONS: `--import ${resolve(__dirname, 'cpu-profile.mjs')} ${process.env.BENCH_NODE_OPTIONS ?? ''}`.trim(),
     CPU_PROFILE_DIR: dir,
     CPU_PROFILE_ON_SIGNAL: '1',
     PROFILE_NAME: name,

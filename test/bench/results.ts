@@ -25,6 +25,8 @@ export interface BenchResults {
     machine: { cpus: number; cpu_model: string; node: string };
     config: BenchConfig;
     seeded: { contacts: number; deals: number };
+    /** 1-minute load average when the run started and ended (absent in older runs). */
+    load_average?: { start: number; end: number };
   };
   http: { routes: RouteFigures[] };
   webhooks: WebhookFigures;

@@ -6,6 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
 import { apiClient } from './api-client';
@@ -30,6 +31,8 @@ const log = (line: string) => console.log(`[bench ${new Date().toISOString().sli
 async function main(): Promise<void> {
   const config = loadBenchConfig();
   const started = Date.now();
+  // Timing figures need a quiet machine: the load average says whether it was (2 cores: above 2, others ran).
+  const loadAtStart = loadavg()[0] ?? NaN;
   log(`starting a system of ${config.crmReplicas} crm + ${config.webhooksReplicas} webhooks replicas on the local stack`);
   const own = await startOwnSystem({ crmReplicas: config.crmReplicas, webhooksReplicas: config.webhooksReplicas });
   const servers: BenchServer[] = [];
@@ -65,6 +68,7 @@ async function main(): Promise<void> {
     machine: machineInfo(),
     config,
     seeded: { contacts: config.contacts, deals: config.deals },
+    load_average: { start: Math.round(loadAtStart * 100) / 100, end: Math.round((loadavg()[0] ?? NaN) * 100) / 100 },
   });
   const report = renderReport(readResults());
   writeFileSync(resolve(REPO_ROOT, 'BENCHMARKS.md'), report);
