@@ -8,6 +8,7 @@ export default tseslint.config(
       '**/node_modules/**',
       'proto/gen/**',
       'client/src/generated/**',
+      'test/contract/client-program/generated/**',
       '**/dist/**',
       '.local/**',
       'helm/**',

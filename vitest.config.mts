@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Seven projects; `npm test` runs unit, e2e and deploy together, then `contract`, `chaos` and `docs`, each alone. `unit`: the tests beside the
-// code (*.test.ts), pure logic, no servers, seconds (`npm run test:unit`). `e2e`: the tests in test/ against the real stack, which test/support/global-setup.ts
+// Eight projects; `npm test` runs unit and integration together, then e2e and deploy together, then `contract`, `chaos` and
+// `docs`, each alone. `unit`: the tests beside the code (*.test.ts), pure logic, no servers, seconds (`npm run test:unit`).
+// `integration`: the *.int.test.ts beside the code, repositories and the storage kit on the real database server and Kafka,
+// no service (`npm run test:integration`). `e2e`: the tests in test/ against the real stack, which test/support/global-setup.ts
 // starts once (Kafka, SecantusDB or MONGODB_URI, two replicas of each service, the gateway). `deploy`: the Helm chart and
 // the image recipe, offline (deploy/validate-chart.sh; no stack), in parallel with e2e. `cluster`: on a local Kubernetes, alone
 // (`npm run test:cluster` after `npm run cluster:up`).
@@ -20,8 +22,21 @@ export default defineConfig({
             'tools/*/src/**/*.test.ts',
             'test/structure/*.test.ts',
             'deploy/lib/*.test.ts',
+            'test/contract/support/*.test.ts',
           ],
+          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           testTimeout: 10_000,
+        },
+      },
+      {
+        // The integration tier: each package's repositories and the storage kit against the real database server
+        // (and Kafka for the outbox), no service started (test/support/integration-setup.ts).
+        test: {
+          name: 'integration',
+          include: ['services/*/src/**/*.int.test.ts'],
+          globalSetup: ['test/support/integration-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
         },
       },
       {
@@ -42,6 +57,17 @@ export default defineConfig({
           include: ['test/contract/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 600_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        // `npm run fuzz`: exploration with random seeds for FUZZ_MINUTES (test/contract/explore.fuzz.ts), never in npm test;
+        // what it finds is recorded in test/contract/regressions.json, which the contract gate replays.
+        test: {
+          name: 'fuzz',
+          include: ['test/contract/*.fuzz.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: (Number(process.env.FUZZ_MINUTES ?? 10) + 15) * 60_000,
           hookTimeout: 120_000,
         },
       },

@@ -162,7 +162,30 @@ for (const { file, ha } of files) {
     );
     const brokers = pools.filter((p) => p.spec.roles.includes('broker')).reduce((n, p) => n + p.spec.replicas, 0);
     check(brokers >= 3 && brokers >= rf, `${k.metadata.name}: ${brokers} brokers for replication factor ${rf}`);
-    check(configMap.KAFKA_BROKERS === `${k.metadata.name}-kafka-bootstrap:9092`, `KAFKA_BROKERS is not ${k.metadata.name}'s bootstrap`);
+    check(configMap.KAFKA_BROKERS === `${k.metadata.name}-kafka-bootstrap:9093`, `KAFKA_BROKERS is not ${k.metadata.name}'s TLS bootstrap`);
+    // Every listener takes TLS + SCRAM only; every service that uses Kafka logs in as its own KafkaUser, whose
+    // password is the Secret key its KAFKA_SASL_PASSWORD reads, and trusts Strimzi's cluster CA.
+    check(
+      k.spec.kafka.listeners.every((l) => l.tls === true && l.authentication?.type === 'scram-sha-512'),
+      `${k.metadata.name}: a listener without TLS and SCRAM`,
+    );
+    check(k.spec.entityOperator?.userOperator, `${k.metadata.name}: no User Operator for the KafkaUsers`);
+    for (const d of kind('Deployment')) {
+      const env = Object.fromEntries(d.spec.template.spec.containers[0].env.map((e) => [e.name, e]));
+      if (!env.KAFKA_SASL_USERNAME) continue;
+      const user = kind('KafkaUser').find((u) => u.metadata.name === env.KAFKA_SASL_USERNAME.value);
+      const ref = env.KAFKA_SASL_PASSWORD?.valueFrom?.secretKeyRef;
+      check(
+        user?.metadata.labels['strimzi.io/cluster'] === k.metadata.name && user.spec.authentication.type === 'scram-sha-512',
+        `${d.metadata.name}: no SCRAM KafkaUser ${env.KAFKA_SASL_USERNAME.value}`,
+      );
+      const from = user?.spec.authentication.password?.valueFrom?.secretKeyRef;
+      check(
+        ref && from?.name === ref.name && from?.key === ref.key,
+        `${d.metadata.name}: its KafkaUser's password is not its KAFKA_SASL_PASSWORD`,
+      );
+      check(env.KAFKA_SSL?.value === 'true' && env.KAFKA_SSL_CA_FILE, `${d.metadata.name}: Kafka without TLS or without the cluster CA`);
+    }
     const topic = kind('KafkaTopic').find((t) => t.spec.topicName === configMap.EVENTS_TOPIC);
     check(topic && topic.metadata.labels['strimzi.io/cluster'] === k.metadata.name, `no KafkaTopic for ${configMap.EVENTS_TOPIC}`);
     check(

@@ -96,9 +96,18 @@ check_built_image() {
     eval "$(bash "$ROOT/deploy/local/stack.sh" env)"
   fi
   export MONGODB_URI KAFKA_BROKERS
+  # A Kafka that takes logins only (deploy/local/kafka.sh: KAFKA_SASL_MECHANISM and its users file): crm logs in as
+  # its own user, the password passed by name so that it is not on a command line.
+  local -a kafka_login=()
+  if [[ -n "${KAFKA_USERS_FILE:-}" ]]; then
+    KAFKA_SASL_USERNAME=crm
+    KAFKA_SASL_PASSWORD="$(awk '$1 == "crm" { print $2 }' "$KAFKA_USERS_FILE")"
+    export KAFKA_SASL_MECHANISM KAFKA_SASL_USERNAME KAFKA_SASL_PASSWORD
+    kafka_login=(-e KAFKA_SASL_MECHANISM -e KAFKA_SASL_USERNAME -e KAFKA_SASL_PASSWORD)
+  fi
   local run="image_check_$$_$RANDOM"
   run_and_probe "$image" crm -e CRM_GRPC_HOST=127.0.0.1 -e CRM_GRPC_PORT="$(free_port)" -e CRM_DB_NAME="$run" \
-    -e EVENTS_TOPIC="$run" -e EVENTS_TOPIC_PARTITIONS=1 -e CRM_CONSUMER_GROUP="$run"
+    -e EVENTS_TOPIC="$run" -e EVENTS_TOPIC_PARTITIONS=1 -e CRM_CONSUMER_GROUP="$run" "${kafka_login[@]}"
   run_and_probe "$image" gateway -e HOST=127.0.0.1 -e PORT="$(free_port)" -e GATEWAY_DB_NAME="$run"
   ((contents == 0)) || fail "the image holds what it must not (above)"
 }

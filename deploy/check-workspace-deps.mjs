@@ -3,8 +3,11 @@
 // Scans `import … from 'x'`, `export … from 'x'`, `import 'x'`, `import('x')` and `require('x')` in the
 // workspace's sources (relative paths and Node builtins excluded) and exits 1 listing every undeclared one.
 // The root devDependencies (vitest, autocannon, …) count as declared only for test code: `*.test.ts` files and
-// the `test` workspace. Plain Node and no dependency of its own.
-import { readdirSync, readFileSync } from 'node:fs';
+// the `test` workspace. The other way round, a package in a workspace's "dependencies" that none of its files
+// imports is an unused dependency (it would ship in the images for nothing). And every dependency must be installed in
+// the root node_modules: the compiled processes run from dist/, which sees that one only, not a copy npm nested in a
+// workspace's own node_modules (`npm dedupe` hoists it). Plain Node and no dependency of its own.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
 
@@ -81,14 +84,26 @@ for (const workspace of rootManifest.workspaces) {
     ),
   ]);
   const undeclared = new Map(); // package -> files importing it
+  const imported = new Set();
   for (const file of sourceFiles(dir)) {
     const isTestCode = workspace === 'test' || TEST_FILE.test(file);
     for (const name of importedPackages(file)) {
+      imported.add(name);
       if (declared.has(name) || (isTestCode && rootDevDependencies.has(name))) continue;
       const files = undeclared.get(name) ?? [];
       files.push(relative(root, file));
       undeclared.set(name, files);
     }
+  }
+  const unused = Object.keys(manifest.dependencies ?? {}).filter((name) => !imported.has(name));
+  const unreachable = Object.keys(manifest.dependencies ?? {}).filter((name) => !existsSync(join(root, 'node_modules', name)));
+  if (unreachable.length > 0) {
+    failures += unreachable.length;
+    console.error(`${workspace}: not in the root node_modules, so not loadable from dist/: ${unreachable.join(', ')} (run npm dedupe)`);
+  }
+  if (unused.length > 0) {
+    failures += unused.length;
+    console.error(`${workspace}/package.json declares dependencies none of its files imports: ${unused.join(', ')}`);
   }
   if (undeclared.size === 0) continue;
   failures += undeclared.size;
@@ -101,8 +116,10 @@ for (const workspace of rootManifest.workspaces) {
 
 if (failures > 0) {
   console.error(
-    `\n${failures} undeclared import(s): add each to the workspace's "dependencies", with the version range the lockfile already has.`,
+    `\n${failures} problem(s): add each undeclared import to the workspace's "dependencies", with the version range the lockfile already has; remove each unused one (npm uninstall -w <workspace> <package>).`,
   );
   process.exit(1);
 }
-console.log(`Workspace dependencies: every import is declared (${rootManifest.workspaces.length} workspaces).`);
+console.log(
+  `Workspace dependencies: every import is declared and every dependency imported (${rootManifest.workspaces.length} workspaces).`,
+);

@@ -13,7 +13,7 @@ import { ensureDemoKey } from './lib/demo-key';
 import { localStackRunning, REPO_ROOT, startLocalStack, stopLocalStack } from './lib/local-stack';
 import { createProgress, formatDuration, type Progress } from './lib/progress';
 import { formatStatus, probeRunState, readRunState, removeRunState, writeRunState } from './lib/run-state';
-import { localSecrets } from './lib/secrets';
+import { LOCAL_SECRETS_FILE, localSecrets } from './lib/secrets';
 import { startSystem, type SystemOptions } from './lib/system';
 
 const USAGE = `Usage: npm start [-- status [--json] | stop | --help]
@@ -130,7 +130,7 @@ async function start(): Promise<void> {
     stack,
     // CRM_NAMESPACE: databases and topic of their own (crm_<namespace>, …) on servers shared with other runs.
     namespace: process.env.CRM_NAMESPACE || undefined,
-    secrets: localSecrets(resolve(REPO_ROOT, '.local/secrets.json')),
+    secrets: localSecrets(resolve(REPO_ROOT, LOCAL_SECRETS_FILE)),
     logDir,
     env: { WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost,::1' },
     supervisor: { log: (line) => console.error(line), onChange: () => onChange() },

@@ -111,17 +111,31 @@ secret:
   providerToken: provider-token
 VALUES
 
+# values-external.yaml ships CHANGE-ME placeholders, which the chart refuses: real-looking URIs on top of it.
+cat >"$OUT/external-uris.yaml" <<'VALUES'
+mongodb:
+  external:
+    uris:
+      crm: mongodb://crm:s3cret-crm@mongo-0.mongo.db/?replicaSet=rs0&authSource=admin
+      webhooks: mongodb://webhooks:s3cret-webhooks@mongo-0.mongo.db/?replicaSet=rs0&authSource=admin
+      messaging: mongodb://messaging:s3cret-messaging@mongo-0.mongo.db/?replicaSet=rs0&authSource=admin
+      agents: mongodb://agents:s3cret-agents@mongo-0.mongo.db/?replicaSet=rs0&authSource=admin
+      gateway: mongodb://gateway:s3cret-gateway@mongo-0.mongo.db/?replicaSet=rs0&authSource=admin
+VALUES
+EXTERNAL=(-f "$CHART/values-external.yaml" -f "$OUT/external-uris.yaml")
+
 log "helm lint --strict (default values, then each values file)"
 "$HELM" lint --strict --kube-version "$KUBE_VERSION" "$CHART"
-for values in "$CHART/values-external.yaml" "$CHART/values-ha.yaml" "$OUT/ci-values.yaml" "$OUT/single-values.yaml"; do
+for values in "$CHART/values-ha.yaml" "$OUT/ci-values.yaml" "$OUT/single-values.yaml"; do
   "$HELM" lint --strict --kube-version "$KUBE_VERSION" "$CHART" -f "$values"
 done
+"$HELM" lint --strict --kube-version "$KUBE_VERSION" "$CHART" "${EXTERNAL[@]}"
 
 log "helm template"
 "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm >"$OUT/default.yaml"
-"$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm -f "$CHART/values-external.yaml" >"$OUT/external.yaml"
+"$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm "${EXTERNAL[@]}" >"$OUT/external.yaml"
 "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm -f "$CHART/values-ha.yaml" >"$OUT/ha.yaml"
-"$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm -f "$CHART/values-external.yaml" -f "$CHART/values-ha.yaml" >"$OUT/external-ha.yaml"
+"$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm "${EXTERNAL[@]}" -f "$CHART/values-ha.yaml" >"$OUT/external-ha.yaml"
 "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm -f "$OUT/ci-values.yaml" >"$OUT/ci.yaml"
 "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --namespace crm -f "$OUT/single-values.yaml" >"$OUT/single.yaml"
 
@@ -133,6 +147,11 @@ log "a short provider callback secret must be refused"
 if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set secret.providerCallbackSecret=short >/dev/null 2>&1; then
   fail "a PROVIDER_CALLBACK_SECRET under 8 characters was accepted"
 fi
+log "a short service token key must be refused"
+if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set secret.serviceTokenSecret=short >/dev/null 2>&1; then
+  fail "a SERVICE_TOKEN_SECRET under 32 characters was accepted"
+fi
+
 log "a webhook secrets key that is not the base64 of 32 bytes must be refused"
 if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set secret.webhookSecretsKey=c2hvcnQ= >/dev/null 2>&1; then
   fail "a WEBHOOK_SECRETS_KEY of 5 bytes was accepted"
@@ -142,8 +161,15 @@ if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set kafka.even
   fail "kafka.eventsTopicReplicationFactor 4 was accepted with 3 Kafka nodes"
 fi
 log "external MongoDB without a URI per service must be refused"
-if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" -f "$CHART/values-external.yaml" --set mongodb.external.uris.agents= >/dev/null 2>&1; then
+if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" "${EXTERNAL[@]}" --set mongodb.external.uris.agents= >/dev/null 2>&1; then
   fail "mongodb.mode=external was accepted without mongodb.external.uris.agents"
+fi
+log "the CHANGE-ME placeholders of values-external.yaml must be refused"
+if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" -f "$CHART/values-external.yaml" >/dev/null 2>&1; then
+  fail "values-external.yaml was accepted with its CHANGE-ME passwords"
+fi
+if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" "${EXTERNAL[@]}" --set 'mongodb.external.uris.gateway=mongodb://g:CHANGE-ME@db/' >/dev/null 2>&1; then
+  fail "a CHANGE-ME password in one service's URI was accepted"
 fi
 log "the callback Ingress path without the Ingress must be refused"
 if "$HELM" template crm "$CHART" --kube-version "$KUBE_VERSION" --set messaging.callbacks.ingress.enabled=true >/dev/null 2>&1; then
@@ -289,7 +315,7 @@ for (const dep of byKind('Deployment')) {
       check(secretRef('PROVIDER_CALLBACK_SECRET') && !secretRef('PROVIDER_CALLBACK_SECRET').optional, `${name}: PROVIDER_CALLBACK_SECRET must come from the Secret (never the development default)`);
       check(secretRef('PROVIDER_TOKEN'), `${name}: PROVIDER_TOKEN must come from the Secret`);
     }
-    check(!(c.env ?? []).some((e) => /SECRET|TOKEN|MONGODB_URI/.test(e.name) && e.value !== undefined), `${name}: a secret is set as a plain env value`);
+    check(!(c.env ?? []).some((e) => /SECRET|TOKEN|PASSWORD|MONGODB_URI/.test(e.name) && e.value !== undefined), `${name}: a secret is set as a plain env value`);
   }
 }
 for (const pdb of byKind('PodDisruptionBudget')) {
@@ -316,11 +342,12 @@ JS
 }
 log "checking rendered manifests"
 # Services: crm, webhooks, messaging, agents (headless gRPC), messaging's callbacks (ClusterIP) and the gateway.
-# Secrets: the chart's, plus one password per MongoDB user in operator mode.
-check_manifests "$OUT/default.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=6,ServiceAccount=5,PodDisruptionBudget=5,HorizontalPodAutoscaler=0,Ingress=0,NetworkPolicy=6,MongoDBCommunity=1,Kafka=1,KafkaNodePool=1,KafkaTopic=1,Job=0"
-check_manifests "$OUT/external.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=1,ServiceAccount=6,PodDisruptionBudget=5,HorizontalPodAutoscaler=0,NetworkPolicy=7,MongoDBCommunity=0,Kafka=0,Job=1"
+# Secrets: the chart's, plus one password per MongoDB user in operator mode, plus the external topic hook's Kafka
+# password (a hook Secret: the chart's does not exist yet when the hook runs).
+check_manifests "$OUT/default.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=6,ServiceAccount=5,PodDisruptionBudget=5,HorizontalPodAutoscaler=0,Ingress=0,NetworkPolicy=6,MongoDBCommunity=1,Kafka=1,KafkaNodePool=1,KafkaTopic=1,KafkaUser=4,Job=0"
+check_manifests "$OUT/external.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=2,ServiceAccount=6,PodDisruptionBudget=5,HorizontalPodAutoscaler=0,NetworkPolicy=7,MongoDBCommunity=0,Kafka=0,Job=1"
 check_manifests "$OUT/ha.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=6,ServiceAccount=5,PodDisruptionBudget=5,HorizontalPodAutoscaler=5,NetworkPolicy=6,MongoDBCommunity=1,Kafka=1,KafkaNodePool=1,KafkaTopic=1"
-check_manifests "$OUT/external-ha.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=1,ServiceAccount=6,PodDisruptionBudget=5,HorizontalPodAutoscaler=5,NetworkPolicy=7,Job=1"
+check_manifests "$OUT/external-ha.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=2,ServiceAccount=6,PodDisruptionBudget=5,HorizontalPodAutoscaler=5,NetworkPolicy=7,Job=1"
 check_manifests "$OUT/ci.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=5,ServiceAccount=5,PodDisruptionBudget=5,HorizontalPodAutoscaler=2,Ingress=1,ServiceMonitor=1" true
 check_manifests "$OUT/single.yaml" "Deployment=5,Service=6,ConfigMap=1,Secret=1,ServiceAccount=5,PodDisruptionBudget=0,HorizontalPodAutoscaler=0,Ingress=0,NetworkPolicy=0,Job=0"
 

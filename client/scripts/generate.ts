@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { buildOpenApiDocument } from '../../gateway/src/openapi/build-document';
+import { LOCAL_BASE_URL } from '../../gateway/src/config';
 import { ALL_ROUTES } from '../../gateway/src/routes';
 
 const target = resolve(__dirname, '../src/generated/api.ts');
@@ -21,7 +22,7 @@ const HEADER = [
 ].join('\n');
 
 async function generate(): Promise<string> {
-  const document = buildOpenApiDocument(ALL_ROUTES) as unknown as OpenAPI3;
+  const document = buildOpenApiDocument(ALL_ROUTES, LOCAL_BASE_URL) as unknown as OpenAPI3;
   // Optional properties stay `prop?: T` (not `T | undefined`); `alphabetize` makes the output independent of the
   // order in which routes are registered.
   const ast = await openapiTS(document, { alphabetize: true, silent: true });

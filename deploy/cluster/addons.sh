@@ -30,7 +30,8 @@ MONGODB_OPERATOR_VERSION="v0.9.0"
 # Strimzi's CRDs, generated once into the cache (deploy/cluster/strimzi/pom.xml says why and how).
 strimzi_crds() {
   local dir="$CACHE/strimzi-crds-$STRIMZI_VERSION"
-  if [[ ! -f "$dir/.installed" ]]; then
+  # The KafkaUser CRD came later (the chart's per-service Kafka users): a cache made before it is made again.
+  if [[ ! -f "$dir/.installed" || ! -f "$dir/044-Crd-kafkauser.yaml" ]]; then
     local work
     work="$(mktemp -d "$CACHE/.strimzi-crds.XXXXXX")"
     (cd "$CLUSTER_SCRIPTS/strimzi" && mvn -q -B dependency:build-classpath -Dmdep.outputFile="$work/classpath") >&2
@@ -39,7 +40,7 @@ strimzi_crds() {
     java -cp "$(<"$work/classpath")" io.strimzi.crdgenerator.CrdGenerator --yaml --label app:strimzi \
       --label strimzi.io/crd-install:true --crd-api-version v1 --api-versions v1beta2 --storage-version v1beta2 \
       "$model.kafka.Kafka=$work/out/040-Crd-kafka.yaml" "$model.nodepool.KafkaNodePool=$work/out/045-Crd-kafkanodepool.yaml" \
-      "$model.topic.KafkaTopic=$work/out/043-Crd-kafkatopic.yaml" 2>&1 | grep -v '^SLF4J' >&2 || true
+      "$model.topic.KafkaTopic=$work/out/043-Crd-kafkatopic.yaml" "$model.user.KafkaUser=$work/out/044-Crd-kafkauser.yaml" 2>&1 | grep -v '^SLF4J' >&2 || true
     [[ -s "$work/out/040-Crd-kafka.yaml" ]] || fail "Strimzi's CRD generator wrote nothing"
     date -u +%FT%TZ >"$work/out/.installed"
     rm -rf "$dir"
@@ -64,6 +65,6 @@ install_crds() {
     kubectl_admin apply --server-side --force-conflicts -f "$file"
   done
   kubectl_admin wait --for condition=Established --timeout 60s \
-    crd/kafkas.kafka.strimzi.io crd/kafkanodepools.kafka.strimzi.io crd/kafkatopics.kafka.strimzi.io \
+    crd/kafkas.kafka.strimzi.io crd/kafkanodepools.kafka.strimzi.io crd/kafkatopics.kafka.strimzi.io crd/kafkausers.kafka.strimzi.io \
     crd/mongodbcommunity.mongodbcommunity.mongodb.com
 }

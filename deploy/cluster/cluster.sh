@@ -61,6 +61,8 @@ cmd_env() {
   printf 'CRM_GATEWAY_URL=%s\n' "$(cat "$STATE/gateway-url" 2>/dev/null || echo '')"
   printf 'CLUSTER_MONGODB_URI=mongodb://%s:%s/?directConnection=true\n' "$NODE_IP" "$CLUSTER_MONGO_PORT"
   printf 'CLUSTER_KAFKA_BROKERS=%s:%s\n' "$NODE_IP" "$CLUSTER_KAFKA_PORT"
+  # The cluster's Kafka takes SCRAM logins only; its users' passwords are in this file (deploy/local/kafka.sh).
+  printf 'CLUSTER_KAFKA_SASL_MECHANISM=SCRAM-SHA-512\nCLUSTER_KAFKA_USERS_FILE=%s\n' "$STATE/stack/kafka/scram-users"
 }
 
 main() {

@@ -15,13 +15,22 @@ local_values() {
   echo "$STATE/values-local.yaml"
 }
 
+# The cluster's Kafka users' passwords (deploy/local/kafka.sh keeps them in the stack's state) as chart values, in a
+# private file rather than on helm's command line; the topic hook logs in as the stack's admin.
+kafka_password_values() {
+  local file="$STATE/kafka-passwords.yaml"
+  (umask 077 && awk 'BEGIN { print "secret:\n  kafkaPasswords:" }
+    NF == 2 { printf "    %s: \"%s\"\n", ($1 == "admin" ? "createTopic" : $1), $2 }' "$STATE/stack/kafka/scram-users" >"$file")
+  echo "$file"
+}
+
 install_release() {
   local helm values
   helm="$(install_helm)"
   values="$(local_values)"
   "$helm" upgrade --install "$RELEASE" "$REPO_ROOT/helm/crm" --kubeconfig "$KUBECONFIG_ADMIN" \
     --namespace "$RELEASE_NAMESPACE" --create-namespace \
-    -f "$REPO_ROOT/helm/crm/values-external.yaml" -f "$values" --wait --timeout 10m
+    -f "$REPO_ROOT/helm/crm/values-external.yaml" -f "$values" -f "$(kafka_password_values)" --wait --timeout 10m
   local ip
   ip="$(kubectl_admin -n "$RELEASE_NAMESPACE" get service "$RELEASE-gateway" -o jsonpath='{.spec.clusterIP}')"
   echo "http://$ip" >"$STATE/gateway-url"

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
@@ -10,6 +11,22 @@ const STACK = resolve(REPO_ROOT, 'deploy/local/stack.sh');
 export interface StackEnv {
   MONGODB_URI: string;
   KAFKA_BROKERS: string;
+  /**
+   * The local Kafka's SASL logins (deploy/local/kafka.sh): its mechanism and the password of each identity (`admin`
+   * and one per service). Absent when Kafka is external or still runs as started before it required a login.
+   */
+  kafkaLogins?: { mechanism: string; passwords: Record<string, string> };
+}
+
+/**
+ * The environment of a Kafka client that logs in as `identity` (config.ts kafkaEnv); empty when the stack's Kafka
+ * takes no logins.
+ */
+export function kafkaLogin(stack: StackEnv, identity: string): NodeJS.ProcessEnv {
+  if (!stack.kafkaLogins) return {};
+  const password = stack.kafkaLogins.passwords[identity];
+  if (!password) throw new Error(`the local Kafka has no user ${identity} (deploy/local/kafka.sh KAFKA_SCRAM_USERS)`);
+  return { KAFKA_SASL_MECHANISM: stack.kafkaLogins.mechanism, KAFKA_SASL_USERNAME: identity, KAFKA_SASL_PASSWORD: password };
 }
 
 /**
@@ -41,8 +58,9 @@ export async function localStackRunning(): Promise<boolean> {
   );
 }
 
-export async function stopLocalStack(): Promise<void> {
-  await run('bash', [STACK, 'stop'], { env: process.env, timeout: 60_000 });
+/** Stops the stack `env` names (its CRM_STACK_DIR and ports over process.env's), both servers. */
+export async function stopLocalStack(env: NodeJS.ProcessEnv = {}): Promise<void> {
+  await run('bash', [STACK, 'stop'], { env: { ...process.env, ...env }, timeout: 60_000 });
 }
 
 function parseEnv(stdout: string): StackEnv {
@@ -54,5 +72,14 @@ function parseEnv(stdout: string): StackEnv {
       .map((match) => [match[1], match[2]?.replace(/^['"]|['"]$/g, '')]),
   );
   if (!values.MONGODB_URI || !values.KAFKA_BROKERS) throw new Error(`the stack printed no MONGODB_URI / KAFKA_BROKERS:\n${stdout}`);
-  return { MONGODB_URI: values.MONGODB_URI, KAFKA_BROKERS: values.KAFKA_BROKERS };
+  const stack: StackEnv = { MONGODB_URI: values.MONGODB_URI, KAFKA_BROKERS: values.KAFKA_BROKERS };
+  if (values.KAFKA_SASL_MECHANISM && values.KAFKA_USERS_FILE)
+    stack.kafkaLogins = { mechanism: values.KAFKA_SASL_MECHANISM, passwords: readKafkaUsers(values.KAFKA_USERS_FILE) };
+  return stack;
+}
+
+/** The "name password" lines of the stack's users file. */
+function readKafkaUsers(file: string): Record<string, string> {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  return Object.fromEntries(lines.map((line) => line.trim().split(/\s+/)).filter((fields) => fields.length === 2));
 }

@@ -10,6 +10,7 @@ describe('local secrets', () => {
     const first = localSecrets(file);
     expect(first.CURSOR_SECRET.length).toBeGreaterThanOrEqual(32);
     expect(Buffer.from(first.WEBHOOK_SECRETS_KEY, 'base64')).toHaveLength(32);
+    expect(first.SERVICE_TOKEN_SECRET.length).toBeGreaterThanOrEqual(32);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(localSecrets(file)).toEqual(first);
     // The key of before is handed over so old rows are re-sealed; it is not stored.
@@ -17,6 +18,7 @@ describe('local secrets', () => {
     expect(readFileSync(file, 'utf8')).not.toContain('WEBHOOK_SECRETS_OLD_KEYS');
   });
 
+  // A file written before a key existed (SERVICE_TOKEN_SECRET came later) gets it at the next start.
   it('completes a file that lacks a key without changing the others', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'secrets-')), 'secrets.json');
     writeFileSync(file, JSON.stringify({ CURSOR_SECRET: 'c'.repeat(64) }));
@@ -25,7 +27,9 @@ describe('local secrets', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({
       CURSOR_SECRET: 'c'.repeat(64),
       WEBHOOK_SECRETS_KEY: secrets.WEBHOOK_SECRETS_KEY,
+      SERVICE_TOKEN_SECRET: secrets.SERVICE_TOKEN_SECRET,
     });
+    expect(secrets.SERVICE_TOKEN_SECRET.length).toBeGreaterThanOrEqual(32);
   });
 
   it('differ per generated system', () => {

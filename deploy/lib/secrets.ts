@@ -14,6 +14,8 @@ export interface SharedSecrets {
   WEBHOOK_SECRETS_KEY: string;
   WEBHOOK_SECRETS_KEY_ID: string;
   WEBHOOK_SECRETS_OLD_KEYS?: string;
+  /** HMAC key of the service tokens every gRPC call carries (services/shared/src/grpc/service-identity.ts). */
+  SERVICE_TOKEN_SECRET: string;
 }
 
 /**
@@ -28,15 +30,24 @@ export function generateSecrets(): SharedSecrets {
     CURSOR_SECRET: randomBytes(48).toString('base64url'),
     WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64'),
     WEBHOOK_SECRETS_KEY_ID: `local-${randomBytes(3).toString('hex')}`,
+    SERVICE_TOKEN_SECRET: randomBytes(48).toString('base64url'),
   };
 }
 
+/** Where `npm start` keeps the local platform's keys, relative to the repository's root (git-ignored). */
+export const LOCAL_SECRETS_FILE = '.local/secrets.json';
+
+/** The keys kept in `file`, as far as it holds them; none when there is no file yet. Never writes. */
+export function readLocalSecrets(file: string): Partial<SharedSecrets> {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<SharedSecrets>) : {};
+}
+
 /**
- * The local platform's keys, generated once and kept in `file` (under .local/, git-ignored, mode 0600), so every
- * replica of every `npm start` gets the same ones and data sealed yesterday opens today.
+ * The local platform's keys, generated once and kept in `file` (under .local/, mode 0600), so every replica of every
+ * `npm start` gets the same ones and data sealed yesterday opens today.
  */
 export function localSecrets(file: string): SharedSecrets {
-  const stored = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<SharedSecrets>) : {};
+  const stored = readLocalSecrets(file);
   const secrets = { ...generateSecrets(), ...stored };
   if (Object.keys(secrets).some((key) => !stored[key as keyof SharedSecrets])) write(file, secrets);
   return { ...secrets, WEBHOOK_SECRETS_OLD_KEYS: LEGACY_LOCAL_KEY };

@@ -1,4 +1,5 @@
 import { checkGrpc, checkHttp } from '../../services/shared/src/bin/healthcheck';
+import { kafkaLogin, type StackEnv } from './local-stack';
 import type { SharedSecrets } from './secrets';
 
 export type ServiceName = 'crm' | 'webhooks' | 'simulator' | 'messaging' | 'agents' | 'gateway';
@@ -46,15 +47,13 @@ export const ENTRIES: Record<ServiceName, string> = {
 const addresses = (ports: number[]): string => ports.map((port) => `127.0.0.1:${port}`).join(',');
 const grpcHealth = (port: number) => () => checkGrpc(`127.0.0.1:${port}`, 1_000);
 
-/** The environment every process of one system shares: the servers, database names, topic, service addresses, secrets. */
-export function systemEnv(
-  options: SystemPorts & {
-    stack: { MONGODB_URI: string; KAFKA_BROKERS: string };
-    namespace?: string;
-    secrets: SharedSecrets;
-    env?: NodeJS.ProcessEnv;
-  },
-): NodeJS.ProcessEnv {
+type SystemEnvOptions = SystemPorts & { stack: StackEnv; namespace?: string; secrets: SharedSecrets; env?: NodeJS.ProcessEnv };
+
+/**
+ * The environment every process of one system shares: the servers, database names, topic, service addresses,
+ * secrets. No Kafka login: each service gets its own (serviceKafkaLogin).
+ */
+export function systemEnv(options: SystemEnvOptions): NodeJS.ProcessEnv {
   const suffix = options.namespace ? `_${options.namespace}` : '';
   const sim = `http://127.0.0.1:${options.simulatorPort}`;
   return {
@@ -80,12 +79,28 @@ export function systemEnv(
     SOCIALMSG_BASE_URL: `${sim}/socialmsg`,
     CRM_CONSUMER_GROUP: options.namespace ? `crm-messages-${options.namespace}` : 'crm-messages',
     AGENTS_CONSUMER_GROUP: options.namespace ? `agents-runner-${options.namespace}` : 'agents-runner',
+    MESSAGING_CONSUMER_GROUP: options.namespace ? `messaging-merges-${options.namespace}` : 'messaging-merges',
     PORT: String(options.gatewayPort),
+    // No load balancer sits in front of a local gateway, so nothing needs time to notice that it drains (the
+    // chaos suite, which has one, sets its own); Ctrl-C then stops it at once.
+    SHUTDOWN_DRAIN_MS: '0',
     // Keys every replica must share (cursor signing, webhook secrets at rest): see secrets.ts.
     ...options.secrets,
     ...options.env,
   };
 }
+
+/** The services that talk to Kafka: each logs in as itself where the stack's Kafka takes logins. */
+const KAFKA_CLIENTS: ReadonlySet<ServiceName> = new Set(['crm', 'webhooks', 'messaging', 'agents']);
+
+export const serviceKafkaLogin = (stack: StackEnv, service: ServiceName): NodeJS.ProcessEnv =>
+  KAFKA_CLIENTS.has(service) ? kafkaLogin(stack, service) : {};
+
+/** The environment of the tests and tools around a system: the system's, logged in to Kafka as `admin`. */
+export const operatorEnv = (options: SystemEnvOptions): NodeJS.ProcessEnv => ({
+  ...systemEnv(options),
+  ...kafkaLogin(options.stack, 'admin'),
+});
 
 /** Every process of a system, in start order: the services before the gateway that calls them. */
 export function planProcesses(options: SystemPorts): ProcessPlan[] {

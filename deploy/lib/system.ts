@@ -3,9 +3,9 @@ import { REPO_ROOT, type StackEnv } from './local-stack';
 import { startService, waitUntil } from './processes';
 import type { SharedSecrets } from './secrets';
 import { supervise, type ProcessSnapshot, type SupervisedProcess, type SupervisorOptions } from './supervisor';
-import { ENTRIES, planProcesses, systemEnv, type ServiceName, type SystemPorts } from './system-plan';
+import { ENTRIES, operatorEnv, planProcesses, serviceKafkaLogin, systemEnv, type ServiceName, type SystemPorts } from './system-plan';
 
-export { systemEnv, type ServiceName } from './system-plan';
+export { operatorEnv, systemEnv, type ServiceName } from './system-plan';
 
 export interface SystemOptions extends SystemPorts {
   stack: StackEnv;
@@ -36,6 +36,7 @@ export interface ProcessStatus extends ProcessSnapshot {
 
 export interface RunningSystem {
   baseUrl: string;
+  /** The processes' shared environment, logged in to Kafka as `admin` (for the tests and tools around the system). */
   env: NodeJS.ProcessEnv;
   /** Every process, replicas named `crm-1`, `crm-2`, … when a service has several; each restarted when it crashes. */
   processes: SupervisedProcess[];
@@ -79,7 +80,14 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         metrics[name] = `http://127.0.0.1:${metricsPort}/metrics`;
         ports.metrics = metricsPort;
       }
-      const processEnv = { ...env, ...options.envFor?.[service], ...own, METRICS_PORT: String(metricsPort), ...traces };
+      const processEnv = {
+        ...env,
+        ...serviceKafkaLogin(options.stack, service),
+        ...options.envFor?.[service],
+        ...own,
+        METRICS_PORT: String(metricsPort),
+        ...traces,
+      };
       const logFile = resolve(options.logDir, `${name}.log`);
       processes.push(
         supervise(name, () => startService(name, resolve(REPO_ROOT, ENTRIES[service]), processEnv, logFile), logFile, options.supervisor),
@@ -94,7 +102,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     }
     return {
       baseUrl: `http://127.0.0.1:${(options.gatewayPorts ?? [options.gatewayPort])[0]}`,
-      env,
+      env: operatorEnv(options),
       processes,
       metrics,
       process: (name) => find(processes, name),

@@ -18,9 +18,21 @@ source "$STACK_SCRIPT_DIR/secantus.sh"
 mongo_external() { [[ -n "${MONGODB_URI:-}" ]]; }
 kafka_external() { [[ -n "${KAFKA_BROKERS:-}" ]]; }
 
+# Our own Kafka takes SCRAM logins only: the mechanism and the file of its identities' passwords (never the
+# passwords themselves), unless a broker started by an older version of this script still runs without them. A
+# Kafka given by KAFKA_BROKERS keeps the mechanism and users file given with it (what this script printed).
 print_env() {
   print_env_line MONGODB_URI "${MONGODB_URI:-mongodb://$STACK_HOST:$STACK_MONGO_PORT/?directConnection=true}"
   print_env_line KAFKA_BROKERS "${KAFKA_BROKERS:-$STACK_HOST:$STACK_KAFKA_PORT}"
+  if kafka_external; then
+    if [[ -n "${KAFKA_SASL_MECHANISM:-}" && -n "${KAFKA_USERS_FILE:-}" ]]; then
+      print_env_line KAFKA_SASL_MECHANISM "$KAFKA_SASL_MECHANISM"
+      print_env_line KAFKA_USERS_FILE "$KAFKA_USERS_FILE"
+    fi
+  elif kafka_sasl_enabled; then
+    print_env_line KAFKA_SASL_MECHANISM "$KAFKA_SCRAM_MECHANISM"
+    print_env_line KAFKA_USERS_FILE "$KAFKA_SCRAM_USERS_FILE"
+  fi
 }
 
 cmd_install() {
@@ -37,6 +49,9 @@ cmd_start() {
   if ! kafka_external; then kafka_preflight; fi
   if mongo_external; then log "MONGODB_URI is set: not starting SecantusDB"; else secantus_start; fi
   if kafka_external; then log "KAFKA_BROKERS is set: not starting Kafka"; else kafka_start; fi
+  if ! kafka_external && ! kafka_sasl_enabled; then
+    log "the running Kafka was started without authentication: stack.sh stop && stack.sh start turns it on"
+  fi
   print_env
 }
 

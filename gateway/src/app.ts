@@ -1,17 +1,20 @@
-import { AppError, newId } from '@crm/shared';
+import { AppError, newId, TtlCache } from '@crm/shared/core';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Clients } from './clients';
 import type { GatewayConfig } from './config';
-import { TOO_DEEP_JSON, UNPARSABLE_JSON, UNSUPPORTED_MEDIA } from './http/body-markers';
 import { createCors } from './http/cors';
 import { CursorCodec } from './http/cursor';
 import { errorBody } from './http/envelope';
 import { handleError } from './http/error-handler';
 import { createHandler } from './http/pipeline';
 import type { RouteDefinition } from './http/route';
-import { checkQuery, jsonDepthExceeds, serverLimits } from './http/request-limits';
+import { GracefulShutdown } from './http/graceful-shutdown';
+import { registerBodyParsers } from './http/request-body';
+import { checkQuery, serverLimits } from './http/request-limits';
 import { measureRequests } from './http/request-metrics';
+import { createFailedAuthThrottle } from './resilience/failed-auth-throttle';
 import { limitInflight } from './resilience/inflight-limit';
+import { limitsByPlan, TenantBulkheads } from './resilience/tenant-bulkhead';
 import { createRouteTable, toFastifyPath } from './http/route-table';
 import type { IdempotencyStore } from './idempotency/idempotency.store';
 import { buildOpenApiDocument } from './openapi/build-document';
@@ -29,6 +32,8 @@ export interface AppDeps {
   rateLimitCounter: RateLimitCounter;
   /** Readiness of the backing services and store. */
   ready: () => Promise<boolean>;
+  /** The SIGTERM sequence (main.ts runs it): readiness fails while it drains, then late requests are refused. */
+  shutdown?: GracefulShutdown;
   routes?: RouteDefinition[];
   logger?: boolean | object;
 }
@@ -60,6 +65,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     logger: deps.logger ?? false,
     ...serverLimits(deps.config),
     genReqId: () => newId('request'),
+    // Requests that arrive while closing are answered by GracefulShutdown, in the envelope.
+    return503OnClosing: false,
     requestIdHeader: false,
     disableRequestLogging: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
@@ -71,6 +78,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const queryLimits = { maxLength: deps.config.QUERY_MAX_LENGTH, maxParams: deps.config.QUERY_MAX_PARAMS };
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
+    // API answers carry one organization's data: never stored by a browser or proxy cache, never content-sniffed.
+    // (The docs page and its files set their own caching, CSP and nosniff: openapi/docs-page.ts.)
+    if (!request.url.startsWith('/api/docs')) void reply.header('Cache-Control', 'no-store').header('X-Content-Type-Options', 'nosniff');
     // A preflight is answered before the 405 below: no route has OPTIONS.
     if (cors(request, reply)) return reply;
     checkQuery(request.url, queryLimits);
@@ -78,37 +88,33 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // Content-Type) would otherwise fail there, as a 500, instead of answering 405 or 404.
     if (request.is404) return unrouted(request, reply);
   });
+  const shutdown = deps.shutdown ?? new GracefulShutdown(0);
+  shutdown.install(app);
   measureRequests(app);
   limitInflight(app, deps.config.MAX_INFLIGHT_REQUESTS);
 
-  // JSON bodies; an empty body is "no body". Failures are marked, not thrown: see body-markers.ts.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser(['application/json', 'application/*+json'], { parseAs: 'string' }, (_request, raw, done) => {
-    const text = String(raw);
-    if (text.trim() === '') return done(null, undefined);
-    if (jsonDepthExceeds(text, deps.config.JSON_MAX_DEPTH)) return done(null, TOO_DEEP_JSON);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(null, UNPARSABLE_JSON);
-    }
-  });
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, raw, done) =>
-    done(null, String(raw).length > 0 ? UNSUPPORTED_MEDIA : undefined),
-  );
+  registerBodyParsers(app, deps.config.JSON_MAX_DEPTH);
 
   const pipeline = {
     authenticate: createAuthenticator(deps.clients, deps.config.AUTH_CACHE_TTL_MS),
+    authThrottle: createFailedAuthThrottle({
+      limit: deps.config.AUTH_FAILURE_LIMIT,
+      windowSeconds: deps.config.AUTH_FAILURE_WINDOW_SECONDS,
+    }),
     rateLimit: createRateLimiter({
       keyPerSecond: deps.config.RATE_LIMIT_PER_SECOND,
       orgPerSecond: deps.config.RATE_LIMIT_ORG_PER_SECOND,
       windowSeconds: deps.config.RATE_LIMIT_WINDOW_SECONDS,
       storeTimeoutMs: deps.config.RATE_LIMIT_STORE_TIMEOUT_MS,
       counter: deps.rateLimitCounter,
+      fallbackReplicas: deps.config.RATE_LIMIT_FALLBACK_REPLICAS,
       log: (message, err) => app.log.warn({ err }, message),
     }),
+    bulkheads: new TenantBulkheads(
+      limitsByPlan(deps.config.TENANT_CONCURRENCY, deps.config.TENANT_QUEUE_LIMIT, deps.config.TENANT_QUEUE_WAIT_MS),
+    ),
     clients: deps.clients,
-    cursors: new CursorCodec(deps.config.CURSOR_SECRET, deps.config.CURSOR_TTL_SECONDS),
+    cursors: new CursorCodec(deps.config.CURSOR_SECRET, deps.config.CURSOR_TTL_SECONDS, deps.config.CURSOR_PREVIOUS_SECRET),
     idempotency: deps.idempotency,
     exposeDbCommands: deps.config.EXPOSE_DB_COMMANDS,
     requestTimeoutMs: deps.config.REQUEST_TIMEOUT_MS,
@@ -124,8 +130,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.get('/api/docs/openapi.json', async () => document);
   registerDocsPage(app);
   app.get('/healthz', async () => ({ status: 'ok' }));
+  // Cached: every probe (and every caller of this public path) would otherwise check the dependencies again.
+  const readiness = new TtlCache<boolean>(deps.config.READYZ_CACHE_MS, 1);
   app.get('/readyz', async (_request, reply) => {
-    const ready = await deps.ready().catch(() => false);
+    if (!shutdown.ready) return reply.code(503).send({ status: 'draining' });
+    const ready = await readiness.get('ready', () => deps.ready().catch(() => false));
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready' });
   });
   return app;

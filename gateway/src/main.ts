@@ -1,10 +1,11 @@
 import { config } from './instrumentation';
-import { connectMongoClient, createLogger, onShutdown, REDACT } from '@crm/shared';
 import { startFailure } from '@crm/shared/config';
+import { createLogger, onShutdown, REDACT } from '@crm/shared/core';
+import { connectMongoClient } from '@crm/shared/mongo-driver';
 import { startMetricsEndpoint, stopTelemetry } from '@crm/shared/telemetry';
 import { buildApp } from './app';
 import { closeClients, createClients } from './clients';
-import { drainingClose } from './http/drain';
+import { GracefulShutdown } from './http/graceful-shutdown';
 import { IdempotencyStore } from './idempotency/idempotency.store';
 import { RateLimitStore } from './plugins/rate-limit.store';
 
@@ -12,14 +13,20 @@ async function main(): Promise<void> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const metrics = await startMetricsEndpoint({ host: config.METRICS_HOST, port: config.METRICS_PORT });
   const mongo = await connectMongoClient(config.MONGODB_URI);
-  const idempotency = new IdempotencyStore(mongo.db(config.GATEWAY_DB_NAME), config.IDEMPOTENCY_TTL_HOURS * 3_600_000);
+  const idempotency = new IdempotencyStore(mongo.db(config.GATEWAY_DB_NAME), {
+    ttlMs: config.IDEMPOTENCY_TTL_HOURS * 3_600_000,
+    errorTtlMs: config.IDEMPOTENCY_ERROR_TTL_MINUTES * 60_000,
+    maxErrorsPerOrganization: config.IDEMPOTENCY_MAX_ERRORS_PER_ORG,
+  });
   await idempotency.init();
   const rateLimitCounter = new RateLimitStore(mongo.db(config.GATEWAY_DB_NAME));
   await rateLimitCounter.init();
 
   const clients = createClients(config, (service, state) => logger.warn({ service, breaker: state }, 'circuit breaker changed'));
+  const shutdown = new GracefulShutdown(config.SHUTDOWN_DRAIN_MS);
   const app = buildApp({
     config,
+    shutdown,
     clients,
     idempotency,
     rateLimitCounter,
@@ -34,16 +41,20 @@ async function main(): Promise<void> {
       return true;
     },
   });
-  const close = drainingClose(app);
   await app.listen({ host: config.HOST, port: config.PORT });
   logger.info({ port: config.PORT, metrics: metrics?.port }, 'gateway listening');
 
-  onShutdown(logger, [
-    { name: 'http', run: close },
-    { name: 'grpc clients', run: () => closeClients(clients) },
-    { name: 'mongo', run: () => mongo.close() },
-    { name: 'telemetry', run: () => stopTelemetry() },
-  ]);
+  onShutdown(
+    logger,
+    [
+      { name: 'http', run: () => shutdown.run(app) },
+      { name: 'grpc clients', run: () => closeClients(clients) },
+      { name: 'mongo', run: () => mongo.close() },
+      { name: 'telemetry', run: () => stopTelemetry() },
+    ],
+    // The drain, then a request accepted just before the close may take its whole budget, then the rest.
+    config.SHUTDOWN_DRAIN_MS + config.REQUEST_TIMEOUT_MS + 5_000,
+  );
 }
 
 main().catch((error: unknown) => {

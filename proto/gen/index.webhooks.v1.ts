@@ -6,3 +6,4 @@
 /* eslint-disable */
 
 export * from "./webhooks/v1/webhooks";
+export * from "./webhooks/v1/events";

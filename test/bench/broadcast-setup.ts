@@ -9,13 +9,13 @@ import type { OwnSystem } from './own-system';
 import { seedContacts } from './seed';
 
 /** Official numbers (with an approved template) and QR-code numbers of the benchmark's organization, connected. */
-export async function connectNumbers(own: OwnSystem) {
+export async function connectNumbers(own: OwnSystem, counts = { official: 4, qrcode: 3 }) {
   const config = loadMessagingConfig({ ...own.system.env, LOG_LEVEL: 'silent' });
   const connection = await mongoose.createConnection(config.MONGODB_URI, { dbName: config.MESSAGING_DB_NAME }).asPromise();
   const deps = createDeps(createStorage(connection), config, createLogger('bench', 'silent'));
   const official: Array<{ id: string; ref: string }> = [];
   const qrcode: Array<{ id: string; ref: string }> = [];
-  for (let i = 0; i < 4; i++) {
+  for (let i = 0; i < counts.official; i++) {
     const ref = `bench-official-${i}`;
     const view = await createNumber(deps, { org_id: own.orgId, kind: 'official', name: `Official ${i}`, provider_ref: ref });
     await createTemplate(deps, {
@@ -29,7 +29,7 @@ export async function connectNumbers(own: OwnSystem) {
     });
     official.push({ id: String(view.id), ref });
   }
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < counts.qrcode; i++) {
     const ref = `bench-qr-${i}`;
     const view = await createNumber(deps, { org_id: own.orgId, kind: 'qrcode', name: `QR ${i}`, provider_ref: ref });
     qrcode.push({ id: String(view.id), ref });

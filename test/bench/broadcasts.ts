@@ -8,7 +8,8 @@ import type { SendProfile } from '@crm/shared/schemas';
 import { SEND_RATES } from '../../services/messaging/src/broadcasts/pacing';
 import { apiClient, type ApiClient } from './api-client';
 import { connectNumbers, launch, seedAudience } from './broadcast-setup';
-import { startOwnSystem, type OwnSystem } from './own-system';
+import { withCpuShare, type CpuShare } from './cpu-share';
+import { cpuProfileEnv, startOwnSystem, type OwnSystem } from './own-system';
 import { writeResult } from './results';
 import { sleep } from './stats';
 
@@ -22,14 +23,14 @@ export interface ProfileFigure {
 
 export interface BroadcastFigures {
   profiles: ProfileFigure[];
-  large: { recipients: number; send_s: number; completed_s: number; all_read_s: number; per_s: number };
+  large: { recipients: number; target_per_s: number; send_s: number; completed_s: number; all_read_s: number; per_s: number } & CpuShare;
 }
 
 const log = (line: string) => console.log(`[bench:broadcasts ${new Date().toISOString().slice(11, 19)}] ${line}`);
 const PROFILES: SendProfile[] = ['conservative', 'moderate', 'aggressive'];
 
 async function main(): Promise<void> {
-  const own = await startOwnSystem({ crmReplicas: 1, webhooksReplicas: 1 });
+  const own = await startOwnSystem({ crmReplicas: 1, webhooksReplicas: 1, envFor: cpuProfileEnv(['messaging', 'crm']) });
   try {
     const api = apiClient(own.system.baseUrl, own.key);
     const numbers = await connectNumbers(own);
@@ -46,7 +47,10 @@ async function main(): Promise<void> {
       ...(await Promise.all(PROFILES.map((profile, index) => measureProfile(own, api, numbers.qrcode[index]!, 'qrcode', profile, 5)))),
     );
     await seedAudience(own, 'large', 2_000, 60_000);
-    const large = await measureLarge(own, api, numbers.official[3]!);
+    const { result: sent, ...cpu } = await withCpuShare(own, ['messaging', 'crm', 'webhooks'], () =>
+      measureLarge(own, api, numbers.official[3]!),
+    );
+    const large = { ...sent, ...cpu };
     const result: BroadcastFigures = { profiles: figures, large };
     writeResult('broadcasts', result);
     console.table(figures);
@@ -109,6 +113,7 @@ async function measureLarge(own: OwnSystem, api: ApiClient, number: { id: string
   const round = (value: number) => Math.round(value * 10) / 10;
   return {
     recipients: 2_000,
+    target_per_s: SEND_RATES.aggressive.official,
     send_s: round(sendS),
     completed_s: round(completedS),
     all_read_s: round((Date.now() - started) / 1000),

@@ -4,12 +4,24 @@ import mongoose from 'mongoose';
 import { freePort } from '../../deploy/lib/ports';
 import { REPO_ROOT, startLocalStack, type StackEnv } from '../../deploy/lib/local-stack';
 import { generateSecrets } from '../../deploy/lib/secrets';
-import { startSystem, type RunningSystem, type SystemOptions } from '../../deploy/lib/system';
+import { startSystem, type RunningSystem, type ServiceName, type SystemOptions } from '../../deploy/lib/system';
 import { createApiKey, createOrganization } from '../../services/crm/src/domain/admin';
 import { SCOPES } from '../../services/crm/src/domain/scopes';
 import type { ContactRepository } from '../../services/crm/src/repository/contact.repository';
 import { createDeps } from '../../services/crm/src/wiring';
 import { dropNamespace } from '../support/namespace';
+
+/**
+ * With BENCH_CPU_PROFILE=<dir>, the named processes write a CPU profile there when they stop (cpu-profile.mjs);
+ * the `envFor` of startOwnSystem. Undefined when the variable is not set.
+ */
+export function cpuProfileEnv(services: ServiceName[], dir = process.env.BENCH_CPU_PROFILE): SystemOptions['envFor'] {
+  if (!dir) return undefined;
+  const preload = resolve(__dirname, 'cpu-profile.mjs');
+  return Object.fromEntries(
+    services.map((name) => [name, { NODE_OPTIONS: `--import ${preload}`, CPU_PROFILE_DIR: resolve(dir), PROFILE_NAME: name }]),
+  );
+}
 
 export interface OwnSystem {
   stack: StackEnv;
@@ -45,6 +57,8 @@ export async function startOwnSystem(options: {
   gatewayPorts?: number[];
   /** Extra environment per service (e.g. NODE_OPTIONS for a CPU profile). */
   envFor?: SystemOptions['envFor'];
+  /** Every process writes its spans to `<logDir>/<process>.jsonl`. */
+  traces?: boolean;
 }): Promise<OwnSystem> {
   const stack = await startLocalStack();
   const namespace = `bench${Date.now().toString(36)}`;
@@ -65,12 +79,16 @@ export async function startOwnSystem(options: {
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_SECOND: '0',
       RATE_LIMIT_ORG_PER_SECOND: '0',
+      // Bulkheads and the failed-auth throttle off, as the limits: the capacity scenario turns them on itself.
+      TENANT_CONCURRENCY: '0',
+      AUTH_FAILURE_LIMIT: '0',
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1',
       WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}`,
       // Only the probes sent with X-Db-Commands: 1 are counted; the load pays nothing for it.
       EXPOSE_DB_COMMANDS: 'on-request',
     },
     envFor: options.envFor,
+    tracesDir: options.traces ? logDir : undefined,
   });
   const connection = await mongoose.createConnection(system.env.MONGODB_URI ?? '', { dbName: system.env.CRM_DB_NAME }).asPromise();
   const deps = createDeps(createStorage(connection), createLogger('bench', 'silent'));

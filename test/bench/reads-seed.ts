@@ -1,5 +1,6 @@
 import type { ContactRecord, ContactRepository } from '../../services/crm/src/repository/contact.repository';
-import { contactRecord, importContacts } from './seed';
+import { contactRecord } from '../support/crm-records';
+import { importContacts } from './seed';
 
 const FIRST = ['Ada', 'Alan', 'Grace', 'Linus', 'Margaret', 'Dennis', 'Barbara', 'Ken', 'Edsger', 'Donald', 'Frances', 'John'];
 const FIRST_MORE = ['Katherine', 'Tim', 'Radia', 'Niklaus', 'Leslie', 'Shafi', 'Yukihiro', 'Guido', 'Bjarne', 'James', 'José', 'Zoë'];

@@ -6,7 +6,6 @@
  * probe of the same query shapes (reads-probe.ts). Writes bench-results/reads.json and renders BENCHMARKS.md again
  * when the other result files are there. Knobs: BENCH_READS_SIZES (e.g. `1000,10000`), BENCH_READS_CALLS.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -17,7 +16,7 @@ import { startOwnSystem } from './own-system';
 import { probeStore, type ProbeFigures } from './reads-probe';
 import { importContactsRange, SEARCH_TERM, TAG_ONE_PERCENT } from './reads-seed';
 import { renderReport } from './report';
-import { readResults, RESULTS_DIR, writeResult } from './results';
+import { measuredCommit, readResults, RESULTS_DIR, writeResult } from './results';
 import { percentile, round } from './stats';
 
 export const READS = ['first page', 'page 21', 'sort=name', `search=${SEARCH_TERM}`, `tag= (1 %)`, 'by id'] as const;
@@ -47,7 +46,6 @@ export interface ReadsFigures {
 }
 
 const log = (line: string) => console.log(`[bench:reads ${new Date().toISOString().slice(11, 19)}] ${line}`);
-const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
 const load1 = () => round(loadavg()[0] ?? 0, 2);
 
 const sizesOf = (raw = process.env.BENCH_READS_SIZES ?? '1000,10000,50000,100000') =>
@@ -84,7 +82,7 @@ async function main(): Promise<void> {
   }
   writeResult('reads', {
     measured_at: new Date().toISOString(),
-    commit: git('rev-parse', '--short', 'HEAD'),
+    commit: measuredCommit().commit,
     machine: machineInfo(),
     calls,
     sizes: figures,

@@ -1,5 +1,6 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { fork } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { resolve } from 'node:path';
 
 export interface Arrival {
   /** Date.now() when the request's body had arrived. */
@@ -20,15 +21,14 @@ export type Behaviour = { status: number; delayMs: number };
 const FAST: Behaviour = { status: 200, delayMs: 0 };
 
 /**
- * A loopback webhook receiver for the benchmark: answers each subscription's path as told (`/fast/<n>` at once,
- * `/slow/<n>` after a delay, `/fail/<n>` with 500) and keeps one small record per delivery it accepted. No signature
- * checks: the benchmark measures the sender, and a slow receiver would be the bound instead.
+ * The receiver's HTTP server: answers each subscription's path as told (`/fast/<n>` at once, `/slow/<n>` after a
+ * delay, `/fail/<n>` with 500) and reports one small record per delivery it accepted. No signature checks: the
+ * benchmark measures the sender, and a slow receiver would be the bound instead.
  */
-export async function startFastReceiver(options: { slowMs?: number } = {}) {
-  const arrivals: Arrival[] = [];
+export function receiverServer(slowMs: number, onArrival: (arrival: Arrival) => void): Server {
   const behaviours: Record<string, Behaviour> = {
     fast: FAST,
-    slow: { status: 200, delayMs: options.slowMs ?? 2_000 },
+    slow: { status: 200, delayMs: slowMs },
     fail: { status: 500, delayMs: 0 },
   };
   const server = createServer((request, response) => {
@@ -49,7 +49,7 @@ export async function startFastReceiver(options: { slowMs?: number } = {}) {
           created_at?: string;
           data?: { object?: { id?: string } };
         };
-        arrivals.push({
+        onArrival({
           at,
           eventId: event.id ?? '',
           type: event.type ?? '',
@@ -58,13 +58,34 @@ export async function startFastReceiver(options: { slowMs?: number } = {}) {
           path,
         });
       } catch {
-        arrivals.push({ at, eventId: '', type: '', createdAt: NaN, objectId: '', path });
+        onArrival({ at, eventId: '', type: '', createdAt: NaN, objectId: '', path });
       }
     });
   });
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
+  return server;
+}
+
+/**
+ * A loopback webhook receiver for the benchmark, in a process of its own (receiver.process.ts): in the benchmark's
+ * process it shared the event loop with thousands of pending paced writes when the system fell behind, answered
+ * late, and the deliveries timed out. Arrivals come back over the IPC channel, stamped by the receiver's clock.
+ */
+export async function startFastReceiver(options: { slowMs?: number } = {}) {
+  const arrivals: Arrival[] = [];
+  const child = fork(resolve(__dirname, 'receiver.process.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, RECEIVER_SLOW_MS: String(options.slowMs ?? 2_000) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((done, fail) => {
+    child.once('error', fail);
+    child.once('exit', (code) => fail(new Error(`the receiver exited with ${String(code)} before listening`)));
+    child.once('message', (message: { port: number }) => done(message.port));
+  });
+  child.on('message', (message: { arrivals?: Arrival[] }) => {
+    if (message.arrivals) for (const arrival of message.arrivals) arrivals.push(arrival);
+  });
   return {
     /** The URL of subscription number `n`, answered the `kind` way. */
     url: (n: number | string, kind: 'fast' | 'slow' | 'fail' = 'fast') => `http://127.0.0.1:${port}/${kind}/${n}`,
@@ -80,8 +101,8 @@ export async function startFastReceiver(options: { slowMs?: number } = {}) {
     },
     close: () =>
       new Promise<void>((done) => {
-        server.close(() => done());
-        server.closeAllConnections();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
       }),
   };
 }

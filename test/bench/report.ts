@@ -1,7 +1,10 @@
+import { batchEventsSection } from './report-batch-events';
 import type { RouteFigures } from './http-scenarios';
 import type { LoadResult } from './load';
+import type { CpuShare } from './cpu-share';
 import type { BenchResults } from './results';
-import { webhookRows } from './report-webhooks';
+import { capacitySection } from './report-capacity';
+import { stageRows, webhookHeader, webhookRows } from './report-webhooks';
 import { mark, TARGETS, type Verdict } from './targets';
 
 type Cell = string | number | null | undefined;
@@ -55,7 +58,10 @@ export function renderReport(results: BenchResults): string {
     '',
     ...readsSection(results),
     ...broadcastSection(results),
+    ...agentSection(results),
     ...degradedSection(results),
+    ...capacitySection(results),
+    ...batchEventsSection(results),
     '## Processes: memory and idle CPU',
     '',
     `RSS after the load runs, peak RSS over the whole run (VmHWM), and CPU over ${results.resources.idle_seconds} s with no traffic (utime + stime from /proc).`,
@@ -245,10 +251,21 @@ function profileSection({ profiles }: BenchResults): string[] {
 }
 
 function webhookTable(results: BenchResults): string {
-  // bench-results/webhooks.json of an older run, in the shape of the scenarios before issue 20's.
-  if (!Array.isArray(results.webhooks.latency))
-    return 'Not measured by the current webhook scenarios (the file holds an older run): `npm run bench:webhooks`.';
-  return table(['what', 'figure', 'target', ''], webhookRows(results));
+  const rows = webhookRows(results);
+  const stages = stageRows(results);
+  return [
+    webhookHeader(results),
+    ...(rows.length > 0 ? ['', table(['what', 'figure', 'target', ''], rows)] : []),
+    ...(stages.length > 0
+      ? [
+          '',
+          'Where the time of one event went (p50 / p99 ms), from the timestamps the pipeline leaves: POST → the event built (gateway, crm, write) → the Kafka record (outbox relay: wake-up, claim, publish) → the delivery stored (broker, consumer fetch, subscriptions read) → the first attempt started (fan-out insert, dispatcher) → received (HTTP). CPU: % of one core per process over the run.',
+          '',
+          table(['rate', 'write', 'relay', 'consume', 'dispatch', 'http', 'total', 'CPU meanwhile'], stages),
+        ]
+      : []),
+    ...(results.webhookNotes ? ['', results.webhookNotes] : []),
+  ].join('\n');
 }
 
 function processTable({ resources }: BenchResults): string {
@@ -341,20 +358,80 @@ function readsSection({ reads }: BenchResults): string[] {
 }
 
 /** From `npm run bench:broadcasts` (its own system, production pacing), when it ran. */
-function broadcastSection(results: BenchResults): string[] {
+export function broadcastSection(results: BenchResults): string[] {
   const figures = results.broadcasts;
   if (!figures) return [];
   const { large } = figures;
+  const largeVerdict = TARGETS.broadcastPace(large.per_s, large.target_per_s);
   return [
     '## Broadcasts',
     '',
     'From `npm run bench:broadcasts` (a system of its own, production pacing): recipients per second of one number at each send profile, first send to last.',
     '',
-    '| number | profile | recipients | target/s | measured/s |',
-    '|---|---|---|---|---|',
-    ...figures.profiles.map((f) => `| ${f.channel} | ${f.profile} | ${f.recipients} | ${f.target_per_s} | ${f.measured_per_s} |`),
+    table(
+      ['number', 'profile', 'recipients', 'promised/s', 'measured/s', 'achieved', 'target', ''],
+      figures.profiles.map((f) => {
+        const verdict = TARGETS.broadcastPace(f.measured_per_s, f.target_per_s);
+        return [
+          f.channel,
+          f.profile,
+          f.recipients,
+          f.target_per_s,
+          f.measured_per_s,
+          percent(f.measured_per_s / f.target_per_s),
+          verdict.target,
+          mark(verdict),
+        ];
+      }),
+    ),
     '',
-    `2,000 recipients, one official number, aggressive: all sent after ${large.send_s} s (${large.per_s}/s), \`completed\` after ${large.completed_s} s, every recipient \`read\` after ${large.all_read_s} s.`,
+    `2,000 recipients, one official number, aggressive: all sent after ${large.send_s} s (${large.per_s}/s, ${percent(large.per_s / large.target_per_s)} of ${large.target_per_s}/s: ${mark(largeVerdict)}), \`completed\` after ${large.completed_s} s, every recipient \`read\` after ${large.all_read_s} s.`,
+    ...cpuLine(large),
+    '',
+  ];
+}
+
+/** While it ran: each process's CPU (% of one core) and the machine's load (2 cores). */
+function cpuLine(share: Partial<CpuShare>): string[] {
+  if (!share.cpu_percent) return [];
+  const processes = Object.entries(share.cpu_percent).map(([name, value]) => `${name} ${value} %`);
+  return [`CPU meanwhile (% of one core): ${processes.join(', ')}; machine load average ${share.load_avg} on ${share.cores ?? '?'} cores.`];
+}
+
+const percent = (ratio: number): string => `${Math.round(ratio * 1000) / 10} %`;
+
+/** From `npm run bench:agents` (its own system), when it ran. */
+export function agentSection(results: BenchResults): string[] {
+  const figures = results.agents;
+  if (!figures) return [];
+  return [
+    '## AI agents: a reply wave',
+    '',
+    `From \`npm run bench:agents\` (a system of its own, ${figures.measured_at}): one organization, one QR-code number, one agent with a ${figures.reply_delay_ms} ms reply delay; at each rate, new customers write one message each for ${figures.seconds} s through the simulator's API (open loop). Latency: inbound posted → the reply received by the provider. recorded = the contact's message → its run recorded (messaging's callback, outbox relay, Kafka, intake); execute = reply due → run finished (p95, from the runs).`,
+    '',
+    table(
+      ['inbound/s', 'inbound', 'replied', 'doubled', 'p50', 'p95', 'max', 'replies/s', 'recorded p95', 'execute p95', 'target', ''],
+      figures.rates.map((f) => {
+        const verdict = f.rate_per_s === 50 ? TARGETS.agentReplies(f, figures.reply_delay_ms) : undefined;
+        return [
+          f.rate_per_s,
+          f.inbound,
+          f.replied,
+          f.duplicates,
+          f.p50_ms,
+          f.p95_ms,
+          f.max_ms,
+          f.replies_per_s,
+          f.recorded_p95_ms,
+          f.execute_p95_ms,
+          verdict?.target ?? '—',
+          mark(verdict),
+        ];
+      }),
+    ),
+    '',
+    `Sustainable rate (the highest measured one with p95 ≤ delay + 1 s and every customer answered once): ${figures.sustainable_per_s} inbound/s.`,
+    ...figures.rates.flatMap((f) => cpuLine(f.cpu ?? {}).map((line) => `At ${f.rate_per_s}/s: ${line}`)),
     '',
   ];
 }

@@ -1,7 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
+import type { AgentFigures } from './agents';
+import type { BatchEventsFigures } from './batch-events';
 import type { BroadcastFigures } from './broadcasts';
+import type { CapacityFigures } from './capacity';
 import type { DegradedFigures } from './degraded';
 import type { ProfileFigures } from './profile-summary';
 import type { BenchConfig } from './config';
@@ -42,6 +46,21 @@ export interface BenchResults {
   scaleout?: ScaleOutFigures;
   /** From `npm run profile -- <route>` (bench-results/profile-<route>.json), by route key. */
   profiles: Record<string, ProfileFigures>;
+  /** From `npm run bench:agents`, when it ran. */
+  agents?: AgentFigures;
+  /** From `npm run bench:capacity`, when it ran. */
+  capacity?: CapacityFigures;
+  /** From `npm run bench:batch`, when it ran. */
+  'batch-events'?: BatchEventsFigures;
+  /** bench-results/webhooks-notes.md, written by hand: what a profile of the webhook figures found. */
+  webhookNotes?: string;
+}
+
+const git = (...args: string[]): string => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+
+/** The commit the figures were measured at, and whether the working tree differed from it. */
+export function measuredCommit(): { commit: string; dirty: boolean } {
+  return { commit: git('rev-parse', '--short', 'HEAD'), dirty: git('status', '--porcelain', '--untracked-files=no') !== '' };
 }
 
 export function writeResult<K extends keyof BenchResults>(name: K, value: BenchResults[K]): string {
@@ -81,6 +100,12 @@ export function readResults(): BenchResults {
     ...(existsSync(resolve(RESULTS_DIR, 'broadcasts.json')) ? { broadcasts: read('broadcasts') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'degraded.json')) ? { degraded: read('degraded') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'reads.json')) ? { reads: read('reads') } : {}),
+    ...(existsSync(resolve(RESULTS_DIR, 'agents.json')) ? { agents: read('agents') } : {}),
+    ...(existsSync(resolve(RESULTS_DIR, 'capacity.json')) ? { capacity: read('capacity') } : {}),
+    ...(existsSync(resolve(RESULTS_DIR, 'webhooks-notes.md'))
+      ? { webhookNotes: readFileSync(resolve(RESULTS_DIR, 'webhooks-notes.md'), 'utf8').trim() }
+      : {}),
+    ...(existsSync(resolve(RESULTS_DIR, 'batch-events.json')) ? { 'batch-events': read('batch-events') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'scaleout.json')) ? { scaleout: read('scaleout') } : {}),
     profiles: readProfiles(),
   };

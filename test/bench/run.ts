@@ -4,7 +4,6 @@
  * test/bench/startup.ts exists). Writes bench-results/*.json, renders BENCHMARKS.md from them, prints it.
  * Knobs: test/bench/config.ts (BENCH_SECONDS=2 for a quick, noisy run).
  */
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -17,7 +16,7 @@ import { startOwnSystem, type OwnSystem } from './own-system';
 import { stackProcesses, type Watched } from './proc-stats';
 import { renderReport } from './report';
 import { measureResources } from './resources';
-import { readResults, writeResult } from './results';
+import { measuredCommit, readResults, writeResult } from './results';
 import { measureRouteSet } from './route-set';
 import { seedContacts, seedDeals } from './seed';
 import { measureScaleOut } from './scale-out';
@@ -25,7 +24,6 @@ import { measureStartupIfPresent } from './startup-hook';
 import { sleep } from './stats';
 import { measureWebhooks } from './webhooks';
 
-const git = (...args: string[]): string => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
 const log = (line: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
 async function main(): Promise<void> {
@@ -62,8 +60,7 @@ async function main(): Promise<void> {
   if (config.startup) writeResult('startup', await measureStartupIfPresent());
   writeResult('run', {
     measured_at: new Date(started).toISOString(),
-    commit: git('rev-parse', '--short', 'HEAD'),
-    dirty: git('status', '--porcelain', '--untracked-files=no') !== '',
+    ...measuredCommit(),
     duration_s: Math.round((Date.now() - started) / 1000),
     machine: machineInfo(),
     config,

@@ -1,33 +1,8 @@
-import { newId } from '@crm/shared';
+import { contactRecord } from '../support/crm-records';
 import type { ContactRecord, ContactRepository } from '../../services/crm/src/repository/contact.repository';
 import type { ApiClient } from './api-client';
 
 const BATCH = 5_000;
-
-/** A live contact as an API create stores it: `fields` over the defaults. */
-export function contactRecord(orgId: string, fields: Partial<ContactRecord> & Pick<ContactRecord, 'name' | 'created_at'>): ContactRecord {
-  return {
-    id: newId('contact'),
-    org_id: orgId,
-    email: null,
-    phone: null,
-    photoapp_username: null,
-    chatapp_jid: null,
-    socialmsg_psid: null,
-    socialmsg_name: null,
-    source: 'api',
-    avatar_url: null,
-    company_id: null,
-    tags: [],
-    custom_fields: {},
-    funnel_stage: null,
-    last_message_at: null,
-    messages_count: 0,
-    updated_at: fields.created_at,
-    deleted_at: null,
-    ...fields,
-  };
-}
 
 /**
  * Stores contacts through the storage layer in bulk (the contact repository's importMany, 5,000 per command): the

@@ -21,7 +21,7 @@ import { REPO_ROOT, startLocalStack } from '../../deploy/lib/local-stack';
 import { freePort } from '../../deploy/lib/ports';
 import { startService, type RunMode, type ServiceProcess } from '../../deploy/lib/processes';
 import { generateSecrets } from '../../deploy/lib/secrets';
-import { systemEnv } from '../../deploy/lib/system';
+import { operatorEnv } from '../../deploy/lib/system';
 import { dropNamespace } from '../support/namespace';
 
 export type StartupProcess = 'crm' | 'webhooks' | 'messaging' | 'gateway';
@@ -60,8 +60,9 @@ export async function measureStartup(): Promise<StartupResult[]> {
   const namespace = `startup${Date.now().toString(36)}`;
   const ports = { crm: await freePort(), webhooks: await freePort(), messaging: await freePort(), gateway: await freePort() };
   const callbacks = await freePort();
+  // Every process it starts logs in to Kafka as the stack's admin (the measured start includes the login).
   const env = {
-    ...systemEnv({
+    ...operatorEnv({
       stack,
       namespace,
       secrets: generateSecrets(),

@@ -44,6 +44,16 @@ export const TARGETS = {
     target: 'last ≤ 2 s after the last status, none lost',
     ok: holds(afterLastMs, (value) => value <= 2_000) && events >= expected,
   }),
+  /** Issue 23 item 5: a broadcast sends at ≥ 95 % of its profile's promised rate. */
+  broadcastPace: (measured: number, promised: number): Verdict => ({
+    target: `≥ 95 % of ${promised}/s`,
+    ok: holds(measured, (value) => value >= 0.95 * promised),
+  }),
+  /** Issue 23 item 6: at 50 inbound/s for one organization, reply p95 ≤ the agent's delay + 1 s, each answered once. */
+  agentReplies: (figure: { p95_ms: number; replied: number; inbound: number; duplicates: number }, delayMs: number): Verdict => ({
+    target: `p95 ≤ ${delayMs + 1_000} ms, each answered once`,
+    ok: holds(figure.p95_ms, (value) => value <= delayMs + 1_000) && figure.replied === figure.inbound && figure.duplicates === 0,
+  }),
   nodeRss: (mb: number | null): Verdict => ({ target: '≤ 150 MB', ok: holds(mb, (value) => value <= 150) }),
   /** Issue 23: a read at 50,000 contacts, one client. */
   readAt50k: (p50: number | undefined): Verdict => ({ target: '≤ 25 ms', ok: holds(p50, (value) => value <= 25) }),

@@ -1,6 +1,7 @@
 import type { ApiClient } from './api-client';
 import type { Arrival, FastReceiver } from './receiver';
 import { percentile, round, sleep } from './stats';
+import { measureStages, type WebhookStages } from './webhook-stages';
 
 /** One organization taking part in a scenario: its API client and the base URL of the gateway. */
 export interface Tenant {
@@ -15,6 +16,8 @@ export interface WebhookLatency {
   writes: number;
   /** Writes whose POST failed: they cause no event. */
   write_failures: number;
+  /** The failures by HTTP status or by the client's error code (e.g. UND_ERR_SOCKET): refused by the system, or no answer. */
+  write_failure_causes: Record<string, number>;
   /** p99 of the POSTs themselves: whether the write path kept the pace. */
   write_p99_ms: number;
   delivered: number;
@@ -23,6 +26,8 @@ export interface WebhookLatency {
   p50_ms: number;
   p99_ms: number;
   max_ms: number;
+  /** Where the time went, stage by stage (webhook-stages.ts); null when not read. */
+  stages: WebhookStages | null;
 }
 
 export interface WebhookThroughput {
@@ -71,6 +76,11 @@ export async function pacedContactWrites(baseUrl: string, tenants: Tenant[], rat
   const sentAt = new Map<string, { at: number; tenant: string }>();
   const answerMs: number[] = [];
   let failures = 0;
+  const causes: Record<string, number> = {};
+  const failed = (cause: string) => {
+    failures++;
+    causes[cause] = (causes[cause] ?? 0) + 1;
+  };
   const writes: Promise<void>[] = [];
   const total = Math.round(rate * seconds);
   const start = Date.now();
@@ -88,10 +98,10 @@ export async function pacedContactWrites(baseUrl: string, tenants: Tenant[], rat
       write.then(
         async (response) => {
           answerMs.push(Date.now() - t0);
-          if (!response.ok) return void failures++;
+          if (!response.ok) return failed(String(response.status));
           sentAt.set(((await response.json()) as { data: { id: string } }).data.id, { at: t0, tenant: tenant.name });
         },
-        () => void failures++,
+        (error: { cause?: { code?: string } }) => failed(error.cause?.code ?? 'no answer'),
       ),
     );
   }
@@ -99,6 +109,7 @@ export async function pacedContactWrites(baseUrl: string, tenants: Tenant[], rat
   return {
     sentAt,
     failures,
+    causes,
     total,
     writeP99: percentile(
       answerMs.sort((a, b) => a - b),
@@ -124,30 +135,34 @@ export function latencyOf(arrivals: Arrival[], sentAt: Map<string, { at: number 
 
 /**
  * Write → received latency at a steady rate, the writes spread over the tenants, each subscribed once to the fast
- * receiver: p50, p99, max, lost and duplicated deliveries.
+ * receiver: p50, p99, max, lost and duplicated deliveries, and (given the system's environment) the time of each
+ * stage of the pipeline.
  */
 export async function measureWebhookLatency(
   baseUrl: string,
   tenants: Tenant[],
   receiver: FastReceiver,
-  rate: number,
-  seconds: number,
+  load: { rate: number; seconds: number; env?: NodeJS.ProcessEnv },
 ): Promise<WebhookLatency> {
+  const { rate, seconds } = load;
   const first = receiver.arrivals.length;
   const writes = await pacedContactWrites(baseUrl, tenants, rate, seconds);
   const delivered = () =>
     new Set(receiver.arrivals.slice(first).flatMap((arrival) => (writes.sentAt.has(arrival.objectId) ? [arrival.objectId] : []))).size;
   await receiver.waitUntil(() => delivered() >= writes.sentAt.size, DRAIN_TIMEOUT_MS);
   const figures = latencyOf(receiver.arrivals.slice(first), writes.sentAt, () => true);
+  const stages = load.env ? await measureStages(load.env, receiver.arrivals.slice(first), writes.sentAt) : null;
   return {
     rate_per_s: rate,
     seconds,
     organizations: tenants.length,
     writes: writes.total,
     write_failures: writes.failures,
+    write_failure_causes: writes.causes,
     write_p99_ms: writes.writeP99,
     ...figures,
     lost: writes.sentAt.size - figures.delivered,
+    stages,
   };
 }
 

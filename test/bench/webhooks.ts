@@ -1,7 +1,12 @@
+import { loadavg } from 'node:os';
 import { apiClient } from './api-client';
 import type { BenchConfig } from './config';
+import { withCpuShare, type CpuShare } from './cpu-share';
 import type { OwnSystem } from './own-system';
 import { startFastReceiver, type FastReceiver } from './receiver';
+import { measuredCommit } from './results';
+import { round } from './stats';
+import { measureBacklogDrain, type WebhookBacklog } from './webhook-backlog';
 import { measureBroadcastEvents, type WebhookBroadcasts } from './webhook-broadcasts';
 import { measureIsolation, type WebhookIsolation } from './webhook-isolation';
 import { runWebhookPeer, type PeerFigures } from './webhook-peer';
@@ -17,16 +22,25 @@ import {
 
 /** Null: the scenario did not run (BENCH_WEBHOOK_SCENARIOS). */
 export interface WebhookFigures {
-  /** Write → received at the steady rate and at the high rate, two organizations. */
-  latency: WebhookLatency[];
+  measured_at: string;
+  commit: string;
+  dirty: boolean;
+  /** The machine's 1-minute load average before and after the scenarios (it is shared: compare ratios of one run). */
+  load_avg: [number, number];
+  /** Write → received at the steady rate and at the high rate, two organizations, with the CPU of each process meanwhile. */
+  latency: Array<WebhookLatency & { cpu: CpuShare }>;
   isolation: WebhookIsolation | null;
   throughput: WebhookThroughput | null;
-  /** The one-process peer over the same events, same database, same receiver. */
+  /** The same load with the webhooks replicas stopped meanwhile: the rate at which they drain it once resumed. */
+  backlog: WebhookBacklog | null;
+  /** The one-process peer over the backlog's deliveries, same database, same receiver. */
   peer: PeerFigures | null;
   broadcasts: WebhookBroadcasts | null;
 }
 
 type Log = (line: string) => void;
+
+const load = (): number => round(loadavg()[0] ?? 0);
 
 /**
  * Every webhook scenario of `npm run bench`, on one system, in an order where each leaves nothing behind that
@@ -42,7 +56,17 @@ export async function measureWebhooks(own: OwnSystem, config: BenchConfig, log: 
       { name: 'a', api: apiClient(own.system.baseUrl, own.key) },
       { name: 'b', api: apiClient(own.system.baseUrl, other.key) },
     ];
-    const figures: WebhookFigures = { latency: [], isolation: null, throughput: null, peer: null, broadcasts: null };
+    const figures: WebhookFigures = {
+      measured_at: new Date().toISOString(),
+      ...measuredCommit(),
+      load_avg: [load(), NaN],
+      latency: [],
+      isolation: null,
+      throughput: null,
+      backlog: null,
+      peer: null,
+      broadcasts: null,
+    };
     if (runs('latency')) figures.latency = await measureLatencies(own, config, tenants, receiver, log);
     if (runs('isolation')) figures.isolation = await isolation(own, config, tenants, receiver, log);
     if (runs('throughput')) Object.assign(figures, await throughputAndPeer(own, config, tenants[0], receiver, log));
@@ -50,6 +74,7 @@ export async function measureWebhooks(own: OwnSystem, config: BenchConfig, log: 
       log(`webhooks: status events of two broadcasts of ${config.broadcastRecipients} recipients at once`);
       figures.broadcasts = await measureBroadcastEvents(own, receiver, config.broadcastRecipients, log);
     }
+    figures.load_avg[1] = load();
     return figures;
   } finally {
     await receiver.close();
@@ -59,12 +84,16 @@ export async function measureWebhooks(own: OwnSystem, config: BenchConfig, log: 
 async function measureLatencies(own: OwnSystem, config: BenchConfig, tenants: Tenant[], receiver: FastReceiver, log: Log) {
   for (const tenant of tenants) await subscribe(tenant.api, receiver.url(`latency-${tenant.name}`));
   await warmWebhooks(tenants, receiver, 10);
-  const latency: WebhookLatency[] = [];
+  const latency: WebhookFigures['latency'] = [];
+  const names = own.system.processes.map((process) => process.name).filter((name) => /^(gateway|crm|webhooks)/.test(name));
   for (const rate of [config.steadyRate, config.highRate]) {
     log(`webhooks: write → received at ${rate} events/s for ${config.steadySeconds} s, two organizations`);
-    const run = await measureWebhookLatency(own.system.baseUrl, tenants, receiver, rate, config.steadySeconds);
+    const { result: run, ...cpu } = await withCpuShare(own, names, () =>
+      measureWebhookLatency(own.system.baseUrl, tenants, receiver, { rate, seconds: config.steadySeconds, env: own.system.env }),
+    );
     log(`  p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms, ${run.delivered} delivered, ${run.lost} lost, writes p99 ${run.write_p99_ms} ms`);
-    latency.push(run);
+    log(`  stages: ${JSON.stringify(run.stages)}; CPU ${JSON.stringify(cpu.cpu_percent)}, load ${cpu.load_avg}`);
+    latency.push({ ...run, cpu });
   }
   return latency;
 }
@@ -94,8 +123,17 @@ async function throughputAndPeer(own: OwnSystem, config: BenchConfig, tenant: Te
   log(
     `  ${throughput.deliveries_per_s} deliveries/s (${throughput.delivered}/${throughput.expected}, ${throughput.duplicates} duplicates)`,
   );
+  log('webhooks: the same load with the webhooks replicas stopped (SIGSTOP), then the backlog drained');
+  const backlogSince = Date.now();
+  const backlog = await measureBacklogDrain(own, tenant, receiver, {
+    subscriptions: config.fanout,
+    paths: (path) => path.startsWith('/fast/throughput-') && !path.includes('?peer'),
+    rate: config.throughputWriteRate,
+    seconds: config.seconds,
+  });
+  log(`  backlog: ${backlog.deliveries_per_s} deliveries/s (${backlog.delivered}/${backlog.expected} in ${backlog.seconds} s)`);
   log('webhooks: the one-process peer over the same deliveries');
-  const peer = await runWebhookPeer(own.system.env, since);
+  const peer = await runWebhookPeer(own.system.env, Math.max(since, backlogSince));
   log(`  peer: ${Math.round(peer.per_s)} deliveries/s (${peer.delivered} in ${peer.seconds.toFixed(1)} s, ${peer.failed} failed)`);
-  return { throughput, peer };
+  return { throughput, backlog, peer };
 }

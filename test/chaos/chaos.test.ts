@@ -5,6 +5,7 @@ import { chaosContext } from './support/context';
 import { formatTable, writeReport } from './support/report';
 import { runScenario, type ScenarioRow } from './support/run-scenario';
 import { scenariosFor } from './support/scenarios';
+import { BALANCER_PROBE_MS } from './support/settings';
 import { toxiproxy } from './support/toxiproxy';
 
 /**
@@ -24,6 +25,7 @@ describe('chaos', () => {
     balancer = await startLoadBalancer({
       backends: (chaos.options.gatewayPorts ?? []).map((port) => `http://127.0.0.1:${port}`),
       port: chaos.balancerPort,
+      probeIntervalMs: BALANCER_PROBE_MS,
     });
   }, 180_000);
 

@@ -4,7 +4,7 @@ import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
 import { freePort, freePorts, servicePorts } from '../../deploy/lib/ports';
 import { generateSecrets } from '../../deploy/lib/secrets';
-import { systemEnv, type ServiceName, type SystemOptions } from '../../deploy/lib/system';
+import { operatorEnv, type ServiceName, type SystemOptions } from '../../deploy/lib/system';
 import type { TestSystem } from '../support/system';
 import type { ChaosContext, ChaosProfile, ChaosStackEnv } from './support/context';
 import { startStack, stopStack } from './support/stack-control';
@@ -38,7 +38,7 @@ export default async function setup(project: TestProject) {
   };
   // A fresh state directory each run: the controller port changes between runs, and nothing is worth keeping.
   rmSync(stackEnv.CRM_STACK_DIR, { recursive: true, force: true });
-  await startStack(stackEnv);
+  const stack = await startStack(stackEnv);
   const toxi = await startToxiproxyServer(await freePort(), resolve(logDir, 'toxiproxy.log'));
 
   const services = await servicePorts(2);
@@ -55,7 +55,7 @@ export default async function setup(project: TestProject) {
   const proxied: ServiceName[] = ['crm', 'webhooks', 'messaging', 'agents'];
   const gatewayPorts = await freePorts(2);
   const options: SystemOptions = {
-    stack: { MONGODB_URI: `mongodb://127.0.0.1:${mongoPort}/?directConnection=true`, KAFKA_BROKERS: `127.0.0.1:${kafkaPort}` },
+    stack,
     namespace,
     secrets: generateSecrets(),
     gatewayPort: gatewayPorts[0]!,
@@ -73,7 +73,7 @@ export default async function setup(project: TestProject) {
   project.provide('chaos', context);
   project.provide('system', {
     baseUrl: `http://127.0.0.1:${balancerPort}`,
-    env: systemEnv(options) as Record<string, string>,
+    env: operatorEnv(options) as Record<string, string>,
     tracesDir: logDir,
     logDir,
     metrics: {},

@@ -16,7 +16,12 @@ describe('the platform image', () => {
     const output = await command(
       'bash',
       [resolve(REPO_ROOT, 'deploy/check-images.sh'), '--build'],
-      { MONGODB_URI: env.CLUSTER_MONGODB_URI, KAFKA_BROKERS: env.CLUSTER_KAFKA_BROKERS },
+      {
+        MONGODB_URI: env.CLUSTER_MONGODB_URI,
+        KAFKA_BROKERS: env.CLUSTER_KAFKA_BROKERS,
+        KAFKA_SASL_MECHANISM: env.CLUSTER_KAFKA_SASL_MECHANISM,
+        KAFKA_USERS_FILE: env.CLUSTER_KAFKA_USERS_FILE,
+      },
       { combined: true, timeoutMs: 900_000 },
     ).catch((error: Error) => error.message);
     expect(output).toMatch(/config: user 1000(:1000)? \(uid 1000\), HEALTHCHECK kept/);

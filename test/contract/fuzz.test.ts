@@ -1,117 +1,110 @@
-import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../deploy/lib/local-stack';
-import { createTestOrg } from '../support/orgs';
 import { testSystem } from '../support/system';
+import { ALL_OPERATIONS, analyse, describeFailure, NEVER_SERVED, unserved } from './support/fuzz-analysis';
+import { createFuzzOrg, type FuzzOrg } from './support/fuzz-org';
+import { countsTable } from './support/fuzz-report';
+import { createLiveValidator } from './support/live-validation';
+import { loadRegressions, replay } from './support/regressions';
+import { CHECKS, runSchemathesis, schemathesis } from './support/schemathesis';
 
 /**
- * Property-based fuzzing of the whole public API from its own OpenAPI document (schemathesis, pinned, installed by
- * deploy/schemathesis.sh): the examples, coverage, fuzzing and stateful phases (the stateful one follows the
- * document's links from created records) over all 97 operations, with an all-scopes key of an enterprise
- * organization, so that every operation can succeed. Nothing is excluded: no operation can revoke the test's key.
+ * The contract gate inside `npm test`: the API against its own OpenAPI document, deterministically. The same commit
+ * sends the same requests and gets the same verdict: a fixed seed, a fixed number of examples per operation, no
+ * example database, one worker, no time budget. Exploration with random seeds is `npm run fuzz` (explore.fuzz.ts),
+ * and every failure it finds is recorded in regressions.json, which this gate replays first.
  *
- * Checks: no 5xx; statuses, content types, headers and bodies as documented; every request the document calls
- * invalid refused with a 4xx. `positive_data_acceptance` is not run: schema-valid requests are rightly refused
- * when they name a well-formed id that does not exist (INVALID_REFERENCE 422), carry a random opaque cursor
- * (INVALID_CURSOR 400), or break a business rule (INVALID_STATUS, PLAN_RESTRICTION…), which a schema cannot say.
+ * The run: schemathesis's examples, coverage, fuzzing and stateful phases over every operation, as an enterprise
+ * organisation seeded with records for every operation (fuzz-org.ts), whose ids the requests use (fuzz-config.ts,
+ * fuzz-document.ts). It fails on any failed check (CHECKS), on a schemathesis warning that the document and the
+ * server disagree (valid data refused: validation_mismatch) or that an operation only met missing records
+ * (missing_test_data), on an operation that never answered 2xx, and on any answer ajv finds breaking the document.
  */
-const CHECKS = [
-  'not_a_server_error',
-  'status_code_conformance',
-  'content_type_conformance',
-  'response_headers_conformance',
-  'response_schema_conformance',
-  'negative_data_rejection',
-];
-/** Bounded for a 2-core machine: the run stops after this budget (the test's whole time stays under 4 minutes). */
-const MAX_TIME_SECONDS = 170;
+const SEED = 19_2026;
 const MAX_EXAMPLES = 8;
-const WORK_DIR = resolve(REPO_ROOT, '.local');
-const REPORT_DIR = resolve(WORK_DIR, 'schemathesis');
+const RUN_DIR = resolve(REPO_ROOT, '.local/schemathesis/gate');
 const RESULTS_FILE = resolve(REPO_ROOT, 'bench-results/schemathesis.json');
+/** Warnings that say the document and the server disagree, or that the fuzz did not reach real records. */
+const BLOCKING_WARNINGS = ['validation_mismatch', 'missing_test_data'];
 
-interface RunReport {
-  schemathesis_version: string;
-  running_time: number;
-  operations: { total: number; tested: number };
-  test_cases: { generated: number; with_failures: number; unique_failures: number; errored: number };
-  failures: Array<{ code: string; title: string; count: number; operations: string[] }>;
-  phases: Record<string, { status: string }>;
-}
+describe('the API against its OpenAPI document (schemathesis, deterministic)', () => {
+  let fuzz: FuzzOrg;
+  let document: Record<string, any>;
+  let validator: ReturnType<typeof createLiveValidator>;
 
-function run(args: string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((done, fail) => {
-    // Run from the git-ignored .local/: schemathesis keeps its cache (.schemathesis/) in the working directory.
-    mkdirSync(WORK_DIR, { recursive: true });
-    const child = spawn('bash', [resolve(REPO_ROOT, 'deploy/schemathesis.sh'), ...args], { cwd: WORK_DIR });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, output }));
-  });
-}
+  beforeAll(async () => {
+    // Installed first (once per machine, cached), so that no test's time is spent on it.
+    const install = await schemathesis(['--install-only'], RUN_DIR);
+    if (install.code !== 0) throw new Error(install.output);
+    fuzz = await createFuzzOrg();
+    document = (await (await fetch(`${testSystem().baseUrl}/api/docs/openapi.json`)).json()) as Record<string, any>;
+    validator = createLiveValidator(document);
+  }, 300_000);
 
-describe('the API against its OpenAPI document (schemathesis)', () => {
-  it('answers every generated request as documented, with no server error', { timeout: 330_000 }, async () => {
-    // Installed first (once per machine, cached), so that the time budget below is spent on requests.
-    const install = await run(['--install-only']);
-    expect(install.code, install.output).toBe(0);
+  afterAll(() => fuzz?.close());
 
-    const org = await createTestOrg({ plan: 'enterprise' });
+  it('answers every recorded regression as documented (test/contract/regressions.json)', async () => {
     const { baseUrl } = testSystem();
-    rmSync(REPORT_DIR, { recursive: true, force: true });
-    mkdirSync(REPORT_DIR, { recursive: true });
-    const started = Date.now();
-    const result = await run([
-      '--config-file',
-      resolve(REPO_ROOT, 'test/contract/schemathesis.toml'),
-      'run',
-      `${baseUrl}/api/docs/openapi.json`,
-      '--header',
-      `Authorization: Bearer ${org.key}`,
-      '--checks',
-      CHECKS.join(','),
-      '--phases',
-      'examples,coverage,fuzzing,stateful',
-      '--max-examples',
-      String(MAX_EXAMPLES),
-      '--max-time',
-      String(MAX_TIME_SECONDS),
-      '--workers',
-      '2',
-      '--no-shrink',
-      '--request-timeout',
-      '15',
-      '--report',
-      'json,junit',
-      '--report-dir',
-      REPORT_DIR,
-    ]);
-    const reportFile = readdirSync(REPORT_DIR).find((name) => name.startsWith('json-'));
-    expect(reportFile, result.output).toBeDefined();
-    const report = JSON.parse(readFileSync(join(REPORT_DIR, reportFile ?? ''), 'utf8')) as RunReport;
-    const figures = {
-      schemathesis: report.schemathesis_version,
-      seconds: Math.round((Date.now() - started) / 1000),
-      operations: report.operations.tested,
-      operations_total: report.operations.total,
-      test_cases: report.test_cases.generated,
-      failures: report.test_cases.unique_failures,
-      failures_by_kind: Object.fromEntries(report.failures.map((failure) => [failure.code, failure.count])),
-      phases: Object.fromEntries(Object.entries(report.phases).map(([name, phase]) => [name, phase.status])),
-      checks: CHECKS,
-    };
-    mkdirSync(resolve(REPO_ROOT, 'bench-results'), { recursive: true });
-    writeFileSync(RESULTS_FILE, `${JSON.stringify(figures, null, 2)}\n`);
-    console.log(`schemathesis: ${JSON.stringify(figures)}`);
-
-    const summary = result.output.slice(result.output.lastIndexOf('FAILURES') - 40);
-    expect(report.operations.tested, result.output).toBe(97);
-    expect(report.test_cases.unique_failures, summary).toBe(0);
-    expect(report.test_cases.errored, summary).toBe(0);
-    expect(result.code, summary).toBe(0);
+    const problems: string[] = [];
+    for (const regression of loadRegressions()) {
+      const problem = await replay(regression, { baseUrl, key: fuzz.org.key, pools: fuzz.pools, document, validator });
+      if (problem) problems.push(problem);
+    }
+    expect(problems).toEqual([]);
   });
+
+  it(
+    'answers every generated request as documented, serves every operation, and never breaks the document',
+    { timeout: 900_000 },
+    async () => {
+      const started = Date.now();
+      const run = await runSchemathesis({
+        document,
+        baseUrl: testSystem().baseUrl,
+        fuzz,
+        dir: RUN_DIR,
+        seed: SEED,
+        maxExamples: MAX_EXAMPLES,
+        workers: 1,
+      });
+      const analysis = await analyse(run.ndjsonFile, validator);
+      const warnings = Object.fromEntries(
+        BLOCKING_WARNINGS.map((kind) => [
+          kind,
+          ((run.report.warnings?.[kind] ?? []) as string[]).filter((operation) => !NEVER_SERVED.has(operation)),
+        ]),
+      );
+      const figures = {
+        schemathesis: run.report.schemathesis_version,
+        seed: SEED,
+        max_examples: MAX_EXAMPLES,
+        seconds: Math.round((Date.now() - started) / 1000),
+        operations: run.report.operations?.tested,
+        requests: [...analysis.counts.values()].reduce((sum, counts) => sum + counts.requests, 0),
+        failures: run.report.test_cases?.unique_failures,
+        warnings: run.report.warnings,
+        answers_breaking_the_document: analysis.invalid.length,
+        operations_without_2xx: unserved(analysis),
+        checks: CHECKS,
+        per_operation: Object.fromEntries([...analysis.counts.entries()].sort(([a], [b]) => a.localeCompare(b))),
+      };
+      mkdirSync(resolve(REPO_ROOT, 'bench-results'), { recursive: true });
+      writeFileSync(RESULTS_FILE, `${JSON.stringify(figures, null, 2)}\n`);
+      console.log(`schemathesis, seed ${SEED}: requests per operation\n${countsTable(analysis.counts)}`);
+
+      const tail = run.output.slice(-3000);
+      expect(run.report.operations?.tested, tail).toBe(ALL_OPERATIONS.length);
+      expect(analysis.failures.map(describeFailure), tail).toEqual([]);
+      expect(run.report.test_cases?.unique_failures, tail).toBe(0);
+      expect(run.report.test_cases?.errored, tail).toBe(0);
+      expect(warnings, tail).toEqual({ validation_mismatch: [], missing_test_data: [] });
+      expect(unserved(analysis)).toEqual([]);
+      expect(analysis.invalid.map(describeFailure)).toEqual([]);
+      const unvalidated = ALL_OPERATIONS.filter((operation) => !NEVER_SERVED.has(operation) && !analysis.validatedSuccess.has(operation));
+      expect(unvalidated, 'operations with no 2xx answer validated by ajv').toEqual([]);
+      expect(run.code, tail).toBe(0);
+    },
+  );
 });

@@ -1,14 +1,14 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startLocalStack } from '../../deploy/lib/local-stack';
-import { freePort } from '../../deploy/lib/ports';
+import { kafkaLogin, REPO_ROOT } from '../../deploy/lib/local-stack';
+import { freePort, freePortWith } from '../../deploy/lib/ports';
 import { generateSecrets } from '../../deploy/lib/secrets';
 import { systemEnv } from '../../deploy/lib/system';
 import { dropNamespace } from '../support/namespace';
+import { stackForRun } from '../support/run-stack';
 import { crashUnderLoad } from './crash-under-load';
 import { shellCommands, type DocCommand } from './shell-blocks';
 import { ShellSession, type CommandResult } from './shell-session';
@@ -27,6 +27,8 @@ const NOT_RUN: Array<[RegExp, string]> = [
   [/^npm test\b/, 'the whole suite (this test is part of it)'],
   [/^npx vitest\b/, 'a test file of the suite'],
   [/^npm run (bench|chaos)\b/, 'a benchmark or the chaos suite'],
+  // .ci/run brings the local Kubernetes up and tests it after npm test (root, minutes, a machine of its own).
+  [/^npm run (cluster:|test:cluster)|cluster\.sh|KUBECTL|CRM_GATEWAY_URL/, 'the local cluster (.ci/run)'],
 ];
 
 /** Processes a person leaves running in a terminal of their own: started in the background, awaited by their line. */
@@ -68,21 +70,6 @@ function copyRepository(target: string): void {
   }
 }
 
-const portFree = (port: number) =>
-  new Promise<boolean>((done) => {
-    const server = createServer()
-      .once('error', () => done(false))
-      .listen(port, '127.0.0.1', () => server.close(() => done(true)));
-  });
-
-/** A free port whose `offsets` (npm start puts a second replica 10 ports higher, metrics after a base) are free too. */
-async function freeWith(offsets: number[]): Promise<number> {
-  for (;;) {
-    const base = await freePort();
-    if ((await Promise.all(offsets.map((offset) => portFree(base + offset)))).every(Boolean)) return base;
-  }
-}
-
 describe('the commands of the README and the docs, on a fresh copy of the repository', () => {
   const clone = mkdtempSync(join(tmpdir(), 'crm-clone-'));
   const namespace = `docs${Date.now().toString(36)}`;
@@ -91,20 +78,23 @@ describe('the commands of the README and the docs, on a fresh copy of the reposi
   let env: NodeJS.ProcessEnv;
   let ports: Record<string, number>;
   let shell: ShellSession | undefined;
+  let releaseStack: () => Promise<void> = async () => undefined;
 
   beforeAll(async () => {
     copyRepository(clone);
-    const stack = await startLocalStack();
+    // Stopped afterwards when this run started it: npm test leaves no server running (CI runs clones in a row).
+    const { stack, release } = await stackForRun();
+    releaseStack = release;
     // Two replicas of the CRM and of the webhook service, as `CRM_REPLICAS=2 WEBHOOKS_REPLICAS=2 npm start` runs them.
     ports = {
       PORT: await freePort(),
-      CRM_GRPC_PORT: await freeWith([10]),
-      WEBHOOKS_GRPC_PORT: await freeWith([10]),
+      CRM_GRPC_PORT: await freePortWith([10]),
+      WEBHOOKS_GRPC_PORT: await freePortWith([10]),
       MESSAGING_GRPC_PORT: await freePort(),
       AGENTS_GRPC_PORT: await freePort(),
       MESSAGING_HTTP_PORT: await freePort(),
       SIM_PORT: await freePort(),
-      METRICS_PORT: await freeWith([1, 2, 3, 4, 11, 12]),
+      METRICS_PORT: await freePortWith([1, 2, 3, 4, 11, 12]),
     };
     const system = systemEnv({
       stack,
@@ -118,12 +108,21 @@ describe('the commands of the README and the docs, on a fresh copy of the reposi
       simulatorPort: ports.SIM_PORT!,
     });
     // The servers' and services' addresses a terminal on that machine would default to; never the keys.
-    const { CURSOR_SECRET: _c, WEBHOOK_SECRETS_KEY: _w, WEBHOOK_SECRETS_KEY_ID: _i, WEBHOOK_SECRETS_OLD_KEYS: _o, ...addresses } = system;
+    const {
+      CURSOR_SECRET: _c,
+      WEBHOOK_SECRETS_KEY: _w,
+      WEBHOOK_SECRETS_KEY_ID: _i,
+      WEBHOOK_SECRETS_OLD_KEYS: _o,
+      SERVICE_TOKEN_SECRET: _s,
+      ...addresses
+    } = system;
     const { VITEST: _v, VITEST_POOL_ID: _p, VITEST_WORKER_ID: _wid, NODE_ENV: _n, ...inherited } = process.env;
     env = {
       ...inherited,
       ...addresses,
       ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])),
+      // The shared Kafka takes logins only: a terminal pointed at it (KAFKA_BROKERS) carries one, as the README says.
+      ...kafkaLogin(stack, 'admin'),
       CRM_NAMESPACE: namespace,
       CRM_REPLICAS: '2',
       WEBHOOKS_REPLICAS: '2',
@@ -139,6 +138,7 @@ describe('the commands of the README and the docs, on a fresh copy of the reposi
     shell?.close();
     if (env) await dropNamespace(env);
     rmSync(clone, { recursive: true, force: true });
+    await releaseStack();
   }, 180_000);
 
   /** The default ports in a command, rewritten to the ones this run gave npm start. */
@@ -167,6 +167,14 @@ describe('the commands of the README and the docs, on a fresh copy of the reposi
     }
   }
 
+  /** What the background terminals and the services logged lately: the cause when a command fails. */
+  function systemLogs(): string {
+    const tail = (path: string, chars: number) => (existsSync(path) ? readFileSync(path, 'utf8').slice(-chars) : '');
+    const logDir = join(clone, '.local/logs');
+    const services = existsSync(logDir) ? readdirSync(logDir).map((name) => `\n--- ${name}:\n${tail(join(logDir, name), 1_200)}`) : [];
+    return [...background.map(({ command, log }) => `\n--- ${command}:\n${tail(log, 2_000)}`), ...services].join('');
+  }
+
   async function runDocument(file: string): Promise<void> {
     for (const doc of shellCommands(REPO_ROOT, file)) {
       expect(doc.command, `${file}:${doc.line} has a placeholder, not a command`).not.toMatch(/…|<[a-z_ ]+>/);
@@ -178,8 +186,11 @@ describe('the commands of the README and the docs, on a fresh copy of the reposi
       }
       const result = await shell!.run(localized(doc.command));
       results.set(doc.command, result);
-      const where = `${file}:${doc.line} \`${doc.command}\`\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-1500)}`;
-      if (doc.comment.startsWith('refused')) {
+      const refused = doc.comment.startsWith('refused');
+      const where =
+        `${file}:${doc.line} \`${doc.command}\`\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-1500)}` +
+        ((result.code === 0) === refused ? systemLogs() : '');
+      if (refused) {
         expect(result.code, where).not.toBe(0);
         expect(result.stderr.trim().split('\n'), where).toHaveLength(1);
         expect(result.stderr.trim(), where).toMatch(/^error: /);

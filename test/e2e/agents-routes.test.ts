@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { agentBody } from '../support/agents';
 import { addNumber, type TestNumber } from '../support/messaging';
 import { createTestOrg, type TestOrg } from '../support/orgs';
+import { testSystem } from '../support/system';
 
 describe('AI agents: configuration routes (#70, #71, #74–#79)', () => {
   let org: TestOrg;
@@ -133,6 +134,18 @@ describe('AI agents: configuration routes (#70, #71, #74–#79)', () => {
     expect(response.status).toBe(status);
     expect(response.body.error.code).toBe(code);
     if (code === 'UNKNOWN_FIELDS' && _what === 'scope.channels') expect(response.body.error.details.fields).toEqual(['scope.channels']);
+  });
+
+  it('accepts only the models the deployment allows (AGENTS_ALLOWED_MODELS), with the allowed names', async () => {
+    const allowed = (testSystem().env.AGENTS_ALLOWED_MODELS ?? '').split(',');
+    const refused = await org.raw.post('/v1/ai-agents', agentBody({ aiConfig: { instructions: 'Hi.', model: 'gpt-5-ultra-expensive' } }));
+    expect(refused.status).toBe(422);
+    expect(refused.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: { fields: [{ field: 'aiConfig.model', allowed: expect.arrayContaining(allowed) }] },
+    });
+    const accepted = await org.raw.post('/v1/ai-agents', agentBody({ aiConfig: { instructions: 'Hi.', model: allowed[0] } }));
+    expect(accepted.status, accepted.text).toBe(201);
   });
 
   it('refuses invalid JSON', async () => {

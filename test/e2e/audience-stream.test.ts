@@ -3,13 +3,15 @@ import { createAsyncClient } from '@crm/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setContactChannels } from '../support/fixtures';
 import { addCustomField, createTestOrg, type TestOrg } from '../support/orgs';
-import { testSystem } from '../support/system';
+import { testCaller, testSystem } from '../support/system';
 
 /**
  * The broadcast sender reads its audience from the CRM over a server-streaming RPC, page by page, oldest first.
  * Contacts are made through the gateway as users make them; the audience is read straight from the CRM replicas.
  */
-const audiences = createAsyncClient(AudienceServiceService, testSystem().env.CRM_GRPC_URL ?? '', 'crm.v1.AudienceService');
+const audiences = createAsyncClient(AudienceServiceService, testSystem().env.CRM_GRPC_URL ?? '', 'crm.v1.AudienceService', {
+  identity: testCaller(),
+});
 afterAll(() => audiences.close());
 
 interface Created {

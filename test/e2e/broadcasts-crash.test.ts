@@ -15,8 +15,14 @@ describe('broadcast sending survives SIGKILL of its replicas', () => {
 
   beforeAll(async () => {
     org = await createTestOrg();
-    // Moderate QR-code pace × 40 = 20 messages/s per number: about 10 s for the whole broadcast.
-    system = await isolatedMessaging({ replicas: 2, name: 'bcrash', env: { BROADCAST_PACE_MULTIPLIER: '40', BROADCAST_LEASE_MS: '1500' } });
+    // Moderate QR-code pace × 40 = 20 messages/s per number: about 10 s for the whole broadcast. The provider's
+    // production timeout (5 s), not the shared tests' 1 s: this test is about crashes, and on a loaded machine the
+    // simulator answered after more than 1 s, so sends were retried instead of progressing (80 sends took > 30 s).
+    system = await isolatedMessaging({
+      replicas: 2,
+      name: 'bcrash',
+      env: { BROADCAST_PACE_MULTIPLIER: '40', BROADCAST_LEASE_MS: '1500', PROVIDER_TIMEOUT_MS: '5000' },
+    });
     await Promise.all(system.replicas.map((replica) => replica.start()));
     for (let i = 0; i < RECIPIENTS; i += 25) {
       await Promise.all(

@@ -169,6 +169,32 @@ describe('broadcast records: create, read, list, update, delete, recipients (#58
     });
   });
 
+  it('takes filter dates with any offset and answers them in UTC; refuses one an offset carries past year 9999', async () => {
+    // Found by npm run fuzz: dates stored as sent broke every later answer about the broadcast (500 on GET and list).
+    const filters = { createdAfter: '0656-02-11T19:08:44-19:09', createdBefore: '2026-03-01T09:00:03.89+05:30' };
+    const created = await org.raw.post('/v1/broadcasts', qrBody('Offsets', { audience: { type: 'all', filters } }));
+    expect(created.status, created.text).toBe(201);
+    const utc = { created_after: '0656-02-12T14:17:44.000Z', created_before: '2026-03-01T03:30:03.890Z' };
+    expect(created.body.data.audience.filters).toMatchObject(utc);
+    const read = await org.raw.get(`/v1/broadcasts/${created.body.data.id}`);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.data.audience.filters).toMatchObject(utc);
+    const patched = await org.raw.patch(`/v1/broadcasts/${created.body.data.id}`, {
+      audience: { type: 'all', filters: { createdAfter: '2026-01-01T00:00:00-05:00' } },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body.data.audience.filters.created_after).toBe('2026-01-01T05:00:00.000Z');
+
+    const late = await org.raw.post(
+      '/v1/broadcasts',
+      qrBody('Too late', { audience: { type: 'all', filters: { createdBefore: '9999-12-31T23:00:00-05:00' } } }),
+    );
+    expect(late.status, late.text).toBe(422);
+    expect(late.body.error.details.fields).toEqual([
+      { field: 'audience.filters.createdBefore', issue: 'must fall in the years 0000 to 9999 in UTC' },
+    ]);
+  });
+
   it('refuses invalid bodies with the catalogue codes and creates nothing', async () => {
     const refused = async (body: Record<string, unknown>, status: number, code: string) => {
       const response = await org.raw.post('/v1/broadcasts', body);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listAll } from '@crm/client';
 import {
   addHeaderTemplate,
@@ -14,7 +14,7 @@ import {
   waitForFinished,
   type CreatedContact,
 } from '../support/broadcasts';
-import { eventsOf, type EventLog } from '../support/events';
+import { eventsOf, orgWithEvents, type EventLog } from '../support/events';
 import { setContactChannels } from '../support/fixtures';
 import { addNumber, addTemplate, configureNumber, uniquePhone, type TestNumber } from '../support/messaging';
 import { addCustomField, createTestOrg, type TestOrg } from '../support/orgs';
@@ -45,12 +45,9 @@ describe('sending a broadcast: per-recipient templates, provider errors, pacing 
     });
 
   beforeAll(async () => {
-    org = await createTestOrg();
-    events = await eventsOf(org.orgId);
+    ({ org, events } = await orgWithEvents());
     await addCustomField(org.orgId, { entity: 'contact', key: 'city', type: 'text' });
-  });
-  afterAll(async () => {
-    await events.stop();
+    return events.stop;
   });
 
   it('fills each recipient’s template parameters from its contact (fallback when missing) and static values, in template order', async () => {

@@ -2,6 +2,8 @@ import {
   AppError,
   createLogger,
   EventBus,
+  kafkaFromEnv,
+  kafkaSettings,
   newEvent,
   newId,
   runConsumer,
@@ -9,13 +11,11 @@ import {
   type ConsumedEvent,
   type EventConsumer,
 } from '@crm/shared';
-import { Kafka, logLevel } from 'kafkajs';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testSystem } from '../support/system';
 
 const logger = createLogger('consumer-kit-test', 'silent');
-const brokers = () => (testSystem().env.KAFKA_BROKERS ?? '').split(',');
 
 const ORG = newId('organization');
 const CONTACT = newId('contact');
@@ -27,7 +27,7 @@ function tagEvent(tag: string) {
 }
 
 async function readTopic(topic: string, count: number, timeoutMs = 20_000) {
-  const kafka = new Kafka({ clientId: 'kit-reader', brokers: brokers(), logLevel: logLevel.NOTHING });
+  const kafka = kafkaFromEnv(testSystem().env, { clientId: 'kit-reader' });
   const consumer = kafka.consumer({ groupId: `kit-reader-${randomUUID()}`, maxWaitTimeInMs: 100 });
   const messages: Array<{ value: string; headers: Record<string, string> }> = [];
   await consumer.connect();
@@ -96,7 +96,7 @@ describe('the consumer kit', () => {
   };
 
   beforeAll(async () => {
-    bus = new EventBus({ brokers: brokers(), clientId: 'consumer-kit-test', logger });
+    bus = new EventBus({ kafka: kafkaSettings(testSystem().env), clientId: 'consumer-kit-test', logger });
     await bus.ensureTopic(topic, 1);
   });
   afterAll(async () => {

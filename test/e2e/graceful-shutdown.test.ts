@@ -1,6 +1,5 @@
 import { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
-import { createAsyncClient } from '@crm/shared';
-import { Kafka, logLevel } from 'kafkajs';
+import { createAsyncClient, kafkaFromEnv } from '@crm/shared';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,10 +8,31 @@ import { startService, waitUntil } from '../../deploy/lib/processes';
 import { grpcHealth, NOT_SERVING, SERVING } from '../support/grpc-health';
 import { isolatedWebhooks } from '../support/isolated-webhooks';
 import { createTestOrg } from '../support/orgs';
-import { testSystem } from '../support/system';
+import { testCaller, testSystem } from '../support/system';
 import { startReceiver } from '../support/webhook-receiver';
 
 const cleanups: Array<() => Promise<void> | void> = [];
+
+/** One more gateway of the test system, on its own port, with `env` on top. */
+async function startGateway(env: Record<string, string>) {
+  const system = testSystem();
+  const port = await freePort();
+  const logFile = join(system.logDir, `gateway-drain-${port}.log`);
+  const gateway = startService(
+    'gateway-drain',
+    'gateway/src/main.ts',
+    { ...system.env, PORT: String(port), METRICS_PORT: '0', ...env },
+    logFile,
+  );
+  cleanups.push(() => gateway.stop('SIGKILL'));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitUntil('the draining gateway', async () => (await fetch(`${baseUrl}/readyz`)).ok, {
+    timeoutMs: 60_000,
+    process: gateway,
+    logFile,
+  });
+  return { gateway, baseUrl };
+}
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
@@ -20,43 +40,76 @@ afterAll(async () => {
 // What Kubernetes does on a rolling update or a scale-in: SIGTERM, then SIGKILL after the grace period. A drained
 // process finishes what it accepted, refuses what comes after, and exits 0 well before the kill.
 describe('SIGTERM drains instead of dropping work', () => {
-  it('the gateway answers the request in flight, then exits 0 and takes no new connection', { timeout: 90_000 }, async () => {
-    const { env, logDir } = testSystem();
+  it(
+    'the gateway fails readiness, serves through its drain, answers the request in flight, then exits 0',
+    { timeout: 90_000 },
+    async () => {
+      const org = await createTestOrg();
+      // The receiver answers after 0.6 s (within the tests' WEBHOOK_MANUAL_TIMEOUT_MS, the bound of a test send):
+      // POST /v1/webhooks/{id}/test makes its attempt within the call, so the request stays in flight across the
+      // signal and into the drain.
+      const receiver = await startReceiver({ status: 200, delayMs: 600 });
+      cleanups.push(() => receiver.close());
+      const webhook = await org.client.POST('/v1/webhooks', { body: { name: 'drain', url: receiver.url, events: ['contact.created'] } });
+      expect(webhook.response.status).toBe(201);
+      const { gateway, baseUrl } = await startGateway({ SHUTDOWN_DRAIN_MS: '800' });
+      const headers = { authorization: `Bearer ${org.key}` };
+
+      const inFlight = fetch(`${baseUrl}/v1/webhooks/${webhook.data!.data.id}/test`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      await receiver.waitFor((all) => all.length >= 1, 10_000);
+      const signalledAt = Date.now();
+      gateway.child.kill('SIGTERM');
+
+      // Draining: readiness fails at once, and requests are still served, each telling the client to reconnect.
+      await waitUntil('readiness to fail', async () => (await fetch(`${baseUrl}/readyz`)).status === 503, { timeoutMs: 500 });
+      expect(await (await fetch(`${baseUrl}/readyz`)).json()).toEqual({ status: 'draining' });
+      const served = await fetch(`${baseUrl}/v1/me`, { headers });
+      expect(served.status).toBe(200);
+      expect(served.headers.get('connection')).toBe('close');
+
+      const answer = await inFlight;
+      expect(answer.status).toBe(200);
+      expect(((await answer.json()) as { data: { status: string } }).data.status).toBe('succeeded');
+      expect(await gateway.exited).toBe(0);
+      expect(Date.now() - signalledAt).toBeLessThan(15_000);
+      await expect(fetch(`${baseUrl}/healthz`)).rejects.toThrow();
+    },
+  );
+
+  it('the gateway never answers a bare 503 while it shuts down: every answer is served or the envelope', { timeout: 90_000 }, async () => {
     const org = await createTestOrg();
-    // The receiver answers after 1 s (within the tests' WEBHOOK_TIMEOUT_MS): POST /v1/webhooks/{id}/test makes its
-    // attempt within the call, so the request stays in flight across the signal.
-    const receiver = await startReceiver({ status: 200, delayMs: 1_000 });
-    cleanups.push(() => receiver.close());
-    const webhook = await org.client.POST('/v1/webhooks', { body: { name: 'drain', url: receiver.url, events: ['contact.created'] } });
-    expect(webhook.response.status).toBe(201);
-
-    const port = await freePort();
-    const logFile = join(logDir, `gateway-drain-${port}.log`);
-    const gateway = startService('gateway-drain', 'gateway/src/main.ts', { ...env, PORT: String(port), METRICS_PORT: '0' }, logFile);
-    cleanups.push(() => gateway.stop('SIGKILL'));
-    const baseUrl = `http://127.0.0.1:${port}`;
-    await waitUntil('the draining gateway', async () => (await fetch(`${baseUrl}/readyz`)).ok, {
-      timeoutMs: 60_000,
-      process: gateway,
-      logFile,
+    const { gateway, baseUrl } = await startGateway({ SHUTDOWN_DRAIN_MS: '500' });
+    const answers: Array<{ status: number; code?: string; retryAfter: string | null }> = [];
+    let unanswered = 0;
+    let running = true;
+    // Eight clients on keep-alive connections (fetch's default) until the process is gone.
+    const clients = Array.from({ length: 8 }, async () => {
+      while (running) {
+        try {
+          const response = await fetch(`${baseUrl}/v1/me`, { headers: { authorization: `Bearer ${org.key}` } });
+          const body = (await response.json()) as { error?: { code?: string } };
+          answers.push({ status: response.status, code: body.error?.code, retryAfter: response.headers.get('retry-after') });
+        } catch {
+          // A refused or reset connection reached no handler: a balancer sends it elsewhere.
+          unanswered++;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }
     });
-
-    const inFlight = fetch(`${baseUrl}/v1/webhooks/${webhook.data!.data.id}/test`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${org.key}`, 'content-type': 'application/json' },
-      body: '{}',
-    });
-    await receiver.waitFor((all) => all.length >= 1, 10_000);
-    const signalledAt = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 300));
     gateway.child.kill('SIGTERM');
+    expect(await gateway.exited).toBe(0);
+    running = false;
+    await Promise.all(clients);
 
-    const answer = await inFlight;
-    expect(answer.status).toBe(200);
-    expect(((await answer.json()) as { data: { status: string } }).data.status).toBe('succeeded');
-    const code = await gateway.exited;
-    expect(code).toBe(0);
-    expect(Date.now() - signalledAt).toBeLessThan(15_000);
-    await expect(fetch(`${baseUrl}/healthz`)).rejects.toThrow();
+    const served = answers.filter((answer) => answer.status === 200).length;
+    const refused = answers.filter((answer) => answer.status !== 200);
+    expect(served, `${unanswered} requests reached no handler`).toBeGreaterThan(10);
+    for (const answer of refused) expect(answer).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', retryAfter: '1' });
   });
 
   it('a webhook replica leaves its consumer group and exits 0, so its partitions move at once', { timeout: 120_000 }, async () => {
@@ -66,7 +119,7 @@ describe('SIGTERM drains instead of dropping work', () => {
     const running = await replicas[0]!.start();
     cleanups.push(() => running.stop('SIGKILL'));
 
-    const admin = new Kafka({ clientId: 'drain-test', brokers: (env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING }).admin();
+    const admin = kafkaFromEnv(env, { clientId: 'drain-test' }).admin();
     await admin.connect();
     cleanups.push(() => admin.disconnect());
     const state = async () => (await admin.describeGroups([consumerGroup])).groups[0]?.state;
@@ -89,7 +142,7 @@ describe('SIGTERM drains instead of dropping work', () => {
     const crmEnv = { ...env, CRM_GRPC_PORT: String(port), CRM_MESSAGE_CONSUMER_ENABLED: 'false', SHUTDOWN_DRAIN_MS: '3000' };
     const crm = startService('crm-drain', 'services/crm/src/main.ts', crmEnv, logFile);
     cleanups.push(() => crm.stop('SIGKILL'));
-    const accounts = createAsyncClient(AccountServiceService, address, 'crm.v1.AccountService');
+    const accounts = createAsyncClient(AccountServiceService, address, 'crm.v1.AccountService', { identity: testCaller() });
     cleanups.push(() => accounts.close());
     await waitUntil('the draining CRM', async () => SERVING.includes(await grpcHealth(address, '')), {
       timeoutMs: 60_000,

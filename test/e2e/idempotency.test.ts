@@ -26,11 +26,11 @@ describe('Idempotency-Key on POST /v1/contacts', () => {
 
   it('refuses the same key with another body with IDEMPOTENCY_KEY_REUSED', async () => {
     const key = randomUUID();
-    await org.raw.post('/v1/contacts', { name: 'Idem Body A' }, { headers: { 'idempotency-key': key } });
-    const response = await org.raw.post('/v1/contacts', { name: 'Idem Body B' }, { headers: { 'idempotency-key': key } });
+    await org.raw.post('/v1/contacts', { name: 'Idem Alpha' }, { headers: { 'idempotency-key': key } });
+    const response = await org.raw.post('/v1/contacts', { name: 'Idem Bravo' }, { headers: { 'idempotency-key': key } });
     expect(response.status).toBe(422);
     expect(response.body.error).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', type: 'unprocessable' });
-    expect(await count('Idem Body B')).toBe(0);
+    expect(await count('Idem Bravo')).toBe(0);
   });
 
   it('treats another key with the same body as a new request', async () => {

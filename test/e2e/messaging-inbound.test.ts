@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsOf, type EventLog } from '../support/events';
+import { request as httpRequest } from 'node:http';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { orgWithEvents, type EventLog } from '../support/events';
 import { addNumber, eventually, inbound, type TestNumber, uniquePhone } from '../support/messaging';
-import { createTestOrg, type TestOrg } from '../support/orgs';
+import type { TestOrg } from '../support/orgs';
+import { CALLBACK_TIMESTAMP_HEADER, DEV_CALLBACK_SECRET, signCallback } from '@crm/shared';
 import { testSystem } from '../support/system';
 
 describe('inbound messages: conversations, contacts and events', () => {
@@ -11,13 +13,10 @@ describe('inbound messages: conversations, contacts and events', () => {
   let official: TestNumber;
 
   beforeAll(async () => {
-    org = await createTestOrg();
-    events = await eventsOf(org.orgId);
+    ({ org, events } = await orgWithEvents());
     qr = await addNumber(org.orgId, 'qrcode', { name: 'Sales QR' });
     official = await addNumber(org.orgId, 'official', { name: 'Support line' });
-  });
-  afterAll(async () => {
-    await events.stop();
+    return events.stop;
   });
 
   it('an unknown sender becomes a contact (source chatapp) with a conversation, a message and message.received', async () => {
@@ -172,5 +171,50 @@ describe('inbound messages: conversations, contacts and events', () => {
     });
     expect(response.status).toBe(401);
     expect((await org.client.GET('/v1/contacts', { params: { query: { search: '15550009999' } } })).data!.data).toHaveLength(0);
+  });
+
+  it('refuses a correctly signed callback replayed outside the window, and a body past the limit without reading it all', async () => {
+    const listener = (testSystem().env.SIM_CALLBACK_URL ?? '').split(',')[0];
+    const secret = testSystem().env.PROVIDER_CALLBACK_SECRET ?? DEV_CALLBACK_SECRET;
+    const raw = JSON.stringify({
+      event: 'message.upsert',
+      instance: qr.ref,
+      data: { id: 'replayed', remote_jid: '15550008888@c.chatapp', text: 'replayed', timestamp: '1' },
+    });
+    const tenMinutesAgo = Math.floor(Date.now() / 1000) - 600;
+    const replayed = await fetch(`${listener}/callbacks/qrcode`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        [CALLBACK_TIMESTAMP_HEADER]: String(tenMinutesAgo),
+        'x-bridge-signature': signCallback(secret, tenMinutesAgo, raw),
+      },
+      body: raw,
+    });
+    expect(replayed.status).toBe(401);
+    expect(await replayed.json()).toEqual({ error: 'stale_timestamp' });
+    const unstamped = await fetch(`${listener}/callbacks/qrcode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-bridge-signature': signCallback(secret, tenMinutesAgo, raw) },
+      body: raw,
+    });
+    expect(unstamped.status).toBe(401);
+    expect((await org.client.GET('/v1/contacts', { params: { query: { search: '15550008888' } } })).data!.data).toHaveLength(0);
+
+    // Declares 2 MB and sends 1 KB of it: the listener answers without waiting for the rest.
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(`${listener}/callbacks/qrcode`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': String(2 * 1_048_576) },
+      });
+      request.on('response', (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+        request.destroy();
+      });
+      request.on('error', reject);
+      request.write('x'.repeat(1024));
+    });
+    expect(status).toBe(413);
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsOf, type EventLog } from '../support/events';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { orgWithEvents, type EventLog } from '../support/events';
 import {
   addNumber,
   addTemplate,
@@ -34,17 +34,14 @@ describe('POST /v1/messages/send and delivery statuses', () => {
   const sentAt = async (ref: string) => (await sim<{ data: Array<{ id: string; body: any; to: string }> }>(`sent?ref=${ref}`)).body.data;
 
   beforeAll(async () => {
-    org = await createTestOrg();
-    events = await eventsOf(org.orgId);
+    ({ org, events } = await orgWithEvents());
     qr = await addNumber(org.orgId, 'qrcode', { name: 'QR' });
     official = await addNumber(org.orgId, 'official', { name: 'Official', isDefault: true });
     await addTemplate(org.orgId, official.id, { name: 'order_update', language: 'en_US', text: 'Hi {{1}}, order {{2}} shipped.' });
     await addTemplate(org.orgId, official.id, { name: 'welcome', language: 'en_US', text: 'Welcome!' });
     await addTemplate(org.orgId, official.id, { name: 'welcome', language: 'pt_BR', status: 'PENDING', text: 'Bem-vindo!' });
     await addTemplate(org.orgId, official.id, { name: 'promo', language: 'en_US', status: 'REJECTED', text: 'Promo' });
-  });
-  afterAll(async () => {
-    await events.stop();
+    return events.stop;
   });
 
   it('sends free text on a QR-code number: 201 sent with the provider id, message.sent, then delivered and read', async () => {

@@ -1,6 +1,5 @@
 import { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
-import { createAsyncClient } from '@crm/shared';
-import { Kafka, logLevel } from 'kafkajs';
+import { createAsyncClient, kafkaFromEnv } from '@crm/shared';
 import { MongoClient } from 'mongodb';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,7 +8,7 @@ import { startService, waitUntil, type ServiceProcess } from '../../deploy/lib/p
 import { createOrganization } from '../../services/crm/src/domain/admin';
 import { eventsOf } from '../support/events';
 import { crmAdmin } from '../support/orgs';
-import { testSystem } from '../support/system';
+import { testCaller, testSystem } from '../support/system';
 
 const running: ServiceProcess[] = [];
 afterAll(async () => {
@@ -45,7 +44,7 @@ describe('outbox', () => {
       join(logDir, 'crm-victim.log'),
     );
     running.push(victim);
-    const client = createAsyncClient(ContactServiceService, `127.0.0.1:${port}`, 'crm.v1.ContactService');
+    const client = createAsyncClient(ContactServiceService, `127.0.0.1:${port}`, 'crm.v1.ContactService', { identity: testCaller() });
     await waitUntil(
       'crm victim',
       async () => (
@@ -114,7 +113,7 @@ describe('outbox', () => {
     } finally {
       await mongo.db(dbName).dropDatabase();
       await mongo.close();
-      const admin = new Kafka({ brokers: (env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING }).admin();
+      const admin = kafkaFromEnv(env, { clientId: 'outbox-crash-test' }).admin();
       await admin.connect();
       await admin.deleteTopics({ topics: [topic] }).catch(() => undefined);
       await admin.disconnect();

@@ -1,13 +1,13 @@
 import { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
 import { DealServiceService } from '@crm/proto/gen/crm/v1/deals';
 import { NoteServiceService } from '@crm/proto/gen/crm/v1/notes';
-import { createAsyncClient } from '@crm/shared';
-import { Kafka, logLevel } from 'kafkajs';
+import { createAsyncClient, kafkaFromEnv } from '@crm/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedWebhooks } from '../support/isolated-webhooks';
+import { eventsOf } from '../support/events';
 import { createTestOrg, type TestOrg } from '../support/orgs';
 import { createFunnel } from '../support/pipelines';
-import { testSystem } from '../support/system';
+import { testCaller, testSystem } from '../support/system';
 import { eventually, sleep, startReceiver } from '../support/webhook-receiver';
 
 /**
@@ -18,7 +18,7 @@ import { eventually, sleep, startReceiver } from '../support/webhook-receiver';
 const crmReplicas = () => (testSystem().env.CRM_GRPC_URL ?? '').split(',');
 
 function perReplica<D extends Parameters<typeof createAsyncClient>[0]>(definition: D, name: string) {
-  const clients = crmReplicas().map((address) => createAsyncClient(definition, address, name));
+  const clients = crmReplicas().map((address) => createAsyncClient(definition, address, name, { identity: testCaller() }));
   return { at: (index: number) => clients[index % clients.length]!, close: () => clients.forEach((client) => client.close()) };
 }
 
@@ -66,6 +66,40 @@ describe('two CRM replicas writing the same records', () => {
       tags: ['replicated'],
       title: 'Contested, edited',
     });
+  });
+
+  it("publishes each event of records written through both replicas once, a record's creation before its changes", async () => {
+    const other = await createTestOrg();
+    const events = await eventsOf(other.orgId);
+    try {
+      // Each contact is created through one replica (its outbox leased to that replica's relay by the insert)
+      // and gets 6 tags at once through both: the other replica appends events while the record may be leased.
+      const created = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => contacts.at(i).createContact({ org_id: other.orgId, id: '', body: { name: `Relayed ${i}` } })),
+      );
+      const tags = Array.from({ length: 6 }, (_, i) => `r${i}`);
+      await Promise.all(
+        created.flatMap((contact) =>
+          tags.map((tag, i) => contacts.at(i).addContactTags({ org_id: other.orgId, id: contact.id, tags: [tag] })),
+        ),
+      );
+      const ofContact = (id: string) => events.received.filter((event) => event.data?.object?.id === id || event.data?.contact?.id === id);
+      await events.waitFor(
+        () => created.every((contact) => ofContact(contact.id).filter((e) => e.type === 'contact.tag.added').length >= 6),
+        60_000,
+      );
+
+      expect(new Set(events.received.map((event) => event.id)).size).toBe(events.received.length);
+      for (const contact of created) {
+        const own = ofContact(contact.id);
+        expect(own[0]?.type).toBe('contact.created');
+        expect(own.filter((event) => event.type === 'contact.created')).toHaveLength(1);
+        const added = own.filter((event) => event.type === 'contact.tag.added').map((event) => event.data.tag as string);
+        expect(added.sort()).toEqual(tags);
+      }
+    } finally {
+      await events.stop();
+    }
   });
 
   it('counts 24 notes created concurrently through both replicas', async () => {
@@ -168,7 +202,7 @@ describe('two webhook replicas sharing the consumer group and the retry queue', 
 });
 
 async function groupMembers(groupId: string): Promise<number> {
-  const admin = new Kafka({ brokers: (testSystem().env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING }).admin();
+  const admin = kafkaFromEnv(testSystem().env, { clientId: 'replicas-test' }).admin();
   await admin.connect();
   try {
     const { groups } = await admin.describeGroups([groupId]);

@@ -1,9 +1,8 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestOrg, type TestOrg } from '../support/orgs';
-import { standardVerifies } from '../support/signatures';
+import { standardVerifies, xSignatureMatches } from '../support/signatures';
 import { testSystem } from '../support/system';
-import { eventually, sleep, startReceiver, type Receiver, type ReceivedRequest } from '../support/webhook-receiver';
+import { eventually, sleep, startReceiver, type Receiver } from '../support/webhook-receiver';
 
 const receivers: Receiver[] = [];
 afterAll(async () => {
@@ -23,17 +22,6 @@ const createContact = async (org: TestOrg, name = 'Webhook Person') => {
   expect(response.response.status, JSON.stringify(response.error)).toBe(201);
   return response.data!.data as { id: string };
 };
-
-/** The receiver's own check of X-Webhook-Signature: HMAC-SHA256(secret, "<timestamp>.<raw body>"), any listed value. */
-function xSignatureMatches(request: ReceivedRequest, secret: string): boolean {
-  const timestamp = String(request.headers['x-webhook-timestamp']);
-  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return false;
-  const expected = createHmac('sha256', secret).update(`${timestamp}.${request.body}`).digest();
-  return String(request.headers['x-webhook-signature'])
-    .split(',')
-    .map((entry) => Buffer.from(entry.trim().replace(/^sha256=/, ''), 'hex'))
-    .some((candidate) => candidate.length === expected.length && timingSafeEqual(candidate, expected));
-}
 
 const deliveriesOf = async (org: TestOrg, webhookId: string, query = '') => {
   const response = await org.raw.get(`/v1/webhooks/${webhookId}/deliveries?limit=200${query}`);

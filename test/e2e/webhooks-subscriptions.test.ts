@@ -53,11 +53,11 @@ describe('webhook subscriptions', () => {
     expect(listed[0]).not.toHaveProperty('secret');
   });
 
-  it('lists the 47 event kinds, 21 of them emitted by API writes, through the literal path', async () => {
+  it('lists the 48 event kinds, 21 of them emitted by API writes, through the literal path', async () => {
     const org = await createTestOrg();
     const kinds = await listAll(org.client, '/v1/webhooks/event-types', { query: { limit: 10 } });
-    expect(kinds).toHaveLength(47);
-    expect(new Set(kinds.map((kind) => kind.type)).size).toBe(47);
+    expect(kinds).toHaveLength(48);
+    expect(new Set(kinds.map((kind) => kind.type)).size).toBe(48);
     expect(kinds.filter((kind) => kind.api_write)).toHaveLength(21);
     expect(kinds.map((kind) => kind.type)).toEqual(
       expect.arrayContaining([
@@ -82,7 +82,7 @@ describe('webhook subscriptions', () => {
     expect(response.body.error.code).toBe('VALIDATION_ERROR');
     const field = response.body.error.details.fields[0];
     expect(field.field).toBe('events.1');
-    expect(field.allowed).toHaveLength(47);
+    expect(field.allowed).toHaveLength(48);
     expect(field.allowed).toContain('contact.created');
     expect(
       (await org.client.POST('/v1/webhooks', { body: { name: 'x', url: 'https://hooks.example.com/in', events: [] } })).response.status,

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Kafka, logLevel, type Consumer } from 'kafkajs';
+import { kafkaFromEnv } from '@crm/shared';
+import type { Consumer } from 'kafkajs';
 import { contractViolation } from './event-contract';
 import { testSystem } from './system';
+import { createTestOrg, type TestOrg } from './orgs';
 
 export interface ReceivedEvent {
   id: string;
@@ -18,7 +20,7 @@ export interface ReceivedEvent {
  */
 export async function eventsOf(orgId: string, topic?: string) {
   const { env } = testSystem();
-  const kafka = new Kafka({ clientId: 'test-events', brokers: (env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING });
+  const kafka = kafkaFromEnv(env, { clientId: 'test-events' });
   const consumer: Consumer = kafka.consumer({ groupId: `test-${randomUUID()}`, maxWaitTimeInMs: 100 });
   const received: ReceivedEvent[] = [];
   const violations: string[] = [];
@@ -52,3 +54,12 @@ export async function eventsOf(orgId: string, topic?: string) {
 }
 
 export type EventLog = Awaited<ReturnType<typeof eventsOf>>;
+
+/**
+ * A fresh organization and the log of its events, for a describe block's beforeAll, which returns `stop` as its
+ * teardown: `beforeAll(async () => { ({ org, events } = await orgWithEvents()); return events.stop; })`.
+ */
+export async function orgWithEvents(options?: Parameters<typeof createTestOrg>[0]): Promise<{ org: TestOrg; events: EventLog }> {
+  const org = await createTestOrg(options);
+  return { org, events: await eventsOf(org.orgId) };
+}

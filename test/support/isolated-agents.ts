@@ -3,7 +3,7 @@ import { createAsyncClient, newId, randomToken } from '@crm/shared';
 import { join } from 'node:path';
 import { freePort } from '../../deploy/lib/ports';
 import { isolatedReplica, stopReplicas, type IsolatedReplica } from './isolated-replica';
-import { testSystem } from './system';
+import { testCaller, testSystem } from './system';
 
 export type AgentsReplica = IsolatedReplica<ReturnType<typeof createAsyncClient<typeof AgentServiceService>>>;
 
@@ -27,7 +27,7 @@ export async function isolatedAgents(options: { replicas: number; name: string; 
       const port = await freePort();
       const name = `agents-${options.name}-${index + 1}`;
       const logFile = join(logDir, `${name}-${suffix}.log`);
-      const client = createAsyncClient(AgentServiceService, `127.0.0.1:${port}`, 'agents.v1.AgentService');
+      const client = createAsyncClient(AgentServiceService, `127.0.0.1:${port}`, 'agents.v1.AgentService', { identity: testCaller() });
       const replica: AgentsReplica = isolatedReplica({
         name,
         entry: 'services/agents/src/main.ts',

@@ -8,7 +8,7 @@ import { loadMessagingConfig } from '../../services/messaging/src/config';
 import { createNumber } from '../../services/messaging/src/domain/admin';
 import { createDeps } from '../../services/messaging/src/wiring';
 import { isolatedReplica, stopReplicas, type IsolatedReplica } from './isolated-replica';
-import { testSystem } from './system';
+import { testCaller, testSystem } from './system';
 
 export type MessagingReplica = IsolatedReplica<ReturnType<typeof createAsyncClient<typeof BroadcastServiceService>>>;
 
@@ -51,7 +51,9 @@ export async function isolatedMessaging(options: { replicas: number; name: strin
   const replicas: MessagingReplica[] = ports.map((port, index) => {
     const name = `messaging-${options.name}-${index + 1}`;
     const logFile = join(logDir, `${name}-${suffix}.log`);
-    const client = createAsyncClient(BroadcastServiceService, `127.0.0.1:${port.grpc}`, 'broadcasts.v1.BroadcastService');
+    const client = createAsyncClient(BroadcastServiceService, `127.0.0.1:${port.grpc}`, 'broadcasts.v1.BroadcastService', {
+      identity: testCaller(),
+    });
     const replica: MessagingReplica = isolatedReplica({
       name,
       entry: 'services/messaging/src/main.ts',

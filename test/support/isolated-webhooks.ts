@@ -1,3 +1,4 @@
+import { EventLogServiceService } from '@crm/proto/gen/webhooks/v1/events';
 import { WebhookServiceService } from '@crm/proto/gen/webhooks/v1/webhooks';
 import { createAsyncClient } from '@crm/shared';
 import { MongoClient } from 'mongodb';
@@ -5,10 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { freePort } from '../../deploy/lib/ports';
 import { startService, waitUntil, type ServiceProcess } from '../../deploy/lib/processes';
-import { testSystem } from './system';
+import { testCaller, testSystem } from './system';
 
 export interface WebhookReplica {
   client: ReturnType<typeof createAsyncClient<typeof WebhookServiceService>>;
+  /** The replica's event log and replays. */
+  events: ReturnType<typeof createAsyncClient<typeof EventLogServiceService>>;
   start(): Promise<ServiceProcess>;
 }
 
@@ -34,9 +37,13 @@ export async function isolatedWebhooks(options: { replicas: number; name: string
     const port = await freePort();
     const name = `webhooks-${options.name}-${index}`;
     const logFile = join(logDir, `${name}-${suffix}.log`);
-    const client = createAsyncClient(WebhookServiceService, `127.0.0.1:${port}`, 'webhooks.v1.WebhookService');
+    const client = createAsyncClient(WebhookServiceService, `127.0.0.1:${port}`, 'webhooks.v1.WebhookService', { identity: testCaller() });
+    const events = createAsyncClient(EventLogServiceService, `127.0.0.1:${port}`, 'webhooks.v1.EventLogService', {
+      identity: testCaller(),
+    });
     replicas.push({
       client,
+      events,
       async start() {
         const process = startService(name, 'services/webhooks/src/main.ts', { ...shared, WEBHOOKS_GRPC_PORT: String(port) }, logFile);
         await waitUntil(
@@ -57,7 +64,10 @@ export async function isolatedWebhooks(options: { replicas: number; name: string
     consumerGroup: shared.WEBHOOK_CONSUMER_GROUP,
     dbName: shared.WEBHOOKS_DB_NAME,
     async dropDatabase() {
-      for (const replica of replicas) replica.client.close();
+      for (const replica of replicas) {
+        replica.client.close();
+        replica.events.close();
+      }
       const mongo = await new MongoClient(env.MONGODB_URI ?? '').connect();
       await mongo.db(shared.WEBHOOKS_DB_NAME).dropDatabase();
       await mongo.close();

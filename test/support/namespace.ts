@@ -1,4 +1,4 @@
-import { Kafka, logLevel } from 'kafkajs';
+import { kafkaFromEnv } from '@crm/shared';
 import { MongoClient } from 'mongodb';
 
 /**
@@ -13,7 +13,7 @@ export async function dropNamespace(env: NodeJS.ProcessEnv): Promise<void> {
   } finally {
     await mongo.close();
   }
-  const admin = new Kafka({ brokers: (env.KAFKA_BROKERS ?? '').split(','), logLevel: logLevel.NOTHING }).admin();
+  const admin = kafkaFromEnv(env, { clientId: 'test-cleanup' }).admin();
   await admin.connect();
   await admin.deleteTopics({ topics: [env.EVENTS_TOPIC ?? ''] }).catch(() => undefined);
   await admin.disconnect();

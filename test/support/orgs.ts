@@ -40,11 +40,12 @@ export interface TestOrg {
 /** A key of a test organization, with its typed and its untyped client. */
 export interface ScopedKey {
   key: string;
+  keyId: string;
   client: CrmClient;
   raw: RawApi;
 }
 
-const scopedKey = (key: string): ScopedKey => ({ key, client: client(key), raw: rawApi(key) });
+const scopedKey = (key: string, keyId: string): ScopedKey => ({ key, keyId, client: client(key), raw: rawApi(key) });
 
 /** A fresh organization with two members and a key holding every scope (or the given ones). */
 export async function createTestOrg(options: { plan?: string; scopes?: readonly string[]; name?: string } = {}): Promise<TestOrg> {
@@ -71,7 +72,10 @@ export async function createTestOrg(options: { plan?: string; scopes?: readonly 
     client: client(key.key),
     raw: rawApi(key.key),
     memberIds: [owner.id, seller.id],
-    keyWith: async (scopes) => scopedKey((await createApiKey(deps, organization.id, { name: 'scoped', scopes })).key),
+    keyWith: async (scopes) => {
+      const created = await createApiKey(deps, organization.id, { name: 'scoped', scopes });
+      return scopedKey(created.key, created.id);
+    },
   };
 }
 

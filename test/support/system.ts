@@ -1,3 +1,4 @@
+import { callerIdentity, type CallerIdentity } from '@crm/shared';
 import { inject } from 'vitest';
 
 export interface TestSystem {
@@ -12,3 +13,7 @@ export interface TestSystem {
 }
 
 export const testSystem = (): TestSystem => inject('system');
+
+/** A test's gRPC calls carry a service token signed with the system's internal key, like the gateway's. */
+export const testCaller = (): CallerIdentity =>
+  callerIdentity('test', { SERVICE_TOKEN_SECRET: testSystem().env.SERVICE_TOKEN_SECRET ?? '' });

@@ -579,6 +579,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/companies/batch/upsert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update up to 100 companies
+         * @description Each item is matched by external_id, then email, then phone (the oldest live company holding it), and created or updated atomically on its own (concurrent batches naming the same company by the same key produce one). Answers 200 with one result per item, in order: created, updated, unchanged or error (with the public error object); one bad item never fails the others. name is required only when an item creates. Emits company.created and company.updated as single writes do. Honours Idempotency-Key for the whole batch. Counts one request per item in the rate limits.
+         *
+         *     Scope: `write:companies`.
+         *
+         *     Honours the Idempotency-Key header (24 h).
+         */
+        post: operations["batchUpsertCompanies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contacts": {
         parameters: {
             query?: never;
@@ -618,7 +642,7 @@ export interface paths {
         };
         /**
          * Read a contact
-         * @description The contact with messages_count and at most 10 linked deals.
+         * @description The contact with messages_count and at most 10 linked deals. deals is empty for a key without read:deals, and company null for a key without read:companies.
          *
          *     Scope: `read:contacts`.
          */
@@ -659,6 +683,30 @@ export interface paths {
         get: operations["listContactDeals"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/{id}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge contacts into this one
+         * @description Folds the contacts of contact_ids (1–20) into the contact of the path: their deals, notes, tasks and tags move to it, it takes the fields it lacks from them (the first in contact_ids that has one wins), and they are deleted (a read answers 404 with details.merged_into, from the moment the merge claims them). A merge interrupted by a crash is completed by a retry, or by the service within seconds. Their conversations follow within moments. Emits contact.merged once, contact.deleted for each folded contact, and contact.updated / contact.tag.added for what the contact gained. Idempotent: contacts already merged into this one are passed over; honours Idempotency-Key (24 h). See docs/contact-merge.md.
+         *
+         *     Scope: `write:contacts`.
+         *
+         *     Honours the Idempotency-Key header (24 h).
+         */
+        post: operations["mergeContacts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -721,6 +769,28 @@ export interface paths {
         patch: operations["updateContactNote"];
         trace?: never;
     };
+    "/v1/contacts/{id}/opt-out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opt a contact out of marketing
+         * @description Records that the contact asked for no more marketing messages (by a form, a call…), as a STOP keyword does: official broadcasts with a marketing template leave it out (exclusion_reason marketing_opt_out). Emits contact.opted_out (source api) the first time; repeating it answers the standing opt-out and emits nothing. Only the contact opts back in, by writing START.
+         *
+         *     Scope: `write:contacts`.
+         */
+        post: operations["optOutContact"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/contacts/{id}/tags": {
         parameters: {
             query?: never;
@@ -760,6 +830,30 @@ export interface paths {
          *     Scope: `write:contacts`.
          */
         delete: operations["removeContactTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/contacts/batch/upsert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create or update up to 100 contacts
+         * @description Each item is matched by external_id, then email, then phone, and created or updated atomically on its own (concurrent batches naming the same person by the same key produce one contact). Answers 200 with one result per item, in order: created, updated, unchanged or error (with the public error object); one bad item never fails the others. name is required only when an item creates; source applies only then. Emits the events of single writes (contact.created; contact.updated and tag events). Honours Idempotency-Key for the whole batch. Counts one request per item in the rate limits.
+         *
+         *     Scope: `write:contacts`.
+         *
+         *     Honours the Idempotency-Key header (24 h).
+         */
+        post: operations["batchUpsertContacts"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1115,6 +1209,50 @@ export interface paths {
          *     Scope: `write:deals`.
          */
         post: operations["winDeal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every event of the organization, newest first
+         * @description Every event the services emitted for the organization, whether or not a subscription wanted it, kept 30 days (EVENTS_RETENTION_DAYS). Each is exactly the body webhooks receive plus request_id. Filters: type (one or several), created_after (inclusive), created_before (exclusive), object_id (a record the event is about: its object, a note and its deal or contact, a tagged contact…). meta.total counts the stored events without filters. The key also needs the read scope that guards each kind (GET /v1/webhooks/event-types: scope): naming a kind it cannot read answers INSUFFICIENT_SCOPES; without type, only the kinds it can read are listed.
+         *
+         *     Scope: `read:events`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one stored event
+         * @description The event exactly as webhooks deliver it, plus request_id; NOT_FOUND once its retention has passed. The key also needs the read scope that guards the event's kind (INSUFFICIENT_SCOPES otherwise).
+         *
+         *     Scope: `read:events`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1533,7 +1671,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe to events
-         * @description url must be https on a public host (loopback, private, link-local and metadata addresses are refused, unless the deployment allow-lists the host). events: kinds from GET /v1/webhooks/event-types. The answer carries the signing secret, shown only here and by rotate-secret.
+         * @description url must be https on a public host (loopback, private, link-local and metadata addresses are refused, unless the deployment allow-lists the host). events: kinds from GET /v1/webhooks/event-types. The key needs, besides write:webhooks, the read scope that guards each subscribed kind (x-scope of each event in the webhooks section; INSUFFICIENT_SCOPES names the missing ones): revoking the key later pauses the subscription (paused_reason api_key_revoked). An organization has at most WEBHOOK_MAX_SUBSCRIPTIONS subscriptions (default 25; WEBHOOK_LIMIT_EXCEEDED beyond). The answer carries the signing secret, shown only here and by rotate-secret.
          *
          *     Scope: `write:webhooks`.
          */
@@ -1571,7 +1709,7 @@ export interface paths {
         head?: never;
         /**
          * Update, pause or reactivate a webhook subscription
-         * @description Any of name, url, events, status. status: active reactivates a paused subscription, resets consecutive_failures and resumes its held retries; status: paused pauses it by hand.
+         * @description Any of name, url, events, status. status: active reactivates a paused subscription, resets consecutive_failures and resumes its held retries; status: paused pauses it by hand. The key needs the read scope of every kind the subscription receives (after the change); it then answers for the subscription: a subscription paused because its key was revoked is reactivated by such a key.
          *
          *     Scope: `write:webhooks`.
          */
@@ -1592,6 +1730,52 @@ export interface paths {
          *     Scope: `read:webhooks`.
          */
         get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay stored events to a subscription
+         * @description Starts a job that delivers the stored events (GET /v1/events) of [since, until) — until defaults to now, and a later until is now — that the subscription receives, narrowed to types when given, through the normal delivery engine (signing, retries, pausing). Each replay delivers each event once (then at-least-once, as any delivery); the job and its position are stored, so it resumes after a restart. Follow it with GET /v1/webhooks/{id}/replays/{replayId}; webhook.replay.completed is emitted when every delivery has its outcome. Honours Idempotency-Key. The key also needs the read scope that guards each kind replayed (types, else the kinds the subscription receives).
+         *
+         *     Scope: `write:webhooks`.
+         *
+         *     Honours the Idempotency-Key header (24 h).
+         */
+        post: operations["startWebhookReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/replays/{replayId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a replay
+         * @description Its status and counts: matched (queued so far), delivered, failed.
+         *
+         *     Scope: `read:webhooks`.
+         */
+        get: operations["getWebhookReplay"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1633,7 +1817,7 @@ export interface paths {
         put?: never;
         /**
          * Send an example event
-         * @description Sends an example event of event_type (default: the first subscribed kind) with a realistic payload, within the call (at most the delivery timeout, 10 s), and returns the delivery (is_test true). One attempt, no retries; also while paused.
+         * @description Sends an example event of event_type (default: the first subscribed kind) with a realistic payload, within the call, and returns the delivery (is_test true). One attempt, no retries; also while paused. The attempt waits at most WEBHOOK_MANUAL_TIMEOUT_MS (default 5 s; a slower receiver gives error timeout); an organization has at most WEBHOOK_MANUAL_CONCURRENCY test sends and redeliveries in flight (default 4), RATE_LIMITED with Retry-After beyond.
          *
          *     Scope: `write:webhooks`.
          */
@@ -1653,7 +1837,7 @@ export interface paths {
         };
         /**
          * Read a delivery with its request
-         * @description The delivery, the headers of its last attempt and the exact raw body that was signed.
+         * @description The delivery, the headers of its last attempt and the exact raw body that was signed. The body carries the event data, so the key also needs the read scope that guards its kind.
          *
          *     Scope: `read:webhooks`.
          */
@@ -1677,7 +1861,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again
-         * @description A new delivery of the same event (same id, same body) with redelivery_of set, attempted within the call; also while the subscription is paused. Receivers deduplicate by the event id.
+         * @description A new delivery of the same event (same id, same body) with redelivery_of set, attempted within the call; also while the subscription is paused. Receivers deduplicate by the event id. The key also needs the read scope that guards the kind. The attempt waits at most WEBHOOK_MANUAL_TIMEOUT_MS (default 5 s); an organization has at most WEBHOOK_MANUAL_CONCURRENCY test sends and redeliveries in flight (default 4), RATE_LIMITED with Retry-After beyond.
          *
          *     Scope: `write:webhooks`.
          */
@@ -1697,7 +1881,7 @@ export interface paths {
         };
         /**
          * List the event kinds
-         * @description All 47 kinds that can be subscribed to, in catalogue order; api_write marks the 21 that API writes emit.
+         * @description All 48 kinds that can be subscribed to, in catalogue order; api_write marks the 21 that API writes emit.
          *
          *     Scope: `read:webhooks`.
          */
@@ -2123,7 +2307,7 @@ export interface webhooks {
         put?: never;
         /**
          * conversation.assigned
-         * @description A conversation was assigned to a member; data.previous.assigned_to is the former assignee (or null). Emitted by API writes. Its data is what the `read:conversations` scope guards on the read routes.
+         * @description A conversation was assigned to a member, or unassigned (data.object.assigned_to null); data.previous.assigned_to is the former assignee (or null). Emitted by API writes. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_conversation_assigned"];
         delete?: never;
@@ -2203,7 +2387,7 @@ export interface webhooks {
         put?: never;
         /**
          * conversation.unassigned
-         * @description A conversation lost its assignee (unassigned, or the member was removed); data.previous.assigned_to is who had it. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
+         * @description A conversation lost its assignee; data.previous.assigned_to is who had it. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_conversation_unassigned"];
         delete?: never;
@@ -2383,7 +2567,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.deleted
-         * @description A message was deleted for everyone; data.object is the message as it was. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description A message was deleted for everyone; data.object is the message as it was (it is no longer readable through the API). Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_deleted"];
         delete?: never;
@@ -2403,7 +2587,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.delivered
-         * @description The channel reported a sent message as delivered. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description The channel reported a sent message as delivered. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_delivered"];
         delete?: never;
@@ -2423,7 +2607,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.edited
-         * @description A message was edited; data.previous.content is the text before the edit. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description A message was edited; data.previous.content is the text before the edit. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_edited"];
         delete?: never;
@@ -2443,7 +2627,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.failed
-         * @description The channel refused or failed to deliver a sent message (e.g. provider error 131042); data.object.error says why. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description The channel refused or failed to deliver a sent message (e.g. provider error 131042); data.object.error says why. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_failed"];
         delete?: never;
@@ -2463,7 +2647,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.reaction.added
-         * @description A contact reacted to a message; data.object is the message reacted to. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description A contact reacted to a message; data.object is the message reacted to. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_reaction_added"];
         delete?: never;
@@ -2483,7 +2667,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.read
-         * @description The channel reported a sent message as read. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description The channel reported a sent message as read. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_read"];
         delete?: never;
@@ -2503,7 +2687,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.received
-         * @description A message arrived from a contact. Emitted by the platform, not by an API write. Its data is what the `read:messages` scope guards on the read routes.
+         * @description A message arrived from a contact. Emitted by the platform, not by an API write. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_received"];
         delete?: never;
@@ -2523,7 +2707,7 @@ export interface webhooks {
         put?: never;
         /**
          * message.sent
-         * @description A message left: sent through the API, a broadcast, an AI agent or typed on the phone of a QR-code number. Emitted by API writes. Its data is what the `read:messages` scope guards on the read routes.
+         * @description A message left: sent through the API, a broadcast, an AI agent or typed on the phone of a QR-code number. Emitted by API writes. Its data is what the `read:conversations` scope guards on the read routes.
          */
         post: operations["webhook_message_sent"];
         delete?: never;
@@ -2652,6 +2836,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook.replay.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.replay.completed
+         * @description A replay (POST /v1/webhooks/{id}/replay) finished: every matched event was delivered or failed after its attempts (data.object counts them). Emitted by the platform, not by an API write. Its data is what the `read:webhooks` scope guards on the read routes.
+         */
+        post: operations["webhook_webhook_replay_completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2666,7 +2870,7 @@ export interface components {
          *           "chatapp"
          *         ],
          *         "chatapp_instance_ids": [
-         *           "chatapp instance ids"
+         *           "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
          *         ],
          *         "tags": [
          *           "vip"
@@ -2679,8 +2883,8 @@ export interface components {
          *         "handoff": {
          *           "enabled": true,
          *           "assign_to": {
-         *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *             "name": "Maria Oliveira"
+         *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *             "name": "Ana Souza"
          *           },
          *           "triggers": [
          *             {
@@ -2725,11 +2929,14 @@ export interface components {
                  */
                 business_hours: {
                     /**
-                     * @description null: Monday–Friday 09:00–18:00
+                     * @description opening ranges [from, to] by weekday; null: Monday–Friday 09:00–18:00
                      * @default null
                      */
                     days: {
-                        [key: string]: string[][];
+                        [key: string]: [
+                            string,
+                            string
+                        ][];
                     } | null;
                     /**
                      * @description null: the organization's timezone
@@ -2739,7 +2946,7 @@ export interface components {
                 } | null;
                 handoff: {
                     /** @default null */
-                    assign_to: components["schemas"]["Ref"] | null;
+                    assign_to: components["schemas"]["MemberRef"] | null;
                     /** @default false */
                     enabled: boolean;
                     /** @default [] */
@@ -2765,7 +2972,10 @@ export interface components {
                 /** @enum {string} */
                 strategy: "always" | "when_unassigned" | "outside_business_hours";
             };
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             description: string | null;
@@ -2789,14 +2999,27 @@ export interface components {
             };
             /** @enum {string} */
             type: "sales" | "support" | "custom";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Sales assistant"
+         *     }
+         */
+        AiAgentRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
          *       "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "agent": {
-         *         "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira",
          *         "type": "sales"
          *       },
@@ -2860,7 +3083,10 @@ export interface components {
                 /** @default 0 */
                 delay_ms: number;
                 message_id: string;
-                /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+                 */
                 sent_at: string;
             }[];
             /** @default null */
@@ -2914,13 +3140,52 @@ export interface components {
         };
         /**
          * @example {
+         *       "type": "type",
+         *       "code": "code",
+         *       "message": "message",
+         *       "details": {}
+         *     }
+         */
+        BatchItemError: {
+            code: string;
+            details?: {
+                [key: string]: unknown;
+            };
+            message: string;
+            type: string;
+        };
+        /**
+         * @example {
+         *       "index": 1,
+         *       "status": "created",
+         *       "id": "id",
+         *       "error": {
+         *         "type": "type",
+         *         "code": "code",
+         *         "message": "message",
+         *         "details": {}
+         *       }
+         *     }
+         */
+        BatchItemResult: {
+            /** @description present when status is error */
+            error?: components["schemas"]["BatchItemError"];
+            /** @description the record written or matched; null when the item failed */
+            id: string | null;
+            /** @description position of the item in `items` */
+            index: number;
+            /** @enum {string} */
+            status: "created" | "updated" | "unchanged" | "error";
+        };
+        /**
+         * @example {
          *       "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "name": "Spring sale",
          *       "description": "Follow-up on the annual plan proposal.",
          *       "status": "draft",
          *       "chatapp_instances": [
          *         {
-         *           "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
          *           "name": "Spring sale",
          *           "channel": "qrcode"
          *         }
@@ -2932,20 +3197,20 @@ export interface components {
          *         ],
          *         "tags_operator": "or",
          *         "contact_ids": [
-         *           "contact ids"
+         *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
          *         ],
          *         "has_chatapp": false,
          *         "filters": {
          *           "source": "chatapp",
-         *           "created_after": "created after",
-         *           "created_before": "created before",
+         *           "created_after": "2026-01-01T00:00:00.000Z",
+         *           "created_before": "2026-03-01T00:00:00.000Z",
          *           "exclude_tags": [
          *             "exclude tags"
          *           ]
          *         }
          *       },
          *       "message": {
-         *         "type": "type",
+         *         "type": "text",
          *         "content": "Yes, the annual plan is 10% off until Friday.",
          *         "media_url": "https://cdn.example.com/catalogue.pdf"
          *       },
@@ -2960,7 +3225,7 @@ export interface components {
          *             "component": "component",
          *             "source_type": "contact_field",
          *             "source_key": "source key",
-         *             "fallback": "fallback",
+         *             "fallback": "friend",
          *             "value": "value"
          *           }
          *         ]
@@ -3041,7 +3306,10 @@ export interface components {
             } | null;
             /** @default null */
             completed_at: string | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             description: string | null;
@@ -3060,7 +3328,8 @@ export interface components {
                 content: string | null;
                 /** @default null */
                 media_url: string | null;
-                type: string;
+                /** @enum {string} */
+                type: "text" | "image" | "audio" | "video" | "document";
             } | null;
             name: string;
             /** @default null */
@@ -3088,13 +3357,16 @@ export interface components {
             };
             /** @enum {string} */
             status: "draft" | "scheduled" | "processing" | "sending" | "paused" | "completed" | "completed_with_errors" | "failed" | "cancelled";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
          * @example {
          *       "contact": {
-         *         "id": "id",
+         *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira"
          *       },
          *       "status": "pending",
@@ -3108,10 +3380,7 @@ export interface components {
          *     }
          */
         BroadcastRecipient: {
-            contact: {
-                id: string;
-                name: string;
-            };
+            contact: components["schemas"]["ContactRef"];
             /**
              * @description the provider error, e.g. {code: "131042"}
              * @default null
@@ -3151,7 +3420,10 @@ export interface components {
         ChatInstance: {
             /** @enum {string} */
             channel: "official" | "qrcode";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             id: string;
             /** @default false */
@@ -3161,7 +3433,10 @@ export interface components {
             phone_number: string | null;
             /** @enum {string} */
             status: "connected" | "connecting" | "disconnected";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             warmup: {
                 /** @default false */
@@ -3189,6 +3464,7 @@ export interface components {
          *         "vip"
          *       ],
          *       "custom_fields": {},
+         *       "external_id": "shop-10482",
          *       "contacts_count": 1,
          *       "deals_count": 1,
          *       "total_deals_value": 1,
@@ -3198,10 +3474,10 @@ export interface components {
          */
         Company: {
             /**
-             * @description the responsible member {id, name}
+             * @description the responsible member
              * @default null
              */
-            assigned_to: components["schemas"]["Ref"] | null;
+            assigned_to: components["schemas"]["MemberRef"] | null;
             /** @default null */
             city: string | null;
             /**
@@ -3209,10 +3485,18 @@ export interface components {
              * @default 0
              */
             contacts_count: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
-            /** @default {} */
-            custom_fields: unknown;
+            /**
+             * @description by the key of a custom field of the organization (GET /v1/custom-fields)
+             * @default {}
+             */
+            custom_fields: {
+                [key: string]: string | number | boolean | null | string[];
+            };
             /**
              * @description live deals linked to the company, any status (real value)
              * @default 0
@@ -3220,6 +3504,11 @@ export interface components {
             deals_count: number;
             /** @default null */
             email: string | null;
+            /**
+             * @description the integrator's own id (a shop, ERP or form id), unique per organization
+             * @default null
+             */
+            external_id: string | null;
             id: string;
             name: string;
             /** @default null */
@@ -3237,10 +3526,23 @@ export interface components {
              * @default 0
              */
             total_deals_value: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             /** @default null */
             website: string | null;
+        };
+        /**
+         * @example {
+         *       "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Padaria Central"
+         *     }
+         */
+        CompanyRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
@@ -3252,7 +3554,7 @@ export interface components {
          *       "chatapp_jid": "5511987654321@c.us",
          *       "socialmsg_psid": "socialmsg psid",
          *       "socialmsg_name": "socialmsg name",
-         *       "source": "source",
+         *       "source": "chatapp",
          *       "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
          *       "company": {
          *         "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -3263,6 +3565,7 @@ export interface components {
          *       ],
          *       "custom_fields": {},
          *       "funnel_stage": "funnel stage",
+         *       "external_id": "shop-10482",
          *       "notes_count": 1,
          *       "deals_count": 1,
          *       "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -3276,14 +3579,27 @@ export interface components {
             /** @default null */
             chatapp_jid: string | null;
             /** @default null */
-            company: components["schemas"]["Ref"] | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            company: components["schemas"]["CompanyRef"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
-            /** @default {} */
-            custom_fields: unknown;
+            /**
+             * @description by the key of a custom field of the organization (GET /v1/custom-fields)
+             * @default {}
+             */
+            custom_fields: {
+                [key: string]: string | number | boolean | null | string[];
+            };
             deals_count: number;
             /** @default null */
             email: string | null;
+            /**
+             * @description the integrator's own id (a shop, ERP or form id), unique per organization
+             * @default null
+             */
+            external_id: string | null;
             /** @default null */
             funnel_stage: string | null;
             id: string;
@@ -3300,10 +3616,13 @@ export interface components {
             /** @default null */
             socialmsg_psid: string | null;
             /** @default null */
-            source: string | null;
+            source: ("chatapp" | "photoapp" | "socialmsg" | "manual" | "import" | "api") | null;
             /** @default [] */
             tags: string[];
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3316,7 +3635,7 @@ export interface components {
          *       "chatapp_jid": "5511987654321@c.us",
          *       "socialmsg_psid": "socialmsg psid",
          *       "socialmsg_name": "socialmsg name",
-         *       "source": "source",
+         *       "source": "chatapp",
          *       "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
          *       "company": {
          *         "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -3327,18 +3646,19 @@ export interface components {
          *       ],
          *       "custom_fields": {},
          *       "funnel_stage": "funnel stage",
+         *       "external_id": "shop-10482",
          *       "notes_count": 1,
          *       "deals_count": 1,
          *       "last_message_at": "2026-03-02T14:30:00.000Z",
          *       "created_at": "2026-03-02T14:30:00.000Z",
          *       "updated_at": "2026-03-02T14:30:00.000Z",
-         *       "messages_count": {},
+         *       "messages_count": 1,
          *       "deals": [
          *         {
          *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
          *           "title": "Annual plan – Padaria Central",
          *           "value": 4800,
-         *           "status": "status",
+         *           "status": "open",
          *           "stage": {
          *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
          *             "name": "Proposal"
@@ -3353,21 +3673,38 @@ export interface components {
             /** @default null */
             chatapp_jid: string | null;
             /** @default null */
-            company: components["schemas"]["Ref"] | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            company: components["schemas"]["CompanyRef"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
-            /** @default {} */
-            custom_fields: unknown;
+            /**
+             * @description by the key of a custom field of the organization (GET /v1/custom-fields)
+             * @default {}
+             */
+            custom_fields: {
+                [key: string]: string | number | boolean | null | string[];
+            };
             deals: components["schemas"]["DealSummary"][];
             deals_count: number;
             /** @default null */
             email: string | null;
+            /**
+             * @description the integrator's own id (a shop, ERP or form id), unique per organization
+             * @default null
+             */
+            external_id: string | null;
             /** @default null */
             funnel_stage: string | null;
             id: string;
             /** @default null */
             last_message_at: string | null;
-            messages_count: unknown;
+            /**
+             * @description messages in all its conversations
+             * @default 0
+             */
+            messages_count: number;
             name: string;
             notes_count: number;
             /** @default null */
@@ -3379,11 +3716,24 @@ export interface components {
             /** @default null */
             socialmsg_psid: string | null;
             /** @default null */
-            source: string | null;
+            source: ("chatapp" | "photoapp" | "socialmsg" | "manual" | "import" | "api") | null;
             /** @default [] */
             tags: string[];
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Maria Oliveira"
+         *     }
+         */
+        ContactRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
@@ -3394,7 +3744,7 @@ export interface components {
          *       },
          *       "channel": "chatapp",
          *       "chatapp_instance": {
-         *         "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira",
          *         "channel": "qrcode"
          *       },
@@ -3404,8 +3754,8 @@ export interface components {
          *         "name": "Ana Souza"
          *       },
          *       "ai_agent": {
-         *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *         "name": "Maria Oliveira"
+         *         "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Sales assistant"
          *       },
          *       "unread_count": 1,
          *       "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -3421,12 +3771,9 @@ export interface components {
              * @description the agent that currently answers
              * @default null
              */
-            ai_agent: components["schemas"]["Ref"] | null;
-            /**
-             * @description the member {id, name}
-             * @default null
-             */
-            assigned_to: components["schemas"]["Ref"] | null;
+            ai_agent: components["schemas"]["AiAgentRef"] | null;
+            /** @default null */
+            assigned_to: components["schemas"]["MemberRef"] | null;
             /** @enum {string} */
             channel: "chatapp" | "photoapp" | "socialmsg";
             /**
@@ -3441,8 +3788,11 @@ export interface components {
             } | null;
             /** @default null */
             closed_at: string | null;
-            contact: components["schemas"]["Ref"];
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            contact: components["schemas"]["ContactRef"];
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             id: string;
             /** @default null */
@@ -3456,7 +3806,10 @@ export interface components {
             status: "open" | "closed";
             /** @default 0 */
             unread_count: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             /**
              * @description official numbers: end of the 24-hour free-text window opened by the contact's last message
@@ -3471,8 +3824,10 @@ export interface components {
          *       "label": "label",
          *       "type": "text",
          *       "entity": "contact",
-         *       "options": {},
-         *       "default_value": {},
+         *       "options": [
+         *         "options"
+         *       ],
+         *       "default_value": "default value",
          *       "required": false,
          *       "is_active": false,
          *       "created_at": "2026-03-02T14:30:00.000Z",
@@ -3480,9 +3835,13 @@ export interface components {
          *     }
          */
         CustomFieldDefinition: {
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
-            default_value: unknown;
+            /** @default null */
+            default_value: (string | number | boolean | null | string[]) | null;
             /** @enum {string} */
             entity: "contact" | "company" | "deal";
             id: string;
@@ -3490,11 +3849,14 @@ export interface components {
             key: string;
             label: string;
             /** @description null, never an empty list, when the field has no options */
-            options: unknown;
+            options: string[] | null;
             required: boolean;
             /** @enum {string} */
             type: "text" | "textarea" | "number" | "boolean" | "date" | "email" | "phone" | "url" | "select" | "multiselect";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3527,7 +3889,7 @@ export interface components {
          *         "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Ana Souza"
          *       },
-         *       "expected_close_date": "2026-03-16",
+         *       "expected_close_date": "2026-03-02T14:30:00.000Z",
          *       "probability": 60,
          *       "lost_reason": "Chose a competitor",
          *       "closed_at": "2026-03-02T14:30:00.000Z",
@@ -3542,23 +3904,32 @@ export interface components {
          */
         Deal: {
             /** @default null */
-            assigned_to: components["schemas"]["Ref"] | null;
+            assigned_to: components["schemas"]["MemberRef"] | null;
             /** @default null */
             closed_at: string | null;
             /** @default null */
-            company: components["schemas"]["Ref"] | null;
+            company: components["schemas"]["CompanyRef"] | null;
             /** @default [] */
-            contacts: components["schemas"]["Ref"][];
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            contacts: components["schemas"]["ContactRef"][];
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
+            /** @description ISO 4217 */
             currency: string;
-            /** @default {} */
-            custom_fields: unknown;
+            /**
+             * @description by the key of a custom field of the organization (GET /v1/custom-fields)
+             * @default {}
+             */
+            custom_fields: {
+                [key: string]: string | number | boolean | null | string[];
+            };
             /** @default null */
             description: string | null;
             /** @default null */
             expected_close_date: string | null;
-            funnel: components["schemas"]["Ref"];
+            funnel: components["schemas"]["FunnelRef"];
             id: string;
             /** @default null */
             lost_reason: string | null;
@@ -3566,13 +3937,16 @@ export interface components {
             notes_count: number;
             /** @default null */
             probability: number | null;
-            stage: components["schemas"]["Ref"];
+            stage: components["schemas"]["StageRef"];
             /** @enum {string} */
             status: "open" | "won" | "lost";
             /** @default [] */
             tags: string[];
             title: string;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             /** @default 0 */
             value: number;
@@ -3582,7 +3956,7 @@ export interface components {
          *       "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "title": "Annual plan – Padaria Central",
          *       "value": 4800,
-         *       "status": "status",
+         *       "status": "open",
          *       "stage": {
          *         "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Proposal"
@@ -3591,25 +3965,59 @@ export interface components {
          */
         DealSummary: {
             id: string;
-            stage: components["schemas"]["Ref"];
-            status: string;
+            stage: components["schemas"]["StageRef"];
+            /** @enum {string} */
+            status: "open" | "won" | "lost";
             title: string;
             value: number;
         };
         Error: {
             error: {
                 /** @enum {string} */
-                code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "INSUFFICIENT_SCOPES" | "PLAN_RESTRICTION" | "INVALID_ID" | "NOT_FOUND" | "UNKNOWN_FIELDS" | "INVALID_REFERENCE" | "INTERNAL_ERROR" | "COMPANY_HAS_LINKS" | "INVALID_STATUS" | "MIXED_PROVIDERS" | "MISSING_MESSAGE" | "MISSING_CLOUD_TEMPLATE" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "TEMPLATE_ON_QRCODE_BROADCAST" | "TEMPLATE_SEND_ERROR" | "TEMPLATE_NOT_CONFIRMED" | "CHATAPP_INSTANCE_RATE_LIMIT" | "SOCIALMSG_PAGE_RATE_LIMIT" | "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "DUPLICATE_CONTACT" | "STAGE_HAS_DEALS" | "WARMUP_LIMIT_EXCEEDED" | "CONTACT_CHANNEL_UNAVAILABLE" | "OUTSIDE_MESSAGING_WINDOW" | "CHANNEL_DISCONNECTED" | "FEATURE_DISCONTINUED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MALFORMED_REQUEST" | "UPSTREAM_TIMEOUT";
+                code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "INSUFFICIENT_SCOPES" | "PLAN_RESTRICTION" | "INVALID_ID" | "NOT_FOUND" | "UNKNOWN_FIELDS" | "INVALID_REFERENCE" | "INTERNAL_ERROR" | "COMPANY_HAS_LINKS" | "INVALID_STATUS" | "MIXED_PROVIDERS" | "MISSING_MESSAGE" | "MISSING_CLOUD_TEMPLATE" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "TEMPLATE_ON_QRCODE_BROADCAST" | "TEMPLATE_SEND_ERROR" | "TEMPLATE_NOT_CONFIRMED" | "CHATAPP_INSTANCE_RATE_LIMIT" | "SOCIALMSG_PAGE_RATE_LIMIT" | "VALIDATION_ERROR" | "INVALID_JSON" | "INVALID_CURSOR" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "DUPLICATE_CONTACT" | "DUPLICATE_COMPANY" | "STAGE_HAS_DEALS" | "WARMUP_LIMIT_EXCEEDED" | "WEBHOOK_LIMIT_EXCEEDED" | "CONTACT_CHANNEL_UNAVAILABLE" | "OUTSIDE_MESSAGING_WINDOW" | "CHANNEL_DISCONNECTED" | "FEATURE_DISCONTINUED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "URI_TOO_LONG" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "MALFORMED_REQUEST" | "UPSTREAM_TIMEOUT";
                 details?: {
                     [key: string]: unknown;
                 };
                 message: string;
-                missing_scopes?: string[];
-                required_scopes?: string[];
-                type: string;
-                your_scopes?: string[];
+                missing_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks" | "read:events")[];
+                required_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks" | "read:events")[];
+                /**
+                 * @description The class of the error, from its HTTP status
+                 * @enum {string}
+                 */
+                type: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_error" | "unavailable";
+                your_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks" | "read:events")[];
             };
             meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @example {
+         *       "id": "id",
+         *       "type": "type",
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "api_version": "v1",
+         *       "data": {},
+         *       "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+         *     }
+         */
+        Event: {
+            /** @constant */
+            api_version: "v1";
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            created_at: string;
+            /** @description the payload of the kind, exactly as webhooks deliver it */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description the event id (evt_…), as webhooks deliver it */
+            id: string;
+            /** @description meta.request_id of the API request whose write raised the event; null for events of the platform */
+            request_id: string | null;
+            /** @description the event kind (GET /v1/webhooks/event-types) */
+            type: string;
         };
         /**
          * @example {
@@ -3622,7 +4030,8 @@ export interface components {
             /** @default false */
             api_write: boolean;
             description: string;
-            type: string;
+            /** @enum {string} */
+            type: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed";
         };
         /**
          * @example {
@@ -3634,9 +4043,9 @@ export interface components {
          *       "stages": [
          *         {
          *           "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *           "funnel_id": "funnel id",
+         *           "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
          *           "name": "Proposal",
-         *           "position": 0,
+         *           "position": 1,
          *           "color": "#3B82F6",
          *           "probability": 60,
          *           "total_deals": 1,
@@ -3652,7 +4061,10 @@ export interface components {
          *     }
          */
         Funnel: {
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             id: string;
             /** @default false */
@@ -3667,20 +4079,33 @@ export interface components {
             total_deals: number;
             /** @default 0 */
             total_value: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Sales"
+         *     }
+         */
+        FunnelRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
          *       "total": 1,
          *       "has_more": false,
          *       "next_cursor": "next cursor",
-         *       "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+         *       "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
          *     }
          */
         ListMeta: {
             has_more: boolean;
-            /** @description Omitted on the last page */
+            /** @description Omitted on the last page; opaque: send it back as it is */
             next_cursor?: string;
             request_id: string;
             /** @description Approximate count of the organization's records without filters */
@@ -3689,18 +4114,18 @@ export interface components {
         /**
          * @example {
          *       "organization": {
-         *         "id": "id",
+         *         "id": "org_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira",
          *         "plan": "plan",
          *         "currency": "BRL",
          *         "timezone": "America/Sao_Paulo"
          *       },
          *       "api_key": {
-         *         "id": "id",
+         *         "id": "key_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "name": "Maria Oliveira",
          *         "prefix": "sk_live_ab12",
          *         "scopes": [
-         *           "scopes"
+         *           "read:contacts"
          *         ],
          *         "created_at": "2026-03-02T14:30:00.000Z",
          *         "last_used_at": "2026-03-02T14:30:00.000Z"
@@ -3709,20 +4134,27 @@ export interface components {
          */
         Me: {
             api_key: {
-                /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+                 */
                 created_at: string;
                 id: string;
                 /** @default null */
                 last_used_at: string | null;
                 name: string;
+                /** @description the first characters of the key, to recognise it */
                 prefix: string;
-                scopes: string[];
+                scopes: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks" | "read:events")[];
             };
             organization: {
+                /** @description ISO 4217 */
                 currency: string;
                 id: string;
                 name: string;
+                /** @description free, starter, pro or enterprise */
                 plan: string;
+                /** @description IANA time zone */
                 timezone: string;
             };
         };
@@ -3741,6 +4173,7 @@ export interface components {
         Member: {
             /** @default null */
             avatar_url: string | null;
+            /** Format: email */
             email: string;
             id: string;
             is_active: boolean;
@@ -3748,7 +4181,18 @@ export interface components {
             /** @default null */
             last_active_at: string | null;
             name: string;
+            /** @description owner, admin or member */
             role: string;
+        };
+        /**
+         * @example {
+         *       "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Ana Souza"
+         *     }
+         */
+        MemberRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
@@ -3771,10 +4215,10 @@ export interface components {
          *       "status": "queued",
          *       "sender": {
          *         "type": "contact",
-         *         "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "id": "id",
          *         "name": "Maria Oliveira"
          *       },
-         *       "external_id": "external id",
+         *       "external_id": "shop-10482",
          *       "error": {
          *         "code": "code",
          *         "message": "message"
@@ -3790,7 +4234,10 @@ export interface components {
             /** @default null */
             content: string | null;
             conversation_id: string;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @enum {string} */
             direction: "inbound" | "outbound";
@@ -3841,7 +4288,7 @@ export interface components {
         };
         /**
          * @example {
-         *       "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+         *       "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
          *     }
          */
         Meta: {
@@ -3863,11 +4310,49 @@ export interface components {
             /** @enum {string} */
             color: "yellow" | "blue" | "green" | "pink" | "orange" | "purple" | "red" | "gray";
             content: string;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             id: string;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "contact": {
+         *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "name": "Maria Oliveira"
+         *       },
+         *       "channel": "chatapp",
+         *       "source": "keyword",
+         *       "keyword": "keyword",
+         *       "opted_out_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
+        OptOut: {
+            /**
+             * @description the channel a STOP came in on; null for an API opt-out
+             * @default null
+             */
+            channel: ("chatapp" | "photoapp" | "socialmsg") | null;
+            contact: components["schemas"]["Ref"];
+            /** @default null */
+            keyword: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            opted_out_at: string;
+            /**
+             * @description keyword: the contact wrote STOP (or another opt-out word); api: POST …/opt-out
+             * @enum {string}
+             */
+            source: "keyword" | "api";
         };
         /**
          * @example {
@@ -3881,10 +4366,73 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "id",
+         *       "webhook_id": "webhook id",
+         *       "status": "pending",
+         *       "since": "2026-03-02T13:30:00.000Z",
+         *       "until": "2026-03-02T14:30:00.000Z",
+         *       "types": [
+         *         "types"
+         *       ],
+         *       "matched": 1,
+         *       "delivered": 1,
+         *       "failed": 1,
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "completed_at": "2026-03-02T14:30:00.000Z"
+         *     }
+         */
+        Replay: {
+            /** @default null */
+            completed_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description of those, delivered (a 2xx)
+             * @default 0
+             */
+            delivered: number;
+            /**
+             * @description of those, failed after every attempt
+             * @default 0
+             */
+            failed: number;
+            id: string;
+            /**
+             * @description stored events of the window that the subscription receives, queued so far
+             * @default 0
+             */
+            matched: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            since: string;
+            /**
+             * @description cancelled: the subscription was deleted
+             * @enum {string}
+             */
+            status: "pending" | "running" | "completed" | "cancelled";
+            /**
+             * @description the kinds asked for; empty: every kind the subscription receives
+             * @default []
+             */
+            types: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            until: string;
+            webhook_id: string;
+        };
+        /**
+         * @example {
          *       "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *       "funnel_id": "funnel id",
+         *       "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "name": "Proposal",
-         *       "position": 0,
+         *       "position": 1,
          *       "color": "#3B82F6",
          *       "probability": 60,
          *       "total_deals": 1,
@@ -3896,11 +4444,15 @@ export interface components {
         Stage: {
             /** @default null */
             color: string | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             funnel_id: string;
             id: string;
             name: string;
+            /** @description 1-based board position */
             position: number;
             /** @default null */
             probability: number | null;
@@ -3908,8 +4460,21 @@ export interface components {
             total_deals: number;
             /** @default 0 */
             total_value: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+        };
+        /**
+         * @example {
+         *       "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Proposal"
+         *     }
+         */
+        StageRef: {
+            id: string;
+            name: string;
         };
         /**
          * @example {
@@ -3940,7 +4505,7 @@ export interface components {
          *         "name": "Maria Oliveira"
          *       },
          *       "deal": {
-         *         "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *         "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
          *         "title": "Annual plan – Padaria Central"
          *       },
          *       "company": {
@@ -3952,18 +4517,18 @@ export interface components {
          *     }
          */
         Task: {
-            /**
-             * @description the member {id, name}
-             * @default null
-             */
-            assigned_to: components["schemas"]["Ref"] | null;
             /** @default null */
-            company: components["schemas"]["Ref"] | null;
+            assigned_to: components["schemas"]["MemberRef"] | null;
+            /** @default null */
+            company: components["schemas"]["CompanyRef"] | null;
             /** @default null */
             completed_at: string | null;
             /** @default null */
-            contact: components["schemas"]["Ref"] | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            contact: components["schemas"]["ContactRef"] | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             deal: {
@@ -3982,7 +4547,10 @@ export interface components {
             title: string;
             /** @enum {string} */
             type: "todo" | "call" | "email" | "meeting" | "follow_up";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
         };
         /**
@@ -3993,7 +4561,11 @@ export interface components {
          *       "language": "pt_BR",
          *       "category": "marketing",
          *       "status": "APPROVED",
-         *       "components": {},
+         *       "components": [
+         *         {
+         *           "type": "type"
+         *         }
+         *       ],
          *       "variables": [
          *         {
          *           "key": "key",
@@ -4007,14 +4579,21 @@ export interface components {
             /** @enum {string} */
             category: "marketing" | "utility" | "authentication";
             /** @default [] */
-            components: unknown;
+            components: ({
+                type: string;
+            } & {
+                [key: string]: unknown;
+            })[];
             id: string;
             instance_id: string;
             language: string;
             name: string;
             /** @enum {string} */
             status: "APPROVED" | "PENDING" | "REJECTED" | "PAUSED" | "DISABLED";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
             /** @default [] */
             variables: {
@@ -4028,14 +4607,15 @@ export interface components {
          *       "name": "CRM sync",
          *       "url": "https://hooks.example.com/crm",
          *       "events": [
-         *         "events"
+         *         "contact.created"
          *       ],
-         *       "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE=",
          *       "status": "active",
          *       "consecutive_failures": 1,
          *       "last_delivery_at": "2026-03-02T14:30:00.000Z",
          *       "last_failure_at": "2026-03-02T14:30:00.000Z",
          *       "last_failure_reason": "last failure reason",
+         *       "paused_reason": "consecutive_failures",
+         *       "key_id": "key id",
          *       "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
          *       "created_at": "2026-03-02T14:30:00.000Z",
          *       "updated_at": "2026-03-02T14:30:00.000Z",
@@ -4046,11 +4626,19 @@ export interface components {
         Webhook: {
             /** @default 0 */
             consecutive_failures: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default [] */
-            events: string[];
+            events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed")[];
             id: string;
+            /**
+             * @description the API key that created the subscription or last changed it (key_…); revoking it pauses the subscription
+             * @default null
+             */
+            key_id: string | null;
             /**
              * @description age of the oldest of those deliveries: how far behind the subscription is (null when nothing is pending)
              * @default null
@@ -4070,6 +4658,11 @@ export interface components {
             last_failure_reason: string | null;
             name: string;
             /**
+             * @description why a paused subscription is paused (null while active); api_key_revoked: the key it answers to (key_id) was revoked or expired, and a key holding the read scopes of its kinds reactivates it
+             * @default null
+             */
+            paused_reason: ("consecutive_failures" | "manual" | "api_key_revoked") | null;
+            /**
              * @description deliveries not yet done: on their first attempt, waiting for a retry, or held while paused
              * @default 0
              */
@@ -4079,12 +4672,14 @@ export interface components {
              * @default null
              */
             previous_secret_expires_at: string | null;
-            /** @description The signing secret (whsec_…); only in the answers of POST /v1/webhooks and rotate-secret */
-            secret?: string;
             /** @enum {string} */
             status: "active" | "paused";
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             updated_at: string;
+            /** Format: uri */
             url: string;
         };
         /**
@@ -4092,7 +4687,7 @@ export interface components {
          *       "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *       "event_type": "event type",
+         *       "event_type": "contact.created",
          *       "status": "pending",
          *       "attempt": 1,
          *       "response_status": 200,
@@ -4118,7 +4713,7 @@ export interface components {
          */
         WebhookDelivery: {
             /**
-             * @description attempts made so far, 0–5
+             * @description attempts made so far
              * @default 0
              */
             attempt: number;
@@ -4129,7 +4724,10 @@ export interface components {
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
             /** @default null */
             completed_at: string | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             duration_ms: number | null;
@@ -4139,7 +4737,8 @@ export interface components {
              */
             error: string | null;
             event_id: string;
-            event_type: string;
+            /** @enum {string} */
+            event_type: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed";
             id: string;
             /** @default false */
             is_test: boolean;
@@ -4170,7 +4769,10 @@ export interface components {
          */
         WebhookDeliveryAttempt: {
             attempt: number;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             attempted_at: string;
             /** @default 0 */
             duration_ms: number;
@@ -4186,7 +4788,7 @@ export interface components {
          *       "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
          *       "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-         *       "event_type": "event type",
+         *       "event_type": "contact.created",
          *       "status": "pending",
          *       "attempt": 1,
          *       "response_status": 200,
@@ -4214,7 +4816,7 @@ export interface components {
          */
         WebhookDeliveryDetail: {
             /**
-             * @description attempts made so far, 0–5
+             * @description attempts made so far
              * @default 0
              */
             attempt: number;
@@ -4225,7 +4827,10 @@ export interface components {
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
             /** @default null */
             completed_at: string | null;
-            /** @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z */
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
             created_at: string;
             /** @default null */
             duration_ms: number | null;
@@ -4235,7 +4840,8 @@ export interface components {
              */
             error: string | null;
             event_id: string;
-            event_type: string;
+            /** @enum {string} */
+            event_type: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed";
             id: string;
             /** @default false */
             is_test: boolean;
@@ -4259,6 +4865,90 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             webhook_id: string;
+        };
+        /**
+         * @example {
+         *       "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Maria Oliveira",
+         *       "url": "https://hooks.example.com/crm",
+         *       "events": [
+         *         "contact.created"
+         *       ],
+         *       "status": "active",
+         *       "consecutive_failures": 1,
+         *       "last_delivery_at": "2026-03-02T14:30:00.000Z",
+         *       "last_failure_at": "2026-03-02T14:30:00.000Z",
+         *       "last_failure_reason": "last failure reason",
+         *       "paused_reason": "consecutive_failures",
+         *       "key_id": "key id",
+         *       "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "updated_at": "2026-03-02T14:30:00.000Z",
+         *       "pending_deliveries": 1,
+         *       "lag_seconds": 1,
+         *       "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE="
+         *     }
+         */
+        WebhookWithSecret: {
+            /** @default 0 */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            created_at: string;
+            /** @default [] */
+            events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed")[];
+            id: string;
+            /**
+             * @description the API key that created the subscription or last changed it (key_…); revoking it pauses the subscription
+             * @default null
+             */
+            key_id: string | null;
+            /**
+             * @description age of the oldest of those deliveries: how far behind the subscription is (null when nothing is pending)
+             * @default null
+             */
+            lag_seconds: number | null;
+            /**
+             * @description time of the last successful delivery
+             * @default null
+             */
+            last_delivery_at: string | null;
+            /** @default null */
+            last_failure_at: string | null;
+            /**
+             * @description timeout, connection_error, http_<status>, or blocked_address: <why>
+             * @default null
+             */
+            last_failure_reason: string | null;
+            name: string;
+            /**
+             * @description why a paused subscription is paused (null while active); api_key_revoked: the key it answers to (key_id) was revoked or expired, and a key holding the read scopes of its kinds reactivates it
+             * @default null
+             */
+            paused_reason: ("consecutive_failures" | "manual" | "api_key_revoked") | null;
+            /**
+             * @description deliveries not yet done: on their first attempt, waiting for a retry, or held while paused
+             * @default 0
+             */
+            pending_deliveries: number;
+            /**
+             * @description while set, deliveries are also signed with the secret the last rotation replaced
+             * @default null
+             */
+            previous_secret_expires_at: string | null;
+            /** @description The signing secret; only in the answers of POST /v1/webhooks and rotate-secret, so keep it then */
+            secret: string;
+            /** @enum {string} */
+            status: "active" | "paused";
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            updated_at: string;
+            /** Format: uri */
+            url: string;
         };
     };
     responses: never;
@@ -4331,7 +5021,7 @@ export interface operations {
                      *               "chatapp"
                      *             ],
                      *             "chatapp_instance_ids": [
-                     *               "chatapp instance ids"
+                     *               "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *             ],
                      *             "tags": [
                      *               "vip"
@@ -4344,8 +5034,8 @@ export interface operations {
                      *             "handoff": {
                      *               "enabled": true,
                      *               "assign_to": {
-                     *                 "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *                 "name": "Maria Oliveira"
+                     *                 "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *                 "name": "Ana Souza"
                      *               },
                      *               "triggers": [
                      *                 {
@@ -4376,7 +5066,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -4420,6 +5110,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -4450,6 +5152,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4533,7 +5247,7 @@ export interface operations {
                  *             {
                  *               "type": "keywords",
                  *               "keywords": [
-                 *                 "keywords"
+                 *                 "+5511987654321"
                  *               ]
                  *             }
                  *           ]
@@ -4544,43 +5258,43 @@ export interface operations {
                  *             "mon": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "tue": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "wed": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "thu": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "fri": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sat": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sun": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ]
                  *           }
@@ -4631,6 +5345,7 @@ export interface operations {
                                     string
                                 ][];
                             };
+                            /** @description An IANA time zone such as Europe/Lisbon */
                             timezone?: string;
                         } | null;
                         handoff?: {
@@ -4648,7 +5363,7 @@ export interface operations {
                                 /** @constant */
                                 type: "consecutive_failures";
                             })[];
-                        };
+                        } & unknown;
                         maxRepliesPerConversation?: number | null;
                         replyDelayMs?: number;
                         /** @enum {string} */
@@ -4660,7 +5375,7 @@ export interface operations {
                         chatappInstanceIds?: string[];
                         sources: ("chatapp" | "photoapp" | "socialmsg")[];
                         tags?: string[];
-                    };
+                    } & unknown;
                     /** @enum {string} */
                     type: "sales" | "support" | "custom";
                 };
@@ -4688,7 +5403,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -4701,8 +5416,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -4729,7 +5444,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -4773,8 +5488,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -4803,6 +5554,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4882,7 +5645,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -4895,8 +5658,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -4923,7 +5686,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -4979,6 +5742,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -4997,6 +5772,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5082,7 +5869,7 @@ export interface operations {
                  *             {
                  *               "type": "keywords",
                  *               "keywords": [
-                 *                 "keywords"
+                 *                 "+5511987654321"
                  *               ]
                  *             }
                  *           ]
@@ -5093,43 +5880,43 @@ export interface operations {
                  *             "mon": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "tue": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "wed": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "thu": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "fri": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sat": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sun": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ]
                  *           }
@@ -5180,6 +5967,7 @@ export interface operations {
                                     string
                                 ][];
                             };
+                            /** @description An IANA time zone such as Europe/Lisbon */
                             timezone?: string;
                         } | null;
                         handoff?: {
@@ -5197,7 +5985,7 @@ export interface operations {
                                 /** @constant */
                                 type: "consecutive_failures";
                             })[];
-                        };
+                        } & unknown;
                         maxRepliesPerConversation?: number | null;
                         replyDelayMs?: number;
                         /** @enum {string} */
@@ -5209,7 +5997,7 @@ export interface operations {
                         chatappInstanceIds?: string[];
                         sources: ("chatapp" | "photoapp" | "socialmsg")[];
                         tags?: string[];
-                    };
+                    } & unknown;
                     /** @enum {string} */
                     type: "sales" | "support" | "custom";
                 };
@@ -5237,7 +6025,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -5250,8 +6038,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -5278,7 +6066,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -5334,8 +6122,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -5364,6 +6188,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5478,6 +6314,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -5496,6 +6356,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5581,7 +6453,7 @@ export interface operations {
                  *             {
                  *               "type": "keywords",
                  *               "keywords": [
-                 *                 "keywords"
+                 *                 "+5511987654321"
                  *               ]
                  *             }
                  *           ]
@@ -5592,43 +6464,43 @@ export interface operations {
                  *             "mon": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "tue": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "wed": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "thu": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "fri": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sat": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ],
                  *             "sun": [
                  *               [
                  *                 "09:00",
-                 *                 "09:00"
+                 *                 "18:00"
                  *               ]
                  *             ]
                  *           }
@@ -5679,6 +6551,7 @@ export interface operations {
                                     string
                                 ][];
                             };
+                            /** @description An IANA time zone such as Europe/Lisbon */
                             timezone?: string;
                         } | null;
                         handoff?: {
@@ -5696,7 +6569,7 @@ export interface operations {
                                 /** @constant */
                                 type: "consecutive_failures";
                             })[];
-                        };
+                        } & unknown;
                         maxRepliesPerConversation?: number | null;
                         replyDelayMs?: number;
                         /** @enum {string} */
@@ -5708,7 +6581,7 @@ export interface operations {
                         chatappInstanceIds?: string[];
                         sources: ("chatapp" | "photoapp" | "socialmsg")[];
                         tags?: string[];
-                    };
+                    } & unknown;
                     /** @enum {string} */
                     type: "sales" | "support" | "custom";
                 };
@@ -5736,7 +6609,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -5749,8 +6622,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -5777,7 +6650,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -5833,8 +6706,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -5863,6 +6772,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -5942,7 +6863,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -5955,8 +6876,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -5983,7 +6904,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6039,6 +6960,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6069,6 +7014,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6148,7 +7105,7 @@ export interface operations {
                      *             "chatapp"
                      *           ],
                      *           "chatapp_instance_ids": [
-                     *             "chatapp instance ids"
+                     *             "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "tags": [
                      *             "vip"
@@ -6161,8 +7118,8 @@ export interface operations {
                      *           "handoff": {
                      *             "enabled": true,
                      *             "assign_to": {
-                     *               "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "name": "Maria Oliveira"
+                     *               "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Ana Souza"
                      *             },
                      *             "triggers": [
                      *               {
@@ -6189,7 +7146,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6245,6 +7202,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6263,6 +7244,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6341,7 +7334,7 @@ export interface operations {
                      *         {
                      *           "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "agent": {
-                     *             "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Maria Oliveira",
                      *             "type": "sales"
                      *           },
@@ -6377,7 +7370,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6421,6 +7414,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6451,6 +7456,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6523,7 +7540,7 @@ export interface operations {
                      *       "data": {
                      *         "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "agent": {
-                     *           "id": "run_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "type": "sales"
                      *         },
@@ -6555,7 +7572,7 @@ export interface operations {
                      *         "completed_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6611,6 +7628,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6629,6 +7658,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6710,7 +7751,7 @@ export interface operations {
                      *           "status": "draft",
                      *           "chatapp_instances": [
                      *             {
-                     *               "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *               "name": "Spring sale",
                      *               "channel": "qrcode"
                      *             }
@@ -6722,20 +7763,20 @@ export interface operations {
                      *             ],
                      *             "tags_operator": "or",
                      *             "contact_ids": [
-                     *               "contact ids"
+                     *               "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *             ],
                      *             "has_chatapp": false,
                      *             "filters": {
                      *               "source": "chatapp",
-                     *               "created_after": "created after",
-                     *               "created_before": "created before",
+                     *               "created_after": "2026-01-01T00:00:00.000Z",
+                     *               "created_before": "2026-03-01T00:00:00.000Z",
                      *               "exclude_tags": [
                      *                 "exclude tags"
                      *               ]
                      *             }
                      *           },
                      *           "message": {
-                     *             "type": "type",
+                     *             "type": "text",
                      *             "content": "Yes, the annual plan is 10% off until Friday.",
                      *             "media_url": "https://cdn.example.com/catalogue.pdf"
                      *           },
@@ -6750,7 +7791,7 @@ export interface operations {
                      *                 "component": "component",
                      *                 "source_type": "contact_field",
                      *                 "source_key": "source key",
-                     *                 "fallback": "fallback",
+                     *                 "fallback": "friend",
                      *                 "value": "value"
                      *               }
                      *             ]
@@ -6781,7 +7822,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -6825,6 +7866,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -6855,6 +7908,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -6916,57 +7981,34 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Maria Oliveira",
-                 *       "description": "Follow-up on the annual plan proposal.",
+                 *       "name": "Spring sale",
                  *       "chatappInstanceIds": [
                  *         "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
                  *       ],
                  *       "audience": {
-                 *         "type": "all",
+                 *         "type": "tags",
                  *         "tags": [
                  *           "vip"
                  *         ],
-                 *         "tagsOperator": "or",
-                 *         "contactIds": [
-                 *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *         ],
-                 *         "hasChatapp": false,
                  *         "filters": {
-                 *           "source": "chatapp",
-                 *           "createdAfter": "2026-03-02T14:30:00.000Z",
-                 *           "createdBefore": "2026-03-02T14:30:00.000Z",
                  *           "excludeTags": [
-                 *             "excludeTags"
+                 *             "churned"
                  *           ]
                  *         }
                  *       },
                  *       "message": {
                  *         "type": "text",
-                 *         "content": "Yes, the annual plan is 10% off until Friday.",
-                 *         "mediaUrl": "https://hooks.example.com/crm"
-                 *       },
-                 *       "cloudTemplate": {
-                 *         "templateId": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *         "language": "pt_BR",
-                 *         "variables": [
-                 *           {
-                 *             "key": "key",
-                 *             "component": "body",
-                 *             "sourceType": "contact_field",
-                 *             "sourceKey": "sourceKey",
-                 *             "fallback": "fallback",
-                 *             "value": "value"
-                 *           }
-                 *         ]
+                 *         "content": "20% off this week"
                  *       },
                  *       "settings": {
-                 *         "sendProfile": "conservative"
+                 *         "sendProfile": "moderate"
                  *       }
                  *     }
                  */
                 "application/json": {
                     audience: {
                         contactIds?: string[];
+                        /** @description createdBefore, when both are given, must be later than createdAfter. */
                         filters?: {
                             /** Format: date-time */
                             createdAfter?: string;
@@ -6982,12 +8024,13 @@ export interface operations {
                         tagsOperator?: "or" | "and";
                         /** @enum {string} */
                         type: "all" | "tags" | "contacts";
-                    };
+                    } & (unknown & unknown);
                     chatappInstanceIds: string[];
                     cloudTemplate?: {
                         language: string;
                         templateId: string;
-                        variables?: {
+                        /** @description A (component, key) pair may appear once. */
+                        variables?: ({
                             component: string;
                             fallback?: string;
                             key: string;
@@ -6995,10 +8038,10 @@ export interface operations {
                             /** @enum {string} */
                             sourceType: "contact_field" | "static";
                             value?: string;
-                        }[];
+                        } & unknown)[];
                     } | null;
                     description?: string | null;
-                    message?: {
+                    message?: ({
                         content?: string;
                         /** Format: uri */
                         mediaUrl?: string;
@@ -7007,7 +8050,7 @@ export interface operations {
                          * @enum {string}
                          */
                         type?: "text" | "image" | "audio" | "video" | "document";
-                    } | null;
+                    } & unknown) | null;
                     name: string;
                     settings?: {
                         /** @enum {string} */
@@ -7036,7 +8079,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -7048,20 +8091,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -7076,7 +8119,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -7103,7 +8146,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -7147,6 +8190,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
@@ -7159,8 +8214,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -7189,6 +8268,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7265,7 +8356,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -7277,20 +8368,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -7305,7 +8396,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -7332,7 +8423,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -7388,6 +8479,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -7406,6 +8509,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7520,6 +8635,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -7550,6 +8689,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7610,57 +8761,17 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Maria Oliveira",
-                 *       "description": "Follow-up on the annual plan proposal.",
-                 *       "chatappInstanceIds": [
-                 *         "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *       ],
-                 *       "audience": {
-                 *         "type": "all",
-                 *         "tags": [
-                 *           "vip"
-                 *         ],
-                 *         "tagsOperator": "or",
-                 *         "contactIds": [
-                 *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *         ],
-                 *         "hasChatapp": false,
-                 *         "filters": {
-                 *           "source": "chatapp",
-                 *           "createdAfter": "2026-03-02T14:30:00.000Z",
-                 *           "createdBefore": "2026-03-02T14:30:00.000Z",
-                 *           "excludeTags": [
-                 *             "excludeTags"
-                 *           ]
-                 *         }
-                 *       },
+                 *       "name": "Spring sale (final)",
                  *       "message": {
                  *         "type": "text",
-                 *         "content": "Yes, the annual plan is 10% off until Friday.",
-                 *         "mediaUrl": "https://hooks.example.com/crm"
-                 *       },
-                 *       "cloudTemplate": {
-                 *         "templateId": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *         "language": "pt_BR",
-                 *         "variables": [
-                 *           {
-                 *             "key": "key",
-                 *             "component": "body",
-                 *             "sourceType": "contact_field",
-                 *             "sourceKey": "sourceKey",
-                 *             "fallback": "fallback",
-                 *             "value": "value"
-                 *           }
-                 *         ]
-                 *       },
-                 *       "settings": {
-                 *         "sendProfile": "conservative"
+                 *         "content": "20% off this week"
                  *       }
                  *     }
                  */
                 "application/json": {
                     audience?: {
                         contactIds?: string[];
+                        /** @description createdBefore, when both are given, must be later than createdAfter. */
                         filters?: {
                             /** Format: date-time */
                             createdAfter?: string;
@@ -7676,12 +8787,13 @@ export interface operations {
                         tagsOperator?: "or" | "and";
                         /** @enum {string} */
                         type: "all" | "tags" | "contacts";
-                    };
+                    } & (unknown & unknown);
                     chatappInstanceIds?: string[];
                     cloudTemplate?: {
                         language: string;
                         templateId: string;
-                        variables?: {
+                        /** @description A (component, key) pair may appear once. */
+                        variables?: ({
                             component: string;
                             fallback?: string;
                             key: string;
@@ -7689,10 +8801,10 @@ export interface operations {
                             /** @enum {string} */
                             sourceType: "contact_field" | "static";
                             value?: string;
-                        }[];
+                        } & unknown)[];
                     } | null;
                     description?: string | null;
-                    message?: {
+                    message?: ({
                         content?: string;
                         /** Format: uri */
                         mediaUrl?: string;
@@ -7701,7 +8813,7 @@ export interface operations {
                          * @enum {string}
                          */
                         type?: "text" | "image" | "audio" | "video" | "document";
-                    } | null;
+                    } & unknown) | null;
                     name?: string;
                     settings?: {
                         /** @enum {string} */
@@ -7729,7 +8841,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -7741,20 +8853,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -7769,7 +8881,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -7796,7 +8908,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -7806,7 +8918,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON, MIXED_PROVIDERS */
+            /** @description Error: INVALID_JSON, INVALID_ID, MIXED_PROVIDERS */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -7852,8 +8964,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -7882,6 +9030,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -7958,7 +9118,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -7970,20 +9130,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -7998,7 +9158,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -8025,7 +9185,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8081,6 +9241,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -8111,6 +9295,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8198,7 +9394,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -8210,20 +9406,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -8238,7 +9434,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -8265,7 +9461,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8275,7 +9471,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON, MIXED_PROVIDERS, MISSING_MESSAGE, MISSING_CLOUD_TEMPLATE */
+            /** @description Error: INVALID_JSON, INVALID_ID, MIXED_PROVIDERS, MISSING_MESSAGE, MISSING_CLOUD_TEMPLATE */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -8321,6 +9517,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: CHANNEL_DISCONNECTED */
             409: {
                 headers: {
@@ -8333,8 +9541,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -8363,6 +9595,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8439,7 +9683,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -8451,20 +9695,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -8479,7 +9723,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -8506,7 +9750,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8562,6 +9806,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -8592,6 +9860,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8668,7 +9948,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "contact": {
-                     *             "id": "id",
+                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Maria Oliveira"
                      *           },
                      *           "status": "pending",
@@ -8685,7 +9965,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8741,6 +10021,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -8771,6 +10063,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -8858,7 +10162,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -8870,20 +10174,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -8898,7 +10202,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -8925,7 +10229,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -8935,7 +10239,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -8981,6 +10285,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: CHANNEL_DISCONNECTED */
             409: {
                 headers: {
@@ -8993,8 +10309,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9023,6 +10363,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9113,7 +10465,7 @@ export interface operations {
                      *         "status": "draft",
                      *         "chatapp_instances": [
                      *           {
-                     *             "id": "bc_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Spring sale",
                      *             "channel": "qrcode"
                      *           }
@@ -9125,20 +10477,20 @@ export interface operations {
                      *           ],
                      *           "tags_operator": "or",
                      *           "contact_ids": [
-                     *             "contact ids"
+                     *             "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *           ],
                      *           "has_chatapp": false,
                      *           "filters": {
                      *             "source": "chatapp",
-                     *             "created_after": "created after",
-                     *             "created_before": "created before",
+                     *             "created_after": "2026-01-01T00:00:00.000Z",
+                     *             "created_before": "2026-03-01T00:00:00.000Z",
                      *             "exclude_tags": [
                      *               "exclude tags"
                      *             ]
                      *           }
                      *         },
                      *         "message": {
-                     *           "type": "type",
+                     *           "type": "text",
                      *           "content": "Yes, the annual plan is 10% off until Friday.",
                      *           "media_url": "https://cdn.example.com/catalogue.pdf"
                      *         },
@@ -9153,7 +10505,7 @@ export interface operations {
                      *               "component": "component",
                      *               "source_type": "contact_field",
                      *               "source_key": "source key",
-                     *               "fallback": "fallback",
+                     *               "fallback": "friend",
                      *               "value": "value"
                      *             }
                      *           ]
@@ -9180,7 +10532,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9190,7 +10542,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON, MIXED_PROVIDERS, MISSING_MESSAGE, MISSING_CLOUD_TEMPLATE */
+            /** @description Error: INVALID_JSON, INVALID_ID, MIXED_PROVIDERS, MISSING_MESSAGE, MISSING_CLOUD_TEMPLATE */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -9236,6 +10588,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: CHANNEL_DISCONNECTED */
             409: {
                 headers: {
@@ -9248,8 +10612,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9278,6 +10666,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9337,46 +10737,22 @@ export interface operations {
                 /**
                  * @example {
                  *       "audience": {
-                 *         "type": "all",
+                 *         "type": "tags",
                  *         "tags": [
                  *           "vip"
                  *         ],
-                 *         "tagsOperator": "or",
-                 *         "contactIds": [
-                 *           "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *         ],
-                 *         "hasChatapp": false,
                  *         "filters": {
-                 *           "source": "chatapp",
-                 *           "createdAfter": "2026-03-02T14:30:00.000Z",
-                 *           "createdBefore": "2026-03-02T14:30:00.000Z",
                  *           "excludeTags": [
-                 *             "excludeTags"
+                 *             "churned"
                  *           ]
                  *         }
-                 *       },
-                 *       "cloudTemplate": {
-                 *         "templateId": "tpl_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *         "language": "pt_BR",
-                 *         "variables": [
-                 *           {
-                 *             "key": "key",
-                 *             "component": "body",
-                 *             "sourceType": "contact_field",
-                 *             "sourceKey": "sourceKey",
-                 *             "fallback": "fallback",
-                 *             "value": "value"
-                 *           }
-                 *         ]
-                 *       },
-                 *       "chatappInstanceIds": [
-                 *         "ci_Qw3Er5Ty7Ui9Op1As2Df4G"
-                 *       ]
+                 *       }
                  *     }
                  */
                 "application/json": {
                     audience: {
                         contactIds?: string[];
+                        /** @description createdBefore, when both are given, must be later than createdAfter. */
                         filters?: {
                             /** Format: date-time */
                             createdAfter?: string;
@@ -9392,12 +10768,13 @@ export interface operations {
                         tagsOperator?: "or" | "and";
                         /** @enum {string} */
                         type: "all" | "tags" | "contacts";
-                    };
+                    } & (unknown & unknown);
                     chatappInstanceIds?: string[];
                     cloudTemplate?: {
                         language: string;
                         templateId: string;
-                        variables?: {
+                        /** @description A (component, key) pair may appear once. */
+                        variables?: ({
                             component: string;
                             fallback?: string;
                             key: string;
@@ -9405,7 +10782,7 @@ export interface operations {
                             /** @enum {string} */
                             sourceType: "contact_field" | "static";
                             value?: string;
-                        }[];
+                        } & unknown)[];
                     };
                 };
             };
@@ -9432,7 +10809,7 @@ export interface operations {
                      *         }
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9476,8 +10853,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9506,6 +10919,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9598,7 +11023,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9642,6 +11067,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -9672,6 +11109,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9756,7 +11205,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9812,6 +11261,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -9830,6 +11291,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -9914,7 +11387,11 @@ export interface operations {
                      *           "language": "pt_BR",
                      *           "category": "marketing",
                      *           "status": "APPROVED",
-                     *           "components": {},
+                     *           "components": [
+                     *             {
+                     *               "type": "type"
+                     *             }
+                     *           ],
                      *           "variables": [
                      *             {
                      *               "key": "key",
@@ -9928,7 +11405,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -9984,6 +11461,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -10014,6 +11503,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10108,6 +11609,7 @@ export interface operations {
                      *             "vip"
                      *           ],
                      *           "custom_fields": {},
+                     *           "external_id": "shop-10482",
                      *           "contacts_count": 1,
                      *           "deals_count": 1,
                      *           "total_deals_value": 1,
@@ -10119,7 +11621,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -10163,6 +11665,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -10193,6 +11707,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10263,7 +11789,8 @@ export interface operations {
                  *       "tags": [
                  *         "vip"
                  *       ],
-                 *       "custom_fields": {}
+                 *       "custom_fields": {},
+                 *       "external_id": "shop-10482"
                  *     }
                  */
                 "application/json": {
@@ -10273,6 +11800,7 @@ export interface operations {
                         [key: string]: string | number | boolean | null | string[];
                     };
                     email?: string | null;
+                    external_id?: string | null;
                     name: string;
                     phone?: string | null;
                     sector?: string | null;
@@ -10313,6 +11841,7 @@ export interface operations {
                      *           "vip"
                      *         ],
                      *         "custom_fields": {},
+                     *         "external_id": "shop-10482",
                      *         "contacts_count": 1,
                      *         "deals_count": 1,
                      *         "total_deals_value": 1,
@@ -10320,7 +11849,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -10364,8 +11893,56 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: DUPLICATE_COMPANY */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -10394,6 +11971,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10481,6 +12070,7 @@ export interface operations {
                      *           "vip"
                      *         ],
                      *         "custom_fields": {},
+                     *         "external_id": "shop-10482",
                      *         "contacts_count": 1,
                      *         "deals_count": 1,
                      *         "total_deals_value": 1,
@@ -10488,7 +12078,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -10544,6 +12134,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -10562,6 +12164,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10676,6 +12290,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -10694,6 +12332,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10766,7 +12416,8 @@ export interface operations {
                  *       "tags": [
                  *         "vip"
                  *       ],
-                 *       "custom_fields": {}
+                 *       "custom_fields": {},
+                 *       "external_id": "shop-10482"
                  *     }
                  */
                 "application/json": {
@@ -10776,6 +12427,7 @@ export interface operations {
                         [key: string]: string | number | boolean | null | string[];
                     };
                     email?: string | null;
+                    external_id?: string | null;
                     name?: string;
                     phone?: string | null;
                     sector?: string | null;
@@ -10816,6 +12468,7 @@ export interface operations {
                      *           "vip"
                      *         ],
                      *         "custom_fields": {},
+                     *         "external_id": "shop-10482",
                      *         "contacts_count": 1,
                      *         "deals_count": 1,
                      *         "total_deals_value": 1,
@@ -10823,7 +12476,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -10833,7 +12486,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -10879,8 +12532,56 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: DUPLICATE_COMPANY */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -10909,6 +12610,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -10991,7 +12704,7 @@ export interface operations {
                      *           "chatapp_jid": "5511987654321@c.us",
                      *           "socialmsg_psid": "socialmsg psid",
                      *           "socialmsg_name": "socialmsg name",
-                     *           "source": "source",
+                     *           "source": "chatapp",
                      *           "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *           "company": {
                      *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -11002,6 +12715,7 @@ export interface operations {
                      *           ],
                      *           "custom_fields": {},
                      *           "funnel_stage": "funnel stage",
+                     *           "external_id": "shop-10482",
                      *           "notes_count": 1,
                      *           "deals_count": 1,
                      *           "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -11013,7 +12727,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11069,6 +12783,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -11099,6 +12825,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11202,7 +12940,7 @@ export interface operations {
                      *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Ana Souza"
                      *           },
-                     *           "expected_close_date": "2026-03-16",
+                     *           "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *           "probability": 60,
                      *           "lost_reason": "Chose a competitor",
                      *           "closed_at": "2026-03-02T14:30:00.000Z",
@@ -11219,7 +12957,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11275,6 +13013,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -11305,6 +13055,287 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    batchUpsertCompanies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID v4; a repeat within 24 h returns the stored response */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "email": "maria.oliveira@example.com",
+                 *           "phone": "+5511987654321",
+                 *           "website": "https://padariacentral.example",
+                 *           "sector": "Food & beverage",
+                 *           "size": "1-10",
+                 *           "city": "São Paulo",
+                 *           "state": "SP",
+                 *           "assigned_to": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "tags": [
+                 *             "vip"
+                 *           ],
+                 *           "custom_fields": {},
+                 *           "external_id": "shop-10482",
+                 *           "name": "Maria Oliveira"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    items: ({
+                        assigned_to?: string | null;
+                        city?: string | null;
+                        custom_fields?: {
+                            [key: string]: string | number | boolean | null | string[];
+                        };
+                        /** Format: email */
+                        email?: string;
+                        external_id?: string;
+                        name?: string;
+                        phone?: string;
+                        sector?: string | null;
+                        size?: ("1-10" | "11-50" | "51-200" | "201-500" | "500+") | null;
+                        state?: string | null;
+                        tags?: string[];
+                        website?: string | null;
+                    } | {
+                        external_id: unknown;
+                    } | {
+                        email: unknown;
+                    } | {
+                        phone: unknown;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "index": 1,
+                     *           "status": "created",
+                     *           "id": "id",
+                     *           "error": {
+                     *             "type": "type",
+                     *             "code": "code",
+                     *             "message": "message",
+                     *             "details": {}
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["BatchItemResult"][];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_JSON */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11396,7 +13427,7 @@ export interface operations {
                      *           "chatapp_jid": "5511987654321@c.us",
                      *           "socialmsg_psid": "socialmsg psid",
                      *           "socialmsg_name": "socialmsg name",
-                     *           "source": "source",
+                     *           "source": "chatapp",
                      *           "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *           "company": {
                      *             "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -11407,6 +13438,7 @@ export interface operations {
                      *           ],
                      *           "custom_fields": {},
                      *           "funnel_stage": "funnel stage",
+                     *           "external_id": "shop-10482",
                      *           "notes_count": 1,
                      *           "deals_count": 1,
                      *           "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -11418,7 +13450,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11462,6 +13494,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -11492,6 +13536,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11561,7 +13617,8 @@ export interface operations {
                  *       ],
                  *       "source": "chatapp",
                  *       "company_id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *       "custom_fields": {}
+                 *       "custom_fields": {},
+                 *       "external_id": "shop-10482"
                  *     }
                  */
                 "application/json": {
@@ -11570,6 +13627,7 @@ export interface operations {
                         [key: string]: string | number | boolean | null | string[];
                     };
                     email?: string | null;
+                    external_id?: string | null;
                     name: string;
                     phone?: string | null;
                     /**
@@ -11603,7 +13661,7 @@ export interface operations {
                      *         "chatapp_jid": "5511987654321@c.us",
                      *         "socialmsg_psid": "socialmsg psid",
                      *         "socialmsg_name": "socialmsg name",
-                     *         "source": "source",
+                     *         "source": "chatapp",
                      *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *         "company": {
                      *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -11614,6 +13672,7 @@ export interface operations {
                      *         ],
                      *         "custom_fields": {},
                      *         "funnel_stage": "funnel stage",
+                     *         "external_id": "shop-10482",
                      *         "notes_count": 1,
                      *         "deals_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -11621,7 +13680,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11665,6 +13724,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: DUPLICATE_CONTACT, IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
@@ -11677,8 +13748,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -11707,6 +13802,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -11785,7 +13892,7 @@ export interface operations {
                      *         "chatapp_jid": "5511987654321@c.us",
                      *         "socialmsg_psid": "socialmsg psid",
                      *         "socialmsg_name": "socialmsg name",
-                     *         "source": "source",
+                     *         "source": "chatapp",
                      *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *         "company": {
                      *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -11796,18 +13903,19 @@ export interface operations {
                      *         ],
                      *         "custom_fields": {},
                      *         "funnel_stage": "funnel stage",
+                     *         "external_id": "shop-10482",
                      *         "notes_count": 1,
                      *         "deals_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
-                     *         "messages_count": {},
+                     *         "messages_count": 1,
                      *         "deals": [
                      *           {
                      *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "title": "Annual plan – Padaria Central",
                      *             "value": 4800,
-                     *             "status": "status",
+                     *             "status": "open",
                      *             "stage": {
                      *               "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *               "name": "Proposal"
@@ -11816,7 +13924,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -11872,6 +13980,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -11890,6 +14010,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12004,6 +14136,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -12022,6 +14178,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12090,7 +14258,8 @@ export interface operations {
                  *         "vip"
                  *       ],
                  *       "custom_fields": {},
-                 *       "funnel_stage": "funnel stage"
+                 *       "funnel_stage": "+5511987654321",
+                 *       "external_id": "shop-10482"
                  *     }
                  */
                 "application/json": {
@@ -12099,6 +14268,7 @@ export interface operations {
                         [key: string]: string | number | boolean | null | string[];
                     };
                     email?: string | null;
+                    external_id?: string | null;
                     funnel_stage?: string | null;
                     name?: string;
                     phone?: string | null;
@@ -12127,7 +14297,7 @@ export interface operations {
                      *         "chatapp_jid": "5511987654321@c.us",
                      *         "socialmsg_psid": "socialmsg psid",
                      *         "socialmsg_name": "socialmsg name",
-                     *         "source": "source",
+                     *         "source": "chatapp",
                      *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *         "company": {
                      *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -12138,6 +14308,7 @@ export interface operations {
                      *         ],
                      *         "custom_fields": {},
                      *         "funnel_stage": "funnel stage",
+                     *         "external_id": "shop-10482",
                      *         "notes_count": 1,
                      *         "deals_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -12145,7 +14316,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -12155,7 +14326,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -12201,6 +14372,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: DUPLICATE_CONTACT */
             409: {
                 headers: {
@@ -12213,8 +14396,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -12243,6 +14450,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12346,7 +14565,7 @@ export interface operations {
                      *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Ana Souza"
                      *           },
-                     *           "expected_close_date": "2026-03-16",
+                     *           "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *           "probability": 60,
                      *           "lost_reason": "Chose a competitor",
                      *           "closed_at": "2026-03-02T14:30:00.000Z",
@@ -12363,7 +14582,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -12419,6 +14638,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -12449,6 +14680,291 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    mergeContacts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID v4; a repeat within 24 h returns the stored response */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contact_ids": [
+                 *         "ct_Qw3Er5Ty7Ui9Op1As2Df4G"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    contact_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "Maria Oliveira",
+                     *         "email": "maria.oliveira@example.com",
+                     *         "phone": "+5511987654321",
+                     *         "photoapp_username": "photoapp username",
+                     *         "chatapp_jid": "5511987654321@c.us",
+                     *         "socialmsg_psid": "socialmsg psid",
+                     *         "socialmsg_name": "socialmsg name",
+                     *         "source": "chatapp",
+                     *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
+                     *         "company": {
+                     *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Padaria Central"
+                     *         },
+                     *         "tags": [
+                     *           "vip"
+                     *         ],
+                     *         "custom_fields": {},
+                     *         "funnel_stage": "funnel stage",
+                     *         "external_id": "shop-10482",
+                     *         "notes_count": 1,
+                     *         "deals_count": 1,
+                     *         "last_message_at": "2026-03-02T14:30:00.000Z",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "updated_at": "2026-03-02T14:30:00.000Z",
+                     *         "messages_count": 1,
+                     *         "deals": [
+                     *           {
+                     *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "title": "Annual plan – Padaria Central",
+                     *             "value": 4800,
+                     *             "status": "open",
+                     *             "stage": {
+                     *               "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *               "name": "Proposal"
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContactDetail"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_JSON, INVALID_ID */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, INVALID_REFERENCE, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12535,7 +15051,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -12591,6 +15107,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -12621,6 +15149,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12722,7 +15262,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -12732,7 +15272,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -12778,8 +15318,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -12808,6 +15384,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -12923,6 +15511,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -12941,6 +15553,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13037,7 +15661,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13047,7 +15671,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -13093,8 +15717,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -13123,6 +15783,208 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    optOutContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "contact": {
+                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira"
+                     *         },
+                     *         "channel": "chatapp",
+                     *         "source": "keyword",
+                     *         "keyword": "keyword",
+                     *         "opted_out_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["OptOut"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_ID */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13214,7 +16076,7 @@ export interface operations {
                      *         "chatapp_jid": "5511987654321@c.us",
                      *         "socialmsg_psid": "socialmsg psid",
                      *         "socialmsg_name": "socialmsg name",
-                     *         "source": "source",
+                     *         "source": "chatapp",
                      *         "avatar_url": "https://cdn.example.com/avatars/maria.jpg",
                      *         "company": {
                      *           "id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
@@ -13225,6 +16087,7 @@ export interface operations {
                      *         ],
                      *         "custom_fields": {},
                      *         "funnel_stage": "funnel stage",
+                     *         "external_id": "shop-10482",
                      *         "notes_count": 1,
                      *         "deals_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -13232,7 +16095,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13242,7 +16105,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -13288,8 +16151,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -13318,6 +16217,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13433,6 +16344,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -13463,6 +16398,283 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    batchUpsertContacts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID v4; a repeat within 24 h returns the stored response */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "name": "Maria Oliveira",
+                 *           "email": "maria.oliveira@example.com",
+                 *           "phone": "+5511987654321",
+                 *           "external_id": "shop-10482",
+                 *           "tags": [
+                 *             "vip"
+                 *           ],
+                 *           "source": "chatapp",
+                 *           "company_id": "co_Qw3Er5Ty7Ui9Op1As2Df4G",
+                 *           "custom_fields": {}
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    items: ({
+                        company_id?: string | null;
+                        custom_fields?: {
+                            [key: string]: string | number | boolean | null | string[];
+                        };
+                        /** Format: email */
+                        email?: string;
+                        external_id?: string;
+                        name?: string;
+                        phone?: string;
+                        /**
+                         * @default api
+                         * @enum {string}
+                         */
+                        source?: "chatapp" | "photoapp" | "socialmsg" | "manual" | "import" | "api";
+                        tags?: string[];
+                    } | {
+                        external_id: unknown;
+                    } | {
+                        email: unknown;
+                    } | {
+                        phone: unknown;
+                    })[];
+                };
+            };
+        };
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "index": 1,
+                     *           "status": "created",
+                     *           "id": "id",
+                     *           "error": {
+                     *             "type": "type",
+                     *             "code": "code",
+                     *             "message": "message",
+                     *             "details": {}
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["BatchItemResult"][];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_JSON */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13549,7 +16761,7 @@ export interface operations {
                      *           },
                      *           "channel": "chatapp",
                      *           "chatapp_instance": {
-                     *             "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Maria Oliveira",
                      *             "channel": "qrcode"
                      *           },
@@ -13559,8 +16771,8 @@ export interface operations {
                      *             "name": "Ana Souza"
                      *           },
                      *           "ai_agent": {
-                     *             "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *             "name": "Maria Oliveira"
+                     *             "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "name": "Sales assistant"
                      *           },
                      *           "unread_count": 1,
                      *           "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -13575,7 +16787,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13619,6 +16831,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -13649,6 +16873,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13726,7 +16962,7 @@ export interface operations {
                      *         },
                      *         "channel": "chatapp",
                      *         "chatapp_instance": {
-                     *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "channel": "qrcode"
                      *         },
@@ -13736,8 +16972,8 @@ export interface operations {
                      *           "name": "Ana Souza"
                      *         },
                      *         "ai_agent": {
-                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *           "name": "Maria Oliveira"
+                     *           "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales assistant"
                      *         },
                      *         "unread_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -13748,7 +16984,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13804,6 +17040,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -13822,6 +17070,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -13910,7 +17170,7 @@ export interface operations {
                      *         },
                      *         "channel": "chatapp",
                      *         "chatapp_instance": {
-                     *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "channel": "qrcode"
                      *         },
@@ -13920,8 +17180,8 @@ export interface operations {
                      *           "name": "Ana Souza"
                      *         },
                      *         "ai_agent": {
-                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *           "name": "Maria Oliveira"
+                     *           "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales assistant"
                      *         },
                      *         "unread_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -13932,7 +17192,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -13942,7 +17202,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -13988,8 +17248,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -14018,6 +17314,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14095,7 +17403,7 @@ export interface operations {
                      *         },
                      *         "channel": "chatapp",
                      *         "chatapp_instance": {
-                     *           "id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "channel": "qrcode"
                      *         },
@@ -14105,8 +17413,8 @@ export interface operations {
                      *           "name": "Ana Souza"
                      *         },
                      *         "ai_agent": {
-                     *           "id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *           "name": "Maria Oliveira"
+                     *           "id": "ag_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Sales assistant"
                      *         },
                      *         "unread_count": 1,
                      *         "last_message_at": "2026-03-02T14:30:00.000Z",
@@ -14117,7 +17425,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14173,6 +17481,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -14203,6 +17535,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14298,10 +17642,10 @@ export interface operations {
                      *           "status": "queued",
                      *           "sender": {
                      *             "type": "contact",
-                     *             "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "id",
                      *             "name": "Maria Oliveira"
                      *           },
-                     *           "external_id": "external id",
+                     *           "external_id": "shop-10482",
                      *           "error": {
                      *             "code": "code",
                      *             "message": "message"
@@ -14314,7 +17658,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14370,6 +17714,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -14400,6 +17756,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14478,8 +17846,10 @@ export interface operations {
                      *           "label": "label",
                      *           "type": "text",
                      *           "entity": "contact",
-                     *           "options": {},
-                     *           "default_value": {},
+                     *           "options": [
+                     *             "options"
+                     *           ],
+                     *           "default_value": "default value",
                      *           "required": false,
                      *           "is_active": false,
                      *           "created_at": "2026-03-02T14:30:00.000Z",
@@ -14490,7 +17860,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14534,6 +17904,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -14564,6 +17946,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14675,7 +18069,7 @@ export interface operations {
                      *             "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Ana Souza"
                      *           },
-                     *           "expected_close_date": "2026-03-16",
+                     *           "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *           "probability": 60,
                      *           "lost_reason": "Chose a competitor",
                      *           "closed_at": "2026-03-02T14:30:00.000Z",
@@ -14692,7 +18086,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14736,6 +18130,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -14766,6 +18172,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -14906,7 +18324,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -14919,7 +18337,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -14963,6 +18381,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
@@ -14975,8 +18405,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -15005,6 +18459,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15103,7 +18569,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -15116,7 +18582,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -15172,6 +18638,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -15190,6 +18668,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15304,6 +18794,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -15322,6 +18836,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15455,7 +18981,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -15468,7 +18994,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -15478,7 +19004,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -15524,8 +19050,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -15554,6 +19116,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15663,7 +19237,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -15676,7 +19250,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -15686,7 +19260,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -15732,8 +19306,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -15762,6 +19372,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -15871,7 +19493,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -15884,7 +19506,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -15894,7 +19516,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -15940,8 +19562,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -15970,6 +19628,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16056,7 +19726,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16112,6 +19782,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -16142,6 +19824,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16243,7 +19937,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16253,7 +19947,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -16299,8 +19993,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -16329,6 +20059,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16444,6 +20186,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -16462,6 +20228,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16558,7 +20336,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16568,7 +20346,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -16614,8 +20392,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -16644,6 +20458,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16747,7 +20573,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -16760,7 +20586,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16770,7 +20596,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -16816,8 +20642,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -16846,6 +20708,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -16957,7 +20831,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -16970,7 +20844,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -16980,7 +20854,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -17026,8 +20900,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -17056,6 +20966,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17159,7 +21081,7 @@ export interface operations {
                      *           "id": "mb_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Ana Souza"
                      *         },
-                     *         "expected_close_date": "2026-03-16",
+                     *         "expected_close_date": "2026-03-02T14:30:00.000Z",
                      *         "probability": 60,
                      *         "lost_reason": "Chose a competitor",
                      *         "closed_at": "2026-03-02T14:30:00.000Z",
@@ -17172,7 +21094,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17182,7 +21104,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -17228,8 +21150,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -17258,6 +21216,380 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                created_after?: string;
+                created_before?: string;
+                cursor?: string;
+                limit?: number;
+                object_id?: string;
+                type?: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed") | ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "id",
+                     *           "type": "type",
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "api_version": "v1",
+                     *           "data": {},
+                     *           "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Event"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_CURSOR */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "id",
+                     *         "type": "type",
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "api_version": "v1",
+                     *         "data": {},
+                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Event"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_ID */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17339,9 +21671,9 @@ export interface operations {
                      *           "stages": [
                      *             {
                      *               "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *               "funnel_id": "funnel id",
+                     *               "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *               "name": "Proposal",
-                     *               "position": 0,
+                     *               "position": 1,
                      *               "color": "#3B82F6",
                      *               "probability": 60,
                      *               "total_deals": 1,
@@ -17360,7 +21692,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17404,6 +21736,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -17434,6 +21778,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17535,9 +21891,9 @@ export interface operations {
                      *         "stages": [
                      *           {
                      *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *             "funnel_id": "funnel id",
+                     *             "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Proposal",
-                     *             "position": 0,
+                     *             "position": 1,
                      *             "color": "#3B82F6",
                      *             "probability": 60,
                      *             "total_deals": 1,
@@ -17552,7 +21908,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17596,8 +21952,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -17626,6 +22018,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17704,9 +22108,9 @@ export interface operations {
                      *         "stages": [
                      *           {
                      *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *             "funnel_id": "funnel id",
+                     *             "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Proposal",
-                     *             "position": 0,
+                     *             "position": 1,
                      *             "color": "#3B82F6",
                      *             "probability": 60,
                      *             "total_deals": 1,
@@ -17721,7 +22125,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17777,6 +22181,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -17795,6 +22211,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -17891,9 +22319,9 @@ export interface operations {
                      *         "stages": [
                      *           {
                      *             "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *             "funnel_id": "funnel id",
+                     *             "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "name": "Proposal",
-                     *             "position": 0,
+                     *             "position": 1,
                      *             "color": "#3B82F6",
                      *             "probability": 60,
                      *             "total_deals": 1,
@@ -17908,7 +22336,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -17918,7 +22346,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -17964,8 +22392,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -17994,6 +22458,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18082,9 +22558,9 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "funnel_id": "funnel id",
+                     *         "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "name": "Proposal",
-                     *         "position": 0,
+                     *         "position": 1,
                      *         "color": "#3B82F6",
                      *         "probability": 60,
                      *         "total_deals": 1,
@@ -18093,7 +22569,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -18103,7 +22579,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -18149,8 +22625,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -18179,6 +22691,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18294,6 +22818,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -18324,6 +22872,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18413,9 +22973,9 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "st_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "funnel_id": "funnel id",
+                     *         "funnel_id": "fn_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "name": "Proposal",
-                     *         "position": 0,
+                     *         "position": 1,
                      *         "color": "#3B82F6",
                      *         "probability": 60,
                      *         "total_deals": 1,
@@ -18424,7 +22984,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -18434,7 +22994,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -18480,8 +23040,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -18510,6 +23106,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18579,25 +23187,25 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "organization": {
-                     *           "id": "id",
+                     *           "id": "org_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "plan": "plan",
                      *           "currency": "BRL",
                      *           "timezone": "America/Sao_Paulo"
                      *         },
                      *         "api_key": {
-                     *           "id": "id",
+                     *           "id": "key_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "name": "Maria Oliveira",
                      *           "prefix": "sk_live_ab12",
                      *           "scopes": [
-                     *             "scopes"
+                     *             "read:contacts"
                      *           ],
                      *           "created_at": "2026-03-02T14:30:00.000Z",
                      *           "last_used_at": "2026-03-02T14:30:00.000Z"
                      *         }
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -18610,6 +23218,18 @@ export interface operations {
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18635,6 +23255,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18721,7 +23353,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -18765,6 +23397,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -18795,6 +23439,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18851,19 +23507,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18901,6 +23559,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -18957,16 +23627,6 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
@@ -18977,8 +23637,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: FEATURE_DISCONTINUED */
             410: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -19007,6 +23691,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19063,19 +23759,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No content */
-            204: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
             /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19113,6 +23811,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19202,10 +23912,10 @@ export interface operations {
                      *         "status": "queued",
                      *         "sender": {
                      *           "type": "contact",
-                     *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "id",
                      *           "name": "Maria Oliveira"
                      *         },
-                     *         "external_id": "external id",
+                     *         "external_id": "shop-10482",
                      *         "error": {
                      *           "code": "code",
                      *           "message": "message"
@@ -19214,7 +23924,7 @@ export interface operations {
                      *         "created_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -19270,6 +23980,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -19288,6 +24010,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19351,16 +24085,8 @@ export interface operations {
                  * @example {
                  *       "contact_id": "ct_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *       "channel": "chatapp",
-                 *       "type": "text",
-                 *       "content": "Yes, the annual plan is 10% off until Friday.",
-                 *       "media_url": "https://cdn.example.com/catalogue.pdf",
-                 *       "conversation_id": "cv_Qw3Er5Ty7Ui9Op1As2Df4G",
                  *       "instance_id": "ci_Qw3Er5Ty7Ui9Op1As2Df4G",
-                 *       "template_name": "order_update",
-                 *       "template_language": "pt_BR",
-                 *       "template_components": [
-                 *         {}
-                 *       ]
+                 *       "content": "Happy to help!"
                  *     }
                  */
                 "application/json": {
@@ -19382,7 +24108,7 @@ export interface operations {
                      * @enum {string}
                      */
                     type?: "text" | "image" | "audio" | "video" | "document";
-                };
+                } & (unknown & unknown & unknown);
             };
         };
         responses: {
@@ -19418,10 +24144,10 @@ export interface operations {
                      *         "status": "queued",
                      *         "sender": {
                      *           "type": "contact",
-                     *           "id": "msg_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "id",
                      *           "name": "Maria Oliveira"
                      *         },
-                     *         "external_id": "external id",
+                     *         "external_id": "shop-10482",
                      *         "error": {
                      *           "code": "code",
                      *           "message": "message"
@@ -19430,7 +24156,7 @@ export interface operations {
                      *         "created_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -19474,6 +24200,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: CHANNEL_DISCONNECTED, IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
@@ -19486,8 +24224,32 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -19516,6 +24278,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19608,7 +24382,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -19652,6 +24426,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -19682,6 +24468,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19781,7 +24579,7 @@ export interface operations {
                      *             "name": "Maria Oliveira"
                      *           },
                      *           "deal": {
-                     *             "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *             "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *             "title": "Annual plan – Padaria Central"
                      *           },
                      *           "company": {
@@ -19796,7 +24594,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -19840,6 +24638,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -19870,6 +24680,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -19990,7 +24812,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -20001,7 +24823,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20045,8 +24867,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -20075,6 +24933,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20162,7 +25032,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -20173,7 +25043,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20229,6 +25099,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -20247,6 +25129,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20361,6 +25255,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -20379,6 +25297,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20495,7 +25425,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -20506,7 +25436,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20516,7 +25446,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -20562,8 +25492,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -20592,6 +25558,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20679,7 +25657,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -20690,7 +25668,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20746,6 +25724,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -20776,6 +25778,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -20863,7 +25877,7 @@ export interface operations {
                      *           "name": "Maria Oliveira"
                      *         },
                      *         "deal": {
-                     *           "id": "tk_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "id": "dl_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "title": "Annual plan – Padaria Central"
                      *         },
                      *         "company": {
@@ -20874,7 +25888,7 @@ export interface operations {
                      *         "updated_at": "2026-03-02T14:30:00.000Z"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -20930,6 +25944,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -20960,6 +25998,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21033,17 +26083,19 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "id",
-                     *           "name": "Maria Oliveira",
+                     *           "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "CRM sync",
                      *           "url": "https://hooks.example.com/crm",
                      *           "events": [
-                     *             "events"
+                     *             "contact.created"
                      *           ],
                      *           "status": "active",
                      *           "consecutive_failures": 1,
                      *           "last_delivery_at": "2026-03-02T14:30:00.000Z",
                      *           "last_failure_at": "2026-03-02T14:30:00.000Z",
                      *           "last_failure_reason": "last failure reason",
+                     *           "paused_reason": "consecutive_failures",
+                     *           "key_id": "key id",
                      *           "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *           "created_at": "2026-03-02T14:30:00.000Z",
                      *           "updated_at": "2026-03-02T14:30:00.000Z",
@@ -21055,36 +26107,12 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: {
-                            /** @default 0 */
-                            consecutive_failures: number;
-                            created_at: string;
-                            /** @default [] */
-                            events: string[];
-                            id: string;
-                            /** @default null */
-                            lag_seconds: number | null;
-                            /** @default null */
-                            last_delivery_at: string | null;
-                            /** @default null */
-                            last_failure_at: string | null;
-                            /** @default null */
-                            last_failure_reason: string | null;
-                            name: string;
-                            /** @default 0 */
-                            pending_deliveries: number;
-                            /** @default null */
-                            previous_secret_expires_at: string | null;
-                            /** @enum {string} */
-                            status: "active" | "paused";
-                            updated_at: string;
-                            url: string;
-                        }[];
+                        data: components["schemas"]["Webhook"][];
                         meta: components["schemas"]["ListMeta"];
                     };
                 };
@@ -21113,6 +26141,18 @@ export interface operations {
             };
             /** @description Error: INSUFFICIENT_SCOPES */
             403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -21153,6 +26193,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21219,8 +26271,12 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
+                    events: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed")[];
                     name: string;
+                    /**
+                     * Format: uri
+                     * @description https on a public host (loopback, private, link-local and metadata addresses are refused unless allow-listed)
+                     */
                     url: string;
                 };
             };
@@ -21239,30 +26295,32 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "name": "CRM sync",
+                     *         "name": "Maria Oliveira",
                      *         "url": "https://hooks.example.com/crm",
                      *         "events": [
-                     *           "events"
+                     *           "contact.created"
                      *         ],
-                     *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE=",
                      *         "status": "active",
                      *         "consecutive_failures": 1,
                      *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_reason": "last failure reason",
+                     *         "paused_reason": "consecutive_failures",
+                     *         "key_id": "key id",
                      *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
                      *         "pending_deliveries": 1,
-                     *         "lag_seconds": 1
+                     *         "lag_seconds": 1,
+                     *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE="
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Webhook"];
+                        data: components["schemas"]["WebhookWithSecret"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
@@ -21301,6 +26359,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -21313,7 +26395,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR */
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, WEBHOOK_LIMIT_EXCEEDED */
             422: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -21331,6 +26425,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21401,17 +26507,19 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "id",
-                     *         "name": "Maria Oliveira",
+                     *         "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "CRM sync",
                      *         "url": "https://hooks.example.com/crm",
                      *         "events": [
-                     *           "events"
+                     *           "contact.created"
                      *         ],
                      *         "status": "active",
                      *         "consecutive_failures": 1,
                      *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_reason": "last failure reason",
+                     *         "paused_reason": "consecutive_failures",
+                     *         "key_id": "key id",
                      *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
@@ -21419,36 +26527,12 @@ export interface operations {
                      *         "lag_seconds": 1
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: {
-                            /** @default 0 */
-                            consecutive_failures: number;
-                            created_at: string;
-                            /** @default [] */
-                            events: string[];
-                            id: string;
-                            /** @default null */
-                            lag_seconds: number | null;
-                            /** @default null */
-                            last_delivery_at: string | null;
-                            /** @default null */
-                            last_failure_at: string | null;
-                            /** @default null */
-                            last_failure_reason: string | null;
-                            name: string;
-                            /** @default 0 */
-                            pending_deliveries: number;
-                            /** @default null */
-                            previous_secret_expires_at: string | null;
-                            /** @enum {string} */
-                            status: "active" | "paused";
-                            updated_at: string;
-                            url: string;
-                        };
+                        data: components["schemas"]["Webhook"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
@@ -21499,6 +26583,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -21517,6 +26613,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21631,6 +26739,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -21649,6 +26781,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21718,10 +26862,14 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    events?: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested")[];
+                    events?: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed")[];
                     name?: string;
                     /** @enum {string} */
                     status?: "active" | "paused";
+                    /**
+                     * Format: uri
+                     * @description https on a public host (loopback, private, link-local and metadata addresses are refused unless allow-listed)
+                     */
                     url?: string;
                 };
             };
@@ -21739,17 +26887,19 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "id",
-                     *         "name": "Maria Oliveira",
+                     *         "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *         "name": "CRM sync",
                      *         "url": "https://hooks.example.com/crm",
                      *         "events": [
-                     *           "events"
+                     *           "contact.created"
                      *         ],
                      *         "status": "active",
                      *         "consecutive_failures": 1,
                      *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_reason": "last failure reason",
+                     *         "paused_reason": "consecutive_failures",
+                     *         "key_id": "key id",
                      *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
@@ -21757,41 +26907,17 @@ export interface operations {
                      *         "lag_seconds": 1
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: {
-                            /** @default 0 */
-                            consecutive_failures: number;
-                            created_at: string;
-                            /** @default [] */
-                            events: string[];
-                            id: string;
-                            /** @default null */
-                            lag_seconds: number | null;
-                            /** @default null */
-                            last_delivery_at: string | null;
-                            /** @default null */
-                            last_failure_at: string | null;
-                            /** @default null */
-                            last_failure_reason: string | null;
-                            name: string;
-                            /** @default 0 */
-                            pending_deliveries: number;
-                            /** @default null */
-                            previous_secret_expires_at: string | null;
-                            /** @enum {string} */
-                            status: "active" | "paused";
-                            updated_at: string;
-                            url: string;
-                        };
+                        data: components["schemas"]["Webhook"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -21837,8 +26963,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -21867,6 +27029,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -21919,7 +27093,7 @@ export interface operations {
             query?: {
                 created_after?: string;
                 cursor?: string;
-                event_type?: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
+                event_type?: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed";
                 limit?: number;
                 status?: "pending" | "succeeded" | "failed";
             };
@@ -21947,7 +27121,7 @@ export interface operations {
                      *           "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *           "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *           "event_type": "event type",
+                     *           "event_type": "contact.created",
                      *           "status": "pending",
                      *           "attempt": 1,
                      *           "response_status": 200,
@@ -21975,7 +27149,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -22031,6 +27205,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -22061,6 +27247,456 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startWebhookReplay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID v4; a repeat within 24 h returns the stored response */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-03-02T13:30:00.000Z",
+                 *       "until": "2026-03-02T14:30:00.000Z",
+                 *       "types": [
+                 *         "contact.created"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: date-time */
+                    since: string;
+                    types?: ("contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed")[];
+                    /** Format: date-time */
+                    until?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The record */
+            202: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "id",
+                     *         "webhook_id": "webhook id",
+                     *         "status": "pending",
+                     *         "since": "2026-03-02T13:30:00.000Z",
+                     *         "until": "2026-03-02T14:30:00.000Z",
+                     *         "types": [
+                     *           "types"
+                     *         ],
+                     *         "matched": 1,
+                     *         "delivered": 1,
+                     *         "failed": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Replay"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_JSON, INVALID_ID */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNKNOWN_FIELDS, VALIDATION_ERROR, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhookReplay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                replayId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "id",
+                     *         "webhook_id": "webhook id",
+                     *         "status": "pending",
+                     *         "since": "2026-03-02T13:30:00.000Z",
+                     *         "until": "2026-03-02T14:30:00.000Z",
+                     *         "types": [
+                     *           "types"
+                     *         ],
+                     *         "matched": 1,
+                     *         "delivered": 1,
+                     *         "failed": 1,
+                     *         "created_at": "2026-03-02T14:30:00.000Z",
+                     *         "completed_at": "2026-03-02T14:30:00.000Z"
+                     *       },
+                     *       "meta": {
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Replay"];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_ID */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22143,35 +27779,37 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "name": "CRM sync",
+                     *         "name": "Maria Oliveira",
                      *         "url": "https://hooks.example.com/crm",
                      *         "events": [
-                     *           "events"
+                     *           "contact.created"
                      *         ],
-                     *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE=",
                      *         "status": "active",
                      *         "consecutive_failures": 1,
                      *         "last_delivery_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_at": "2026-03-02T14:30:00.000Z",
                      *         "last_failure_reason": "last failure reason",
+                     *         "paused_reason": "consecutive_failures",
+                     *         "key_id": "key id",
                      *         "previous_secret_expires_at": "2026-03-02T14:30:00.000Z",
                      *         "created_at": "2026-03-02T14:30:00.000Z",
                      *         "updated_at": "2026-03-02T14:30:00.000Z",
                      *         "pending_deliveries": 1,
-                     *         "lag_seconds": 1
+                     *         "lag_seconds": 1,
+                     *         "secret": "whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE="
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
                     "application/json": {
-                        data: components["schemas"]["Webhook"];
+                        data: components["schemas"]["WebhookWithSecret"];
                         meta: components["schemas"]["Meta"];
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -22217,8 +27855,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -22247,6 +27921,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22312,7 +27998,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @enum {string} */
-                    event_type?: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested";
+                    event_type?: "contact.created" | "contact.updated" | "contact.deleted" | "contact.tag.added" | "contact.tag.removed" | "contact.note.added" | "company.created" | "company.updated" | "company.deleted" | "deal.created" | "deal.updated" | "deal.deleted" | "deal.assigned" | "deal.stage.changed" | "deal.pipeline.transferred" | "deal.note.added" | "task.created" | "task.completed" | "conversation.assigned" | "conversation.closed" | "message.sent" | "message.received" | "message.edited" | "message.deleted" | "message.delivered" | "message.read" | "message.failed" | "message.reaction.added" | "channel.connected" | "channel.disconnected" | "channel.qr.updated" | "conversation.created" | "conversation.reopened" | "conversation.unassigned" | "conversation.window.expired" | "contact.merged" | "contact.opted_out" | "task.due" | "task.overdue" | "broadcast.started" | "broadcast.completed" | "broadcast.failed" | "template.approved" | "template.rejected" | "agent.run.completed" | "agent.run.failed" | "agent.handoff.requested" | "webhook.replay.completed";
                 };
             };
         };
@@ -22332,7 +28018,7 @@ export interface operations {
                      *         "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "event_type": "event type",
+                     *         "event_type": "contact.created",
                      *         "status": "pending",
                      *         "attempt": 1,
                      *         "response_status": 200,
@@ -22356,7 +28042,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -22366,7 +28052,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Error: INVALID_ID, INVALID_JSON */
+            /** @description Error: INVALID_JSON, INVALID_ID */
             400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -22412,8 +28098,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -22442,6 +28164,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22515,7 +28249,7 @@ export interface operations {
                      *         "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "event_type": "event type",
+                     *         "event_type": "contact.created",
                      *         "status": "pending",
                      *         "attempt": 1,
                      *         "response_status": 200,
@@ -22541,7 +28275,7 @@ export interface operations {
                      *         "request_body": "request body"
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -22597,6 +28331,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -22615,6 +28361,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22688,7 +28446,7 @@ export interface operations {
                      *         "id": "dlv_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "webhook_id": "wh_Qw3Er5Ty7Ui9Op1As2Df4G",
                      *         "event_id": "evt_Qw3Er5Ty7Ui9Op1As2Df4G",
-                     *         "event_type": "event type",
+                     *         "event_type": "contact.created",
                      *         "status": "pending",
                      *         "attempt": 1,
                      *         "response_status": 200,
@@ -22712,7 +28470,7 @@ export interface operations {
                      *         ]
                      *       },
                      *       "meta": {
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -22768,6 +28526,30 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -22786,6 +28568,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -22867,7 +28661,7 @@ export interface operations {
                      *         "total": 1,
                      *         "has_more": false,
                      *         "next_cursor": "next cursor",
-                     *         "request_id": "req_9Xc2LmQ7wRt4KpZ8vNb3Yd"
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
                      *       }
                      *     }
                      */
@@ -22911,6 +28705,18 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Error: URI_TOO_LONG */
             414: {
                 headers: {
@@ -22941,6 +28747,18 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -24412,6 +30230,7 @@ export interface operations {
                  *             "b2b"
                  *           ],
                  *           "custom_fields": {},
+                 *           "external_id": null,
                  *           "contacts_count": 1,
                  *           "deals_count": 1,
                  *           "total_deals_value": 4800,
@@ -24444,6 +30263,8 @@ export interface operations {
                             };
                             deals_count: number;
                             email: string | null;
+                            /** @description the integrator's own id, unique per organization */
+                            external_id: string | null;
                             id: string;
                             name: string;
                             phone: string | null;
@@ -24625,6 +30446,7 @@ export interface operations {
                  *             "b2b"
                  *           ],
                  *           "custom_fields": {},
+                 *           "external_id": null,
                  *           "contacts_count": 1,
                  *           "deals_count": 1,
                  *           "total_deals_value": 4800,
@@ -24661,6 +30483,8 @@ export interface operations {
                             };
                             deals_count: number;
                             email: string | null;
+                            /** @description the integrator's own id, unique per organization */
+                            external_id: string | null;
                             id: string;
                             name: string;
                             phone: string | null;
@@ -24770,6 +30594,7 @@ export interface operations {
                  *             "plan_interest": "pro"
                  *           },
                  *           "funnel_stage": null,
+                 *           "external_id": "shop-10482",
                  *           "notes_count": 1,
                  *           "deals_count": 1,
                  *           "last_message_at": "2026-03-02T13:30:00.000Z",
@@ -24802,6 +30627,8 @@ export interface operations {
                             };
                             deals_count: number;
                             email: string | null;
+                            /** @description the integrator's own id, unique per organization */
+                            external_id: string | null;
                             funnel_stage: string | null;
                             id: string;
                             last_message_at: string | null;
@@ -24990,6 +30817,7 @@ export interface operations {
                  *             "plan_interest": "pro"
                  *           },
                  *           "funnel_stage": null,
+                 *           "external_id": "shop-10482",
                  *           "notes_count": 1,
                  *           "deals_count": 1,
                  *           "last_message_at": "2026-03-02T13:30:00.000Z",
@@ -25026,6 +30854,8 @@ export interface operations {
                             };
                             deals_count: number;
                             email: string | null;
+                            /** @description the integrator's own id, unique per organization */
+                            external_id: string | null;
                             funnel_stage: string | null;
                             id: string;
                             last_message_at: string | null;
@@ -25504,6 +31334,7 @@ export interface operations {
                  *             "plan_interest": "pro"
                  *           },
                  *           "funnel_stage": null,
+                 *           "external_id": "shop-10482",
                  *           "notes_count": 1,
                  *           "deals_count": 1,
                  *           "last_message_at": "2026-03-02T13:30:00.000Z",
@@ -25542,6 +31373,8 @@ export interface operations {
                             };
                             deals_count: number;
                             email: string | null;
+                            /** @description the integrator's own id, unique per organization */
+                            external_id: string | null;
                             funnel_stage: string | null;
                             id: string;
                             last_message_at: string | null;
@@ -29427,6 +35260,124 @@ export interface operations {
                     id: string;
                     /** @constant */
                     type: "template.rejected";
+                };
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within the timeout (10 s by default) acknowledges the delivery; the body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the subscription is paused, no retry. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (another status, a redirect, a timeout or a connection error) fails the attempt: it is retried on the schedule (0 s, 5 min, 30 min, 2 h, 8 h; 5 attempts), honouring Retry-After. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_webhook_replay_completed: {
+        parameters: {
+            query?: never;
+            header: {
+                "User-Agent": "crm-webhooks/1";
+                /** @description Standard Webhooks: the event id (deduplicate on it). */
+                "webhook-id": string;
+                /** @description Standard Webhooks: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>"> entries separated by spaces. */
+                "webhook-signature": string;
+                /** @description Standard Webhooks: the same unix seconds. */
+                "webhook-timestamp": string;
+                /**
+                 * @description sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>", keyed with the whole secret string (whsec_…)>; during a secret rotation two entries, newest first, separated by a comma. Accept the request if any entry matches.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592a1f0e3b0c44298fc1c149afbf4c8996f
+                 */
+                "X-Webhook-Signature": string;
+                /**
+                 * @description Unix seconds at signing, part of the signed string; reject values more than 5 minutes from your clock.
+                 * @example 1772461800
+                 */
+                "X-Webhook-Timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_7Yq2RkXw9LmB4cVnP0sHdA",
+                 *       "type": "webhook.replay.completed",
+                 *       "created_at": "2026-03-02T14:30:00.000Z",
+                 *       "api_version": "v1",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "rpl_2wSx3EdC4rFv5TgBnH1QaZ",
+                 *           "webhook_id": "wh_6gTf5RdEwS9OlP8iKu7JyH",
+                 *           "status": "completed",
+                 *           "since": "2026-03-02T12:30:00.000Z",
+                 *           "until": "2026-03-02T13:30:00.000Z",
+                 *           "types": [],
+                 *           "matched": 42,
+                 *           "delivered": 41,
+                 *           "failed": 1,
+                 *           "created_at": "2026-03-02T14:20:00.000Z",
+                 *           "completed_at": "2026-03-02T14:30:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    api_version: "v1";
+                    /** Format: date-time */
+                    created_at: string;
+                    data: {
+                        object: {
+                            completed_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            created_at: string;
+                            /** @description of those, delivered (a 2xx) */
+                            delivered: number;
+                            /** @description of those, failed after every attempt */
+                            failed: number;
+                            id: string;
+                            /** @description stored events of the window that the subscription receives */
+                            matched: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            since: string;
+                            /** @enum {string} */
+                            status: "pending" | "running" | "completed" | "cancelled";
+                            /** @description the kinds asked for; empty: every kind the subscription receives */
+                            types: string[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 in UTC with milliseconds
+                             */
+                            until: string;
+                            webhook_id: string;
+                        };
+                    };
+                    /** @description The event id; deliveries are at least once, deduplicate on it */
+                    id: string;
+                    /** @constant */
+                    type: "webhook.replay.completed";
                 };
             };
         };

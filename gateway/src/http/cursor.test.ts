@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '@crm/shared';
-import { CursorCodec, listFingerprint } from './cursor';
+import { AppError } from '@crm/shared/core';
+import { CURSOR_PATTERN, CursorCodec, listFingerprint } from './cursor';
 
 const codec = new CursorCodec('a-secret-of-at-least-thirty-two-characters', 60);
 const fingerprint = listFingerprint('listContacts', 'org_1', { sort: 'name', tag: 'vip' });
@@ -15,6 +15,11 @@ const codeOf = (fn: () => unknown) => {
 };
 
 describe('cursors', () => {
+  it('have the shape the document states', () => {
+    const cursor = codec.encode({ value: 'Ana "the" Souza', id: 'ct_x' }, fingerprint);
+    expect(cursor).toMatch(new RegExp(CURSOR_PATTERN));
+  });
+
   it('round-trip a position', () => {
     const cursor = codec.encode({ value: '2026-01-01T00:00:00.000Z', id: 'ct_x' }, fingerprint);
     expect(codec.decode(cursor, fingerprint)).toEqual({ value: '2026-01-01T00:00:00.000Z', id: 'ct_x' });
@@ -50,5 +55,16 @@ describe('cursors', () => {
   it('from another secret are refused', () => {
     const other = new CursorCodec('another-secret-of-at-least-thirty-two-chars', 60);
     expect(codeOf(() => codec.decode(other.encode({ value: 1, id: 'ct_x' }, fingerprint), fingerprint))).toBe('INVALID_CURSOR');
+  });
+
+  it('verify with the previous secret after a rotation, and are signed with the new one', () => {
+    const before = new CursorCodec('the-old-secret-of-at-least-thirty-two-chars', 60);
+    const rotated = new CursorCodec('the-new-secret-of-at-least-thirty-two-chars', 60, 'the-old-secret-of-at-least-thirty-two-chars');
+    const issuedBefore = before.encode({ value: 1, id: 'ct_x' }, fingerprint);
+    expect(rotated.decode(issuedBefore, fingerprint)).toEqual({ value: 1, id: 'ct_x' });
+    const issuedAfter = rotated.encode({ value: 2, id: 'ct_y' }, fingerprint);
+    expect(codeOf(() => before.decode(issuedAfter, fingerprint))).toBe('INVALID_CURSOR');
+    const unrelated = new CursorCodec('a-third-secret-of-at-least-thirty-two-chars', 60);
+    expect(codeOf(() => rotated.decode(unrelated.encode({ value: 1, id: 'ct_x' }, fingerprint), fingerprint))).toBe('INVALID_CURSOR');
   });
 });

@@ -1,4 +1,4 @@
-import { AppError } from '@crm/shared';
+import { AppError } from '@crm/shared/core';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export interface CursorPosition {
@@ -15,18 +15,25 @@ interface CursorPayload {
   e: number;
 }
 
+/** The shape of an issued cursor, as the OpenAPI document states it: base64url of the payload, a dot, 32 of the MAC. */
+export const CURSOR_PATTERN = '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{32}$';
+
 /**
  * Opaque cursors: base64url(JSON) + "." + HMAC. Tamper-evident (any change breaks the MAC), short-lived (they
  * expire), and bound to the list they came from (other filters or another organization → INVALID_CURSOR).
  */
 export class CursorCodec {
   private readonly secret: Buffer;
+  /** Verifies only: the secret a rotation replaced, so cursors issued before it keep working until they expire. */
+  private readonly previous: Buffer | null;
 
   constructor(
     secret: string | undefined,
     private readonly ttlSeconds: number,
+    previousSecret?: string,
   ) {
     this.secret = secret ? Buffer.from(secret, 'utf8') : randomBytes(32);
+    this.previous = previousSecret ? Buffer.from(previousSecret, 'utf8') : null;
   }
 
   encode(position: CursorPosition, fingerprint: string, now = Date.now()): string {
@@ -38,17 +45,20 @@ export class CursorCodec {
   decode(cursor: string, fingerprint: string, now = Date.now()): CursorPosition {
     const [body, mac, extra] = cursor.split('.');
     if (!body || !mac || extra !== undefined) throw invalidCursor('is malformed');
-    const expected = Buffer.from(this.mac(body));
     const given = Buffer.from(mac);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidCursor('is malformed or was altered');
+    const signedBy = (secret: Buffer) => {
+      const expected = Buffer.from(this.mac(body, secret));
+      return expected.length === given.length && timingSafeEqual(expected, given);
+    };
+    if (!signedBy(this.secret) && !(this.previous && signedBy(this.previous))) throw invalidCursor('is malformed or was altered');
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as CursorPayload;
     if (payload.e < now) throw invalidCursor('has expired; start again from the first page');
     if (payload.f !== fingerprint) throw invalidCursor('belongs to other filters; keep the same filters with a cursor');
     return payload.p;
   }
 
-  private mac(body: string): string {
-    return createHmac('sha256', this.secret).update(body).digest('base64url').slice(0, 32);
+  private mac(body: string, secret = this.secret): string {
+    return createHmac('sha256', secret).update(body).digest('base64url').slice(0, 32);
   }
 }
 

@@ -1,4 +1,4 @@
-import { AppError, ERROR_CATALOGUE, errorType } from '@crm/shared';
+import { AppError, ERROR_CATALOGUE, errorType } from '@crm/shared/core';
 
 export const one = (data: unknown, requestId: string) => ({ data, meta: { request_id: requestId } });
 
@@ -10,15 +10,17 @@ export function list(data: unknown[], meta: { total: number; has_more: boolean; 
 
 /** The §7 error envelope. INSUFFICIENT_SCOPES also carries its three lists at the top of `error` (spec §5). */
 export function errorBody(error: AppError, requestId: string) {
+  return { error: errorObject(error), meta: { request_id: requestId } };
+}
+
+/** The public error object of the envelope (also each failed item of a batch upsert). */
+export function errorObject(error: AppError) {
   const extra = error.code === 'INSUFFICIENT_SCOPES' && error.details ? error.details : {};
   return {
-    error: {
-      type: errorType(ERROR_CATALOGUE[error.code].http),
-      code: error.code,
-      message: error.message,
-      ...(error.details ? { details: error.details } : {}),
-      ...extra,
-    },
-    meta: { request_id: requestId },
+    type: errorType(ERROR_CATALOGUE[error.code].http),
+    code: error.code,
+    message: error.message,
+    ...(error.details ? { details: error.details } : {}),
+    ...extra,
   };
 }

@@ -1,13 +1,11 @@
-import { AppError } from '@crm/shared';
+import { AppError } from '@crm/shared/core';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './envelope';
 
 /** Fastify's own failures, by code, in the public vocabulary. */
 const FASTIFY_CODES: Record<string, () => AppError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => new AppError('PAYLOAD_TOO_LARGE'),
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => new AppError('UNSUPPORTED_MEDIA_TYPE'),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => new AppError('INVALID_JSON', 'The Content-Length does not match the body.'),
-  FST_ERR_CTP_EMPTY_JSON_BODY: () => new AppError('INVALID_JSON', 'The body is empty; send a JSON object.'),
 };
 
 /** The one error handler: every failure leaves as the §7 envelope; internal details are logged, never echoed. */

@@ -1,4 +1,4 @@
-import { AppError } from '@crm/shared';
+import { AppError } from '@crm/shared/core';
 import { describe, expect, it } from 'vitest';
 import { refuseBrokenText, refuseOperatorNames } from './input-guards';
 

@@ -1,4 +1,4 @@
-import { AppError } from '@crm/shared';
+import { AppError } from '@crm/shared/core';
 
 /**
  * Input no route accepts, refused before the route's own schema sees it.

@@ -1,20 +1,31 @@
-import { AppError, currentCost, withCommandCount, withDeadline } from '@crm/shared';
+import { AppError } from '@crm/shared/core';
+import { withDeadline, withRequestId } from '@crm/shared/grpc';
+import { currentCost, withCommandCount } from '@crm/shared/mongo-driver';
 import { parseOrThrow } from '@crm/shared/schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clients } from '../clients';
+import { DEFAULT_PAGE } from '../schemas/registry';
 import { runIdempotent } from '../idempotency/run-idempotent';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency.store';
 import { requireScope, type Authenticate } from '../plugins/auth';
 import type { RateLimiter } from '../plugins/rate-limit';
-import { TOO_DEEP_JSON, UNPARSABLE_JSON, UNSUPPORTED_MEDIA } from './body-markers';
+import { itemCost, routeCost } from '../plugins/route-costs';
+import { admitTenant } from '../resilience/admission';
+import type { FailedAuthThrottle } from '../resilience/failed-auth-throttle';
+import type { TenantBulkheads } from '../resilience/tenant-bulkhead';
 import { CursorCodec, listFingerprint } from './cursor';
-import { refuseBrokenText, refuseOperatorNames } from './input-guards';
+import { refuseOperatorNames } from './input-guards';
 import { errorBody, list, one } from './envelope';
-import type { ListResult, Page, RouteDefinition } from './route';
+import { readBody } from './request-body';
+import { bodyRequired, type ListResult, type Page, type RouteDefinition } from './route';
 
 export interface PipelineDeps {
   authenticate: Authenticate;
+  /** Failed authentication per client address, checked before the key is looked up. */
+  authThrottle: FailedAuthThrottle;
   rateLimit: RateLimiter;
+  /** Each organization's share of the requests served at once (tenant-bulkhead.ts). */
+  bulkheads: TenantBulkheads;
   clients: Clients;
   cursors: CursorCodec;
   idempotency: IdempotencyStore;
@@ -26,13 +37,15 @@ export interface PipelineDeps {
 
 /**
  * The one request pipeline every operation runs through:
- * authenticate → rate limit → scope → params (INVALID_ID) → query → body → idempotency → handler → envelope.
+ * failed-auth throttle → authenticate → rate limit (the route's cost) → scope → params (INVALID_ID) → query → body
+ * (→ rate limit again for a batch's further items) →
+ * organization's bulkhead → idempotency → handler → envelope.
  */
 export function createHandler(route: RouteDefinition, deps: PipelineDeps) {
   const unbounded = handleRequest(route, deps);
   // The budget runs from the request's arrival (elapsedTime), not from when its body was read.
   const handle = (request: FastifyRequest, reply: FastifyReply): Promise<void> =>
-    withDeadline(Date.now() - reply.elapsedTime + deps.requestTimeoutMs, () => unbounded(request, reply));
+    withRequestId(request.id, () => withDeadline(Date.now() - reply.elapsedTime + deps.requestTimeoutMs, () => unbounded(request, reply)));
   if (deps.exposeDbCommands === 'off') return handle;
   // Counts the request's database commands and gRPC bytes (command-count.ts); handleRequest answers them in
   // X-Db-Commands and X-Grpc-Bytes (`<sent> <received>`).
@@ -42,19 +55,33 @@ export function createHandler(route: RouteDefinition, deps: PipelineDeps) {
 }
 
 function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
+  const requiresBody = bodyRequired(route);
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const principal = await deps.authenticate(request.headers.authorization);
+    const authorization = request.headers.authorization;
+    deps.authThrottle.check(request.ip, authorization);
+    const principal = await deps.authenticate(authorization).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'INVALID_API_KEY') deps.authThrottle.failed(request.ip);
+      throw error;
+    });
+    deps.authThrottle.succeeded(authorization);
+    const rawQuery = (request.query ?? {}) as Record<string, unknown>;
     // The RateLimit headers go on every authenticated answer, the 429 included.
-    const limit = await deps.rateLimit(principal);
+    const limit = await deps.rateLimit(principal, routeCost(route.operationId, rawQuery));
     reply.headers(limit.headers);
     if (limit.refused) throw limit.refused;
     requireScope(principal, route.scope);
 
     const params = route.params ? parseOrThrow(route.params, request.params) : {};
-    const rawQuery = (request.query ?? {}) as Record<string, unknown>;
     if (route.query) refuseOperatorNames(rawQuery);
     const query = route.query ? parseOrThrow(route.query, rawQuery) : {};
-    const body = route.body ? parseOrThrow(route.body, bodyObject(request.body)) : undefined;
+    const body = route.body ? parseOrThrow(route.body, readBody(request.body, requiresBody)) : undefined;
+    // A batch is charged one unit per item: the first on arrival, the rest once its body is known to be valid.
+    const extraCost = itemCost(route.operationId, body) - 1;
+    if (extraCost > 0) {
+      const charged = await deps.rateLimit(principal, extraCost);
+      reply.headers(charged.headers);
+      if (charged.refused) throw charged.refused;
+    }
 
     const fingerprint = listFingerprint(route.operationId, principal.orgId, rawQuery);
     const page = pageOf(rawQuery, query as { limit?: number }, fingerprint, deps.cursors);
@@ -69,9 +96,11 @@ function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
       }
     };
     const idempotencyKey = route.idempotent ? headerValue(request.headers['idempotency-key']) : undefined;
-    const response = route.idempotent
-      ? await runIdempotent(deps.idempotency, { orgId: principal.orgId, key: idempotencyKey, route: route.operationId, body }, execute)
-      : { ...(await execute()), replayed: false };
+    const response = await admitTenant(deps.bulkheads, principal, reply, async () =>
+      route.idempotent
+        ? runIdempotent(deps.idempotency, { orgId: principal.orgId, key: idempotencyKey, route: route.operationId, body }, execute)
+        : { ...(await execute()), replayed: false },
+    );
 
     if (response.replayed) reply.header('Idempotent-Replayed', 'true');
     const cost = currentCost();
@@ -83,26 +112,11 @@ function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
   };
 }
 
-/**
- * A route's body must be a JSON object; no body counts as {} so that missing required fields are named (and a
- * body whose fields are all optional may be left out). A JSON `null` is a body, and not an object.
- */
-function bodyObject(body: unknown): unknown {
-  if (body === UNPARSABLE_JSON) throw new AppError('INVALID_JSON', 'The body is not valid JSON.');
-  if (body === UNSUPPORTED_MEDIA) throw new AppError('UNSUPPORTED_MEDIA_TYPE');
-  if (body === TOO_DEEP_JSON) throw new AppError('INVALID_JSON', 'The body nests arrays or objects too deeply.');
-  if (body === undefined) return {};
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new AppError('INVALID_JSON', 'The body must be a JSON object.');
-  refuseBrokenText(body);
-  return body;
-}
-
 function pageOf(rawQuery: Record<string, unknown>, query: { limit?: number }, fingerprint: string, cursors: CursorCodec): Page {
   const cursor = rawQuery.cursor;
   if (cursor !== undefined && (typeof cursor !== 'string' || cursor === ''))
     throw new AppError('INVALID_CURSOR', 'The cursor is malformed.');
-  return { limit: query.limit ?? 25, after: typeof cursor === 'string' ? cursors.decode(cursor, fingerprint) : undefined };
+  return { limit: query.limit ?? DEFAULT_PAGE, after: typeof cursor === 'string' ? cursors.decode(cursor, fingerprint) : undefined };
 }
 
 function render(route: RouteDefinition, result: unknown, requestId: string, fingerprint: string, cursors: CursorCodec): StoredResponse {
@@ -110,6 +124,8 @@ function render(route: RouteDefinition, result: unknown, requestId: string, fing
   switch (success.kind) {
     case 'none':
       return { status: 204, body: null };
+    case 'gone':
+      throw new AppError('FEATURE_DISCONTINUED');
     case 'one':
       return { status: success.status, body: one(success.schema.parse(result), requestId) };
     case 'list': {

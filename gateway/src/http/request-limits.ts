@@ -1,4 +1,4 @@
-import { AppError, newId, type ErrorCode } from '@crm/shared';
+import { AppError, newId, type ErrorCode } from '@crm/shared/core';
 import type { ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import type { GatewayConfig } from '../config';

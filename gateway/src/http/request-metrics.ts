@@ -1,5 +1,7 @@
-import { ERROR_CATALOGUE, instruments, secondsHistogram } from '@crm/shared';
+import { ERROR_CATALOGUE } from '@crm/shared/core';
+import { instruments, secondsHistogram } from '@crm/shared/metrics';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isProbe } from './probes';
 
 const http = instruments((meter) => ({
   duration: secondsHistogram(
@@ -12,8 +14,6 @@ const http = instruments((meter) => ({
   }),
 }));
 
-/** Probes are not API traffic. */
-const UNMEASURED = new Set(['/healthz', '/readyz']);
 /** The envelope's code comes first in `error` ({"error":{"type":…,"code":"…"): no JSON parse needed. */
 const ERROR_CODE = /"code":"([A-Z_]+)"/;
 
@@ -32,7 +32,7 @@ export function measureRequests(app: FastifyInstance): void {
   });
   app.addHook('onResponse', async (request, reply) => {
     const template = request.routeOptions.url;
-    if (template && UNMEASURED.has(template)) return;
+    if (template && isProbe(template)) return;
     const errorCode = errorCodes.get(request);
     http().duration.record(reply.elapsedTime / 1000, {
       http_route: template ? template.replace(/:(\w+)/g, '{$1}') : 'unmatched',

@@ -1,4 +1,4 @@
-import type { ErrorCode, Scope } from '@crm/shared';
+import type { ErrorCode, Scope } from '@crm/shared/core';
 import type { z } from 'zod';
 import type { Clients } from '../clients';
 import type { CursorPosition } from './cursor';
@@ -36,7 +36,9 @@ export interface ListResult<T> {
 type Success =
   | { status: 200 | 201 | 202; kind: 'one'; schema: z.ZodType }
   | { status: 200; kind: 'list'; schema: z.ZodType }
-  | { status: 204; kind: 'none' };
+  | { status: 204; kind: 'none' }
+  /** A discontinued operation: it never succeeds, its only answer is 410 (documented among its errors). */
+  | { status: 410; kind: 'gone' };
 
 /**
  * One operation of the public API: its contract (used for validation, serialization and the OpenAPI
@@ -58,6 +60,11 @@ export interface RouteDefinition<P extends z.ZodType = z.ZodType, Q extends z.Zo
   success: Success;
   errors?: ErrorCode[];
   idempotent?: boolean;
+  /**
+   * How many requests the call counts for in the rate limits, from its validated body (a batch: one per item);
+   * one when absent. The first is counted on arrival, the rest once the body is read.
+   */
+  rateCost?: (body: z.infer<B>) => number;
   deprecated?: boolean;
   handle: (context: HandlerContext<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<unknown>;
 }
@@ -68,3 +75,6 @@ export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends 
 ): RouteDefinition {
   return route as unknown as RouteDefinition;
 }
+
+/** Whether the route's body must be sent: no body reads as `{}` (request-body.ts), so only where `{}` is invalid. */
+export const bodyRequired = (route: RouteDefinition): boolean => route.body !== undefined && !route.body.safeParse({}).success;

@@ -1,4 +1,4 @@
-import { AppError } from '@crm/shared';
+import { AppError } from '@crm/shared/core';
 import { createHash } from 'node:crypto';
 import type { IdempotencyStore, StoredResponse } from './idempotency.store';
 

@@ -1,4 +1,4 @@
-import type { RouteDefinition } from '../http/route';
+import { bodyRequired, type RouteDefinition } from '../http/route';
 import { COMMON_COMPONENTS } from './common-components';
 import { ExampleBuilder } from './examples';
 import { createSchemaWriter, type JsonSchema, type SchemaWriter } from './json-schema';
@@ -7,6 +7,23 @@ import { RESPONSE_HEADERS, responses } from './responses';
 import { webhookEntries } from './webhooks';
 
 type Example = (schema: JsonSchema) => unknown;
+
+/** What each tag groups, for the reference page and generated clients. */
+const TAGS: Record<string, string> = {
+  Contacts: 'People the organization sells to and talks with: their tags, notes and deals.',
+  Companies: 'Organizations that contacts and deals belong to.',
+  Deals: 'Opportunities moving through a funnel: move, win, lose, reopen, transfer, notes.',
+  Funnels: 'Deal pipelines and their stages.',
+  Tasks: 'To-dos of the members, linked to a contact, a deal or a company.',
+  Conversations: 'Chats with contacts on every channel: assignment and closing.',
+  Messages: 'Sending messages and reading one.',
+  'Chat instances': 'The connected numbers and their templates.',
+  Broadcasts: 'Mass sends from chat numbers: audience, schedule, launch, pause, recipients.',
+  'AI agents': 'Agents that answer conversations, and their runs.',
+  Webhooks: 'Subscriptions to events, signed deliveries, their log and redelivery.',
+  Account: 'The organization, its members, tags and custom fields, and the calling key.',
+  'Message credits (discontinued)': 'Discontinued: every operation answers 410 FEATURE_DISCONTINUED.',
+};
 
 function parameters(route: RouteDefinition, writer: SchemaWriter): JsonSchema[] {
   const out: JsonSchema[] = [];
@@ -58,9 +75,7 @@ function operation(route: RouteDefinition, routes: RouteDefinition[], writer: Sc
   };
   if (route.body) {
     const schema = writer.toSchema(route.body, 'input');
-    // No body counts as {} (pipeline.ts): the body may be left out wherever {} is valid.
-    const required = !route.body.safeParse({}).success;
-    op.requestBody = { required, content: { 'application/json': { schema, example: example(schema) } } };
+    op.requestBody = { required: bodyRequired(route), content: { 'application/json': { schema, example: example(schema) } } };
   }
   if (route.deprecated) op.deprecated = true;
   return op;
@@ -71,7 +86,7 @@ function operation(route: RouteDefinition, routes: RouteDefinition[], writer: Sc
  * examples, response headers and links, the component schemas with an example each, and the `webhooks` a
  * subscription receives.
  */
-export function buildOpenApiDocument(routes: RouteDefinition[], baseUrl?: string): JsonSchema {
+export function buildOpenApiDocument(routes: RouteDefinition[], baseUrl: string): JsonSchema {
   const writer = createSchemaWriter();
   const registered = writer.registeredComponents();
   const schemas: Record<string, JsonSchema> = { ...COMMON_COMPONENTS, ...registered };
@@ -101,7 +116,8 @@ export function buildOpenApiDocument(routes: RouteDefinition[], baseUrl?: string
       description:
         'REST API v1 of the sales-and-messaging CRM. Authenticate with `Authorization: Bearer sk_live_…`. Single records answer `{data, meta: {request_id}}`; lists answer `{data, meta: {total, has_more, next_cursor, request_id}}`; errors answer `{error: {type, code, message, details?}, meta: {request_id}}`. Subscriptions receive the events under `webhooks`, signed with `X-Webhook-Signature`.',
     },
-    servers: [{ url: baseUrl ?? '/' }],
+    servers: [{ url: baseUrl, description: 'This deployment (PUBLIC_BASE_URL)' }],
+    tags: [...new Set(routes.map((route) => route.tag))].map((name) => ({ name, description: TAGS[name] ?? name })),
     paths,
     webhooks: webhookEntries(),
     components: {

@@ -19,6 +19,11 @@ const BY_FIELD: Record<string, unknown> = {
   'Template.name': 'order_update',
   'ChatInstance.name': 'Sales number',
   'Member.name': 'Ana Souza',
+  'MemberRef.name': 'Ana Souza',
+  'CompanyRef.name': 'Padaria Central',
+  'FunnelRef.name': 'Sales',
+  'StageRef.name': 'Proposal',
+  'AiAgentRef.name': 'Sales assistant',
   'Tag.name': 'vip',
   'CustomFieldDefinition.name': 'Plan interest',
   'EventType.type': 'contact.created',
@@ -66,33 +71,17 @@ const BY_FIELD: Record<string, unknown> = {
   maxRepliesPerConversation: 5,
   request_id: 'req_9Xc2LmQ7wRt4KpZ8vNb3Yd',
   scheduledAt: '2026-03-09T12:00:00.000Z',
+  createdAfter: '2026-01-01T00:00:00.000Z',
+  createdBefore: '2026-03-01T00:00:00.000Z',
+  created_after: '2026-01-01T00:00:00.000Z',
+  created_before: '2026-03-01T00:00:00.000Z',
+  since: '2026-03-02T13:30:00.000Z',
+  until: AT,
+  external_id: 'shop-10482',
+  sourceKey: 'first_name',
+  fallback: 'friend',
 };
 
-/** Id prefix of the record a component describes, for its `id` field (response ids carry no pattern). */
-const ID_PREFIX: Record<string, string> = {
-  Contact: 'ct',
-  ContactDetail: 'ct',
-  Company: 'co',
-  Deal: 'dl',
-  DealSummary: 'dl',
-  Note: 'nt',
-  Funnel: 'fn',
-  Stage: 'st',
-  Task: 'tk',
-  Conversation: 'cv',
-  Message: 'msg',
-  ChatInstance: 'ci',
-  Template: 'tpl',
-  Broadcast: 'bc',
-  AiAgent: 'ag',
-  AiAgentRun: 'run',
-  Webhook: 'wh',
-  WebhookDelivery: 'dlv',
-  WebhookDeliveryDetail: 'dlv',
-  Member: 'mb',
-  CustomFieldDefinition: 'cf',
-  Ref: 'ct',
-};
 const ID_BODY = 'Qw3Er5Ty7Ui9Op1As2Df4G';
 /** References ({id, name}) by the field that holds them. */
 const REFS: Record<string, { id: string; name: string }> = {
@@ -102,19 +91,8 @@ const REFS: Record<string, { id: string; name: string }> = {
   assigned_to: { id: `mb_${ID_BODY}`, name: 'Ana Souza' },
   author: { id: `mb_${ID_BODY}`, name: 'Ana Souza' },
   agent: { id: `ag_${ID_BODY}`, name: 'Sales assistant' },
+  contact: { id: `ct_${ID_BODY}`, name: 'Maria Oliveira' },
 };
-const FIELD_ID_PREFIX: Record<string, string> = {
-  webhook_id: 'wh',
-  event_id: 'evt',
-  redelivery_of: 'dlv',
-  conversation_id: 'cv',
-  contact_id: 'ct',
-  deal_id: 'dl',
-  message_id: 'msg',
-  template_id: 'tpl',
-  instance_id: 'ci',
-};
-
 export class ExampleBuilder {
   constructor(private readonly components: Record<string, JsonSchema>) {}
 
@@ -132,11 +110,14 @@ export class ExampleBuilder {
     if ('const' in schema) return schema.const;
     if (Array.isArray(schema.enum)) return this.pick(schema.enum, owner, key);
     const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
-    if (branches) {
+    // An object's anyOf states a rule between its fields (one of them present: `documented`), not alternatives:
+    // the object's example holds every field, which keeps it.
+    if (branches && !(schema.type === 'object' && schema.properties)) {
       const chosen = branches.find((branch) => branch.type !== 'null') ?? branches[0];
       return chosen ? this.build(chosen, owner, key, depth + 1) : null;
     }
-    if (Array.isArray(schema.allOf) && schema.allOf.length > 0) return this.build(schema.allOf[0] as JsonSchema, owner, key, depth + 1);
+    if (Array.isArray(schema.allOf) && schema.allOf.length > 0 && !schema.type)
+      return this.build(schema.allOf[0] as JsonSchema, owner, key, depth + 1);
     const type = Array.isArray(schema.type) ? (schema.type.find((t) => t !== 'null') ?? 'null') : schema.type;
     switch (type) {
       case 'object':
@@ -170,12 +151,23 @@ export class ExampleBuilder {
     const out: Record<string, unknown> = {};
     const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
     for (const [name, property] of Object.entries(properties)) out[name] = this.build(property, owner, name, depth + 1);
+    // Rules between fields (if/then/else, see `documented`): drop the fields a branch forbids, add those it requires.
+    for (const rule of (schema.allOf ?? []) as JsonSchema[]) {
+      const branch = (matches(out, rule.if as JsonSchema | undefined) ? rule.then : rule.else) as JsonSchema | undefined;
+      if (!branch) continue;
+      for (const name of forbidden(branch)) delete out[name];
+      for (const name of (branch.required ?? []) as string[]) out[name] ??= this.build(properties[name] ?? {}, owner, name, depth + 1);
+    }
     return out;
   }
 
   private array(schema: JsonSchema, owner: string, key: string, depth: number): unknown[] {
     const prefix = schema.prefixItems as JsonSchema[] | undefined;
-    if (prefix) return prefix.map((item) => this.build(item, owner, key, depth + 1));
+    if (prefix) {
+      const values = prefix.map((item) => this.build(item, owner, key, depth + 1));
+      // A range of times, [from, to]: to must come later.
+      return values.length === 2 && values[0] === '09:00' && values[1] === '09:00' ? ['09:00', '18:00'] : values;
+    }
     const items = schema.items as JsonSchema | undefined;
     if (!items) return [];
     const count = Math.max(1, Number(schema.minItems ?? 1));
@@ -194,9 +186,6 @@ export class ExampleBuilder {
     if (schema.format === 'uri') return 'https://hooks.example.com/crm';
     if (schema.format === 'email') return 'maria.oliveira@example.com';
     if (pattern) return patternExample(pattern);
-    if (key === 'id' && ID_PREFIX[owner]) return `${ID_PREFIX[owner]}_${ID_BODY}`;
-    const prefix = FIELD_ID_PREFIX[key];
-    if (prefix) return `${prefix}_${ID_BODY}`;
     return this.fit(key ? key.replaceAll('_', ' ') : 'text', schema);
   }
 
@@ -216,8 +205,38 @@ export class ExampleBuilder {
   }
 }
 
+/** Whether `value` meets the subset of JSON Schema the rules between fields use: const properties, required, not. */
+function matches(value: Record<string, unknown>, schema: JsonSchema | undefined): boolean {
+  if (!schema) return false;
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const constsHold = Object.entries(properties).every(
+    ([name, property]) => !('const' in property) || value[name] === undefined || value[name] === property.const,
+  );
+  const present = ((schema.required ?? []) as string[]).every((name) => value[name] !== undefined);
+  return constsHold && present && forbidden(schema).every((name) => value[name] === undefined);
+}
+
+/** The fields a `not: {required}` or `not: {anyOf: [{required}]}` forbids. */
+function forbidden(schema: JsonSchema): string[] {
+  const not = schema.not as JsonSchema | undefined;
+  if (!not) return [];
+  return [not, ...((not.anyOf ?? []) as JsonSchema[])].flatMap((branch) => (branch.required ?? []) as string[]);
+}
+
 /** The few non-id patterns of the document, each with one matching value. */
 function patternExample(pattern: string): string {
-  const candidates = ['+5511987654321', '#3B82F6', '2026-03-16', AT, 'plan_interest', 'body', '09:00'];
+  const candidates = [
+    '+5511987654321',
+    '#3B82F6',
+    '2026-03-16',
+    AT,
+    'plan_interest',
+    'body',
+    '09:00',
+    `ct_${ID_BODY}`,
+    'whsec_MfKQ9r8GkgvVaNyhuZ9N5g2mRqWzLx7kP3cT1bYsHdE=',
+    'sk_live_ab12',
+    'BRL',
+  ];
   return candidates.find((candidate) => new RegExp(pattern).test(candidate)) ?? 'value';
 }

@@ -1,17 +1,22 @@
-import { idPattern } from '@crm/shared';
-import { idSchemaKinds } from '@crm/shared/schemas';
+import { jsonSchemaHints } from '@crm/shared/schemas';
 import { z } from 'zod';
-import { components } from '../schemas/registry';
+import { components, shownAsSchemas } from '../schemas/registry';
 
 export type JsonSchema = Record<string, unknown>;
 
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const uri = (id: string) => `#/components/schemas/${id}`;
 
-/** Ids are checked by a refine, which JSON Schema cannot see: state the prefix pattern, so clients and fuzzers see it. */
+/** The rules zod's JSON Schema does not show (an id's prefix, a check after a trim…): see `documented`. */
 function override(context: { zodSchema: unknown; jsonSchema: JsonSchema }): void {
-  const kind = idSchemaKinds.get(context.zodSchema as z.ZodType);
-  if (kind) context.jsonSchema.pattern = idPattern(kind);
+  const hints = jsonSchemaHints.get(context.zodSchema as z.ZodType);
+  if (hints) Object.assign(context.jsonSchema, hints);
+  // A schema checked loosely but documented by a stricter one (a batch's items): the stricter one's JSON Schema.
+  const shownAs = shownAsSchemas.get(context.zodSchema as z.ZodType);
+  if (shownAs) {
+    const { $schema: _s, ...shown } = z.toJSONSchema(shownAs, { io: 'input', unrepresentable: 'any', override }) as JsonSchema;
+    Object.assign(context.jsonSchema, shown);
+  }
 }
 
 /**

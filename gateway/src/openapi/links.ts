@@ -1,5 +1,5 @@
 import { idSchemaKinds } from '@crm/shared/schemas';
-import type { IdKind } from '@crm/shared';
+import type { IdKind } from '@crm/shared/core';
 import type { z } from 'zod';
 import type { RouteDefinition } from '../http/route';
 import { components } from '../schemas/registry';
@@ -15,7 +15,7 @@ function pathKinds(route: RouteDefinition): Record<string, IdKind | undefined> {
 
 /** The kind of record a route answers (one record, or the first of a page). */
 function answeredKind(route: RouteDefinition): IdKind | undefined {
-  if (route.success.kind === 'none') return undefined;
+  if (route.success.kind === 'none' || route.success.kind === 'gone') return undefined;
   const id = components.get(route.success.schema)?.id;
   return id ? COMPONENT_KINDS[id] : undefined;
 }

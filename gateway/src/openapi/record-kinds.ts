@@ -1,4 +1,4 @@
-import type { IdKind } from '@crm/shared';
+import type { IdKind } from '@crm/shared/core';
 
 /** The record kind each response component describes: its `id` has that kind's prefix (catalogue §4.2). */
 export const COMPONENT_KINDS: Record<string, IdKind> = {

@@ -1,17 +1,24 @@
-import { ERROR_CATALOGUE, errorType, type ErrorCode } from '@crm/shared';
+import { ERROR_CATALOGUE, errorType, type ErrorCode } from '@crm/shared/core';
 import { idSchemaKinds } from '@crm/shared/schemas';
 import type { z } from 'zod';
 import type { RouteDefinition } from '../http/route';
 import { ref, type JsonSchema, type SchemaWriter } from './json-schema';
 
-const AUTH_ERRORS: ErrorCode[] = [
+/** What any request may meet before or around its operation: the key, the rate, the HTTP limits, a failure of ours. */
+const EVERY_OPERATION: ErrorCode[] = [
   'MISSING_API_KEY',
   'INVALID_API_KEY_FORMAT',
   'INVALID_API_KEY',
   'RATE_LIMITED',
   'URI_TOO_LONG',
+  'REQUEST_TIMEOUT',
+  'HEADERS_TOO_LARGE',
   'INTERNAL_ERROR',
 ];
+/** A route with a body (request-body.ts): not JSON, or not an object, or another media type. */
+const BODY_ERRORS: ErrorCode[] = ['INVALID_JSON', 'UNSUPPORTED_MEDIA_TYPE'];
+/** Methods whose bodies the server reads whether or not the route takes one, so a body over the limit answers 413. */
+const READS_BODIES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Any operation may meet a backing service that is down or slow, or a gateway at capacity (README "Deadlines"). */
 const UPSTREAM_ERRORS: ErrorCode[] = ['SERVICE_UNAVAILABLE', 'UPSTREAM_TIMEOUT'];
 /** Statuses whose answers carry Retry-After (pipeline.ts, error-handler.ts, inflight-limit.ts). */
@@ -73,7 +80,9 @@ function validatesInput(route: RouteDefinition): boolean {
 /** The error codes an operation can answer, grouped by HTTP status. */
 export function errorCodesByStatus(route: RouteDefinition): Map<number, ErrorCode[]> {
   const codes = [
-    ...AUTH_ERRORS,
+    ...EVERY_OPERATION,
+    ...(route.body ? BODY_ERRORS : []),
+    ...(READS_BODIES.has(route.method) ? (['PAYLOAD_TOO_LARGE'] as ErrorCode[]) : []),
     ...(route.scope ? (['INSUFFICIENT_SCOPES'] as ErrorCode[]) : []),
     ...(route.errors ?? []),
     ...(validatesInput(route) ? (['VALIDATION_ERROR'] as ErrorCode[]) : []),
@@ -111,7 +120,7 @@ export function responses(route: RouteDefinition, writer: SchemaWriter, example:
     ...RATE_LIMIT_HEADERS,
   };
   if (success.kind === 'none') out['204'] = { description: 'No content', headers: successHeaders };
-  else {
+  else if (success.kind !== 'gone') {
     const data =
       success.kind === 'list'
         ? { type: 'array', items: writer.toSchema(success.schema, 'output') }

@@ -1,4 +1,4 @@
-import { AppError, type Scope } from '@crm/shared';
+import { AppError, type Scope } from '@crm/shared/core';
 import { createHash } from 'node:crypto';
 import type { Clients } from '../clients';
 import type { Principal } from '../http/route';
@@ -47,10 +47,20 @@ export function createAuthenticator(clients: Pick<Clients, 'accounts'>, cacheTtl
 export type Authenticate = ReturnType<typeof createAuthenticator>;
 
 export function requireScope(principal: Principal, scope: Scope | null): void {
-  if (!scope || principal.scopes.includes(scope)) return;
-  throw new AppError('INSUFFICIENT_SCOPES', `This route needs the scope ${scope}, which the API key lacks.`, {
-    required_scopes: [scope],
-    missing_scopes: [scope],
-    your_scopes: principal.scopes,
-  });
+  if (scope) requireScopes(principal, [scope]);
+}
+
+/** Every scope of `required`, or INSUFFICIENT_SCOPES naming the ones the key lacks. */
+export function requireScopes(principal: Principal, required: readonly Scope[]): void {
+  const missing = required.filter((scope) => !principal.scopes.includes(scope));
+  if (missing.length === 0) return;
+  throw new AppError(
+    'INSUFFICIENT_SCOPES',
+    `This request needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}, which the API key lacks.`,
+    {
+      required_scopes: [...required],
+      missing_scopes: missing,
+      your_scopes: principal.scopes,
+    },
+  );
 }

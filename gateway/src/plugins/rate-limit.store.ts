@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@crm/shared';
+import { isDuplicateKeyError } from '@crm/shared/mongo-driver';
 import type { Collection, Db } from 'mongodb';
 
 /** One fixed window of one organization: its total and each of its keys' counts. */
@@ -15,10 +15,13 @@ export interface WindowCounts {
   key: number;
 }
 
-/** What the limiter needs from a shared counter; the gateway's database in production, a stub in unit tests. */
+/**
+ * What the limiter needs from a counter: the gateway's database in production (shared by the replicas), the
+ * in-memory fallback while it fails, a stub in unit tests. `cost` is the request's weight (route-costs.ts).
+ */
 export interface RateLimitCounter {
-  hit(orgId: string, keyId: string, windowStart: number, windowMs: number): Promise<WindowCounts>;
-  giveBack(orgId: string, keyId: string, windowStart: number): Promise<void>;
+  hit(orgId: string, keyId: string, windowStart: number, windowMs: number, cost: number): Promise<WindowCounts>;
+  giveBack(orgId: string, keyId: string, windowStart: number, cost: number): Promise<void>;
 }
 
 /**
@@ -38,12 +41,12 @@ export class RateLimitStore implements RateLimitCounter {
     await this.windows.createIndex({ expires_at: 1 }, { expireAfterSeconds: 0 });
   }
 
-  async hit(orgId: string, keyId: string, windowStart: number, windowMs: number): Promise<WindowCounts> {
+  async hit(orgId: string, keyId: string, windowStart: number, windowMs: number, cost: number): Promise<WindowCounts> {
     const update = async () =>
       this.windows.findOneAndUpdate(
         { _id: `${orgId}:${windowStart}` },
         {
-          $inc: { total: 1, [`keys.${keyId}`]: 1 },
+          $inc: { total: cost, [`keys.${keyId}`]: cost },
           // Kept one window past its end, so a late replica's give-back finds it.
           $setOnInsert: { expires_at: new Date(windowStart + 2 * windowMs) },
         },
@@ -54,11 +57,44 @@ export class RateLimitStore implements RateLimitCounter {
       if (isDuplicateKeyError(error)) return update();
       throw error;
     });
-    return { org: doc?.total ?? 1, key: doc?.keys?.[keyId] ?? 1 };
+    return { org: doc?.total ?? cost, key: doc?.keys?.[keyId] ?? cost };
   }
 
   /** A refused request is not charged: without this, a key hammering past its limit would use up its organization's. */
-  async giveBack(orgId: string, keyId: string, windowStart: number): Promise<void> {
-    await this.windows.updateOne({ _id: `${orgId}:${windowStart}` }, { $inc: { total: -1, [`keys.${keyId}`]: -1 } });
+  async giveBack(orgId: string, keyId: string, windowStart: number, cost: number): Promise<void> {
+    await this.windows.updateOne({ _id: `${orgId}:${windowStart}` }, { $inc: { total: -cost, [`keys.${keyId}`]: -cost } });
+  }
+}
+
+/**
+ * The same fixed windows in this process's memory: what the limiter counts with while the shared store fails or
+ * is slow, so an outage of the store loosens the limits (each replica counts alone) instead of switching them off.
+ */
+export class LocalWindowCounter implements RateLimitCounter {
+  private readonly windows = new Map<string, { total: number; keys: Map<string, number> }>();
+  private windowStart = 0;
+
+  async hit(orgId: string, keyId: string, windowStart: number, _windowMs: number, cost: number): Promise<WindowCounts> {
+    // Only the current window is ever asked for: an older one is dropped whole.
+    if (windowStart !== this.windowStart) {
+      this.windows.clear();
+      this.windowStart = windowStart;
+    }
+    let window = this.windows.get(orgId);
+    if (!window) {
+      window = { total: 0, keys: new Map() };
+      this.windows.set(orgId, window);
+    }
+    window.total += cost;
+    const key = (window.keys.get(keyId) ?? 0) + cost;
+    window.keys.set(keyId, key);
+    return { org: window.total, key };
+  }
+
+  async giveBack(orgId: string, keyId: string, windowStart: number, cost: number): Promise<void> {
+    const window = windowStart === this.windowStart ? this.windows.get(orgId) : undefined;
+    if (!window) return;
+    window.total -= cost;
+    window.keys.set(keyId, (window.keys.get(keyId) ?? cost) - cost);
   }
 }

@@ -1,6 +1,9 @@
-import { AppError } from '@crm/shared';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { AppError } from '@crm/shared/core';
+import { withDeadline } from '@crm/shared/grpc';
 import { describe, expect, it } from 'vitest';
 import { CircuitBreaker, type BreakerState } from './circuit-breaker';
+import { asTenant } from './tenant-context';
 
 function breaker() {
   let now = 1_000_000;
@@ -9,16 +12,25 @@ function breaker() {
     failures: 3,
     windowMs: 10_000,
     cooldownMs: 5_000,
+    minTimeoutBudgetMs: 1_000,
     now: () => now,
     onStateChange: (state) => changes.push(state),
   });
   return { subject, changes, advance: (ms: number) => (now += ms) };
 }
 
+const UNAVAILABLE = { code: GrpcStatus.UNAVAILABLE };
+const TIMED_OUT = { code: GrpcStatus.DEADLINE_EXCEEDED };
+
+/** Lets one call through (for `tenant`, with the request deadline `deadline` when given) and ends it with `error`. */
+function callWith(subject: CircuitBreaker, error: unknown, tenant = 'org_a', deadline?: number): void {
+  const settle = asTenant(tenant, () => withDeadline(deadline, async () => subject.admit()));
+  void settle.then((done) => done(error));
+}
+
 /** Lets one call through and ends it as `unreachable` says. */
 function call(subject: CircuitBreaker, unreachable: boolean): void {
-  subject.admit();
-  subject.settle(unreachable);
+  subject.admit()(unreachable ? UNAVAILABLE : undefined);
 }
 
 function refusal(subject: CircuitBreaker): AppError {
@@ -67,11 +79,11 @@ describe('circuit breaker', () => {
     advance(2_000);
     expect(refusal(subject).details).toEqual({ retry_after_seconds: 3 });
     advance(3_000);
-    subject.admit();
+    const probe = subject.admit();
     expect(subject.current).toBe('half-open');
     // While the probe is out, every other call is still refused.
     expect(refusal(subject).details).toEqual({ retry_after_seconds: 1 });
-    subject.settle(false);
+    probe(undefined);
     expect(subject.current).toBe('closed');
     call(subject, false);
     expect(changes).toEqual(['open', 'half-open', 'closed']);
@@ -88,9 +100,9 @@ describe('circuit breaker', () => {
 
   it('ignores calls admitted before it opened that end while it is open', () => {
     const { subject } = breaker();
-    subject.admit();
+    const early = subject.admit();
     for (let i = 0; i < 3; i++) call(subject, true);
-    subject.settle(false);
+    early(undefined);
     expect(subject.current).toBe('open');
   });
 
@@ -103,4 +115,45 @@ describe('circuit breaker', () => {
     advance(5_000);
     expect(() => subject.admit()).not.toThrow();
   });
+
+  it('does not open on one organization failing while another organization is answered', async () => {
+    const { subject } = breaker();
+    call(subject, false); // another organization ('' here) was answered just now
+    for (let i = 0; i < 5; i++) callWith(subject, UNAVAILABLE, 'org_busy');
+    await flush();
+    expect(subject.current).toBe('closed');
+    // Nor on a second one: the answer within the window shows the service serves.
+    for (let i = 0; i < 3; i++) callWith(subject, UNAVAILABLE, 'org_other');
+    await flush();
+    expect(subject.current).toBe('closed');
+  });
+
+  it('opens when every organization fails, whoever they are', async () => {
+    const { subject, advance } = breaker();
+    call(subject, false);
+    advance(10_001); // that success is older than the window
+    for (let i = 0; i < 3; i++) callWith(subject, UNAVAILABLE, 'org_busy');
+    await flush();
+    expect(subject.current).toBe('open');
+  });
+
+  it('counts a timeout only when the call had a real budget, not the rest of a spent one', async () => {
+    const { subject } = breaker();
+    const now = 1_000_000;
+    for (let i = 0; i < 5; i++) callWith(subject, TIMED_OUT, 'org_a', now + 300);
+    await flush();
+    expect(subject.current).toBe('closed');
+    for (let i = 0; i < 3; i++) callWith(subject, TIMED_OUT, 'org_a', now + 5_000);
+    await flush();
+    expect(subject.current).toBe('open');
+  });
+
+  it('does not count an error the service answered with', async () => {
+    const { subject } = breaker();
+    for (let i = 0; i < 5; i++) callWith(subject, new AppError('NOT_FOUND'));
+    await flush();
+    expect(subject.current).toBe('closed');
+  });
 });
+
+const flush = () => new Promise((resolve) => setImmediate(resolve));

@@ -1,9 +1,7 @@
-import { AppError } from '@crm/shared';
+import { AppError } from '@crm/shared/core';
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from '../http/envelope';
-
-/** Probes must answer however busy the process is: a refused liveness probe would get a busy replica killed. */
-const EXEMPT = new Set(['/healthz', '/readyz']);
+import { isProbe } from '../http/probes';
 
 /**
  * Load shedding: at most `max` requests are served at once by this process; one more is answered 503
@@ -14,7 +12,8 @@ export function limitInflight(app: FastifyInstance, max: number): void {
   if (max <= 0) return;
   let inflight = 0;
   app.addHook('onRequest', async (request, reply) => {
-    if (EXEMPT.has(request.url.split('?')[0] ?? '')) return;
+    // Probes must answer however busy the process is: a refused liveness probe would get a busy replica killed.
+    if (isProbe(request.url)) return;
     if (inflight >= max) {
       const error = new AppError('SERVICE_UNAVAILABLE', 'The API is at capacity; retry after the indicated time.', {
         retry_after_seconds: 1,

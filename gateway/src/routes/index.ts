@@ -25,6 +25,7 @@ import { pauseBroadcastRoute } from './broadcasts/pause-broadcast.route';
 import { resumeBroadcastRoute } from './broadcasts/resume-broadcast.route';
 import { scheduleBroadcastRoute } from './broadcasts/schedule-broadcast.route';
 import { updateBroadcastRoute } from './broadcasts/update-broadcast.route';
+import { batchUpsertCompaniesRoute } from './companies/batch-upsert-companies.route';
 import { createCompanyRoute } from './companies/create-company.route';
 import { deleteCompanyRoute } from './companies/delete-company.route';
 import { getCompanyRoute } from './companies/get-company.route';
@@ -33,13 +34,18 @@ import { listCompanyContactsRoute } from './companies/list-company-contacts.rout
 import { listCompanyDealsRoute } from './companies/list-company-deals.route';
 import { updateCompanyRoute } from './companies/update-company.route';
 import { addContactTagsRoute } from './contacts/add-contact-tags.route';
+import { batchUpsertContactsRoute } from './contacts/batch-upsert-contacts.route';
 import { createContactRoute } from './contacts/create-contact.route';
 import { deleteContactRoute } from './contacts/delete-contact.route';
 import { getContactRoute } from './contacts/get-contact.route';
 import { listContactsRoute } from './contacts/list-contacts.route';
+import { mergeContactsRoute } from './contacts/merge-contacts.route';
+import { optOutContactRoute } from './contacts/opt-out-contact.route';
 import { removeContactTagRoute } from './contacts/remove-contact-tag.route';
 import { updateContactRoute } from './contacts/update-contact.route';
 import { createDealRoute } from './deals/create-deal.route';
+import { getEventRoute } from './events/get-event.route';
+import { listEventsRoute } from './events/list-events.route';
 import { deleteDealRoute } from './deals/delete-deal.route';
 import { getDealRoute } from './deals/get-deal.route';
 import { listContactDealsRoute } from './deals/list-contact-deals.route';
@@ -94,6 +100,8 @@ import { redeliverRoute } from './webhooks/redeliver.route';
 import { rotateSecretRoute } from './webhooks/rotate-secret.route';
 import { testWebhookRoute } from './webhooks/test-webhook.route';
 import { updateWebhookRoute } from './webhooks/update-webhook.route';
+import { getReplayRoute } from './webhooks/get-replay.route';
+import { startReplayRoute } from './webhooks/start-replay.route';
 
 /** Every operation of the public API, in catalogue order. */
 export const ALL_ROUTES: RouteDefinition[] = [
@@ -104,6 +112,8 @@ export const ALL_ROUTES: RouteDefinition[] = [
   deleteContactRoute,
   addContactTagsRoute,
   removeContactTagRoute,
+  mergeContactsRoute,
+  optOutContactRoute,
   listContactDealsRoute,
   listContactNotesRoute,
   createContactNoteRoute,
@@ -192,4 +202,11 @@ export const ALL_ROUTES: RouteDefinition[] = [
   listCustomFieldsRoute,
   listTagsRoute,
   ...messageCreditRoutes,
+  // Additions after the catalogue's 97 operations (issue 26).
+  batchUpsertContactsRoute,
+  batchUpsertCompaniesRoute,
+  listEventsRoute,
+  getEventRoute,
+  startReplayRoute,
+  getReplayRoute,
 ];

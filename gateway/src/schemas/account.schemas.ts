@@ -1,15 +1,28 @@
+import { SCOPES } from '@crm/shared/core';
 import { z } from 'zod';
-import { component, nullable, timestamp } from './registry';
+import { component, count, customFieldValue, id, nullable, timestamp } from './registry';
 
 export const Me = component(
   'Me',
   z.object({
-    organization: z.object({ id: z.string(), name: z.string(), plan: z.string(), currency: z.string(), timezone: z.string() }),
-    api_key: z.object({
-      id: z.string(),
+    organization: z.object({
+      id: id('organization'),
       name: z.string(),
-      prefix: z.string(),
-      scopes: z.array(z.string()),
+      plan: z.string().describe('free, starter, pro or enterprise'),
+      currency: z
+        .string()
+        .regex(/^[A-Z]{3}$/)
+        .describe('ISO 4217'),
+      timezone: z.string().describe('IANA time zone'),
+    }),
+    api_key: z.object({
+      id: id('apiKey'),
+      name: z.string(),
+      prefix: z
+        .string()
+        .regex(/^sk_live_/)
+        .describe('the first characters of the key, to recognise it'),
+      scopes: z.array(z.enum(SCOPES)),
       created_at: timestamp,
       last_used_at: nullable(timestamp),
     }),
@@ -19,10 +32,10 @@ export const Me = component(
 export const Member = component(
   'Member',
   z.object({
-    id: z.string(),
+    id: id('member'),
     name: z.string(),
-    email: z.string(),
-    role: z.string(),
+    email: z.email().max(254),
+    role: z.string().describe('owner, admin or member'),
     is_owner: z.boolean(),
     is_active: z.boolean(),
     last_active_at: nullable(timestamp),
@@ -33,18 +46,19 @@ export const Member = component(
 export const CustomFieldDefinition = component(
   'CustomFieldDefinition',
   z.object({
-    id: z.string(),
+    id: id('customField'),
     key: z.string(),
     label: z.string(),
     type: z.enum(['text', 'textarea', 'number', 'boolean', 'date', 'email', 'phone', 'url', 'select', 'multiselect']),
     entity: z.enum(['contact', 'company', 'deal']),
     options: z
-      .array(z.unknown())
+      .array(z.string())
       .nullable()
       .default(null)
       .transform((options) => (options && options.length > 0 ? options : null))
+      .pipe(z.array(z.string()).min(1).nullable())
       .describe('null, never an empty list, when the field has no options'),
-    default_value: z.unknown().transform((value) => value ?? null),
+    default_value: nullable(customFieldValue),
     required: z.boolean(),
     is_active: z.boolean(),
     created_at: timestamp,
@@ -52,8 +66,4 @@ export const CustomFieldDefinition = component(
   }),
 );
 
-export const Tag = component(
-  'Tag',
-  z.object({ name: z.string(), count: z.number().int() }),
-  'A tag and its uses across contacts, companies and deals.',
-);
+export const Tag = component('Tag', z.object({ name: z.string(), count }), 'A tag and its uses across contacts, companies and deals.');

@@ -4,28 +4,29 @@ import {
   EXCLUSION_REASONS,
   RECIPIENT_STATUSES,
   SEND_PROFILES,
+  SEND_TYPES,
   TEMPLATE_CATEGORIES,
 } from '@crm/shared/schemas';
 import { z } from 'zod';
-import { component, nullable, timestamp } from './registry';
+import { component, ContactRef, count, id, nullable, timestamp } from './registry';
 
 const ErrorInfo = z.object({ code: z.string(), message: z.string() });
 
 export const Broadcast = component(
   'Broadcast',
   z.object({
-    id: z.string(),
+    id: id('broadcast'),
     name: z.string(),
     description: nullable(z.string()),
     status: z.enum(BROADCAST_STATUSES),
     chatapp_instances: z
-      .array(z.object({ id: z.string(), name: z.string(), channel: z.enum(['qrcode', 'official']) }))
+      .array(z.object({ id: id('chatInstance'), name: z.string(), channel: z.enum(['qrcode', 'official']) }))
       .describe('the numbers it sends from: all qrcode or all official'),
     audience: z.object({
       type: z.enum(['all', 'tags', 'contacts']),
       tags: z.array(z.string()).default([]),
       tags_operator: nullable(z.enum(['or', 'and'])),
-      contact_ids: z.array(z.string()).default([]),
+      contact_ids: z.array(id('contact')).default([]),
       has_chatapp: nullable(z.boolean()),
       filters: nullable(
         z.object({
@@ -36,10 +37,10 @@ export const Broadcast = component(
         }),
       ),
     }),
-    message: nullable(z.object({ type: z.string(), content: nullable(z.string()), media_url: nullable(z.string()) })),
+    message: nullable(z.object({ type: z.enum(SEND_TYPES), content: nullable(z.string()), media_url: nullable(z.url()) })),
     cloud_template: nullable(
       z.object({
-        template_id: z.string(),
+        template_id: id('template'),
         name: z.string(),
         language: z.string(),
         category: z.enum(TEMPLATE_CATEGORIES),
@@ -63,12 +64,12 @@ export const Broadcast = component(
     completed_at: nullable(timestamp),
     stats: z
       .object({
-        total: z.number().int().default(0),
-        sent: z.number().int().default(0),
-        delivered: z.number().int().default(0),
-        read: z.number().int().default(0),
-        failed: z.number().int().default(0),
-        excluded: z.number().int().default(0),
+        total: count.default(0),
+        sent: count.default(0),
+        delivered: count.default(0),
+        read: count.default(0),
+        failed: count.default(0),
+        excluded: count.default(0),
       })
       .describe(
         'total: recipients not excluded; sent: sends the provider accepted (also those it failed later); delivered includes read; failed: refused sends and failed deliveries',
@@ -83,12 +84,12 @@ export const Broadcast = component(
 export const AudienceEstimate = component(
   'AudienceEstimate',
   z.object({
-    estimated_count: z.number().int().default(0).describe('contacts that will receive the broadcast'),
-    estimated_exclusions: z.number().int().default(0).describe('contacts the exclusion rules leave out'),
+    estimated_count: count.default(0).describe('contacts that will receive the broadcast'),
+    estimated_exclusions: count.default(0).describe('contacts the exclusion rules leave out'),
     exclusions_by_reason: z.object({
-      marketing_opt_out: z.number().int().default(0),
-      no_chatapp: z.number().int().default(0),
-      duplicate: z.number().int().default(0),
+      marketing_opt_out: count.default(0),
+      no_chatapp: count.default(0),
+      duplicate: count.default(0),
     }),
   }),
   'Without a marketing cloudTemplate the opt-out rule does not apply, so the count can be higher than the official send reaches.',
@@ -97,9 +98,9 @@ export const AudienceEstimate = component(
 export const BroadcastRecipient = component(
   'BroadcastRecipient',
   z.object({
-    contact: z.object({ id: z.string(), name: z.string() }),
+    contact: ContactRef,
     status: z.enum(RECIPIENT_STATUSES),
-    message_id: nullable(z.string()).describe('set once the provider accepted the send'),
+    message_id: nullable(id('message')).describe('set once the provider accepted the send'),
     exclusion_reason: nullable(z.enum(EXCLUSION_REASONS)),
     error: nullable(ErrorInfo).describe('the provider error, e.g. {code: "131042"}'),
     sent_at: nullable(timestamp),

@@ -1,27 +1,25 @@
 import { z } from 'zod';
-import { component, nullable, Ref, timestamp } from './registry';
+import { CONTACT_SOURCES, DEAL_STATUSES, E164 } from '@crm/shared/schemas';
+import { CompanyRef, component, count, customFieldValues, id, nullable, orEmpty, StageRef, timestamp } from './registry';
 
 const contactFields = {
-  id: z.string(),
+  id: id('contact'),
   name: z.string(),
-  email: nullable(z.string()),
-  phone: nullable(z.string()),
+  email: nullable(z.email().max(254)),
+  phone: nullable(z.string().regex(E164)),
   photoapp_username: nullable(z.string()),
   chatapp_jid: nullable(z.string()),
   socialmsg_psid: nullable(z.string()),
   socialmsg_name: nullable(z.string()),
-  source: nullable(z.string()),
+  source: nullable(z.enum(CONTACT_SOURCES)),
   avatar_url: nullable(z.string()),
-  company: nullable(Ref),
+  company: nullable(CompanyRef),
   tags: z.array(z.string()).default([]),
-  custom_fields: z
-    .record(z.string(), z.unknown())
-    .nullable()
-    .transform((value) => value ?? {})
-    .default({}),
+  custom_fields: customFieldValues,
   funnel_stage: nullable(z.string()),
-  notes_count: z.number().int(),
-  deals_count: z.number().int(),
+  external_id: nullable(z.string()).describe("the integrator's own id (a shop, ERP or form id), unique per organization"),
+  notes_count: count,
+  deals_count: count,
   last_message_at: nullable(timestamp),
   created_at: timestamp,
   updated_at: timestamp,
@@ -35,18 +33,14 @@ export const Contact = component(
 
 export const DealSummary = component(
   'DealSummary',
-  z.object({ id: z.string(), title: z.string(), value: z.number(), status: z.string(), stage: Ref }),
+  z.object({ id: id('deal'), title: z.string(), value: z.number().min(0), status: z.enum(DEAL_STATUSES), stage: StageRef }),
 );
 
 export const ContactDetail = component(
   'ContactDetail',
   z.object({
     ...contactFields,
-    messages_count: z
-      .number()
-      .int()
-      .nullable()
-      .transform((value) => value ?? 0),
+    messages_count: orEmpty(count, 0).describe('messages in all its conversations'),
     deals: z.array(DealSummary).max(10),
   }),
   'A contact with the fields only GET /v1/contacts/{id} returns.',

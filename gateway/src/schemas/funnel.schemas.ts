@@ -1,17 +1,17 @@
 import { z } from 'zod';
-import { component, nullable, timestamp } from './registry';
+import { component, count, id, nullable, timestamp } from './registry';
 
 export const Stage = component(
   'Stage',
   z.object({
-    id: z.string(),
-    funnel_id: z.string(),
+    id: id('stage'),
+    funnel_id: id('funnel'),
     name: z.string(),
-    position: z.number().int(),
-    color: nullable(z.string()),
-    probability: nullable(z.number().int()),
-    total_deals: z.number().int().default(0),
-    total_value: z.number().default(0),
+    position: z.number().int().min(1).describe('1-based board position'),
+    color: nullable(z.string().regex(/^#[0-9A-Fa-f]{6}$/)),
+    probability: nullable(z.number().int().min(0).max(100)),
+    total_deals: count.default(0),
+    total_value: z.number().min(0).default(0),
     created_at: timestamp,
     updated_at: timestamp,
   }),
@@ -21,14 +21,14 @@ export const Stage = component(
 export const Funnel = component(
   'Funnel',
   z.object({
-    id: z.string(),
+    id: id('funnel'),
     name: z.string(),
-    position: z.number().int(),
+    position: z.number().int().min(0),
     is_default: z.boolean().default(false),
     is_archived: z.boolean().default(false),
     stages: z.array(Stage).default([]),
-    total_deals: z.number().int().default(0),
-    total_value: z.number().default(0),
+    total_deals: count.default(0),
+    total_value: z.number().min(0).default(0),
     created_at: timestamp,
     updated_at: timestamp,
   }),

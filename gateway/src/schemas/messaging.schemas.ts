@@ -8,21 +8,21 @@ import {
   TEMPLATE_STATUSES,
 } from '@crm/shared/schemas';
 import { z } from 'zod';
-import { component, nullable, Ref, timestamp } from './registry';
+import { AiAgentRef, component, ContactRef, count, id, MemberRef, nullable, orEmpty, timestamp } from './registry';
 
 export const Conversation = component(
   'Conversation',
   z.object({
-    id: z.string(),
-    contact: Ref,
+    id: id('conversation'),
+    contact: ContactRef,
     channel: z.enum(CHANNELS),
-    chatapp_instance: nullable(z.object({ id: z.string(), name: z.string(), channel: z.enum(['qrcode', 'official']) })).describe(
+    chatapp_instance: nullable(z.object({ id: id('chatInstance'), name: z.string(), channel: z.enum(['qrcode', 'official']) })).describe(
       'chatapp conversations only',
     ),
     status: z.enum(CONVERSATION_STATUSES),
-    assigned_to: nullable(Ref).describe('the member {id, name}'),
-    ai_agent: nullable(Ref).describe('the agent that currently answers'),
-    unread_count: z.number().int().default(0),
+    assigned_to: nullable(MemberRef),
+    ai_agent: nullable(AiAgentRef).describe('the agent that currently answers'),
+    unread_count: count.default(0),
     last_message_at: nullable(timestamp),
     last_message_preview: nullable(z.string()).describe('first 120 characters of the last message'),
     window_expires_at: nullable(timestamp).describe(
@@ -38,9 +38,9 @@ export const Conversation = component(
 export const Message = component(
   'Message',
   z.object({
-    id: z.string(),
-    conversation_id: z.string(),
-    contact_id: z.string(),
+    id: id('message'),
+    conversation_id: id('conversation'),
+    contact_id: id('contact'),
     channel: z.enum(CHANNELS),
     direction: z.enum(['inbound', 'outbound']),
     type: z.enum(MESSAGE_TYPES),
@@ -66,13 +66,13 @@ export const Message = component(
 export const ChatInstance = component(
   'ChatInstance',
   z.object({
-    id: z.string(),
+    id: id('chatInstance'),
     name: z.string(),
     channel: z.enum(['official', 'qrcode']),
     phone_number: nullable(z.string()),
     status: z.enum(INSTANCE_STATUSES),
     is_default: z.boolean().default(false),
-    warmup: z.object({ active: z.boolean().default(false), daily_limit: nullable(z.number().int()) }),
+    warmup: z.object({ active: z.boolean().default(false), daily_limit: nullable(count) }),
     created_at: timestamp,
     updated_at: timestamp,
   }),
@@ -82,17 +82,21 @@ export const ChatInstance = component(
 export const Template = component(
   'Template',
   z.object({
-    id: z.string(),
-    instance_id: z.string(),
+    id: id('template'),
+    instance_id: id('chatInstance'),
     name: z.string(),
     language: z.string(),
     category: z.enum(TEMPLATE_CATEGORIES),
     status: z.enum(TEMPLATE_STATUSES),
-    components: z
-      .array(z.unknown())
-      .nullable()
-      .transform((value) => value ?? [])
-      .default([]),
+    components: orEmpty(
+      z.array(
+        z
+          .object({ type: z.string() })
+          .catchall(z.unknown())
+          .describe("the provider's component: type (HEADER, BODY, FOOTER, BUTTONS), text, …"),
+      ),
+      [],
+    ),
     variables: z.array(z.object({ key: z.string(), component: z.string() })).default([]),
     updated_at: timestamp,
   }),

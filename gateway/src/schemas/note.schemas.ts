@@ -1,11 +1,11 @@
 import { NOTE_CATEGORIES, NOTE_COLORS } from '@crm/shared/schemas';
 import { z } from 'zod';
-import { component, timestamp } from './registry';
+import { component, id, timestamp } from './registry';
 
 export const Note = component(
   'Note',
   z.object({
-    id: z.string(),
+    id: id('note'),
     content: z.string(),
     color: z.enum(NOTE_COLORS),
     category: z.enum(NOTE_CATEGORIES),

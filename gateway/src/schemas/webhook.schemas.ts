@@ -1,67 +1,88 @@
+import { EVENT_TYPE_NAMES } from '@crm/shared/schemas';
 import { z } from 'zod';
-import { component, nullable, timestamp } from './registry';
+import { component, count, id, nullable, timestamp } from './registry';
+
+/** The status a receiver answered. */
+const httpStatus = z.number().int().min(100).max(599);
+
+const webhookFields = {
+  id: id('webhook'),
+  name: z.string(),
+  url: z.url(),
+  events: z.array(z.enum(EVENT_TYPE_NAMES)).default([]),
+  status: z.enum(['active', 'paused']),
+  consecutive_failures: count.default(0),
+  last_delivery_at: nullable(timestamp).describe('time of the last successful delivery'),
+  last_failure_at: nullable(timestamp),
+  last_failure_reason: nullable(z.string()).describe('timeout, connection_error, http_<status>, or blocked_address: <why>'),
+  paused_reason: nullable(z.enum(['consecutive_failures', 'manual', 'api_key_revoked'])).describe(
+    'why a paused subscription is paused (null while active); api_key_revoked: the key it answers to (key_id) was revoked or expired, and a key holding the read scopes of its kinds reactivates it',
+  ),
+  key_id: nullable(z.string()).describe(
+    'the API key that created the subscription or last changed it (key_…); revoking it pauses the subscription',
+  ),
+  previous_secret_expires_at: nullable(timestamp).describe(
+    'while set, deliveries are also signed with the secret the last rotation replaced',
+  ),
+  created_at: timestamp,
+  updated_at: timestamp,
+  pending_deliveries: count
+    .default(0)
+    .describe('deliveries not yet done: on their first attempt, waiting for a retry, or held while paused'),
+  lag_seconds: nullable(z.number().min(0)).describe(
+    'age of the oldest of those deliveries: how far behind the subscription is (null when nothing is pending)',
+  ),
+};
 
 export const Webhook = component(
   'Webhook',
+  z.object(webhookFields),
+  'A webhook subscription (its secret is shown only once: WebhookWithSecret).',
+);
+
+export const WebhookWithSecret = component(
+  'WebhookWithSecret',
   z.object({
-    id: z.string(),
-    name: z.string(),
-    url: z.string(),
-    events: z.array(z.string()).default([]),
-    secret: z.string().optional().describe('The signing secret (whsec_…); only in the answers of POST /v1/webhooks and rotate-secret'),
-    status: z.enum(['active', 'paused']),
-    consecutive_failures: z.number().int().default(0),
-    last_delivery_at: nullable(timestamp).describe('time of the last successful delivery'),
-    last_failure_at: nullable(timestamp),
-    last_failure_reason: nullable(z.string()).describe('timeout, connection_error, http_<status>, or blocked_address: <why>'),
-    previous_secret_expires_at: nullable(timestamp).describe(
-      'while set, deliveries are also signed with the secret the last rotation replaced',
-    ),
-    created_at: timestamp,
-    updated_at: timestamp,
-    pending_deliveries: z
-      .number()
-      .int()
-      .default(0)
-      .describe('deliveries not yet done: on their first attempt, waiting for a retry, or held while paused'),
-    lag_seconds: nullable(z.number()).describe(
-      'age of the oldest of those deliveries: how far behind the subscription is (null when nothing is pending)',
-    ),
+    ...webhookFields,
+    secret: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/=]+$/)
+      .describe('The signing secret; only in the answers of POST /v1/webhooks and rotate-secret, so keep it then'),
   }),
-  'A webhook subscription.',
+  'A webhook subscription with its signing secret: the answer of its creation and of a rotation.',
 );
 
 export const EventType = component(
   'EventType',
-  z.object({ type: z.string(), description: z.string(), api_write: z.boolean().default(false) }),
+  z.object({ type: z.enum(EVENT_TYPE_NAMES), description: z.string(), api_write: z.boolean().default(false) }),
   'An event kind that can be subscribed to; api_write is true for the 21 kinds API writes emit.',
 );
 
 const DeliveryAttempt = component(
   'WebhookDeliveryAttempt',
   z.object({
-    attempt: z.number().int(),
+    attempt: z.number().int().min(1),
     attempted_at: timestamp,
-    response_status: nullable(z.number().int()),
+    response_status: nullable(httpStatus),
     error: nullable(z.string()),
-    duration_ms: z.number().int().default(0),
+    duration_ms: count.default(0),
     response_excerpt: nullable(z.string()),
   }),
 );
 
 const deliveryFields = {
-  id: z.string(),
-  webhook_id: z.string(),
-  event_id: z.string(),
-  event_type: z.string(),
+  id: id('delivery'),
+  webhook_id: id('webhook'),
+  event_id: id('event'),
+  event_type: z.enum(EVENT_TYPE_NAMES),
   status: z.enum(['pending', 'succeeded', 'failed']),
-  attempt: z.number().int().default(0).describe('attempts made so far, 0–5'),
-  response_status: nullable(z.number().int()),
+  attempt: count.default(0).describe('attempts made so far'),
+  response_status: nullable(httpStatus),
   response_excerpt: nullable(z.string()).describe('the first 1 KB of the answer'),
   error: nullable(z.string()).describe('timeout, connection_error or http_<status>'),
-  duration_ms: nullable(z.number().int()),
+  duration_ms: nullable(count),
   next_retry_at: nullable(timestamp),
-  redelivery_of: nullable(z.string()),
+  redelivery_of: nullable(id('delivery')),
   is_test: z.boolean().default(false),
   created_at: timestamp,
   completed_at: nullable(timestamp),

@@ -41,7 +41,8 @@ webhooks:
   listen: grpc
   hostEnv: WEBHOOKS_GRPC_HOST
   portEnv: WEBHOOKS_GRPC_PORT
-  calls: []
+  # crm: which API keys were revoked (their subscriptions are paused).
+  calls: [crm]
   # Encrypts the signing secrets at rest; the id and the old keys only matter across a key rotation.
   secrets:
     - {name: WEBHOOK_SECRETS_KEY}
@@ -56,8 +57,8 @@ messaging:
   callbacks: true
   # Contacts and members (and contacts created by inbound messages) come from the crm service.
   calls: [crm]
-  # The HMAC secret the providers sign their callbacks with; the bearer token sent to them (absent: the process's
-  # development token).
+  # The HMAC secret the providers sign their callbacks with; the bearer token sent to them (required: messaging
+  # refuses to start in production with its development token).
   secrets:
     - {name: PROVIDER_CALLBACK_SECRET}
     - {name: PROVIDER_TOKEN, optional: true}
@@ -82,6 +83,7 @@ gateway:
   # Shared by every replica, so that a cursor issued by one replica is accepted by another.
   secrets:
     - {name: CURSOR_SECRET}
+    - {name: CURSOR_PREVIOUS_SECRET, optional: true}
   kafka: false
 {{- end }}
 
@@ -208,12 +210,103 @@ What every service's pod shares: env from the ConfigMap and the Secret, /tmp as 
 {{- printf "%s-kafka" (include "crm.fullname" . | trunc 40 | trimSuffix "-") }}
 {{- end }}
 
-{{/* KAFKA_BROKERS: Strimzi's bootstrap Service, or the external list. */}}
+{{/* KAFKA_BROKERS: Strimzi's bootstrap Service (its TLS + SCRAM listener), or the external list. */}}
 {{- define "crm.kafkaBrokers" -}}
 {{- if eq .Values.kafka.mode "operator" }}
-{{- printf "%s-kafka-bootstrap:9092" (include "crm.kafkaName" .) }}
+{{- printf "%s-kafka-bootstrap:9093" (include "crm.kafkaName" .) }}
 {{- else }}
 {{- required "kafka.external.brokers is required with kafka.mode=external" .Values.kafka.external.brokers }}
+{{- end }}
+{{- end }}
+
+{{/*
+Kafka logins. Every service that uses Kafka, and the external mode's topic hook (createTopic), logs in as a user of
+its own (SASL/SCRAM): operator mode always, over TLS (Strimzi's listener on 9093, its cluster CA trusted); external
+mode unless kafka.external.sasl.enabled=false, with TLS when kafka.external.tls.enabled. Each password is the key
+KAFKA_PASSWORD_<SERVICE> of the chart's (or the existing) Secret; the topic hook's, of its own hook Secret.
+*/}}
+{{- define "crm.kafkaSasl" -}}
+{{- or (eq .Values.kafka.mode "operator") .Values.kafka.external.sasl.enabled }}
+{{- end }}
+
+{{- define "crm.kafkaTls" -}}
+{{- or (eq .Values.kafka.mode "operator") .Values.kafka.external.tls.enabled }}
+{{- end }}
+
+{{/* The Secret and key holding the PEM of the CA the brokers' certificates chain to; empty: the image's trusted CAs. */}}
+{{- define "crm.kafkaCaSecret" -}}
+{{- if eq .Values.kafka.mode "operator" }}
+{{- printf "name: %s-cluster-ca-cert\nkey: ca.crt" (include "crm.kafkaName" .) }}
+{{- else if and .Values.kafka.external.tls.enabled .Values.kafka.external.tls.caSecret.name }}
+{{- printf "name: %s\nkey: %s" .Values.kafka.external.tls.caSecret.name .Values.kafka.external.tls.caSecret.key }}
+{{- end }}
+{{- end }}
+
+{{/* The user one service logs in as: (dict "root" $ "service" "crm"); Strimzi names the user after its KafkaUser. */}}
+{{- define "crm.kafkaUsername" -}}
+{{- if eq .root.Values.kafka.mode "operator" }}
+{{- include "crm.serviceName" . }}
+{{- else }}
+{{- required (printf "kafka.external.sasl.usernames.%s is required with kafka.external.sasl.enabled" .service) (index .root.Values.kafka.external.sasl.usernames .service) }}
+{{- end }}
+{{- end }}
+
+{{- define "crm.kafkaPasswordKey" -}}
+{{- printf "KAFKA_PASSWORD_%s" (.service | snakecase | upper) }}
+{{- end }}
+
+{{/* The services that use Kafka (their shape's `kafka`), as a YAML list. */}}
+{{- define "crm.kafkaServices" -}}
+{{- $shapes := include "crm.serviceShapes" . | fromYaml }}
+{{- range $service := include "crm.serviceNames" . | fromYamlArray }}
+{{- if (index $shapes $service).kafka }}
+- {{ $service }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+One Kafka client's login and TLS: (dict "root" $ "service" "crm"), and "secretName" for a Secret other than the
+chart's. The password never appears in the manifest.
+*/}}
+{{- define "crm.kafkaEnv" -}}
+{{- if eq (include "crm.kafkaSasl" .root) "true" }}
+- name: KAFKA_SASL_MECHANISM
+  value: {{ ternary "scram-sha-512" .root.Values.kafka.external.sasl.mechanism (eq .root.Values.kafka.mode "operator") | quote }}
+- name: KAFKA_SASL_USERNAME
+  value: {{ include "crm.kafkaUsername" . | quote }}
+- name: KAFKA_SASL_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ .secretName | default (include "crm.secretName" .root) }}
+      key: {{ include "crm.kafkaPasswordKey" . }}
+{{- end }}
+{{- if eq (include "crm.kafkaTls" .root) "true" }}
+- name: KAFKA_SSL
+  value: "true"
+{{- if include "crm.kafkaCaSecret" .root }}
+- name: KAFKA_SSL_CA_FILE
+  value: /etc/crm/kafka-ca/ca.crt
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "crm.kafkaCaVolumeMount" -}}
+{{- if include "crm.kafkaCaSecret" . }}
+- name: kafka-ca
+  mountPath: /etc/crm/kafka-ca
+  readOnly: true
+{{- end }}
+{{- end }}
+
+{{- define "crm.kafkaCaVolume" -}}
+{{- with include "crm.kafkaCaSecret" . | fromYaml }}
+- name: kafka-ca
+  secret:
+    secretName: {{ .name }}
+    items:
+      - key: {{ .key }}
+        path: ca.crt
 {{- end }}
 {{- end }}
 
@@ -233,6 +326,24 @@ user (<resource>-<auth db>-<user>); external: the key MONGODB_URI_<SERVICE> of t
       name: {{ include "crm.secretName" .root }}
       key: {{ printf "MONGODB_URI_%s" (upper .service) }}
       {{- end }}
+{{- end }}
+
+{{/*
+SERVICE_TOKEN_SECRET (and, during a rotation, SERVICE_TOKEN_OLD_SECRETS): every process signs its gRPC calls with it
+and every service refuses a call without a valid token (docs/security.md "Service identity").
+*/}}
+{{- define "crm.identityEnv" -}}
+- name: SERVICE_TOKEN_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "crm.secretName" . }}
+      key: SERVICE_TOKEN_SECRET
+- name: SERVICE_TOKEN_OLD_SECRETS
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "crm.secretName" . }}
+      key: SERVICE_TOKEN_OLD_SECRETS
+      optional: true
 {{- end }}
 
 {{/* METRICS_HOST/METRICS_PORT: the Prometheus exporter of every process (METRICS_PORT=0 turns it off). */}}
@@ -453,8 +564,12 @@ spec:
     {{- toYaml .Values.networkPolicy.kafka.to | nindent 4 }}
     {{- end }}
   ports:
+    {{- if eq .Values.kafka.mode "operator" }}
+    - { protocol: TCP, port: 9093 }
+    {{- else }}
     {{- range .Values.networkPolicy.kafka.ports }}
     - { protocol: TCP, port: {{ . }} }
+    {{- end }}
     {{- end }}
 {{- end }}
 

@@ -1,8 +1,10 @@
-import { envBoolean, envPort, loadConfig, serviceEnv } from '@crm/shared/config';
+import { envBoolean, envPort, loadConfig, outboxEnv, serviceEnv } from '@crm/shared/config';
 import { z } from 'zod';
 
 export const agentsConfig = z.object({
   ...serviceEnv,
+  // Runs carry agent.run.completed, agent.run.failed and agent.handoff.requested through the outbox.
+  ...outboxEnv,
   AGENTS_GRPC_HOST: z.string().default('127.0.0.1'),
   /** 50053: crm 50051, messaging 50052, webhooks 50054. */
   AGENTS_GRPC_PORT: envPort(50053),
@@ -16,8 +18,10 @@ export const agentsConfig = z.object({
   AGENTS_RUN_LEASE_MS: z.coerce.number().int().min(500).default(30_000),
   /** Safety net: the scheduler wakes at the next due run by itself; this bounds how late it sees another replica's. */
   AGENTS_IDLE_CHECK_MS: z.coerce.number().int().min(50).default(5_000),
+  /** Conversations whose inbound messages one replica takes in at once (in order within each). */
+  AGENTS_INTAKE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
   /** Runs one replica executes at once. */
-  AGENTS_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  AGENTS_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(64),
   /** The messages of a conversation given to the model, newest last. */
   AGENTS_HISTORY_MESSAGES: z.coerce.number().int().min(1).max(200).default(20),
   AGENTS_HISTORY_CHARS: z.coerce.number().int().min(200).max(200_000).default(8_000),
@@ -31,6 +35,22 @@ export const agentsConfig = z.object({
   OPENAI_BASE_URL: z.string().optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_MODEL: z.string().optional(),
+  /**
+   * The model names agents may use, comma-separated: an agent naming another answers 422 VALIDATION_ERROR, so a key
+   * cannot spend the platform's model key on any model it likes. Empty: any name (set it in production).
+   */
+  AGENTS_ALLOWED_MODELS: z
+    .string()
+    .default('')
+    .transform(
+      (value) =>
+        new Set(
+          value
+            .split(',')
+            .map((name) => name.trim())
+            .filter(Boolean),
+        ),
+    ),
   /** Per attempt. */
   MODEL_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(15_000),
   MODEL_RETRIES: z.coerce.number().int().min(0).max(10).default(2),

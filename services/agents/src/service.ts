@@ -25,7 +25,15 @@ export function agentsService(config: AgentsConfig): ServiceDefinition<AgentsCon
       return { 'run scheduler': scheduler };
     },
     consumers: ({ deps, bus }) =>
-      runner ? { 'runner intake': runnerIntake(deps, bus, { groupId: config.AGENTS_CONSUMER_GROUP, topic: config.EVENTS_TOPIC }) } : {},
+      runner
+        ? {
+            'runner intake': runnerIntake(deps, bus, {
+              groupId: config.AGENTS_CONSUMER_GROUP,
+              topic: config.EVENTS_TOPIC,
+              concurrency: config.AGENTS_INTAKE_CONCURRENCY,
+            }),
+          }
+        : {},
     close: (deps) => deps.close(),
   };
 }

@@ -1,7 +1,7 @@
 import { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
 import { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
 import { MessagingServiceService } from '@crm/proto/gen/messaging/v1/messaging';
-import { createAsyncClient, TtlCache, type Logger, type Storage } from '@crm/shared';
+import { callerIdentity, createAsyncClient, TtlCache, type Logger, type Storage } from '@crm/shared';
 import type { AgentsConfig } from './config';
 import type { AgentsDeps } from './domain/deps';
 import { createModelProvider } from './models';
@@ -16,9 +16,10 @@ export function createDeps(
   logger: Logger,
   runScheduled: AgentsDeps['runScheduled'] = () => undefined,
 ): AgentsDeps & { close(): void } {
-  const contacts = createAsyncClient(ContactServiceService, config.CRM_GRPC_URL, 'crm.v1.ContactService');
-  const accounts = createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService');
-  const messaging = createAsyncClient(MessagingServiceService, config.MESSAGING_GRPC_URL, 'messaging.v1.MessagingService');
+  const identity = callerIdentity('agents', config);
+  const contacts = createAsyncClient(ContactServiceService, config.CRM_GRPC_URL, 'crm.v1.ContactService', { identity });
+  const accounts = createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService', { identity });
+  const messaging = createAsyncClient(MessagingServiceService, config.MESSAGING_GRPC_URL, 'messaging.v1.MessagingService', { identity });
   return {
     agents: createAgentRepository(db),
     runs: createRunRepository(db),
@@ -32,6 +33,7 @@ export function createDeps(
       historyChars: config.AGENTS_HISTORY_CHARS,
       modelDeadlineMs: config.MODEL_DEADLINE_MS,
       costCentsPerMillionTokens: config.MODEL_COST_CENTS_PER_MILLION_TOKENS,
+      allowedModels: config.AGENTS_ALLOWED_MODELS,
     },
     timezones: new TtlCache<string>(config.AGENTS_ORG_CACHE_MS),
     runScheduled,

@@ -6,9 +6,12 @@ import { DealServiceService, type DealServiceServer } from '@crm/proto/gen/crm/v
 import { FunnelServiceService, type FunnelServiceServer } from '@crm/proto/gen/crm/v1/funnels';
 import { NoteServiceService, type NoteServiceServer } from '@crm/proto/gen/crm/v1/notes';
 import { TaskServiceService, type TaskServiceServer } from '@crm/proto/gen/crm/v1/tasks';
-import { bindHandlers, type GrpcServiceBinding, type Logger } from '@crm/shared';
+import { bindHandlers, type FairScheduler, type GrpcServiceBinding, type Logger } from '@crm/shared';
 import type { CrmDeps } from './domain/deps';
 import { addContactTagsHandler } from './handlers/add-contact-tags.handler';
+import { listInactiveKeysHandler } from './handlers/list-inactive-keys.handler';
+import { batchUpsertCompaniesHandler } from './handlers/batch-upsert-companies.handler';
+import { batchUpsertContactsHandler } from './handlers/batch-upsert-contacts.handler';
 import { authenticateHandler } from './handlers/authenticate.handler';
 import { completeTaskHandler } from './handlers/complete-task.handler';
 import { createCompanyHandler } from './handlers/create-company.handler';
@@ -39,6 +42,7 @@ import { listMembersHandler } from './handlers/list-members.handler';
 import { listNotesHandler } from './handlers/list-notes.handler';
 import { listTagsHandler } from './handlers/list-tags.handler';
 import { listTasksHandler } from './handlers/list-tasks.handler';
+import { mergeContactsHandler } from './handlers/merge-contacts.handler';
 import { loseDealHandler } from './handlers/lose-deal.handler';
 import { moveDealHandler } from './handlers/move-deal.handler';
 import { removeContactTagHandler } from './handlers/remove-contact-tag.handler';
@@ -56,8 +60,11 @@ import { updateStageHandler } from './handlers/update-stage.handler';
 import { updateTaskHandler } from './handlers/update-task.handler';
 import { winDealHandler } from './handlers/win-deal.handler';
 
-/** The CRM's gRPC services: each generated definition with its handlers, one RPC per file in handlers/. */
-export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBinding[] {
+/**
+ * The CRM's gRPC services: each generated definition with its handlers, one RPC per file in handlers/. The
+ * `scheduler` shares the process's places for calls among organizations (every call reads or writes the database).
+ */
+export function crmGrpcServices(deps: CrmDeps, logger: Logger, scheduler?: FairScheduler): GrpcServiceBinding[] {
   const contacts = bindHandlers<ContactServiceServer, CrmDeps>(
     deps,
     {
@@ -69,8 +76,11 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBindi
       addContactTags: addContactTagsHandler,
       removeContactTag: removeContactTagHandler,
       resolveChannelContact: resolveChannelContactHandler,
+      mergeContacts: mergeContactsHandler,
+      batchUpsertContacts: batchUpsertContactsHandler,
     },
     logger,
+    scheduler,
   );
   const companies = bindHandlers<CompanyServiceServer, CrmDeps>(
     deps,
@@ -78,15 +88,18 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBindi
       listCompanies: listCompaniesHandler,
       getCompany: getCompanyHandler,
       createCompany: createCompanyHandler,
+      batchUpsertCompanies: batchUpsertCompaniesHandler,
       updateCompany: updateCompanyHandler,
       deleteCompany: deleteCompanyHandler,
     },
     logger,
+    scheduler,
   );
   const notes = bindHandlers<NoteServiceServer, CrmDeps>(
     deps,
     { listNotes: listNotesHandler, createNote: createNoteHandler, updateNote: updateNoteHandler, deleteNote: deleteNoteHandler },
     logger,
+    scheduler,
   );
   const tasks = bindHandlers<TaskServiceServer, CrmDeps>(
     deps,
@@ -100,6 +113,7 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBindi
       reopenTask: reopenTaskHandler,
     },
     logger,
+    scheduler,
   );
   const deals = bindHandlers<DealServiceServer, CrmDeps>(
     deps,
@@ -116,6 +130,7 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBindi
       transferDeal: transferDealHandler,
     },
     logger,
+    scheduler,
   );
   const funnels = bindHandlers<FunnelServiceServer, CrmDeps>(
     deps,
@@ -129,6 +144,7 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBindi
       deleteStage: deleteStageHandler,
     },
     logger,
+    scheduler,
   );
   const accounts = bindHandlers<AccountServiceServer, CrmDeps>(
     deps,
@@ -138,10 +154,12 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger): GrpcServiceBindi
       listMembers: listMembersHandler,
       listCustomFields: listCustomFieldsHandler,
       listTags: listTagsHandler,
+      listInactiveKeys: listInactiveKeysHandler,
     },
     logger,
+    scheduler,
   );
-  const audiences = bindHandlers<AudienceServiceServer, CrmDeps>(deps, { streamAudience: streamAudienceHandler }, logger);
+  const audiences = bindHandlers<AudienceServiceServer, CrmDeps>(deps, { streamAudience: streamAudienceHandler }, logger, scheduler);
   return [
     { definition: ContactServiceService, implementation: contacts },
     { definition: CompanyServiceService, implementation: companies },

@@ -17,8 +17,15 @@ import { createRecordRefsRepository } from './repository/record-refs.repository'
 import { createTagRepository } from './repository/tag.repository';
 import { createTaskRepository } from './repository/task.repository';
 
+export interface CrmSettings {
+  /** How long after its due time an open task is overdue (TASK_OVERDUE_AFTER_MS). */
+  overdueAfterMs?: number;
+  /** Wakes this replica's task-alarm scheduler (service.ts). */
+  taskAlarmArmed?: (at: Date) => void;
+}
+
 /** Builds the repositories over one database. Used by the server and by the admin CLI. */
-export function createDeps(db: Storage, logger: Logger): CrmDeps {
+export function createDeps(db: Storage, logger: Logger, settings: CrmSettings = {}): CrmDeps {
   return {
     organizations: createOrganizationRepository(db),
     apiKeys: createApiKeyRepository(db),
@@ -26,6 +33,7 @@ export function createDeps(db: Storage, logger: Logger): CrmDeps {
     customFields: createCustomFieldRepository(db),
     contacts: createContactRepository(db),
     identities: createIdentityRepository(db),
+    companyIdentities: createIdentityRepository(db, 'company'),
     links: createLinksRepository(db),
     tags: createTagRepository(db),
     deals: createDealRepository(db),
@@ -34,8 +42,9 @@ export function createDeps(db: Storage, logger: Logger): CrmDeps {
     companies: createCompanyRepository(db),
     companyLinks: createCompanyLinksRepository(db),
     notes: createNoteRepository(db),
-    tasks: createTaskRepository(db),
+    tasks: createTaskRepository(db, { overdueAfterMs: settings.overdueAfterMs ?? 3_600_000 }),
     refs: createRecordRefsRepository(db),
+    taskAlarmArmed: settings.taskAlarmArmed ?? (() => undefined),
     now: () => new Date(),
     logger,
   };

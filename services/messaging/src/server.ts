@@ -19,6 +19,7 @@ import { listConversationsHandler } from './handlers/list-conversations.handler'
 import { listMessagesHandler } from './handlers/list-messages.handler';
 import { listRecipientsHandler } from './handlers/list-recipients.handler';
 import { listTemplatesHandler } from './handlers/list-templates.handler';
+import { optOutContactHandler } from './handlers/opt-out-contact.handler';
 import { pauseBroadcastHandler } from './handlers/pause-broadcast.handler';
 import { resumeBroadcastHandler } from './handlers/resume-broadcast.handler';
 import { scheduleBroadcastHandler } from './handlers/schedule-broadcast.handler';
@@ -40,6 +41,7 @@ export function messagingGrpcServices(deps: MessagingDeps, logger: Logger): Grpc
       listChatInstances: listChatInstancesHandler,
       getChatInstance: getChatInstanceHandler,
       listTemplates: listTemplatesHandler,
+      optOutContact: optOutContactHandler,
     },
     logger,
   );

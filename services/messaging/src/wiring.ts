@@ -1,7 +1,7 @@
 import { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
 import { AudienceServiceService } from '@crm/proto/gen/crm/v1/audiences';
 import { ContactServiceService } from '@crm/proto/gen/crm/v1/contacts';
-import { createAsyncClient, TtlCache, type Logger, type Storage } from '@crm/shared';
+import { callerIdentity, createAsyncClient, TtlCache, type Logger, type Storage } from '@crm/shared';
 import { createBroadcastRepository } from './repository/broadcast.repository';
 import { createLaneRepository } from './repository/lane.repository';
 import { createOptOutRepository } from './repository/opt-out.repository';
@@ -33,10 +33,12 @@ export function createDeps(
   config: MessagingConfig,
   logger: Logger,
   wakeBroadcasts: () => void = () => undefined,
+  windowArmed: (at: Date) => void = () => undefined,
 ): MessagingDeps & { close(): void } {
-  const contacts = createAsyncClient(ContactServiceService, config.CRM_GRPC_URL, 'crm.v1.ContactService');
-  const accounts = createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService');
-  const audience = createAsyncClient(AudienceServiceService, config.CRM_GRPC_URL, 'crm.v1.AudienceService');
+  const identity = callerIdentity('messaging', config);
+  const contacts = createAsyncClient(ContactServiceService, config.CRM_GRPC_URL, 'crm.v1.ContactService', { identity });
+  const accounts = createAsyncClient(AccountServiceService, config.CRM_GRPC_URL, 'crm.v1.AccountService', { identity });
+  const audience = createAsyncClient(AudienceServiceService, config.CRM_GRPC_URL, 'crm.v1.AudienceService', { identity });
   return {
     instances: createChatInstanceRepository(db),
     templates: createTemplateRepository(db),
@@ -59,6 +61,7 @@ export function createDeps(
     crm: { contacts, accounts },
     accounts: new TtlCache<ProviderAccount>(config.PROVIDER_ACCOUNT_CACHE_MS),
     settings: { windowMs: config.MESSAGING_WINDOW_HOURS * 3_600_000 },
+    windowArmed,
     transaction: db.transaction,
     now: () => new Date(),
     logger,

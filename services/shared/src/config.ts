@@ -31,12 +31,57 @@ export const envBoolean = (fallback: boolean) =>
 
 export const envPort = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
+/** An optional variable; set to the empty string, it counts as unset (`OTEL_TRACES_FILE=` turns the file off). */
+const optionalEnv = <S extends z.ZodType>(schema: S) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+/**
+ * How a process reaches Kafka (kafka/kafka-client.ts, the one client factory): the brokers and, where Kafka
+ * authenticates its clients, this process's own SASL login (a user per service) and TLS. Without a mechanism the
+ * client connects without logging in (a broker that requires a login then closes the connection).
+ */
+export const kafkaEnv = {
+  KAFKA_BROKERS: z.string().min(1).default('127.0.0.1:19092'),
+  KAFKA_CLIENT_ID: optionalEnv(z.string()),
+  /** scram-sha-512 (the local stack and the chart), scram-sha-256 or plain (only over TLS); any case. */
+  KAFKA_SASL_MECHANISM: optionalEnv(
+    z.preprocess((value) => (typeof value === 'string' ? value.toLowerCase() : value), z.enum(['scram-sha-512', 'scram-sha-256', 'plain'])),
+  ),
+  KAFKA_SASL_USERNAME: optionalEnv(z.string()),
+  KAFKA_SASL_PASSWORD: optionalEnv(z.string()),
+  /** TLS to the brokers; KAFKA_SSL_CA_FILE: a PEM file of the CA that signed them (otherwise Node's trusted CAs). */
+  KAFKA_SSL: envBoolean(false),
+  KAFKA_SSL_CA_FILE: optionalEnv(z.string()),
+};
+
+export type KafkaSettings = z.infer<z.ZodObject<typeof kafkaEnv>>;
+
+/**
+ * The checks no single variable can make: a mechanism needs a username and a password, and a login without a
+ * mechanism would silently go unused. Throws a ConfigError naming the variables (runService calls it right after
+ * loadConfig, the client factory on every client).
+ */
+export function checkKafkaSettings(settings: KafkaSettings): void {
+  const problems: string[] = [];
+  if (settings.KAFKA_SASL_MECHANISM) {
+    if (!settings.KAFKA_SASL_USERNAME) problems.push('KAFKA_SASL_USERNAME: is required with KAFKA_SASL_MECHANISM');
+    if (!settings.KAFKA_SASL_PASSWORD) problems.push('KAFKA_SASL_PASSWORD: is required with KAFKA_SASL_MECHANISM');
+  } else if (settings.KAFKA_SASL_USERNAME || settings.KAFKA_SASL_PASSWORD) {
+    problems.push(
+      'KAFKA_SASL_MECHANISM: is required with KAFKA_SASL_USERNAME / KAFKA_SASL_PASSWORD (scram-sha-512, scram-sha-256 or plain)',
+    );
+  }
+  if (settings.KAFKA_SASL_MECHANISM === 'plain' && !settings.KAFKA_SSL) {
+    problems.push('KAFKA_SSL: must be true with KAFKA_SASL_MECHANISM=plain (the password would cross the network in clear)');
+  }
+  if (settings.KAFKA_SSL_CA_FILE && !settings.KAFKA_SSL) problems.push('KAFKA_SSL: must be true with KAFKA_SSL_CA_FILE');
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+}
+
 /** Variables every process shares. */
 export const commonEnv = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MONGODB_URI: z.string().min(1).default('mongodb://127.0.0.1:27027/'),
-  KAFKA_BROKERS: z.string().min(1).default('127.0.0.1:19092'),
-  KAFKA_CLIENT_ID: z.string().optional(),
+  ...kafkaEnv,
   EVENTS_TOPIC: z.string().min(1).default('crm.domain-events.v1'),
   EVENTS_TOPIC_PARTITIONS: z.coerce.number().int().min(1).max(256).default(6),
   // Used only when a process creates the missing topic; min.insync.replicas follows (2 from a factor of 3).
@@ -45,9 +90,6 @@ export const commonEnv = {
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   METRICS_PORT: envPort(9464),
 };
-
-/** An optional variable; set to the empty string, it counts as unset (`OTEL_TRACES_FILE=` turns the file off). */
-const optionalEnv = <S extends z.ZodType>(schema: S) => z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
 /** OpenTelemetry, read with the rest of a process's configuration (telemetry/start.ts). */
 export const telemetryEnv = {
@@ -65,10 +107,21 @@ export const telemetryEnv = {
   OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(0.1),
 };
 
+/**
+ * The internal key every gRPC call's service token is signed with (grpc/service-identity.ts): the same on every
+ * process that calls or serves gRPC, at least 32 characters; no default, so no process runs with a known key.
+ * During a rotation the previous keys are still accepted (comma-separated).
+ */
+export const serviceIdentityEnv = {
+  SERVICE_TOKEN_SECRET: z.string({ error: 'is required (the internal key of service tokens)' }).min(32),
+  SERVICE_TOKEN_OLD_SECRETS: optionalEnv(z.string()),
+};
+
 /** What every gRPC service reads besides its own variables: the bootstrap's (service/run-service.ts). */
 export const serviceEnv = {
   ...commonEnv,
   ...telemetryEnv,
+  ...serviceIdentityEnv,
   /**
    * After SIGTERM: how long health answers NOT_SERVING while calls are still served, so that load balancers and
    * clients stop sending before the listener closes.

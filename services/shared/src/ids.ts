@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** Id prefixes of every record (catalogue §4.2). Clients treat ids as opaque; the server checks the prefix. */
 export const ID_PREFIXES = {
@@ -24,6 +24,7 @@ export const ID_PREFIXES = {
   apiKey: 'key',
   organization: 'org',
   request: 'req',
+  replay: 'rpl',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -46,6 +47,17 @@ export function randomToken(length = BODY_LENGTH): string {
 
 export function newId(kind: IdKind): string {
   return `${ID_PREFIXES[kind]}_${randomToken()}`;
+}
+
+/**
+ * An id derived from `seed` (22 base62 characters of its SHA-256): writers that race to create the record for the
+ * same seed (an organization and a natural key) insert one document, and the losers read the winner's.
+ */
+export function derivedId(kind: IdKind, seed: string): string {
+  const digest = createHash('sha256').update(seed).digest();
+  let body = '';
+  for (let i = 0; body.length < BODY_LENGTH; i++) body += ALPHABET[(digest[i % digest.length] ?? 0) % 62];
+  return `${ID_PREFIXES[kind]}_${body}`;
 }
 
 /** The pattern of a well-formed id of one kind, e.g. ^ct_[0-9A-Za-z]{22}$. */

@@ -1,6 +1,7 @@
 /**
- * The 24 scopes of the API (catalogue §1), one list for the CRM service (which grants them to keys) and the
- * gateway (whose routes each require one). `write:x` does not imply `read:x`.
+ * The 25 scopes of the API: the catalogue's 24 (§1) and read:events (GET /v1/events, issue 26). One list for the
+ * CRM service (which grants them to keys) and the gateway (whose routes each require one). `write:x` does not
+ * imply `read:x`.
  */
 export const SCOPES = [
   'read:contacts',
@@ -27,6 +28,7 @@ export const SCOPES = [
   'write:ai_agents',
   'read:webhooks',
   'write:webhooks',
+  'read:events',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -51,6 +51,19 @@ export const webhooksConfig = z
     WEBHOOK_RETRY_SCHEDULE_MS: scheduleSchema,
     /** Spec §6: the service waits 10 s for an answer. */
     WEBHOOK_TIMEOUT_MS: positiveInt(10_000, 100),
+    /**
+     * The attempt timeout of test sends and redeliveries (#88, #90), which hold a gateway request open: shorter
+     * than the 10 s of event deliveries, so a slow receiver cannot hold the gateway's capacity.
+     */
+    WEBHOOK_MANUAL_TIMEOUT_MS: positiveInt(5_000, 100),
+    /** Test sends and redeliveries one organization may have in flight per replica; beyond it, 429 RATE_LIMITED. */
+    WEBHOOK_MANUAL_CONCURRENCY: positiveInt(4),
+    /** Subscriptions one organization may have; beyond it, 422 WEBHOOK_LIMIT_EXCEEDED. */
+    WEBHOOK_MAX_SUBSCRIPTIONS: positiveInt(25),
+    /** The CRM service, which knows which API keys are revoked. */
+    CRM_GRPC_URL: z.string().default('127.0.0.1:50051'),
+    /** How often the subscriptions of revoked or expired API keys are looked for and paused. */
+    WEBHOOK_KEY_CHECK_MS: positiveInt(30_000, 100),
     /** Consecutive failed attempts that pause a subscription (the spec says 5 and 10; we chose 10). */
     WEBHOOK_PAUSE_AFTER_FAILURES: positiveInt(10),
     WEBHOOK_CONSUMER_GROUP: z.string().min(1).default('webhooks'),
@@ -74,6 +87,11 @@ export const webhooksConfig = z
     WEBHOOK_IDLE_CHECK_MS: positiveInt(30_000, 10),
     /** Deliveries are deleted by a TTL index this long after they were created. */
     WEBHOOK_RETENTION_DAYS: positiveInt(15),
+    /**
+     * Consumed events are kept this long for GET /v1/events and replays (a TTL index deletes them after); 0 keeps
+     * none (the event log is off: GET /v1/events answers an empty list, replays match nothing).
+     */
+    EVENTS_RETENTION_DAYS: positiveInt(30, 0),
     /** Default of rotate-secret's overlap_hours: how long the replaced secret keeps signing. */
     WEBHOOK_ROTATION_OVERLAP_HOURS: z.coerce.number().int().min(0).max(168).default(24),
     NODE_ENV: z.string().optional(),

@@ -1,4 +1,3 @@
-import type { LoadBalancer } from '../../../deploy/lib/load-balancer';
 import { addNumber } from '../../support/messaging';
 import { createFunnel } from '../../support/pipelines';
 import { createTestOrg } from '../../support/orgs';
@@ -45,10 +44,7 @@ async function launchBroadcast(load: Load, client: ReturnType<typeof loadClient>
  * One scenario on a fresh organization: a subscription on a fresh receiver, a steady load, a broadcast sending while
  * the fault hits, the fault, some load after it, then the ledger.
  */
-export async function runScenario(
-  scenario: Scenario,
-  target: Omit<FaultTarget, 'receiver' | 'note'> & { balancer: LoadBalancer },
-): Promise<ScenarioRow> {
+export async function runScenario(scenario: Scenario, target: Omit<FaultTarget, 'receiver' | 'note'>): Promise<ScenarioRow> {
   const short = target.chaos.profile === 'short';
   const org = await createTestOrg();
   const client = loadClient(org.key);

@@ -1,8 +1,10 @@
+import type { LoadBalancer } from '../../../deploy/lib/load-balancer';
+import { waitUntil } from '../../../deploy/lib/processes';
 import type { RunningSystem, SystemOptions } from '../../../deploy/lib/system';
 import type { ReceivedEvent } from '../../support/events';
 import type { Receiver } from '../../support/webhook-receiver';
 import type { ChaosContext, ChaosStackEnv } from './context';
-import { waitUntil } from '../../../deploy/lib/processes';
+import { CHAOS_ENV } from './settings';
 import { restartReplica } from './replicas';
 import { startDatabase, startKafka, stopDatabase, stopKafka } from './stack-control';
 import type { Toxic, Toxiproxy } from './toxiproxy';
@@ -13,6 +15,7 @@ export interface FaultTarget {
   options: SystemOptions;
   chaos: ChaosContext;
   toxiproxy: Toxiproxy;
+  balancer: LoadBalancer;
   receiver: Receiver;
   /** Adds a line to the scenario's notes in the table. */
   note(text: string): void;
@@ -66,11 +69,27 @@ const crash = (names: string[], short: boolean): Scenario => ({
   },
 });
 
-const drain = (name: string, short: boolean): Scenario => ({
+/**
+ * A rolling restart of one gateway replica. Lossless by protocol, not by luck: on SIGTERM the gateway fails /readyz
+ * and keeps serving for SHUTDOWN_DRAIN_MS (12 probe periods of the balancer here) before it closes its listener, so
+ * the balancer has stopped sending it requests before any could be refused; the scenario checks that it had.
+ */
+const drainGateway = (name: string, short: boolean): Scenario => ({
   name: `SIGTERM ${name} (graceful)`,
   short,
   zeroFailures: true,
-  inject: (target) => restartReplica(target.system, name, 'SIGTERM', 500),
+  async inject(target) {
+    const backend = target.balancer.backends[Number(name.split('-')[1]) - 1];
+    if (!backend) throw new Error(`no balancer backend for ${name}`);
+    const signalledAt = Date.now();
+    const restarted = restartReplica(target.system, name, 'SIGTERM', 500);
+    const drainMs = Number(CHAOS_ENV.SHUTDOWN_DRAIN_MS);
+    await waitUntil(`the balancer to take ${name} out while it drains`, async () => !backend.ready, { timeoutMs: drainMs });
+    const noticedMs = Date.now() - signalledAt;
+    if (noticedMs >= drainMs)
+      throw new Error(`the balancer noticed ${name} draining after ${noticedMs} ms, not within its ${drainMs} ms drain`);
+    return restarted;
+  },
 });
 
 /** One of the chaos stack's servers stopped for [short, full] ms, then started again. */
@@ -116,8 +135,8 @@ const receiverFault = (name: string, short: boolean, answer: Parameters<Receiver
 });
 
 export const SCENARIOS: Scenario[] = [
-  drain('gateway-1', true),
-  drain('gateway-2', false),
+  drainGateway('gateway-1', true),
+  drainGateway('gateway-2', false),
   kill('gateway-2', false),
   kill('crm-1', true),
   kill('webhooks-1', true),

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { REPO_ROOT } from '../../../deploy/lib/local-stack';
+import { REPO_ROOT, startLocalStack } from '../../../deploy/lib/local-stack';
 import type { ChaosStackEnv } from './context';
 
 const run = promisify(execFile);
@@ -26,8 +26,8 @@ async function stackFunction(stackEnv: ChaosStackEnv, fn: string): Promise<void>
   });
 }
 
-export const startStack = (stackEnv: ChaosStackEnv) =>
-  run('bash', [resolve(LOCAL, 'stack.sh'), 'start'], { env: stackProcessEnv(stackEnv), timeout: 20 * 60_000 });
+/** Starts both servers; what they print (addresses, Kafka's logins) is the system's stack. */
+export const startStack = (stackEnv: ChaosStackEnv) => startLocalStack({ env: stackProcessEnv(stackEnv) });
 export const stopStack = (stackEnv: ChaosStackEnv) => stackFunction(stackEnv, 'kafka_stop; secantus_stop');
 export const stopKafka = (stackEnv: ChaosStackEnv) => stackFunction(stackEnv, 'kafka_stop');
 export const startKafka = (stackEnv: ChaosStackEnv) => stackFunction(stackEnv, 'kafka_start');

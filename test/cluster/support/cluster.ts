@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,6 +21,22 @@ export interface ClusterEnv {
   CRM_GATEWAY_URL: string;
   CLUSTER_MONGODB_URI: string;
   CLUSTER_KAFKA_BROKERS: string;
+  /** The cluster's Kafka takes logins only: the mechanism, and the file of its users' passwords (deploy/local/kafka.sh). */
+  CLUSTER_KAFKA_SASL_MECHANISM: string;
+  CLUSTER_KAFKA_USERS_FILE: string;
+}
+
+/** The environment of a Kafka client that logs in to the cluster's Kafka as `identity` (config.ts kafkaEnv). */
+export function clusterKafkaEnv(env: ClusterEnv, identity: string): NodeJS.ProcessEnv {
+  const line = readFileSync(env.CLUSTER_KAFKA_USERS_FILE, 'utf8')
+    .split('\n')
+    .find((candidate) => candidate.startsWith(`${identity} `));
+  return {
+    KAFKA_BROKERS: env.CLUSTER_KAFKA_BROKERS,
+    KAFKA_SASL_MECHANISM: env.CLUSTER_KAFKA_SASL_MECHANISM,
+    KAFKA_SASL_USERNAME: identity,
+    KAFKA_SASL_PASSWORD: line?.split(' ')[1] ?? '',
+  };
 }
 
 let cached: Promise<ClusterEnv> | undefined;

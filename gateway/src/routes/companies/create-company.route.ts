@@ -12,6 +12,6 @@ export const createCompanyRoute = defineRoute({
   scope: 'write:companies',
   body: createCompanyBody,
   success: { status: 201, kind: 'one', schema: Company },
-  errors: ['INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR', 'INVALID_ID', 'INVALID_REFERENCE'],
+  errors: ['INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR', 'INVALID_ID', 'INVALID_REFERENCE', 'DUPLICATE_COMPANY'],
   handle: ({ body, principal, clients }) => clients.companies.createCompany({ org_id: principal.orgId, id: '', body }),
 });

@@ -15,6 +15,6 @@ export const updateCompanyRoute = defineRoute({
   params: companyIdParams,
   body: updateCompanyBody,
   success: { status: 200, kind: 'one', schema: Company },
-  errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR', 'INVALID_REFERENCE'],
+  errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR', 'INVALID_REFERENCE', 'DUPLICATE_COMPANY'],
   handle: ({ params, body, principal, clients }) => clients.companies.updateCompany({ org_id: principal.orgId, id: params.id, body }),
 });

@@ -1,6 +1,7 @@
 import { createContactBody } from '@crm/shared/schemas';
 import { defineRoute } from '../../http/route';
 import { Contact } from '../../schemas/contact.schemas';
+import { withoutUnreadable } from './embedded-scopes';
 
 export const createContactRoute = defineRoute({
   operationId: 'createContact',
@@ -23,5 +24,6 @@ export const createContactRoute = defineRoute({
     'IDEMPOTENCY_KEY_IN_USE',
   ],
   idempotent: true,
-  handle: ({ body, principal, clients }) => clients.contacts.createContact({ org_id: principal.orgId, id: '', body }),
+  handle: async ({ body, principal, clients }) =>
+    withoutUnreadable(await clients.contacts.createContact({ org_id: principal.orgId, id: '', body }), principal),
 });

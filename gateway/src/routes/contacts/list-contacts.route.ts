@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../http/route';
 import { Contact } from '../../schemas/contact.schemas';
 import { booleanQuery, isoQuery, pageQuery } from '../../schemas/registry';
+import { withoutUnreadable } from './embedded-scopes';
 
 const query = z.object({
   ...pageQuery,
@@ -39,6 +40,6 @@ export const listContactsRoute = defineRoute({
       order,
       filter,
     });
-    return { items: response.items, page: response.page };
+    return { items: response.items.map((contact) => withoutUnreadable(contact, principal)), page: response.page };
   },
 });

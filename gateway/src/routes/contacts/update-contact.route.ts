@@ -2,6 +2,7 @@ import { updateContactBody } from '@crm/shared/schemas';
 import { defineRoute } from '../../http/route';
 import { Contact } from '../../schemas/contact.schemas';
 import { contactIdParams } from './params';
+import { withoutUnreadable } from './embedded-scopes';
 
 export const updateContactRoute = defineRoute({
   operationId: 'updateContact',
@@ -25,5 +26,6 @@ export const updateContactRoute = defineRoute({
     'DUPLICATE_CONTACT',
     'PLAN_RESTRICTION',
   ],
-  handle: ({ params, body, principal, clients }) => clients.contacts.updateContact({ org_id: principal.orgId, id: params.id, body }),
+  handle: async ({ params, body, principal, clients }) =>
+    withoutUnreadable(await clients.contacts.updateContact({ org_id: principal.orgId, id: params.id, body }), principal),
 });

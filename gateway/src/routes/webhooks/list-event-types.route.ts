@@ -9,7 +9,7 @@ export const listEventTypesRoute = defineRoute({
   path: '/v1/webhooks/event-types',
   tag: 'Webhooks',
   summary: 'List the event kinds',
-  description: 'All 47 kinds that can be subscribed to, in catalogue order; api_write marks the 21 that API writes emit.',
+  description: 'All 48 kinds that can be subscribed to, in catalogue order; api_write marks the 21 that API writes emit.',
   scope: 'read:webhooks',
   query: z.object(pageQuery),
   success: { status: 200, kind: 'list', schema: EventType },

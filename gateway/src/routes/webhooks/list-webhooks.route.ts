@@ -13,7 +13,7 @@ export const listWebhooksRoute = defineRoute({
   description: 'Newest first. Secrets are never listed.',
   scope: 'read:webhooks',
   query: z.object({ ...pageQuery, status: z.enum(WEBHOOK_STATUSES).optional() }),
-  success: { status: 200, kind: 'list', schema: Webhook.omit({ secret: true }) },
+  success: { status: 200, kind: 'list', schema: Webhook },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR'],
   handle: ({ query, principal, clients, page }) =>
     clients.webhooks.listWebhooks({ org_id: principal.orgId, page: { limit: page.limit, after: page.after }, status: query.status }),

@@ -1,6 +1,6 @@
 import { rotateSecretBody } from '@crm/shared/schemas';
 import { defineRoute } from '../../http/route';
-import { Webhook } from '../../schemas/webhook.schemas';
+import { WebhookWithSecret } from '../../schemas/webhook.schemas';
 import { webhookIdParams } from './params';
 
 export const rotateSecretRoute = defineRoute({
@@ -14,7 +14,7 @@ export const rotateSecretRoute = defineRoute({
   scope: 'write:webhooks',
   params: webhookIdParams,
   body: rotateSecretBody,
-  success: { status: 200, kind: 'one', schema: Webhook },
+  success: { status: 200, kind: 'one', schema: WebhookWithSecret },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_JSON', 'UNKNOWN_FIELDS', 'VALIDATION_ERROR'],
   handle: ({ params, body, principal, clients }) => clients.webhooks.rotateSecret({ org_id: principal.orgId, id: params.id, body }),
 });

@@ -21,6 +21,14 @@ import {
 import { ListValue, Value } from "../../google/protobuf/struct";
 import { PageInfo, PageRequest } from "./common";
 
+export interface KeyIdsRequest {
+  key_ids: string[];
+}
+
+export interface KeyIdsResponse {
+  key_ids: string[];
+}
+
 export interface AuthenticateRequest {
   key_hash: string;
 }
@@ -115,6 +123,98 @@ export interface ListTagsResponse {
   items: Tag[];
   page: PageInfo | undefined;
 }
+
+function createBaseKeyIdsRequest(): KeyIdsRequest {
+  return { key_ids: [] };
+}
+
+export const KeyIdsRequest: MessageFns<KeyIdsRequest> = {
+  encode(message: KeyIdsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.key_ids) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): KeyIdsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseKeyIdsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key_ids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseKeyIdsResponse(): KeyIdsResponse {
+  return { key_ids: [] };
+}
+
+export const KeyIdsResponse: MessageFns<KeyIdsResponse> = {
+  encode(message: KeyIdsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.key_ids) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): KeyIdsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseKeyIdsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key_ids.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
 
 function createBaseAuthenticateRequest(): AuthenticateRequest {
   return { key_hash: "" };
@@ -1253,6 +1353,19 @@ export const AccountServiceService = {
     responseSerialize: (value: ListTagsResponse): Buffer => Buffer.from(ListTagsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListTagsResponse => ListTagsResponse.decode(value),
   },
+  /**
+   * Of the given key ids, the ones that no longer authenticate (revoked, expired or unknown): the webhooks
+   * service pauses the subscriptions those keys created.
+   */
+  listInactiveKeys: {
+    path: "/crm.v1.AccountService/ListInactiveKeys" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: KeyIdsRequest): Buffer => Buffer.from(KeyIdsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): KeyIdsRequest => KeyIdsRequest.decode(value),
+    responseSerialize: (value: KeyIdsResponse): Buffer => Buffer.from(KeyIdsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): KeyIdsResponse => KeyIdsResponse.decode(value),
+  },
 } as const;
 
 export interface AccountServiceServer extends UntypedServiceImplementation {
@@ -1265,6 +1378,11 @@ export interface AccountServiceServer extends UntypedServiceImplementation {
   listMembers: handleUnaryCall<ListRequest, ListMembersResponse>;
   listCustomFields: handleUnaryCall<ListCustomFieldsRequest, ListCustomFieldsResponse>;
   listTags: handleUnaryCall<ListRequest, ListTagsResponse>;
+  /**
+   * Of the given key ids, the ones that no longer authenticate (revoked, expired or unknown): the webhooks
+   * service pauses the subscriptions those keys created.
+   */
+  listInactiveKeys: handleUnaryCall<KeyIdsRequest, KeyIdsResponse>;
 }
 
 export interface AccountServiceClient extends Client {
@@ -1343,6 +1461,25 @@ export interface AccountServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListTagsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Of the given key ids, the ones that no longer authenticate (revoked, expired or unknown): the webhooks
+   * service pauses the subscriptions those keys created.
+   */
+  listInactiveKeys(
+    request: KeyIdsRequest,
+    callback: (error: ServiceError | null, response: KeyIdsResponse) => void,
+  ): ClientUnaryCall;
+  listInactiveKeys(
+    request: KeyIdsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: KeyIdsResponse) => void,
+  ): ClientUnaryCall;
+  listInactiveKeys(
+    request: KeyIdsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: KeyIdsResponse) => void,
   ): ClientUnaryCall;
 }
 

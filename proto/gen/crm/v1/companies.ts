@@ -19,7 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Struct } from "../../google/protobuf/struct";
-import { Empty, PageInfo, PageRequest, Ref } from "./common";
+import { BatchUpsertRequest, BatchUpsertResponse, Empty, PageInfo, PageRequest, Ref } from "./common";
 
 export interface Company {
   id: string;
@@ -39,6 +39,7 @@ export interface Company {
   total_deals_value: number;
   created_at: string;
   updated_at: string;
+  external_id?: string | undefined;
 }
 
 export interface CompanyFilter {
@@ -91,6 +92,7 @@ function createBaseCompany(): Company {
     total_deals_value: 0,
     created_at: "",
     updated_at: "",
+    external_id: undefined,
   };
 }
 
@@ -146,6 +148,9 @@ export const Company: MessageFns<Company> = {
     }
     if (message.updated_at !== "") {
       writer.uint32(138).string(message.updated_at);
+    }
+    if (message.external_id !== undefined) {
+      writer.uint32(146).string(message.external_id);
     }
     return writer;
   },
@@ -297,6 +302,14 @@ export const Company: MessageFns<Company> = {
             }
 
             message.updated_at = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.external_id = reader.string();
             continue;
           }
         }
@@ -704,6 +717,16 @@ export const CompanyServiceService = {
     responseSerialize: (value: Empty): Buffer => Buffer.from(Empty.encode(value).finish()),
     responseDeserialize: (value: Buffer): Empty => Empty.decode(value),
   },
+  /** Creates or updates up to 100 companies, each matched by external_id, email or phone; one result per item. */
+  batchUpsertCompanies: {
+    path: "/crm.v1.CompanyService/BatchUpsertCompanies" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BatchUpsertRequest): Buffer => Buffer.from(BatchUpsertRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BatchUpsertRequest => BatchUpsertRequest.decode(value),
+    responseSerialize: (value: BatchUpsertResponse): Buffer => Buffer.from(BatchUpsertResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BatchUpsertResponse => BatchUpsertResponse.decode(value),
+  },
 } as const;
 
 export interface CompanyServiceServer extends UntypedServiceImplementation {
@@ -712,6 +735,8 @@ export interface CompanyServiceServer extends UntypedServiceImplementation {
   createCompany: handleUnaryCall<WriteCompanyRequest, Company>;
   updateCompany: handleUnaryCall<WriteCompanyRequest, Company>;
   deleteCompany: handleUnaryCall<CompanyRef, Empty>;
+  /** Creates or updates up to 100 companies, each matched by external_id, email or phone; one result per item. */
+  batchUpsertCompanies: handleUnaryCall<BatchUpsertRequest, BatchUpsertResponse>;
 }
 
 export interface CompanyServiceClient extends Client {
@@ -783,6 +808,22 @@ export interface CompanyServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  /** Creates or updates up to 100 companies, each matched by external_id, email or phone; one result per item. */
+  batchUpsertCompanies(
+    request: BatchUpsertRequest,
+    callback: (error: ServiceError | null, response: BatchUpsertResponse) => void,
+  ): ClientUnaryCall;
+  batchUpsertCompanies(
+    request: BatchUpsertRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BatchUpsertResponse) => void,
+  ): ClientUnaryCall;
+  batchUpsertCompanies(
+    request: BatchUpsertRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BatchUpsertResponse) => void,
   ): ClientUnaryCall;
 }
 

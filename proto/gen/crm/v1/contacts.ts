@@ -19,7 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Struct } from "../../google/protobuf/struct";
-import { Empty, PageInfo, PageRequest, Ref } from "./common";
+import { BatchUpsertRequest, BatchUpsertResponse, Empty, PageInfo, PageRequest, Ref } from "./common";
 
 export interface DealSummary {
   id: string;
@@ -52,6 +52,7 @@ export interface Contact {
   /** Filled by GetContact only. */
   messages_count?: number | undefined;
   deals: DealSummary[];
+  external_id?: string | undefined;
 }
 
 export interface ContactFilter {
@@ -228,6 +229,7 @@ function createBaseContact(): Contact {
     updated_at: "",
     messages_count: undefined,
     deals: [],
+    external_id: undefined,
   };
 }
 
@@ -295,6 +297,9 @@ export const Contact: MessageFns<Contact> = {
     }
     for (const v of message.deals) {
       DealSummary.encode(v!, writer.uint32(170).fork()).join();
+    }
+    if (message.external_id !== undefined) {
+      writer.uint32(178).string(message.external_id);
     }
     return writer;
   },
@@ -478,6 +483,14 @@ export const Contact: MessageFns<Contact> = {
             }
 
             message.deals.push(DealSummary.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.external_id = reader.string();
             continue;
           }
         }
@@ -1162,6 +1175,29 @@ export const ContactServiceService = {
     responseSerialize: (value: Contact): Buffer => Buffer.from(Contact.encode(value).finish()),
     responseDeserialize: (value: Buffer): Contact => Contact.decode(value),
   },
+  /**
+   * Folds the contacts of `body.contact_ids` into `id` (docs/contact-merge.md): their deals, notes, tasks, tags and
+   * missing fields move to it in one transaction, they are deleted, and contact.merged is raised. Idempotent.
+   */
+  mergeContacts: {
+    path: "/crm.v1.ContactService/MergeContacts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: WriteContactRequest): Buffer => Buffer.from(WriteContactRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WriteContactRequest => WriteContactRequest.decode(value),
+    responseSerialize: (value: Contact): Buffer => Buffer.from(Contact.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Contact => Contact.decode(value),
+  },
+  /** Creates or updates up to 100 contacts, each matched by external_id, email or phone; one result per item. */
+  batchUpsertContacts: {
+    path: "/crm.v1.ContactService/BatchUpsertContacts" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: BatchUpsertRequest): Buffer => Buffer.from(BatchUpsertRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): BatchUpsertRequest => BatchUpsertRequest.decode(value),
+    responseSerialize: (value: BatchUpsertResponse): Buffer => Buffer.from(BatchUpsertResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): BatchUpsertResponse => BatchUpsertResponse.decode(value),
+  },
 } as const;
 
 export interface ContactServiceServer extends UntypedServiceImplementation {
@@ -1177,6 +1213,13 @@ export interface ContactServiceServer extends UntypedServiceImplementation {
    * channel) when there is none. Idempotent: concurrent and repeated calls for one identifier create one contact.
    */
   resolveChannelContact: handleUnaryCall<ResolveChannelContactRequest, Contact>;
+  /**
+   * Folds the contacts of `body.contact_ids` into `id` (docs/contact-merge.md): their deals, notes, tasks, tags and
+   * missing fields move to it in one transaction, they are deleted, and contact.merged is raised. Idempotent.
+   */
+  mergeContacts: handleUnaryCall<WriteContactRequest, Contact>;
+  /** Creates or updates up to 100 contacts, each matched by external_id, email or phone; one result per item. */
+  batchUpsertContacts: handleUnaryCall<BatchUpsertRequest, BatchUpsertResponse>;
 }
 
 export interface ContactServiceClient extends Client {
@@ -1297,6 +1340,41 @@ export interface ContactServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  /**
+   * Folds the contacts of `body.contact_ids` into `id` (docs/contact-merge.md): their deals, notes, tasks, tags and
+   * missing fields move to it in one transaction, they are deleted, and contact.merged is raised. Idempotent.
+   */
+  mergeContacts(
+    request: WriteContactRequest,
+    callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  mergeContacts(
+    request: WriteContactRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  mergeContacts(
+    request: WriteContactRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  /** Creates or updates up to 100 contacts, each matched by external_id, email or phone; one result per item. */
+  batchUpsertContacts(
+    request: BatchUpsertRequest,
+    callback: (error: ServiceError | null, response: BatchUpsertResponse) => void,
+  ): ClientUnaryCall;
+  batchUpsertContacts(
+    request: BatchUpsertRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: BatchUpsertResponse) => void,
+  ): ClientUnaryCall;
+  batchUpsertContacts(
+    request: BatchUpsertRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: BatchUpsertResponse) => void,
   ): ClientUnaryCall;
 }
 

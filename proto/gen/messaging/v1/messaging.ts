@@ -20,6 +20,18 @@ import {
 } from "@grpc/grpc-js";
 import { ListValue, Struct, Value } from "../../google/protobuf/struct";
 
+/** A contact's marketing opt-out: the payload of contact.opted_out. */
+export interface OptOut {
+  contact: Ref | undefined;
+  channel?:
+    | string
+    | undefined;
+  /** `keyword` (the contact wrote STOP) or `api`. */
+  source: string;
+  keyword?: string | undefined;
+  opted_out_at: string;
+}
+
 /** Keyset position of a list: the sort value of the last row and its id. */
 export interface Position {
   value: any | undefined;
@@ -158,10 +170,12 @@ export interface SendMessageRequest {
     | undefined;
   /**
    * Internal callers only (the agents service); the gateway never sets them. `sender` replaces the API-key sender
-   * (e.g. {type: ai_agent, id, name}); `message_id` makes a repeated send (after a crash) reach the contact once.
+   * (e.g. {type: ai_agent, id, name}); `message_id` makes a repeated send (after a crash) reach the contact once;
+   * `agent_run_id` is the AI-agent run whose reply this is, carried by every event about the message.
    */
   sender: Sender | undefined;
   message_id?: string | undefined;
+  agent_run_id?: string | undefined;
 }
 
 export interface Warmup {
@@ -228,6 +242,96 @@ export interface ListTemplatesResponse {
   items: Template[];
   page: PageInfo | undefined;
 }
+
+function createBaseOptOut(): OptOut {
+  return { contact: undefined, channel: undefined, source: "", keyword: undefined, opted_out_at: "" };
+}
+
+export const OptOut: MessageFns<OptOut> = {
+  encode(message: OptOut, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.contact !== undefined) {
+      Ref.encode(message.contact, writer.uint32(10).fork()).join();
+    }
+    if (message.channel !== undefined) {
+      writer.uint32(18).string(message.channel);
+    }
+    if (message.source !== "") {
+      writer.uint32(26).string(message.source);
+    }
+    if (message.keyword !== undefined) {
+      writer.uint32(34).string(message.keyword);
+    }
+    if (message.opted_out_at !== "") {
+      writer.uint32(42).string(message.opted_out_at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OptOut {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOptOut();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contact = Ref.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.channel = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.keyword = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.opted_out_at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
 
 function createBasePosition(): Position {
   return { value: undefined, id: "" };
@@ -1722,7 +1826,14 @@ export const ListMessagesResponse: MessageFns<ListMessagesResponse> = {
 };
 
 function createBaseSendMessageRequest(): SendMessageRequest {
-  return { org_id: "", sender_key_id: "", body: undefined, sender: undefined, message_id: undefined };
+  return {
+    org_id: "",
+    sender_key_id: "",
+    body: undefined,
+    sender: undefined,
+    message_id: undefined,
+    agent_run_id: undefined,
+  };
 }
 
 export const SendMessageRequest: MessageFns<SendMessageRequest> = {
@@ -1741,6 +1852,9 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
     }
     if (message.message_id !== undefined) {
       writer.uint32(42).string(message.message_id);
+    }
+    if (message.agent_run_id !== undefined) {
+      writer.uint32(50).string(message.agent_run_id);
     }
     return writer;
   },
@@ -1796,6 +1910,14 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
             }
 
             message.message_id = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.agent_run_id = reader.string();
             continue;
           }
         }
@@ -2669,6 +2791,16 @@ export const MessagingServiceService = {
       Buffer.from(ListTemplatesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListTemplatesResponse => ListTemplatesResponse.decode(value),
   },
+  /** Opts a contact out of marketing broadcasts, as a STOP keyword does (contact.opted_out once). Idempotent. */
+  optOutContact: {
+    path: "/messaging.v1.MessagingService/OptOutContact" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordRef): Buffer => Buffer.from(RecordRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordRef => RecordRef.decode(value),
+    responseSerialize: (value: OptOut): Buffer => Buffer.from(OptOut.encode(value).finish()),
+    responseDeserialize: (value: Buffer): OptOut => OptOut.decode(value),
+  },
 } as const;
 
 export interface MessagingServiceServer extends UntypedServiceImplementation {
@@ -2684,6 +2816,8 @@ export interface MessagingServiceServer extends UntypedServiceImplementation {
   listChatInstances: handleUnaryCall<ListChatInstancesRequest, ListChatInstancesResponse>;
   getChatInstance: handleUnaryCall<RecordRef, ChatInstance>;
   listTemplates: handleUnaryCall<ListTemplatesRequest, ListTemplatesResponse>;
+  /** Opts a contact out of marketing broadcasts, as a STOP keyword does (contact.opted_out once). Idempotent. */
+  optOutContact: handleUnaryCall<RecordRef, OptOut>;
 }
 
 export interface MessagingServiceClient extends Client {
@@ -2835,6 +2969,19 @@ export interface MessagingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListTemplatesResponse) => void,
+  ): ClientUnaryCall;
+  /** Opts a contact out of marketing broadcasts, as a STOP keyword does (contact.opted_out once). Idempotent. */
+  optOutContact(request: RecordRef, callback: (error: ServiceError | null, response: OptOut) => void): ClientUnaryCall;
+  optOutContact(
+    request: RecordRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: OptOut) => void,
+  ): ClientUnaryCall;
+  optOutContact(
+    request: RecordRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: OptOut) => void,
   ): ClientUnaryCall;
 }
 

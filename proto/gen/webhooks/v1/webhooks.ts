@@ -61,7 +61,15 @@ export interface Webhook {
   /** Deliveries not yet succeeded or failed for good: on their first attempt, waiting for a retry, or held. */
   pending_deliveries: number;
   /** Age in seconds of the oldest of them (how far behind the subscription is); absent when none is pending. */
-  lag_seconds?: number | undefined;
+  lag_seconds?:
+    | number
+    | undefined;
+  /** Why the subscription is paused: consecutive_failures, manual or api_key_revoked; absent while active. */
+  paused_reason?:
+    | string
+    | undefined;
+  /** The API key that created the subscription or last changed it; revoking that key pauses it. */
+  key_id?: string | undefined;
 }
 
 export interface WebhookRef {
@@ -73,7 +81,11 @@ export interface WriteWebhookRequest {
   org_id: string;
   /** Empty on create. */
   id: string;
-  body: { [key: string]: any } | undefined;
+  body:
+    | { [key: string]: any }
+    | undefined;
+  /** The API key making the write (recorded on create and update). */
+  key_id?: string | undefined;
 }
 
 export interface ListWebhooksRequest {
@@ -393,6 +405,8 @@ function createBaseWebhook(): Webhook {
     updated_at: "",
     pending_deliveries: 0,
     lag_seconds: undefined,
+    paused_reason: undefined,
+    key_id: undefined,
   };
 }
 
@@ -442,6 +456,12 @@ export const Webhook: MessageFns<Webhook> = {
     }
     if (message.lag_seconds !== undefined) {
       writer.uint32(121).double(message.lag_seconds);
+    }
+    if (message.paused_reason !== undefined) {
+      writer.uint32(130).string(message.paused_reason);
+    }
+    if (message.key_id !== undefined) {
+      writer.uint32(138).string(message.key_id);
     }
     return writer;
   },
@@ -579,6 +599,22 @@ export const Webhook: MessageFns<Webhook> = {
             message.lag_seconds = reader.double();
             continue;
           }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.paused_reason = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.key_id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -650,7 +686,7 @@ export const WebhookRef: MessageFns<WebhookRef> = {
 };
 
 function createBaseWriteWebhookRequest(): WriteWebhookRequest {
-  return { org_id: "", id: "", body: undefined };
+  return { org_id: "", id: "", body: undefined, key_id: undefined };
 }
 
 export const WriteWebhookRequest: MessageFns<WriteWebhookRequest> = {
@@ -663,6 +699,9 @@ export const WriteWebhookRequest: MessageFns<WriteWebhookRequest> = {
     }
     if (message.body !== undefined) {
       Struct.encode(Struct.wrap(message.body), writer.uint32(26).fork()).join();
+    }
+    if (message.key_id !== undefined) {
+      writer.uint32(34).string(message.key_id);
     }
     return writer;
   },
@@ -702,6 +741,14 @@ export const WriteWebhookRequest: MessageFns<WriteWebhookRequest> = {
             }
 
             message.body = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.key_id = reader.string();
             continue;
           }
         }

@@ -15,6 +15,8 @@ export interface RunnerSettings {
   /** The deadline of one model call, retries included. */
   modelDeadlineMs: number;
   costCentsPerMillionTokens: number;
+  /** The model names an agent may name (AGENTS_ALLOWED_MODELS); empty: any. */
+  allowedModels: ReadonlySet<string>;
 }
 
 /** Everything a domain function may touch, wired once in wiring.ts. */

@@ -50,8 +50,17 @@ export async function activeMember(deps: AgentsDeps, orgId: string, memberId: st
 
 /** Every reference of an agent body, checked before anything is stored; the assignee as stored. */
 export async function checkReferences(deps: AgentsDeps, orgId: string, input: AgentInput): Promise<{ id: string; name: string } | null> {
+  checkModel(deps.settings.allowedModels, input.aiConfig.model);
   await checkNumbers(deps, orgId, input.scope.chatappInstanceIds ?? []);
   await checkTags(deps, orgId, input.scope.tags ?? []);
   const assignTo = input.behavior.handoff?.assignTo;
   return assignTo ? activeMember(deps, orgId, assignTo) : null;
+}
+
+/** An agent may name only a model the deployment allows (AGENTS_ALLOWED_MODELS; empty allows any); null is the default. */
+export function checkModel(allowed: ReadonlySet<string>, model: string | null | undefined): void {
+  if (!model || allowed.size === 0 || allowed.has(model)) return;
+  throw new AppError('VALIDATION_ERROR', `aiConfig.model ${model} is not one of the models this deployment allows.`, {
+    fields: [{ field: 'aiConfig.model', issue: 'is not an allowed model', allowed: [...allowed] }],
+  });
 }

@@ -1,10 +1,12 @@
-import type { Agent, Run } from '@crm/proto/gen/agents/v1/agents';
+import type { Agent } from '@crm/proto/gen/agents/v1/agents';
 import { iso, isoOrNull, type Nullable } from '@crm/shared';
+import type { AgentRunObject } from '@crm/shared/events';
 import type { AgentRecord } from '../repository/agent.repository';
 import type { RunRecord } from '../repository/run.repository';
 
 export type AgentView = Nullable<Agent>;
-export type RunView = Nullable<Run>;
+/** A run as GET /v1/ai-agents/runs/{runId} returns it, and as its events carry it. */
+export type RunView = AgentRunObject;
 
 export function viewAgent(record: AgentRecord): AgentView {
   const { behavior } = record;

@@ -155,11 +155,17 @@ describe('OpenAiCompatibleProvider against the fake server', () => {
     const provider = providerFor({ timeoutMs: 5_000, retries: 3 });
     const late = await failureOf(provider.complete(request([user('hi')], { signal: AbortSignal.timeout(100) })));
     expect(late).toMatchObject({ code: 'model_timeout' });
+    // Cancelled once the server holds the request (not after a fixed time, which a loaded machine may not reach).
+    const sent = fake.requests.length;
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    const whenSent = setInterval(() => fake.requests.length > sent && controller.abort(), 5);
     const cancelled = await failureOf(provider.complete(request([user('hi')], { signal: controller.signal })));
+    clearInterval(whenSent);
     expect(cancelled).toMatchObject({ code: 'model_cancelled' });
-    expect(fake.requests).toHaveLength(2);
+    // No retry after either: at most one request per call, however long the retry backoff would have waited.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fake.requests.length).toBe(sent + 1);
+    expect(sent).toBeLessThanOrEqual(1);
   });
 
   it('answers model_refused on 401 without retrying and without the key anywhere', async () => {

@@ -1,4 +1,4 @@
-import { type PageRequest, RecordStore, type Storage, type StoreFilter } from '@crm/shared';
+import { type OutboxEntry, type PageRequest, RecordStore, type Storage, type StoreFilter } from '@crm/shared';
 import type { AgentType, Channel, RunStatus, SkipReason } from '@crm/shared/schemas';
 import { Schema } from 'mongoose';
 
@@ -90,7 +90,8 @@ export interface RunQuery extends PageRequest {
 export type RunRepository = ReturnType<typeof createRunRepository>;
 
 export function createRunRepository(storage: Storage) {
-  const runs = new RecordStore<RunRecord>(storage, { model: 'Run', schema, what: 'run' });
+  // A finished run carries its events (agent.run.completed, agent.run.failed, agent.handoff.requested) in its outbox.
+  const runs = new RecordStore<RunRecord>(storage, { model: 'Run', schema, what: 'run', outbox: true });
   const Run = runs.model;
   const filterOf = (orgId: string, query: Omit<RunQuery, 'limit' | 'after'>): StoreFilter[] => {
     const conditions: StoreFilter[] = [{ org_id: orgId }];
@@ -168,13 +169,17 @@ export function createRunRepository(storage: Storage) {
       return result.modifiedCount > 0;
     },
 
-    /** Ends a run this replica executes; false when it was not executing any more. */
-    async finish(id: string, set: Partial<RunRecord>): Promise<boolean> {
-      const result = await Run.updateOne(
+    /**
+     * Ends a run this replica executes, with its events in the same conditional update (so a run finished twice,
+     * after a lease takeover, raises them once); false when it was not executing any more.
+     */
+    async finish(id: string, set: Partial<RunRecord>, events: OutboxEntry[] = []): Promise<boolean> {
+      const finished = await runs.update(
         { _id: id, phase: 'executing' },
-        { $set: { ...set, phase: null, lease_until: null, due_at: null } },
+        { ...set, phase: null, lease_until: null, due_at: null },
+        { events },
       );
-      return result.modifiedCount > 0;
+      return finished !== null;
     },
   };
 }

@@ -1,9 +1,11 @@
 import type { Conversation } from '@crm/proto/gen/messaging/v1/messaging';
-import { AppError } from '@crm/shared';
+import { AppError, newEvent, type OutboxEntry } from '@crm/shared';
 import type { SkipReason } from '@crm/shared/schemas';
 import type { AgentsDeps } from '../domain/deps';
+import { viewRun } from '../domain/views';
 import type { ModelReply } from '../models/model-provider';
 import type { AgentRecord } from '../repository/agent.repository';
+import type { ConversationStateRecord } from '../repository/conversation-state.repository';
 import type { RunRecord } from '../repository/run.repository';
 import { handOff, type HandoffOutcome } from './handoff';
 import { conversationHistory, summaryOf, unansweredText } from './history';
@@ -36,25 +38,40 @@ export async function executeRun(deps: AgentsDeps, run: RunRecord): Promise<void
           cost_cents: Math.ceil((reply.usage.total_tokens * deps.settings.costCentsPerMillionTokens) / 1e6),
         }
       : null;
-    const finished = await deps.runs.finish(run.id, {
+    const set: Partial<RunRecord> = {
       ...common,
       status: outcome.status,
       model: reply?.model ?? null,
       usage,
       handoff: outcome.handoff,
       ...(outcome.status === 'completed' ? { messages_sent: outcome.sent } : { error_message: outcome.error_message }),
-    });
+    };
+    const finished = await deps.runs.finish(run.id, set, runEvents({ ...run, ...set }, now));
     if (finished) countRun(outcome.status, outcome.handoff !== null);
   }
   await clearPending(deps, run);
 }
 
+/**
+ * A finished run's events: agent.run.completed or agent.run.failed, and agent.handoff.requested when it handed the
+ * conversation to a person. A skipped run raises nothing.
+ */
+function runEvents(run: RunRecord, at: Date): OutboxEntry[] {
+  const object = viewRun(run);
+  const events: OutboxEntry[] = [
+    newEvent(run.org_id, run.status === 'failed' ? 'agent.run.failed' : 'agent.run.completed', { object }, at),
+  ];
+  if (run.handoff?.triggered) events.push(newEvent(run.org_id, 'agent.handoff.requested', { object }, at));
+  return events;
+}
+
 async function outcomeOf(deps: AgentsDeps, run: RunRecord): Promise<Outcome> {
-  if (await isSuperseded(deps, run)) return { status: 'skipped', skip_reason: 'superseded' };
+  const state = await deps.states.get(run.org_id, run.conversation_id);
+  if (await isSuperseded(deps, run, state)) return { status: 'skipped', skip_reason: 'superseded' };
   const agent = await deps.agents.getForRun(run.org_id, run.agent.id);
   if (!agent) return { status: 'failed', error_message: 'The agent no longer exists.', reply: null, handoff: null };
   const conversation = await deps.messaging.getConversation({ org_id: run.org_id, id: run.conversation_id });
-  const changed = await changedWhileWaiting(deps, agent, run, conversation);
+  const changed = await changedWhileWaiting(deps, agent, run, conversation, state);
   if (changed) return { status: 'skipped', skip_reason: changed };
 
   const history = await conversationHistory(deps, run);
@@ -107,8 +124,8 @@ async function changedWhileWaiting(
   agent: AgentRecord,
   run: RunRecord,
   conversation: Conversation,
+  state: ConversationStateRecord,
 ): Promise<SkipReason | null> {
-  const state = await deps.states.get(run.org_id, run.conversation_id);
   if (state.handed_off) return 'handed_off';
   if (state.agent_id && state.agent_id !== agent.id) return 'another_agent_answering';
   if (agent.behavior.strategy === 'when_unassigned' && conversation.assigned_to) return 'conversation_assigned';
@@ -125,6 +142,7 @@ async function sendReply(deps: AgentsDeps, agent: AgentRecord, run: RunRecord, c
     body: { contact_id: run.contact_id, channel: conversation.channel, conversation_id: run.conversation_id, type: 'text', content },
     sender: { type: 'ai_agent', id: agent.id, name: agent.name },
     message_id: run.reply_message_id,
+    agent_run_id: run.id,
   });
   const sentAt = new Date(message.created_at);
   return {

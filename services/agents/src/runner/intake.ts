@@ -4,6 +4,7 @@ import type { MessageObject } from '@crm/shared/events';
 import type { SkipReason } from '@crm/shared/schemas';
 import type { AgentsDeps } from '../domain/deps';
 import type { AgentRecord } from '../repository/agent.repository';
+import type { ConversationStateRecord } from '../repository/conversation-state.repository';
 import type { RunRecord } from '../repository/run.repository';
 import { withinBusinessHours } from './business-hours';
 import { organizationTimezone } from './organization';
@@ -59,11 +60,6 @@ export async function takeInboundMessage(deps: AgentsDeps, event: DomainEvent<'m
 }
 
 async function recordRun(deps: AgentsDeps, agent: AgentRecord, eventId: string, context: InboundContext): Promise<void> {
-  const existing = await deps.runs.getByEvent(eventId, agent.id);
-  if (existing) {
-    if (existing.phase === 'waiting') await makePending(deps, existing);
-    return;
-  }
   const now = deps.now();
   const inboundAt = new Date(context.message.created_at);
   const base: RunRecord = {
@@ -92,28 +88,41 @@ async function recordRun(deps: AgentsDeps, agent: AgentRecord, eventId: string, 
     lease_until: null,
     reply_message_id: newId('message'),
   };
-  const reason = await skipReasonFor(deps, agent, context);
-  if (reason) {
-    if (await deps.runs.insert({ ...base, status: 'skipped', skip_reason: reason, completed_at: now, duration_ms: 0 })) countRun('skipped');
+  const { reason, state } = await decide(deps, agent, context);
+  const dueAt = new Date(Math.max(now.getTime(), base.inbound_at.getTime() + agent.behavior.reply_delay_ms));
+  const run: RunRecord = reason
+    ? { ...base, status: 'skipped', skip_reason: reason, completed_at: now, duration_ms: 0 }
+    : { ...base, phase: 'waiting', due_at: dueAt };
+  // Inserted first, read only when it was there already: a redelivered event is rare, every event pays a read.
+  if (await deps.runs.insert(run)) {
+    if (reason) countRun('skipped');
+    else {
+      await makePending(deps, run, state);
+      deps.runScheduled(dueAt);
+    }
     return;
   }
-  const dueAt = new Date(Math.max(now.getTime(), base.inbound_at.getTime() + agent.behavior.reply_delay_ms));
-  const run: RunRecord = { ...base, phase: 'waiting', due_at: dueAt };
-  if (await deps.runs.insert(run)) {
-    await makePending(deps, run);
-    deps.runScheduled(dueAt);
-  }
+  // Recorded by an earlier delivery of this event, which may have stopped before its wait became the pending one.
+  const existing = await deps.runs.getByEvent(eventId, agent.id);
+  if (existing?.phase === 'waiting') await makePending(deps, existing);
 }
 
-/** Null when the agent answers this message; otherwise why not. The agent that passes claims the conversation. */
-async function skipReasonFor(deps: AgentsDeps, agent: AgentRecord, context: InboundContext): Promise<SkipReason | null> {
+/**
+ * Null when the agent answers this message (with the conversation's state it read, for the next write);
+ * otherwise why not. The agent that passes claims the conversation.
+ */
+async function decide(
+  deps: AgentsDeps,
+  agent: AgentRecord,
+  context: InboundContext,
+): Promise<{ reason: SkipReason | null; state?: ConversationStateRecord }> {
   const { conversation, orgId } = context;
-  if (!channelInScope(agent, factsOf(conversation))) return 'outside_scope';
-  if (!tagsInScope(agent, agent.scope.tags.length ? await context.contactTags() : [])) return 'outside_scope';
+  if (!channelInScope(agent, factsOf(conversation))) return { reason: 'outside_scope' };
+  if (!tagsInScope(agent, agent.scope.tags.length ? await context.contactTags() : [])) return { reason: 'outside_scope' };
   let state = await deps.states.get(orgId, conversation.id);
   if (state.handed_off) {
     // Handed to a person, who has since unassigned it: the agents may answer again.
-    if (conversation.assigned_to) return 'handed_off';
+    if (conversation.assigned_to) return { reason: 'handed_off' };
     await deps.states.compareAndSet(
       orgId,
       conversation.id,
@@ -122,15 +131,15 @@ async function skipReasonFor(deps: AgentsDeps, agent: AgentRecord, context: Inbo
     );
     state = await deps.states.get(orgId, conversation.id);
   }
-  if (agent.behavior.strategy === 'when_unassigned' && conversation.assigned_to) return 'conversation_assigned';
+  if (agent.behavior.strategy === 'when_unassigned' && conversation.assigned_to) return { reason: 'conversation_assigned' };
   if (
     agent.behavior.strategy === 'outside_business_hours' &&
     withinBusinessHours(agent.behavior.business_hours, await context.organizationTimezone(), deps.now())
   )
-    return 'inside_business_hours';
+    return { reason: 'inside_business_hours' };
   const cap = agent.behavior.max_replies_per_conversation;
-  if (cap !== null && (await deps.runs.countReplies(orgId, conversation.id, agent.id)) >= cap) return 'reply_cap_reached';
-  return claimConversation(deps, agent, context, state.agent_id);
+  if (cap !== null && (await deps.runs.countReplies(orgId, conversation.id, agent.id)) >= cap) return { reason: 'reply_cap_reached' };
+  return { reason: await claimConversation(deps, agent, context, state.agent_id), state };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { retryOnConflict, WriteConflict } from '@crm/shared';
 import type { AgentsDeps } from '../domain/deps';
+import type { ConversationStateRecord } from '../repository/conversation-state.repository';
 import type { RunRecord } from '../repository/run.repository';
 
 /**
@@ -8,9 +9,12 @@ import type { RunRecord } from '../repository/run.repository';
  * takes the place of a newer waiting run. Another run taking the place meanwhile makes it read and decide again
  * (the conflict policy); if that never settles, the error fails the event's batch, which Kafka delivers again.
  */
-export function makePending(deps: AgentsDeps, run: RunRecord): Promise<void> {
+export function makePending(deps: AgentsDeps, run: RunRecord, known?: ConversationStateRecord): Promise<void> {
+  // The state the caller just read serves the first try: the write below is conditional on what it says.
+  let read: ConversationStateRecord | undefined = known;
   return retryOnConflict(async () => {
-    const state = await deps.states.get(run.org_id, run.conversation_id);
+    const state = read ?? (await deps.states.get(run.org_id, run.conversation_id));
+    read = undefined;
     const previous = state.pending_run_id;
     if (previous === run.id) return;
     if (previous) {
@@ -23,9 +27,8 @@ export function makePending(deps: AgentsDeps, run: RunRecord): Promise<void> {
   });
 }
 
-/** At execution: another run that still waits or executes replaced this one. */
-export async function isSuperseded(deps: AgentsDeps, run: RunRecord): Promise<boolean> {
-  const state = await deps.states.get(run.org_id, run.conversation_id);
+/** At execution (with the conversation's state as just read): another run that still waits or executes replaced this one. */
+export async function isSuperseded(deps: AgentsDeps, run: RunRecord, state: ConversationStateRecord): Promise<boolean> {
   if (!state.pending_run_id || state.pending_run_id === run.id) return false;
   const other = await deps.runs.getById(run.org_id, state.pending_run_id);
   return Boolean(other?.phase) && (other?.inbound_at.getTime() ?? 0) >= run.inbound_at.getTime();

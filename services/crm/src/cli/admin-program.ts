@@ -1,6 +1,6 @@
 import { connectStorage, createLogger } from '@crm/shared';
 import { optional, text, UsageError, type CliCommand, type CliProgram } from '@crm/shared/cli';
-import { loadCrmConfig } from '../config';
+import { loadCrmDatabaseConfig } from '../config';
 import { createApiKey, createMember, createOrganization, revokeApiKey } from '../domain/admin';
 import type { CrmDeps } from '../domain/deps';
 import { SCOPES } from '../domain/scopes';
@@ -99,7 +99,7 @@ export function adminProgram(invocation: string, extra: ReadonlyArray<CliCommand
     ],
     commands: [...ADMIN_COMMANDS, ...extra],
     open: async () => {
-      const config = loadCrmConfig();
+      const config = loadCrmDatabaseConfig();
       const db = await connectStorage(config.MONGODB_URI, config.CRM_DB_NAME);
       const deps = createDeps(db, createLogger('crm-admin', 'warn'));
       await Promise.all(Object.values(db.connection.models).map((model) => model.init()));

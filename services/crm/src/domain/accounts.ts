@@ -21,6 +21,13 @@ export async function authenticate(deps: CrmDeps, keyHash: string) {
   return { org_id: key.org_id, key_id: key.id, scopes: key.scopes, plan: organization.plan };
 }
 
+/** Of `keyIds`, those that no longer authenticate (revoked, expired or unknown): the webhooks service pauses their subscriptions. */
+export async function listInactiveKeys(deps: CrmDeps, keyIds: string[]): Promise<string[]> {
+  const ids = [...new Set(keyIds)].slice(0, 10_000);
+  const active = new Set(await deps.apiKeys.activeIds(ids, deps.now()));
+  return ids.filter((id) => !active.has(id));
+}
+
 /** #89. Without a key id (internal callers: the agents service reads the timezone) only the organization. */
 export async function getMe(deps: CrmDeps, orgId: string, keyId: string) {
   if (!keyId) {

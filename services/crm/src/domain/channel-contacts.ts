@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { AppError, ID_PREFIXES, isDuplicateKeyError, newId, newEvent } from '@crm/shared';
+import { AppError, derivedId, isDuplicateKeyError, newId, newEvent } from '@crm/shared';
 import { CHANNELS, type Channel } from '@crm/shared/schemas';
 import type { ChannelField, ContactRecord } from '../repository/contact.repository';
 import { eventObject, viewContact, viewContactDetail, type ContactView } from './contact.view';
@@ -26,7 +25,7 @@ export async function resolveChannelContact(deps: CrmDeps, orgId: string, input:
   if (!channel || !identifier) throw new AppError('VALIDATION_ERROR', 'channel and identifier are required.');
   const field = FIELD[channel];
 
-  const existing = await deps.contacts.findBy(orgId, field, identifier);
+  const existing = (await deps.contacts.findBy(orgId, field, identifier)) ?? (await survivorOf(deps, orgId, field, identifier));
   if (existing) return viewContactDetail(deps, orgId, existing);
   if (input.phone) {
     const byPhone = await deps.contacts.findBy(orgId, 'phone', input.phone);
@@ -36,13 +35,30 @@ export async function resolveChannelContact(deps: CrmDeps, orgId: string, input:
   return createChannelContact(deps, orgId, channel, identifier, input);
 }
 
+/** Merges chained this deep are followed; a longer chain is not expected (each merge folds into a live contact). */
+const MAX_MERGE_HOPS = 5;
+
+/**
+ * The identity of a contact folded by a merge that the survivor could not take (it has its own): its messages
+ * belong to the contact it was merged into (docs/contact-merge.md).
+ */
+async function survivorOf(deps: CrmDeps, orgId: string, field: ChannelField, identifier: string) {
+  let id = (await deps.contacts.findMergedBy(orgId, field, identifier))?.merged_into ?? null;
+  for (let hop = 0; id && hop < MAX_MERGE_HOPS; hop++) {
+    const live = await deps.contacts.getById(orgId, id);
+    if (live) return live;
+    id = await deps.contacts.mergedInto(orgId, id);
+  }
+  return null;
+}
+
 async function createChannelContact(
   deps: CrmDeps,
   orgId: string,
   channel: Channel,
   identifier: string,
   input: ChannelContactInput,
-  id = derivedContactId(orgId, channel, identifier),
+  id = derivedId('contact', `${orgId}|${channel}|${identifier}`),
 ): Promise<ContactView> {
   const now = deps.now();
   const phone = input.phone ?? null;
@@ -85,14 +101,4 @@ async function createChannelContact(
   if (winner) return viewContactDetail(deps, orgId, winner);
   // The derived id belongs to a deleted contact: the sender starts over as a new contact with a fresh id.
   return createChannelContact(deps, orgId, channel, identifier, input, newId('contact'));
-}
-
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-/** A contact id (ct_ + 22 base62) derived from the organization and the channel identity. */
-function derivedContactId(orgId: string, channel: Channel, identifier: string): string {
-  const digest = createHash('sha256').update(`${orgId}|${channel}|${identifier}`).digest();
-  let body = '';
-  for (let i = 0; body.length < 22; i++) body += ALPHABET[(digest[i % digest.length] ?? 0) % 62];
-  return `${ID_PREFIXES.contact}_${body}`;
 }

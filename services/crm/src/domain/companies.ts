@@ -1,5 +1,15 @@
-import { AppError, invalidReference, newId, newEvent, notFound, type PlannedChange, type Revised, writeRevision } from '@crm/shared';
-import { createCompanyBody, parseOrThrow, updateCompanyBody } from '@crm/shared/schemas';
+import {
+  AppError,
+  invalidReference,
+  isDuplicateKeyError,
+  newId,
+  newEvent,
+  notFound,
+  type PlannedChange,
+  type Revised,
+  writeRevision,
+} from '@crm/shared';
+import { createCompanyBody, parseOrThrow, updateCompanyBody, type CreateCompanyBody, type UpdateCompanyBody } from '@crm/shared/schemas';
 import type { CompanyQuery, CompanyRecord } from '../repository/company.repository';
 import { viewCompanies, viewCompany, type CompanyView } from './company.view';
 import { checkCustomFields } from './custom-field-values';
@@ -21,14 +31,21 @@ export async function requireCompany(deps: CrmDeps, orgId: string, id: string): 
 }
 
 export async function createCompany(deps: CrmDeps, orgId: string, rawBody: unknown): Promise<CompanyView> {
-  const body = parseOrThrow(createCompanyBody, rawBody);
+  return insertCompany(deps, orgId, parseOrThrow(createCompanyBody, rawBody), newId('company'));
+}
+
+/**
+ * Inserts a new company with `id` and its company.created event, claiming its external_id first. A duplicate id
+ * (batch upsert's derived ids) is thrown as it is: batch upsert then matches again.
+ */
+export async function insertCompany(deps: CrmDeps, orgId: string, body: CreateCompanyBody, id: string): Promise<CompanyView> {
   // Every reference is checked before anything is written.
   await checkAssignee(deps, orgId, body.assigned_to);
   const customFields = await checkCustomFields(deps, orgId, 'company', body.custom_fields ?? {}, 'create');
 
   const now = deps.now();
   const record: CompanyRecord = {
-    id: newId('company'),
+    id,
     org_id: orgId,
     name: body.name,
     email: body.email ?? null,
@@ -44,33 +61,73 @@ export async function createCompany(deps: CrmDeps, orgId: string, rawBody: unkno
     created_at: now,
     updated_at: now,
     deleted_at: null,
+    external_id: body.external_id ?? null,
   };
-  const view = await viewCompany(deps, orgId, record);
-  await deps.companies.insert(record, [newEvent(orgId, 'company.created', { object: view }, now)]);
-  return view;
+  await claimExternalId(deps, orgId, id, record.external_id);
+  try {
+    const view = await viewCompany(deps, orgId, record);
+    await deps.companies.insert(record, [newEvent(orgId, 'company.created', { object: view }, now)]);
+    return view;
+  } catch (error) {
+    // A concurrent insert of the same id holds this claim too: it is the winner's now.
+    if (!(isDuplicateKeyError(error) && (await deps.companies.getById(orgId, id))))
+      await releaseExternalId(deps, orgId, id, record.external_id);
+    throw error;
+  }
 }
 
 export async function updateCompany(deps: CrmDeps, orgId: string, id: string, rawBody: unknown): Promise<CompanyView> {
-  const body = parseOrThrow(updateCompanyBody, rawBody);
+  return (await applyCompanyUpdate(deps, orgId, id, parseOrThrow(updateCompanyBody, rawBody))).view;
+}
+
+/** PATCH semantics on a parsed body; `changed` tells whether anything was written (batch upsert's `unchanged`). */
+export async function applyCompanyUpdate(
+  deps: CrmDeps,
+  orgId: string,
+  id: string,
+  body: UpdateCompanyBody,
+): Promise<{ view: CompanyView; changed: boolean }> {
   await checkAssignee(deps, orgId, body.assigned_to);
   const customFields = body.custom_fields && (await checkCustomFields(deps, orgId, 'company', body.custom_fields, 'replace'));
   const { custom_fields: _customFields, ...fields } = body;
 
-  return writeCompany(deps, orgId, id, async (current) => {
+  let changed = false;
+  const view = await writeCompany(deps, orgId, id, async (current) => {
     const next: CompanyRecord = { ...current, ...definedFields(fields), ...(customFields ? { custom_fields: customFields } : {}) };
-    const changed = COMPARED_FIELDS.filter((field) => JSON.stringify(current[field]) !== JSON.stringify(next[field]));
-    if (changed.length === 0) return null;
+    const changedFields = COMPARED_FIELDS.filter((field) => JSON.stringify(current[field] ?? null) !== JSON.stringify(next[field] ?? null));
+    changed = changedFields.length > 0;
+    if (!changed) return null;
     const at = deps.now();
-    const previous = await previousValues(deps, orgId, current, changed);
+    const previous = await previousValues(deps, orgId, current, changedFields);
     return {
-      set: { ...Object.fromEntries(changed.map((field) => [field, next[field]])), updated_at: at },
+      set: { ...Object.fromEntries(changedFields.map((field) => [field, next[field]])), updated_at: at },
       events: (view) => [newEvent(orgId, 'company.updated', { object: view, previous }, at)],
     };
   });
+  return { view, changed };
+}
+
+/** external_id is unique among the organization's live companies, through a claim (identity.repository.ts). */
+async function claimExternalId(deps: CrmDeps, orgId: string, companyId: string, externalId: string | null | undefined): Promise<void> {
+  if (!externalId) return;
+  const holder = await deps.companyIdentities.claim(
+    orgId,
+    'external_id',
+    externalId,
+    companyId,
+    async (holderId) => (await deps.companies.getById(orgId, holderId)) !== null,
+  );
+  if (holder)
+    throw new AppError('DUPLICATE_COMPANY', 'Another company already has this external_id.', { field: 'external_id', existing_id: holder });
+}
+
+async function releaseExternalId(deps: CrmDeps, orgId: string, companyId: string, externalId: string | null | undefined): Promise<void> {
+  if (externalId) await deps.companyIdentities.release(orgId, 'external_id', externalId, companyId);
 }
 
 /** Soft delete: the record must outlive the relay's publication of its embedded company.deleted event. */
 export async function deleteCompany(deps: CrmDeps, orgId: string, id: string): Promise<void> {
+  let deleted: CompanyRecord | undefined;
   await writeCompany(deps, orgId, id, async (current) => {
     const counts = (await deps.companyLinks.countsOf(orgId, [current.id])).get(current.id);
     if (counts && (counts.contacts_count > 0 || counts.deals_count > 0)) {
@@ -84,8 +141,11 @@ export async function deleteCompany(deps: CrmDeps, orgId: string, id: string): P
       );
     }
     const at = deps.now();
+    deleted = current;
     return { set: { deleted_at: at, updated_at: at }, events: () => [newEvent(orgId, 'company.deleted', { object: { id } }, at)] };
   });
+  // The external_id of a deleted company becomes free for a new company.
+  if (deleted) await releaseExternalId(deps, orgId, id, deleted.external_id);
 }
 
 /** assigned_to must be an active member of the organization; null unassigns. */
@@ -93,7 +153,10 @@ async function checkAssignee(deps: CrmDeps, orgId: string, memberId: string | nu
   if (memberId && !(await deps.members.getActive(orgId, memberId))) throw invalidReference('assigned_to', memberId);
 }
 
-/** Read, plan, write conditionally on the revision read (the storage kit's writeRevision). A null plan changes nothing. */
+/**
+ * Read, plan, write conditionally on the revision read (the storage kit's writeRevision). A null plan changes
+ * nothing. A new external_id is claimed before the write; the old one is freed once the change is stored.
+ */
 function writeCompany(
   deps: CrmDeps,
   orgId: string,
@@ -104,7 +167,17 @@ function writeCompany(
     read: () => requireCompany(deps, orgId, id),
     plan,
     view: (next) => viewCompany(deps, orgId, next),
-    write: (current, set, events) => deps.companies.updateAtRevision(orgId, id, current.rev, set, events),
+    write: async (current, set, events) => {
+      const changesExternalId = 'external_id' in set && set.external_id !== (current.external_id ?? null);
+      if (changesExternalId) await claimExternalId(deps, orgId, id, set.external_id);
+      try {
+        await deps.companies.updateAtRevision(orgId, id, current.rev, set, events);
+      } catch (error) {
+        if (changesExternalId) await releaseExternalId(deps, orgId, id, set.external_id);
+        throw error;
+      }
+      if (changesExternalId) await releaseExternalId(deps, orgId, id, current.external_id);
+    },
   });
 }
 
@@ -120,6 +193,7 @@ const COMPARED_FIELDS = [
   'assigned_to',
   'tags',
   'custom_fields',
+  'external_id',
 ] as const;
 type ComparedField = (typeof COMPARED_FIELDS)[number];
 
@@ -130,7 +204,7 @@ async function previousValues(
   current: CompanyRecord,
   changed: ComparedField[],
 ): Promise<Record<string, unknown>> {
-  const previous: Record<string, unknown> = Object.fromEntries(changed.map((field) => [field, current[field]]));
+  const previous: Record<string, unknown> = Object.fromEntries(changed.map((field) => [field, current[field] ?? null]));
   if (changed.includes('assigned_to') && current.assigned_to) {
     const members = await deps.members.getMany(orgId, [current.assigned_to]);
     previous.assigned_to = { id: current.assigned_to, name: members.get(current.assigned_to)?.name ?? '' };

@@ -34,6 +34,7 @@ export async function viewCompanies(
       assigned_to: record.assigned_to ? { id: record.assigned_to, name: members.get(record.assigned_to)?.name ?? '' } : null,
       tags: record.tags,
       custom_fields: record.custom_fields,
+      external_id: record.external_id ?? null,
       contacts_count: linked?.contacts_count ?? 0,
       deals_count: linked?.deals_count ?? 0,
       total_deals_value: linked?.total_deals_value ?? 0,

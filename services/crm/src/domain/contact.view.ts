@@ -43,6 +43,7 @@ function render(record: ContactRecord, companies: Map<string, string>, notesCoun
     tags: record.tags,
     custom_fields: record.custom_fields,
     funnel_stage: record.funnel_stage,
+    external_id: record.external_id ?? null,
     notes_count: notesCount,
     deals_count: dealsCount,
     last_message_at: isoOrNull(record.last_message_at),

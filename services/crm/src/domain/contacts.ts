@@ -1,5 +1,22 @@
-import { AppError, invalidReference, newId, newEvent, notFound, type OutboxEntry, type PlannedChange, writeRevision } from '@crm/shared';
-import { addContactTagsBody, createContactBody, parseOrThrow, updateContactBody } from '@crm/shared/schemas';
+import {
+  AppError,
+  invalidReference,
+  isDuplicateKeyError,
+  newId,
+  newEvent,
+  notFound,
+  type OutboxEntry,
+  type PlannedChange,
+  writeRevision,
+} from '@crm/shared';
+import {
+  addContactTagsBody,
+  createContactBody,
+  parseOrThrow,
+  updateContactBody,
+  type CreateContactBody,
+  type UpdateContactBody,
+} from '@crm/shared/schemas';
 import type { ContactQuery, ContactRecord, ContactSort } from '../repository/contact.repository';
 import type { IdentityKind } from '../repository/identity.repository';
 import { detailLinks, eventObject, viewContact, viewContactDetail, viewContacts, type ContactView } from './contact.view';
@@ -26,20 +43,30 @@ export async function getContact(deps: CrmDeps, orgId: string, id: string): Prom
   return viewContactDetail(deps, orgId, await requireContact(deps, orgId, id), links);
 }
 
-async function requireContact(deps: CrmDeps, orgId: string, id: string) {
+/** A live contact; a contact folded into another by a merge answers NOT_FOUND naming that one (details.merged_into). */
+export async function requireContact(deps: CrmDeps, orgId: string, id: string) {
   const record = await deps.contacts.getById(orgId, id);
-  if (!record) throw notFound('contact');
-  return record;
+  if (record) return record;
+  const into = await deps.contacts.mergedInto(orgId, id);
+  if (into) throw new AppError('NOT_FOUND', `The contact was merged into ${into}; read that contact instead.`, { merged_into: into });
+  throw notFound('contact');
 }
 
 export async function createContact(deps: CrmDeps, orgId: string, rawBody: unknown): Promise<ContactView> {
-  const body = parseOrThrow(createContactBody, rawBody);
+  return insertContact(deps, orgId, parseOrThrow(createContactBody, rawBody), newId('contact'));
+}
+
+/**
+ * Inserts a new contact with `id`, claiming its e-mail, phone and external_id first, with its contact.created event.
+ * A duplicate id (batch upsert's derived ids) is thrown as it is: batch upsert then matches again.
+ */
+export async function insertContact(deps: CrmDeps, orgId: string, body: CreateContactBody, id: string): Promise<ContactView> {
   if (body.company_id && !(await deps.links.companyExists(orgId, body.company_id))) throw invalidReference('company_id', body.company_id);
   const customFields = await checkCustomFields(deps, orgId, 'contact', body.custom_fields ?? {}, 'create');
 
   const now = deps.now();
   const record: ContactRecord = {
-    id: newId('contact'),
+    id,
     org_id: orgId,
     name: body.name,
     email: body.email ?? null,
@@ -59,25 +86,37 @@ export async function createContact(deps: CrmDeps, orgId: string, rawBody: unkno
     created_at: now,
     updated_at: now,
     deleted_at: null,
+    external_id: body.external_id ?? null,
   };
-  const claimed = await claimIdentities(deps, record, { email: record.email, phone: record.phone });
+  const claimed = await claimIdentities(deps, record, identitiesOf(record));
   try {
     const view = await viewContact(deps, orgId, record, { created: true });
     await deps.contacts.insert(record, [newEvent(orgId, 'contact.created', { object: eventObject(view) }, now)]);
     return view;
   } catch (error) {
-    await releaseIdentities(deps, record, claimed);
+    // A concurrent insert of the same id (batch upsert's derived ids) holds these claims too: they are its now.
+    if (!(isDuplicateKeyError(error) && (await deps.contacts.getById(orgId, id)))) await releaseIdentities(deps, record, claimed);
     throw error;
   }
 }
 
 export async function updateContact(deps: CrmDeps, orgId: string, id: string, rawBody: unknown): Promise<ContactView> {
-  const body = parseOrThrow(updateContactBody, rawBody);
+  return (await applyContactUpdate(deps, orgId, id, parseOrThrow(updateContactBody, rawBody))).view;
+}
+
+/** PATCH semantics on a parsed body; `changed` tells whether anything was written (batch upsert's `unchanged`). */
+export async function applyContactUpdate(
+  deps: CrmDeps,
+  orgId: string,
+  id: string,
+  body: UpdateContactBody,
+): Promise<{ view: ContactView; changed: boolean }> {
   if (body.funnel_stage !== undefined) await requirePlanFeature(deps, orgId, 'contact_funnel_stage');
   if (body.company_id && !(await deps.links.companyExists(orgId, body.company_id))) throw invalidReference('company_id', body.company_id);
   const customFields = body.custom_fields && (await checkCustomFields(deps, orgId, 'contact', body.custom_fields, 'replace'));
 
-  return writeContact(deps, orgId, id, async (current) => {
+  let changed = false;
+  const view = await writeContact(deps, orgId, id, async (current) => {
     const next: ContactRecord = {
       ...current,
       ...definedFields({
@@ -87,25 +126,20 @@ export async function updateContact(deps: CrmDeps, orgId: string, id: string, ra
         company_id: body.company_id,
         tags: body.tags,
         funnel_stage: body.funnel_stage,
+        external_id: body.external_id,
       }),
       ...(customFields ? { custom_fields: customFields } : {}),
     };
-    const changed = changedFields(current, next);
-    if (changed.length === 0) return null;
+    const fields = changedFields(current, next);
+    changed = fields.length > 0;
+    if (!changed) return null;
     next.updated_at = deps.now();
     return {
-      set: { ...Object.fromEntries(changed.map((field) => [field, next[field]])), updated_at: next.updated_at },
-      events: (view: ContactView) => [
-        newEvent(
-          orgId,
-          'contact.updated',
-          { object: eventObject(view), previous: Object.fromEntries(changed.map((f) => [previousName(f), previousValue(current, f)])) },
-          next.updated_at,
-        ),
-        ...tagEvents(orgId, view, current.tags, next.tags, next.updated_at),
-      ],
+      set: { ...Object.fromEntries(fields.map((field) => [field, next[field]])), updated_at: next.updated_at },
+      events: (view: ContactView) => contactChangeEvents(orgId, current, next, view, next.updated_at),
     };
   });
+  return { view, changed };
 }
 
 export async function deleteContact(deps: CrmDeps, orgId: string, id: string): Promise<void> {
@@ -116,7 +150,7 @@ export async function deleteContact(deps: CrmDeps, orgId: string, id: string): P
     return { set: { deleted_at: at, updated_at: at }, events: () => [newEvent(orgId, 'contact.deleted', { object: { id } }, at)] };
   });
   // The identities of a deleted contact become free for new contacts.
-  if (deleted) await releaseIdentities(deps, deleted, { email: deleted.email, phone: deleted.phone });
+  if (deleted) await releaseIdentities(deps, deleted, identitiesOf(deleted));
 }
 
 export async function addContactTags(deps: CrmDeps, orgId: string, id: string, rawBody: unknown): Promise<ContactView> {
@@ -141,6 +175,15 @@ export async function removeContactTag(deps: CrmDeps, orgId: string, id: string,
 
 type Claims = Partial<Record<IdentityKind, string | null>>;
 
+const IDENTITY_KINDS = ['email', 'phone', 'external_id'] as const satisfies readonly IdentityKind[];
+const KIND_NAMES: Record<IdentityKind, string> = { email: 'e-mail', phone: 'phone', external_id: 'external_id' };
+
+const identitiesOf = (record: ContactRecord): Claims => ({
+  email: record.email,
+  phone: record.phone,
+  external_id: record.external_id ?? null,
+});
+
 /**
  * Read, plan, write conditionally on the revision read (the storage kit's writeRevision). A change of e-mail or
  * phone claims the new value first and frees the old one once the change is stored.
@@ -156,9 +199,7 @@ function writeContact(
     plan,
     view: (next) => viewContact(deps, orgId, next),
     write: async (current, set, events) => {
-      const changedClaims = Object.fromEntries(
-        (['email', 'phone'] as const).filter((kind) => kind in set).map((kind) => [kind, set[kind]]),
-      );
+      const changedClaims = Object.fromEntries(IDENTITY_KINDS.filter((kind) => kind in set).map((kind) => [kind, set[kind]]));
       const next = { ...current, ...set };
       const claimed = await claimIdentities(deps, next, changedClaims);
       try {
@@ -170,7 +211,7 @@ function writeContact(
       await releaseIdentities(
         deps,
         current,
-        Object.fromEntries(Object.keys(changedClaims).map((kind) => [kind, current[kind as IdentityKind]])),
+        Object.fromEntries(Object.keys(changedClaims).map((kind) => [kind, current[kind as IdentityKind] ?? null])),
       );
     },
   });
@@ -178,7 +219,7 @@ function writeContact(
 
 async function claimIdentities(deps: CrmDeps, record: ContactRecord, claims: Claims): Promise<Claims> {
   const done: Claims = {};
-  for (const kind of ['email', 'phone'] as const) {
+  for (const kind of IDENTITY_KINDS) {
     const value = claims[kind];
     if (!value) continue;
     const holder = await deps.identities.claim(
@@ -190,7 +231,7 @@ async function claimIdentities(deps: CrmDeps, record: ContactRecord, claims: Cla
     );
     if (holder) {
       await releaseIdentities(deps, record, done);
-      throw new AppError('DUPLICATE_CONTACT', `Another contact already has this ${kind === 'email' ? 'e-mail' : 'phone'}.`, {
+      throw new AppError('DUPLICATE_CONTACT', `Another contact already has this ${KIND_NAMES[kind]}.`, {
         field: kind,
         existing_id: holder,
       });
@@ -201,7 +242,7 @@ async function claimIdentities(deps: CrmDeps, record: ContactRecord, claims: Cla
 }
 
 async function releaseIdentities(deps: CrmDeps, record: Pick<ContactRecord, 'org_id' | 'id'>, claims: Claims): Promise<void> {
-  for (const kind of ['email', 'phone'] as const) {
+  for (const kind of IDENTITY_KINDS) {
     const value = claims[kind];
     if (value) await deps.identities.release(record.org_id, kind, value, record.id);
   }
@@ -217,23 +258,56 @@ async function requirePlanFeature(deps: CrmDeps, orgId: string, feature: 'contac
   }
 }
 
-const COMPARED_FIELDS = ['name', 'email', 'phone', 'company_id', 'tags', 'custom_fields', 'funnel_stage'] as const;
+/** The fields whose change is a contact.updated (`previous` names them); a merge may also fill the channel ids. */
+const COMPARED_FIELDS = [
+  'name',
+  'email',
+  'phone',
+  'company_id',
+  'tags',
+  'custom_fields',
+  'funnel_stage',
+  'photoapp_username',
+  'chatapp_jid',
+  'socialmsg_psid',
+  'socialmsg_name',
+  'source',
+  'avatar_url',
+  'external_id',
+] as const;
 type ComparedField = (typeof COMPARED_FIELDS)[number];
 
 function changedFields(current: ContactRecord, next: ContactRecord): ComparedField[] {
-  return COMPARED_FIELDS.filter((field) => JSON.stringify(current[field]) !== JSON.stringify(next[field]));
+  return COMPARED_FIELDS.filter((field) => JSON.stringify(current[field] ?? null) !== JSON.stringify(next[field] ?? null));
 }
 
 /** `previous` uses the names of the read shape: company_id is rendered as `company`. */
 const previousName = (field: ComparedField): string => (field === 'company_id' ? 'company' : field);
 const previousValue = (current: ContactRecord, field: ComparedField): unknown =>
-  field === 'company_id' ? (current.company_id ? { id: current.company_id } : null) : current[field];
+  field === 'company_id' ? (current.company_id ? { id: current.company_id } : null) : (current[field] ?? null);
 
 function definedFields<T extends Record<string, unknown>>(fields: T): Partial<T> {
   return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-function tagEvents(orgId: string, view: ContactView, before: string[], after: string[], at: Date): OutboxEntry[] {
+/** contact.updated with the old values of the changed fields (when any changed), and an event per tag added or removed. */
+export function contactChangeEvents(
+  orgId: string,
+  current: ContactRecord,
+  next: ContactRecord,
+  view: ContactView,
+  at: Date,
+): OutboxEntry[] {
+  const changed = changedFields(current, next);
+  if (changed.length === 0) return [];
+  const previous = Object.fromEntries(changed.map((field) => [previousName(field), previousValue(current, field)]));
+  return [
+    newEvent(orgId, 'contact.updated', { object: eventObject(view), previous }, at),
+    ...tagEvents(orgId, view, current.tags, next.tags, at),
+  ];
+}
+
+function tagEvents(orgId: string, view: Pick<ContactView, 'id' | 'name'>, before: string[], after: string[], at: Date): OutboxEntry[] {
   const contact = { id: view.id, name: view.name };
   return [
     ...after.filter((tag) => !before.includes(tag)).map((tag) => newEvent(orgId, 'contact.tag.added', { contact, tag }, at)),

@@ -16,7 +16,7 @@ import type { RecordRefsRepository } from '../repository/record-refs.repository'
 import type { TagRepository } from '../repository/tag.repository';
 import type { TaskRepository } from '../repository/task.repository';
 
-/** Everything a domain function may touch, wired once in main.ts. */
+/** Everything a domain function may touch, wired once in wiring.ts. */
 export interface CrmDeps {
   organizations: OrganizationRepository;
   apiKeys: ApiKeyRepository;
@@ -24,6 +24,8 @@ export interface CrmDeps {
   customFields: CustomFieldRepository;
   contacts: ContactRepository;
   identities: IdentityRepository;
+  /** external_id claims of companies. */
+  companyIdentities: IdentityRepository;
   links: LinksRepository;
   tags: TagRepository;
   deals: DealRepository;
@@ -34,6 +36,8 @@ export interface CrmDeps {
   notes: NoteRepository;
   tasks: TaskRepository;
   refs: RecordRefsRepository;
+  /** Tells this replica's task-alarm scheduler that a task falls due at `at`. */
+  taskAlarmArmed: (at: Date) => void;
   now: () => Date;
   logger: Logger;
 }

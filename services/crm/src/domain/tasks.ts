@@ -40,19 +40,23 @@ export async function createTask(deps: CrmDeps, orgId: string, rawBody: unknown)
   };
   const view = await viewTask(deps, orgId, record);
   await deps.tasks.insert(record, [newEvent(orgId, 'task.created', { object: view }, now)]);
+  if (record.due_at) deps.taskAlarmArmed(record.due_at);
   return view;
 }
 
 /** Partial update; references are checked before the write. Task edits emit no event (catalogue §6). */
 export async function updateTask(deps: CrmDeps, orgId: string, id: string, rawBody: unknown): Promise<TaskView> {
   const body = parseOrThrow(updateTaskBody, rawBody);
-  await requireTask(deps, orgId, id);
+  const current = await requireTask(deps, orgId, id);
   await checkReferences(deps, orgId, body);
   const { due_at: dueAt, ...rest } = body;
   const set: Partial<TaskRecord> = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
-  if (dueAt !== undefined) set.due_at = dueAt === null ? null : new Date(dueAt);
+  // A new due time arms the task's alarms again (task.due, task.overdue); the same one leaves them as they are.
+  const due = dueAt === undefined ? undefined : dueAt === null ? null : new Date(dueAt);
+  if (due !== undefined && due?.getTime() !== current.due_at?.getTime()) set.due_at = due;
   const updated = await deps.tasks.update(orgId, id, { ...set, updated_at: deps.now() });
   if (!updated) throw notFound('task');
+  if (set.due_at) deps.taskAlarmArmed(set.due_at);
   return viewTask(deps, orgId, updated);
 }
 

@@ -42,6 +42,13 @@ export function createApiKeyRepository(storage: Storage) {
     findByHash: (hash: string) => keys.findOne({ hash }),
     getById: (orgId: string, id: string) => keys.findOne({ _id: id, org_id: orgId }),
     listByOrg: (orgId: string) => keys.findMany({ org_id: orgId }, { sort: { created_at: -1 } }),
+    /** Of these ids, the keys that still authenticate at `now` (neither revoked nor expired). */
+    async activeIds(ids: string[], now: Date): Promise<string[]> {
+      const rows = await keys.model
+        .find({ _id: { $in: ids }, revoked_at: null, $or: [{ expires_at: null }, { expires_at: { $gt: now } }] }, { _id: 1 })
+        .lean<{ _id: string }[]>();
+      return rows.map((row) => row._id);
+    },
     countActive: (orgId: string) => keys.count({ org_id: orgId, revoked_at: null }),
     /** Returns false when the key does not exist in the organization or was already revoked. */
     revoke: async (orgId: string, id: string, at: Date): Promise<boolean> =>

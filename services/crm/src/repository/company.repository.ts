@@ -29,6 +29,8 @@ export interface CompanyRecord {
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
+  /** The integrator's id; unique among the organization's live companies (absent on records older than the field). */
+  external_id?: string | null;
 }
 
 const companySchema = new Schema(
@@ -52,6 +54,7 @@ const companySchema = new Schema(
     // Derived (search-keys.ts), for `search`.
     search_keys: { type: [String], default: undefined },
     search_text: { type: String },
+    external_id: { type: String, default: null },
   },
   { versionKey: false, collection: 'companies', minimize: false },
 );
@@ -61,6 +64,8 @@ companySchema.index({ org_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
 companySchema.index({ org_id: 1, deleted_at: 1, tags: 1, created_at: -1, _id: -1 });
 companySchema.index({ org_id: 1, deleted_at: 1, search_keys: 1, created_at: -1, _id: -1 });
 companySchema.index({ org_id: 1, assigned_to: 1 });
+companySchema.index({ org_id: 1, email: 1 });
+companySchema.index({ org_id: 1, phone: 1 });
 
 export interface CompanyQuery extends PageRequest {
   search?: string | null;
@@ -103,6 +108,10 @@ export function createCompanyRepository(storage: Storage) {
     },
 
     getById: (orgId: string, id: string) => companies.findOne({ _id: id, ...live(orgId) }),
+
+    /** The live company whose e-mail or phone has this value, oldest first (batch upsert matching). */
+    findBy: (orgId: string, field: 'email' | 'phone', value: string) =>
+      companies.findOne({ ...live(orgId), [field]: value }, { created_at: 1 }),
 
     /** Approximate size of the organization's list: live companies, no filters (spec §8 rule 4). */
     countLive: (orgId: string) => totals.get(orgId, () => companies.count(live(orgId))),

@@ -3,6 +3,7 @@ import {
   type Order,
   type OutboxEntry,
   type PageRequest,
+  type Revised,
   RevisionedRecords,
   searchConditions,
   searchFields,
@@ -33,6 +34,18 @@ export interface ContactRecord {
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
+  /** Set on a contact folded into another by a merge (deleted at the same time): reads point at it. */
+  merged_into?: string | null;
+  /**
+   * A merge in progress (docs/contact-merge.md): the contact is claimed to be folded into this one, since
+   * `merge_claimed_at`. Reads and writes treat it as merged already; the merge (or the recovery pass) deletes it.
+   */
+  merging_into?: string | null;
+  merge_claimed_at?: Date | null;
+  /** On a survivor: the contacts it absorbed (the latest 200), so a repeated merge step raises contact.merged once. */
+  absorbed_ids?: string[];
+  /** The integrator's id; unique among the organization's live contacts (absent on records older than the field). */
+  external_id?: string | null;
 }
 
 const contactSchema = new Schema(
@@ -58,9 +71,14 @@ const contactSchema = new Schema(
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     deleted_at: { type: Date, default: null },
+    merged_into: { type: String, default: null },
+    merging_into: { type: String, default: null },
+    merge_claimed_at: { type: Date, default: null },
+    absorbed_ids: { type: [String], default: undefined },
     // Derived (search-keys.ts): word prefixes of name and e-mail, phone digits' prefixes and ends; normalized text.
     search_keys: { type: [String], default: undefined },
     search_text: { type: String },
+    external_id: { type: String, default: null },
   },
   { versionKey: false, collection: 'contacts', minimize: false },
 );
@@ -76,6 +94,8 @@ contactSchema.index({ org_id: 1, company_id: 1 });
 contactSchema.index({ org_id: 1, chatapp_jid: 1 });
 contactSchema.index({ org_id: 1, photoapp_username: 1 });
 contactSchema.index({ org_id: 1, socialmsg_psid: 1 });
+// Merges in progress: the recovery pass's query (across organizations), oldest claim first.
+contactSchema.index({ merge_claimed_at: 1 });
 
 export type ChannelField = 'chatapp_jid' | 'photoapp_username' | 'socialmsg_psid';
 
@@ -136,6 +156,8 @@ export function createContactRepository(storage: Storage) {
     deriveVersion: 'search-1',
   });
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
+  // A contact claimed by a merge in progress reads as merged already (lists still show it until it is deleted).
+  const current = (orgId: string) => ({ ...live(orgId), merging_into: null });
   // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
   const totals = new TtlCache<number>(5_000);
 
@@ -148,10 +170,13 @@ export function createContactRepository(storage: Storage) {
       return stored;
     },
 
-    getById: (orgId: string, id: string) => contacts.findOne({ _id: id, ...live(orgId) }),
+    getById: (orgId: string, id: string) => contacts.findOne({ _id: id, ...current(orgId) }),
 
     getMany: (orgId: string, ids: string[]) =>
-      ids.length === 0 ? Promise.resolve([]) : contacts.findMany({ _id: { $in: [...new Set(ids)] }, ...live(orgId) }),
+      ids.length === 0 ? Promise.resolve([]) : contacts.findMany({ _id: { $in: [...new Set(ids)] }, ...current(orgId) }),
+
+    /** These contacts as stored, whatever their state (live, claimed by a merge, deleted): a merge decides on them. */
+    getAny: (orgId: string, ids: string[]) => contacts.findMany({ _id: { $in: [...new Set(ids)] }, org_id: orgId }),
 
     /** Approximate size of the organization's list: live contacts, no filters (spec §8 rule 4). */
     countLive: (orgId: string) => totals.get(orgId, () => contacts.count(live(orgId))),
@@ -195,11 +220,76 @@ export function createContactRepository(storage: Storage) {
       return result.modifiedCount === 1;
     },
 
-    /** A change computed from the contact at revision `rev`, with its events; throws WriteConflict when it lost. */
+    /**
+     * A change computed from the contact at revision `rev`, with its events; throws WriteConflict when it lost (a
+     * contact claimed by a merge meanwhile is at another revision).
+     */
     async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<ContactRecord>, events: OutboxEntry[]) {
-      const updated = await contacts.updateAtRevision({ _id: id, ...live(orgId) }, rev, set, { events });
+      const updated = await contacts.updateAtRevision({ _id: id, ...current(orgId) }, rev, set, { events });
       if (set.deleted_at) totals.invalidate(orgId);
       return updated;
+    },
+
+    /** The contact a folded contact was (or is being) merged into (one hop; null for a contact that was not). */
+    async mergedInto(orgId: string, id: string): Promise<string | null> {
+      const contact = await contacts.findOne({ _id: id, org_id: orgId });
+      return contact?.merged_into ?? contact?.merging_into ?? null;
+    },
+
+    merges: mergeSteps(contacts, live, () => totals),
+
+    /** A folded contact still holding a channel identity or phone: messages to it belong to the contact it became. */
+    findMergedBy: (orgId: string, field: ChannelField | 'phone', value: string) =>
+      contacts.findOne({ org_id: orgId, [field]: value, merged_into: { $ne: null } }, { deleted_at: -1 }),
+  };
+}
+
+/**
+ * The single-document writes of a merge (domain/contact-merge.ts): each conditional, so each is idempotent and
+ * of two contenders one wins.
+ */
+function mergeSteps(
+  contacts: RevisionedRecords<ContactRecord>,
+  live: (orgId: string) => { org_id: string; deleted_at: null },
+  totals: () => TtlCache<number>,
+) {
+  return {
+    /** Step 1: claims a live contact, unchanged since read at `rev`, for a merge into `into`; WriteConflict when it lost. */
+    claim: (contact: Revised<ContactRecord>, into: string, at: Date) =>
+      contacts.updateAtRevision({ _id: contact.id, ...live(contact.org_id), merging_into: null }, contact.rev, {
+        merging_into: into,
+        merge_claimed_at: at,
+      }),
+
+    /** Gives up a claim (the merge was refused or lost a race): the contact is as it was. */
+    release: (orgId: string, id: string, into: string) =>
+      contacts.update({ _id: id, ...live(orgId), merging_into: into }, { merging_into: null, merge_claimed_at: null }),
+
+    /** A claim the recovery pass could not complete waits another period before it is tried again. */
+    defer: (orgId: string, id: string, into: string, at: Date) =>
+      contacts.update({ _id: id, ...live(orgId), merging_into: into }, { merge_claimed_at: at }),
+
+    /** Step 3: the survivor, unchanged since read and not claimed itself, takes what the merge gives it. */
+    absorb: (survivor: Revised<ContactRecord>, set: Partial<ContactRecord>, events: OutboxEntry[]) =>
+      contacts.updateAtRevision({ _id: survivor.id, ...live(survivor.org_id), merging_into: null }, survivor.rev, set, { events }),
+
+    /** Step 4: deletes a claimed contact, with contact.deleted; false when another pass did it already. */
+    async fold(contact: ContactRecord, into: string, at: Date, events: OutboxEntry[]): Promise<boolean> {
+      const filter = { _id: contact.id, ...live(contact.org_id), merging_into: contact.merging_into ?? null };
+      const set = { deleted_at: at, merged_into: into, merging_into: null, merge_claimed_at: null, updated_at: at };
+      const folded = await contacts.update(filter, set, { events });
+      totals().invalidate(contact.org_id);
+      return folded !== null;
+    },
+
+    /** Claims older than `before`, oldest first, across organizations: merges a crash interrupted. */
+    stale: (before: Date, limit: number) =>
+      contacts.findMany({ merge_claimed_at: { $lte: before }, deleted_at: null }, { sort: { merge_claimed_at: 1 }, limit }),
+
+    async oldestClaimAt(): Promise<Date | null> {
+      return (
+        (await contacts.findOne({ merge_claimed_at: { $ne: null }, deleted_at: null }, { merge_claimed_at: 1 }))?.merge_claimed_at ?? null
+      );
     },
   };
 }

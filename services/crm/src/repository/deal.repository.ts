@@ -185,6 +185,18 @@ export function createDealRepository(storage: Storage) {
       if (set.deleted_at || set.contact_ids || set.company_id !== undefined) totals.invalidatePrefix(`${orgId}|`);
       return updated;
     },
+
+    /**
+     * A merge: deals linked to any of `from` are linked to `to` instead (once, beside their other contacts).
+     * Idempotent (a repeat finds nothing linked to `from`); their revision advances, so a concurrent edit of their
+     * contacts reads them again.
+     */
+    async relinkContacts(orgId: string, from: string[], to: string, at: Date): Promise<void> {
+      const linked = { org_id: orgId, contact_ids: { $in: from } };
+      await deals.updateMany(linked, { $addToSet: { contact_ids: to }, $set: { updated_at: at } });
+      await deals.updateMany(linked, { $pull: { contact_ids: { $in: from } } });
+      totals.invalidatePrefix(`${orgId}|`);
+    },
   };
 }
 

@@ -8,27 +8,36 @@ interface IdentityRecord {
   contact_id: string;
 }
 
-const identitySchema = new Schema(
-  { _id: { type: String, required: true }, org_id: { type: String, required: true }, contact_id: { type: String, required: true } },
-  { versionKey: false, collection: 'contact_identities' },
-);
+const identitySchema = (collection: string) =>
+  new Schema(
+    { _id: { type: String, required: true }, org_id: { type: String, required: true }, contact_id: { type: String, required: true } },
+    { versionKey: false, collection },
+  );
 
-export type IdentityKind = 'email' | 'phone';
+export type IdentityKind = 'email' | 'phone' | 'external_id';
 
 export type IdentityRepository = ReturnType<typeof createIdentityRepository>;
 
+/** Where one kind of record keeps its claims: contacts (e-mail, phone, external_id) or companies (external_id). */
+const CLAIMS = {
+  contact: { model: 'ContactIdentity', collection: 'contact_identities', what: 'contact identity' },
+  company: { model: 'CompanyIdentity', collection: 'company_identities', what: 'company identity' },
+} as const;
+
 /**
- * Claims that keep e-mails and phones unique among an organization's live contacts. A claim is a document
- * whose _id is the identity, so two concurrent creates cannot both win. A claim left behind by a crash, or
- * pointing at a deleted contact, is taken over by the next claimant (see `claim`).
+ * Claims that keep e-mails, phones and external ids unique among an organization's live contacts (external ids
+ * among its live companies too). A claim is a document whose _id is the identity, so two concurrent creates cannot
+ * both win. A claim left behind by a crash, or pointing at a deleted record, is taken over by the next claimant
+ * (see `claim`). Not a unique index on the records: the local MongoDB-wire server keeps a unique index's entry
+ * after the field changes (an external_id changed or freed by a delete would stay taken), while an _id is exact.
+ * `contact_id` is the holding record's id (a company's, in the company claims).
  */
-export function createIdentityRepository(storage: Storage) {
-  const identities = new RecordStore<IdentityRecord>(storage, {
-    model: 'ContactIdentity',
-    schema: identitySchema,
-    what: 'contact identity',
-  });
-  const keyOf = (orgId: string, kind: IdentityKind, value: string) => `${orgId}|${kind}|${value.toLowerCase()}`;
+export function createIdentityRepository(storage: Storage, kind: keyof typeof CLAIMS = 'contact') {
+  const { model, collection, what } = CLAIMS[kind];
+  const identities = new RecordStore<IdentityRecord>(storage, { model, schema: identitySchema(collection), what });
+  // E-mails and phones compare case-insensitively; an external_id is the integrator's, exact.
+  const keyOf = (orgId: string, kind: IdentityKind, value: string) =>
+    `${orgId}|${kind}|${kind === 'external_id' ? value : value.toLowerCase()}`;
   return {
     /**
      * Returns null when the identity is now held by `contactId`, or the id of the live contact that holds it.
@@ -47,8 +56,18 @@ export function createIdentityRepository(storage: Storage) {
       });
     },
 
+    /** The contact id that holds the identity now (it may be deleted: the caller checks). */
+    async holderOf(orgId: string, kind: IdentityKind, value: string): Promise<string | null> {
+      return (await identities.findOne({ _id: keyOf(orgId, kind, value) }))?.contact_id ?? null;
+    },
+
     async release(orgId: string, kind: IdentityKind, value: string, contactId: string): Promise<void> {
       await identities.model.deleteOne({ _id: keyOf(orgId, kind, value), contact_id: contactId });
+    },
+
+    /** A merge: the identity held by `from` is now held by `to` (conditional on `from`, so a repeat changes nothing). */
+    async transfer(orgId: string, kind: IdentityKind, value: string, from: string, to: string): Promise<void> {
+      await identities.update({ _id: keyOf(orgId, kind, value), contact_id: from }, { contact_id: to });
     },
   };
 }

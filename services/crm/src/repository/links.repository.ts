@@ -47,6 +47,10 @@ export function createLinksRepository({ connection: db }: Storage) {
       return counts;
     },
 
+    /** Live deals linked to any of these contacts, each counted once (a merge's deals_count). */
+    countDealsOfAny: (orgId: string, contactIds: string[]) =>
+      deals.countDocuments({ org_id: orgId, deleted_at: null, contact_ids: { $in: contactIds } }),
+
     async companyNames(orgId: string, ids: string[]): Promise<Map<string, string>> {
       if (ids.length === 0) return new Map();
       const rows = await companies.find({ org_id: orgId, _id: { $in: [...new Set(ids)] } as never }, { projection: { name: 1 } }).toArray();

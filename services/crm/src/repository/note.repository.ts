@@ -57,6 +57,10 @@ export function createNoteRepository(storage: Storage) {
     list: (orgId: string, parent: NoteParent, page: PageRequest) =>
       notes.listPage([live(orgId, parent)], { field: 'created_at', order: 'desc', type: 'date' }, page),
 
+    /** A merge: the notes of the contacts `from` now belong to the contact `to` (idempotent). */
+    moveToContact: (orgId: string, from: string[], to: string) =>
+      notes.updateMany({ org_id: orgId, contact_id: { $in: from } }, { contact_id: to }),
+
     update: (
       orgId: string,
       parent: NoteParent,

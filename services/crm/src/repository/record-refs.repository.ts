@@ -22,7 +22,9 @@ export function createRecordRefsRepository({ connection: db }: Storage) {
 
   return {
     async exists(name: RefCollection, orgId: string, id: string): Promise<boolean> {
-      return (await collection(name).countDocuments({ _id: id as never, org_id: orgId, deleted_at: null }, { limit: 1 })) === 1;
+      // merging_into: a contact claimed by a merge in progress counts as merged already (other records lack the field).
+      const filter = { _id: id as never, org_id: orgId, deleted_at: null, merging_into: null };
+      return (await collection(name).countDocuments(filter, { limit: 1 })) === 1;
     },
     contactNames: (orgId: string, ids: string[]) => labels('contacts', 'name', orgId, ids),
     companyNames: (orgId: string, ids: string[]) => labels('companies', 'name', orgId, ids),

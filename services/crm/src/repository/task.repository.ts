@@ -20,6 +20,12 @@ export interface TaskRecord {
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
+  /**
+   * The task's alarms (task.due, task.overdue): armed when due_at is set or changed, disarmed by the firing that
+   * raised the event. They fire only while the task is open; see domain/task-alarms.ts.
+   */
+  due_alarm_at?: Date | null;
+  overdue_alarm_at?: Date | null;
 }
 
 /** due_key: due_at, or NO_DUE_DATE: keyset paging needs a total order, and tasks without a due date sort last in `asc`. */
@@ -44,12 +50,17 @@ const taskSchema = new Schema(
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
     deleted_at: { type: Date, default: null },
+    due_alarm_at: { type: Date, default: null },
+    overdue_alarm_at: { type: Date, default: null },
   },
   { versionKey: false, collection: 'tasks', minimize: false },
 );
 // One index per sort of the list, each led by the tenant and the soft-delete flag every query carries.
 taskSchema.index({ org_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
 taskSchema.index({ org_id: 1, deleted_at: 1, due_key: 1, _id: 1 });
+// The alarm scheduler's queries, across organizations: armed alarms of open tasks, earliest first.
+taskSchema.index({ status: 1, deleted_at: 1, due_alarm_at: 1 });
+taskSchema.index({ status: 1, deleted_at: 1, overdue_alarm_at: 1 });
 
 export type TaskSort = 'created_at' | 'due_at';
 
@@ -70,15 +81,30 @@ const SORT_FIELD: Record<TaskSort, string> = { created_at: 'created_at', due_at:
 
 export type TaskRepository = ReturnType<typeof createTaskRepository>;
 
-export function createTaskRepository(storage: Storage) {
+export type TaskAlarm = 'due' | 'overdue';
+
+const ALARM_FIELD = { due: 'due_alarm_at', overdue: 'overdue_alarm_at' } as const;
+
+/** `overdueAfterMs`: how long after its due time an open task is overdue (TASK_OVERDUE_AFTER_MS). */
+export function createTaskRepository(storage: Storage, options: { overdueAfterMs: number } = { overdueAfterMs: 3_600_000 }) {
   const tasks = new RecordStore<TaskRecord>(storage, {
     model: 'Task',
     schema: taskSchema,
     what: 'task',
     outbox: true,
     internal: ['due_key'],
-    derive: (fields) => (fields.due_at !== undefined ? { due_key: fields.due_at ?? NO_DUE_DATE } : {}),
+    // Setting or changing due_at re-arms both alarms (the caller leaves an unchanged due_at out).
+    derive: (fields) =>
+      fields.due_at !== undefined
+        ? {
+            due_key: fields.due_at ?? NO_DUE_DATE,
+            due_alarm_at: fields.due_at,
+            overdue_alarm_at: fields.due_at ? new Date(fields.due_at.getTime() + options.overdueAfterMs) : null,
+          }
+        : {},
   });
+  // An overdue alarm waits for the task's due alarm: task.due always comes first.
+  const armed = (alarm: TaskAlarm) => ({ status: 'open', deleted_at: null, ...(alarm === 'overdue' ? { due_alarm_at: null } : {}) });
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
   // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
   const totals = new TtlCache<number>(5_000);
@@ -108,6 +134,34 @@ export function createTaskRepository(storage: Storage) {
       const updated = await tasks.update({ _id: id, ...live(orgId), ...(whenStatus ? { status: whenStatus } : {}) }, set, { events });
       if (set.deleted_at) totals.invalidate(orgId);
       return updated;
+    },
+
+    /** A merge: the tasks of the contacts `from` now belong to the contact `to` (idempotent). */
+    moveToContact: (orgId: string, from: string[], to: string) =>
+      tasks.updateMany({ org_id: orgId, contact_id: { $in: from } }, { contact_id: to }),
+
+    /** Open tasks whose `alarm` is due, earliest first (the scheduler's batch, across organizations). */
+    dueAlarms: (alarm: TaskAlarm, now: Date, limit: number) =>
+      tasks.findMany({ ...armed(alarm), [ALARM_FIELD[alarm]]: { $lte: now } }, { sort: { [ALARM_FIELD[alarm]]: 1 }, limit }),
+
+    async nextAlarmAt(): Promise<Date | null> {
+      const next = await Promise.all(
+        (['due', 'overdue'] as const).map((alarm) =>
+          tasks.findOne({ ...armed(alarm), [ALARM_FIELD[alarm]]: { $ne: null } }, { [ALARM_FIELD[alarm]]: 1 }),
+        ),
+      );
+      const times = next.map((task, i) => task?.[ALARM_FIELD[i === 0 ? 'due' : 'overdue']]).filter((at): at is Date => at instanceof Date);
+      return times.length ? new Date(Math.min(...times.map((at) => at.getTime()))) : null;
+    },
+
+    /**
+     * Disarms an alarm as read, with its event, in one conditional update: of several replicas one fires it, and
+     * a task completed, deleted or rescheduled since it was read does not fire. Answers whether this one fired.
+     */
+    async fireAlarm(read: TaskRecord, alarm: TaskAlarm, events: OutboxEntry[]): Promise<boolean> {
+      const field = ALARM_FIELD[alarm];
+      const fired = await tasks.update({ _id: read.id, ...armed(alarm), [field]: read[field] ?? null }, { [field]: null }, { events });
+      return fired !== null;
     },
   };
 }

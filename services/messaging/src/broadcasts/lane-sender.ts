@@ -1,11 +1,12 @@
 import { AppError } from '@crm/shared';
 import type { SendMessageBody } from '@crm/shared/schemas';
 import type { MessagingDeps } from '../domain/deps';
-import { deliver } from '../domain/send';
+import { deliver, type SendRoute } from '../domain/send';
+import { approvedTemplate } from '../domain/send-official';
 import { countRecipient } from './broadcast-metrics';
 import type { BroadcastRecord, BroadcastTemplate } from '../repository/broadcast.repository';
 import type { LaneRecord } from '../repository/lane.repository';
-import { sendInterval } from './pacing';
+import { paceOf, SendSchedule } from './pacing';
 import type { RecipientRecord } from '../repository/recipient.repository';
 import { completeIfDone } from '../domain/broadcasts/final-status';
 
@@ -13,17 +14,18 @@ import { completeIfDone } from '../domain/broadcasts/final-status';
 const CHECK_EVERY_MS = 250;
 const BATCH = 100;
 /**
- * Sends one lane has at the provider at once. The pace decides when a send starts; the window lets a send start
- * while earlier ones still wait for the provider and the database, so latency does not cap the rate.
+ * Sends one lane has at the provider at once: half a second of sends at its fastest pace, 8 to 40. The schedule
+ * decides when a send starts; the window lets it start while earlier ones still wait for the provider and the
+ * database, so their latency does not cap the rate (at 80/s, 40 sends of up to 500 ms each).
  */
-const WINDOW = 8;
+const windowFor = (minGapMs: number): number => Math.min(40, Math.max(8, Math.ceil(500 / minGapMs)));
 /** Sends the provider did not confirm are retried with the same idempotency key this many times. */
 const UNCONFIRMED_RETRIES = 4;
 
 type Outcome = 'done' | 'retry' | 'stop';
 
 /**
- * Sends one lane: the pending recipients of one number, started in list order (up to WINDOW at once, so the
+ * Sends one lane: the pending recipients of one number, started in list order (up to its window at once, so the
  * provider may receive neighbours in either order), at the pace of the send profile, through the
  * messaging send path (#53's rules and errors). It stops when the broadcast is no longer `sending`, when it loses
  * its lease, or when the number disconnects (the broadcast then pauses with the reason in `error`).
@@ -33,10 +35,12 @@ export class LaneSender {
   private checkedAt = 0;
   private checking: Promise<boolean> | undefined;
   private running = true;
-  private nextStartAt = 0;
+  private schedule!: SendSchedule;
+  private window = 8;
   /** Set by the provider's rate limit: nothing starts before it. */
   private blockedUntil = 0;
-  private interval = 0;
+  /** The number and template of this lane, read again at every check instead of for every send. */
+  private route: SendRoute | undefined;
   /** The last recipient change not yet noted on the broadcast (noted every check, not per message). */
   private changedAt: Date | null = null;
   private sends = 0;
@@ -53,7 +57,9 @@ export class LaneSender {
     try {
       if (!(await this.check(true))) return;
       const channel = this.broadcast.instances.find((i) => i.id === this.lane.instance_id)?.channel ?? 'qrcode';
-      this.interval = sendInterval(this.broadcast.settings.send_profile, channel, this.deps.broadcasts.settings.paceMultiplier);
+      const pace = paceOf(this.broadcast.settings.send_profile, channel, this.deps.broadcasts.settings.paceMultiplier);
+      this.schedule = new SendSchedule(pace);
+      this.window = windowFor(pace.minGap);
       if (!(await this.sendAll())) return;
       await this.noteChanges();
       this.deps.logger.info({ lane: this.lane.id, sends: this.sends, ms: Date.now() - started }, 'broadcast lane finished');
@@ -84,9 +90,9 @@ export class LaneSender {
         continue;
       }
       for (const recipient of batch) {
-        if (!(await this.waitUntil(Math.max(this.nextStartAt, this.blockedUntil)))) this.running = false;
+        if (!(await this.waitUntil(Math.max(this.schedule.nextAt(), this.blockedUntil)))) this.running = false;
         // While the window is full the lease is still renewed: a slow provider must not look like a dead replica.
-        while (this.running && inFlight.size >= WINDOW) {
+        while (this.running && inFlight.size >= this.window) {
           await Promise.race([...inFlight, new Promise((resolve) => setTimeout(resolve, CHECK_EVERY_MS))]);
           if (!(await this.check(false))) this.running = false;
         }
@@ -94,8 +100,7 @@ export class LaneSender {
           await Promise.all(inFlight);
           return false;
         }
-        // No burst to catch up after a stall: the next start is one interval after this one.
-        this.nextStartAt = Math.max(this.nextStartAt, Date.now()) + this.interval;
+        this.schedule.started(Date.now());
         const sending: Promise<void> = this.sendOne(recipient).then((outcome) => {
           inFlight.delete(sending);
           if (outcome === 'stop') this.running = false;
@@ -115,11 +120,17 @@ export class LaneSender {
     }
   }
 
-  /** Sleeps until `at` in short steps, renewing the lease and watching the status; false when the lane must stop. */
+  /**
+   * Sleeps until `at` in short steps, renewing the lease and watching the status; false when the lane must stop.
+   * The check runs beside the sends (its answer stops the next ones): a slow check must not hold the schedule.
+   */
   private async waitUntil(at: number): Promise<boolean> {
     for (;;) {
       if (!this.running || this.stopping()) return false;
-      if (!(await this.check(false))) return false;
+      this.check(false).catch((error: unknown) => {
+        this.deps.logger.error({ err: error, lane: this.lane.id }, 'broadcast lane check failed; the lane stops');
+        this.running = false;
+      });
       const wait = Math.min(at - Date.now(), CHECK_EVERY_MS);
       if (wait <= 0) return true;
       await new Promise((resolve) => setTimeout(resolve, wait));
@@ -140,6 +151,7 @@ export class LaneSender {
     const broadcast = await records.getAnyOrg(this.lane.broadcast_id);
     if (!broadcast) return (this.running = false);
     this.broadcast = broadcast;
+    this.route = await this.routeOf(broadcast);
     this.checkedAt = Date.now();
     if (broadcast.status === 'processing' && broadcast.materialized) {
       const sending = await records.transition(broadcast.id, ['processing'], { status: 'sending', updated_at: now });
@@ -149,6 +161,21 @@ export class LaneSender {
     // Paused while this lane was free: it waits for the resume in `paused` state.
     if (this.broadcast.status === 'paused') await lanes.setState(broadcast.id, ['active'], 'paused', now);
     return (this.running = false);
+  }
+
+  /**
+   * The lane's number and approved template, resolved once per check; a send that finds them changed at the
+   * provider (disconnected, template gone) fails as it would without them. Undefined: each send resolves its own.
+   */
+  private async routeOf(broadcast: BroadcastRecord): Promise<SendRoute | undefined> {
+    const instance = await this.deps.instances.getById(broadcast.org_id, this.lane.instance_id);
+    if (!instance) return undefined;
+    const wanted = broadcast.cloud_template;
+    const template =
+      wanted && instance.kind === 'official'
+        ? await approvedTemplate(this.deps, broadcast.org_id, instance, wanted.name, wanted.language).catch(() => null)
+        : null;
+    return { instance, template };
   }
 
   /** Marks the broadcast's stats stale (see withFreshStats). */
@@ -168,6 +195,8 @@ export class LaneSender {
         body: this.body(recipient),
         sender: { type: 'broadcast', id: broadcast.id, name: broadcast.name },
         messageId: recipient.message_id,
+        route: this.route,
+        origin: { broadcast_id: broadcast.id },
         alsoInTransaction: async (session) => {
           marked = await this.deps.broadcasts.recipients.markSent(recipient.id, this.deps.now(), session);
         },
@@ -189,6 +218,7 @@ export class LaneSender {
     if (code === 'CHATAPP_INSTANCE_RATE_LIMIT') {
       // The number's own limit: nothing starts until the provider's time is up, then this recipient goes again.
       this.blockedUntil = Math.max(this.blockedUntil, Date.now() + Number(details?.retry_after_seconds ?? 1) * 1000);
+      this.schedule.restart();
       return 'retry';
     }
     if (code === 'CHANNEL_DISCONNECTED') {

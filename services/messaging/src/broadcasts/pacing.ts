@@ -11,7 +11,59 @@ export const SEND_RATES: Record<SendProfile, { qrcode: number; official: number 
   aggressive: { qrcode: 1, official: 60 },
 };
 
-/** Milliseconds between two sends of one lane. */
-export function sendInterval(profile: SendProfile, channel: 'qrcode' | 'official', multiplier: number): number {
-  return 1000 / (SEND_RATES[profile][channel] * multiplier);
+/**
+ * The fastest one number may ever send, a catch-up included: the cloud API's 80 messages/s for an official
+ * number; a QR-code number never goes faster than its profile (a burst is what gets it banned).
+ */
+const CEILINGS: { qrcode: number | null; official: number } = { qrcode: null, official: 80 };
+
+/** A send that starts this much behind its schedule starts a new schedule instead of bursting to catch up. */
+const MAX_CATCH_UP_MS = 1_000;
+
+export interface Pace {
+  /** Milliseconds between two scheduled sends: the profile's rate. */
+  interval: number;
+  /** The shortest gap between two sends: the provider's ceiling (the interval itself on QR-code numbers). */
+  minGap: number;
+}
+
+export function paceOf(profile: SendProfile, channel: 'qrcode' | 'official', multiplier: number): Pace {
+  const interval = 1000 / (SEND_RATES[profile][channel] * multiplier);
+  const ceiling = CEILINGS[channel];
+  return { interval, minGap: ceiling === null ? interval : Math.min(interval, 1000 / (ceiling * multiplier)) };
+}
+
+/**
+ * When each send of a lane may start. Send i is due at start + i × interval — against the schedule, not one
+ * interval after the previous send, so a send that starts a little late (a timer, a page read) does not delay
+ * all those after it. A late lane catches up no faster than the provider's ceiling; one that fell more than
+ * MAX_CATCH_UP_MS behind (a rate limit, a full window) or was told to `restart` begins a new schedule.
+ */
+export class SendSchedule {
+  private anchor = 0;
+  private count = 0;
+  private lastStart = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly pace: Pace) {}
+
+  /** The earliest start of the next send (milliseconds since the epoch). */
+  nextAt(): number {
+    const due = this.count === 0 ? Number.NEGATIVE_INFINITY : this.anchor + this.count * this.pace.interval;
+    return Math.max(due, this.lastStart + this.pace.minGap);
+  }
+
+  /** A send started at `at` (on or after nextAt()). */
+  started(at: number): void {
+    if (this.count === 0 || at - (this.anchor + this.count * this.pace.interval) > MAX_CATCH_UP_MS) {
+      this.anchor = at;
+      this.count = 0;
+    }
+    this.count++;
+    this.lastStart = at;
+  }
+
+  /** The next send begins a new schedule (after the provider's rate limit: no catching up on a number it slowed). */
+  restart(): void {
+    this.count = 0;
+  }
 }

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { outsideRequest, randomToken } from '@crm/shared';
 import type { MessagingDeps } from '../domain/deps';
 import { startFields } from '../domain/broadcasts/actions';
+import { finishedEvents, startedEvents } from '../domain/broadcasts/broadcast-events';
 import { checkLaunch } from '../domain/broadcasts/launch-checks';
 import { LaneSender } from './lane-sender';
 import { buildRecipientList } from './recipient-list';
@@ -74,24 +75,17 @@ export class BroadcastSender {
   private async launchDue(): Promise<void> {
     const { records } = this.deps.broadcasts;
     for (const broadcast of await records.dueScheduled(this.deps.now(), 20)) {
+      const at = this.deps.now();
       try {
         await checkLaunch(this.deps, broadcast, { override: broadcast.warmup_override });
-        await records.transition(
-          broadcast.id,
-          ['scheduled'],
-          { ...startFields(this.deps, broadcast.warmup_override), updated_at: this.deps.now() },
-          broadcast.rev,
-        );
+        const set = { ...startFields(this.deps, broadcast.warmup_override), updated_at: at };
+        await records.transition(broadcast.id, ['scheduled'], set, broadcast.rev, startedEvents({ ...broadcast, ...set }, at));
       } catch (error) {
         const reason = error instanceof Error ? error : new Error(String(error));
         const code = (error as { code?: string }).code ?? 'INTERNAL_ERROR';
         this.deps.logger.warn({ broadcast: broadcast.id, code }, 'scheduled broadcast failed its launch checks');
-        await records.transition(
-          broadcast.id,
-          ['scheduled'],
-          { status: 'failed', error: { code, message: reason.message }, completed_at: this.deps.now(), updated_at: this.deps.now() },
-          broadcast.rev,
-        );
+        const set = { status: 'failed' as const, error: { code, message: reason.message }, completed_at: at, updated_at: at };
+        await records.transition(broadcast.id, ['scheduled'], set, broadcast.rev, finishedEvents({ ...broadcast, ...set }, at));
       }
     }
   }

@@ -1,15 +1,17 @@
-import { AppError, newId, newEvent, notFound, writeRevision } from '@crm/shared';
+import { AppError, newId } from '@crm/shared';
 import type { Channel, InstanceKind } from '@crm/shared/schemas';
-import { applyMarketingKeyword, applyRecipientStatus } from './broadcasts/recipient-status';
+import { applyMarketingKeyword } from './opt-outs';
 import type { ProviderCallback } from '../providers/provider';
-import type { ChatInstanceRecord, InstanceStatus } from '../repository/chat-instance.repository';
+import type { ChatInstanceRecord } from '../repository/chat-instance.repository';
 import type { MessageRecord } from '../repository/message.repository';
+import { applyConnection, applyQrCode, applyTemplateStatus } from './channel-callbacks';
 import type { MessagingDeps } from './deps';
+import { applyDelete, applyEdit, applyReaction, applyStatus, type CallbackOutcome } from './message-callbacks';
+import { displayTime, providerTime } from './provider-time';
 import { storeMessage } from './store-message';
-import { previewOf, viewChatInstance, viewMessage } from './views';
+import { previewOf } from './views';
 
-/** What a callback came to: `retry` asks the provider to send it again later (a status for a send not yet stored). */
-export type CallbackOutcome = 'applied' | 'ignored' | 'retry';
+export type { CallbackOutcome } from './message-callbacks';
 
 const CHANNEL_OF: Record<InstanceKind, Channel> = { qrcode: 'chatapp', official: 'chatapp', photoapp: 'photoapp', socialmsg: 'socialmsg' };
 
@@ -29,11 +31,16 @@ export async function applyCallback(deps: MessagingDeps, kind: InstanceKind, cal
       return applyStatus(deps, instance, callback);
     case 'edit':
       return applyEdit(deps, instance, callback);
+    case 'delete':
+      return applyDelete(deps, instance, callback);
+    case 'reaction':
+      return applyReaction(deps, instance, callback);
     case 'connection':
       return applyConnection(deps, instance, callback.connected);
+    case 'qr':
+      return applyQrCode(deps, instance, callback);
     case 'template_status':
-      await deps.templates.setStatus(instance.id, callback.name, callback.language, callback.status, deps.now());
-      return 'applied';
+      return applyTemplateStatus(deps, instance, callback);
   }
 }
 
@@ -53,7 +60,8 @@ async function receiveMessage(
   const providerAt = providerTime(callback.at, deps.now());
   const contact = await resolveContact(deps, instance, channel, callback.from, callback.from_name);
   // Before the message is stored: a retried callback (after a crash here) returns early once it is stored.
-  await applyMarketingKeyword(deps, instance.org_id, contact.id, callback.text);
+  await applyMarketingKeyword(deps, instance.org_id, { ...contact, channel }, callback.text);
+  const windowEnd = instance.kind === 'official' ? new Date(providerAt.getTime() + deps.settings.windowMs) : null;
   const record = newMessage(instance, channel, contact.id, {
     direction: 'inbound',
     type: callback.type,
@@ -75,12 +83,13 @@ async function receiveMessage(
       at: record.created_at,
       preview: previewOf(record),
       inbound: true,
-      window_expires_at: instance.kind === 'official' ? new Date(providerAt.getTime() + deps.settings.windowMs) : null,
+      window_expires_at: windowEnd,
       now: deps.now(),
     },
     record,
-    (view) => [newEvent(instance.org_id, 'message.received', { object: view }, record.created_at)],
+    'message.received',
   );
+  if (windowEnd) deps.windowArmed(windowEnd);
   return 'applied';
 }
 
@@ -118,69 +127,8 @@ async function recordPhoneSend(
       now: deps.now(),
     },
     record,
-    (view) => [newEvent(instance.org_id, 'message.sent', { object: view }, record.created_at)],
+    'message.sent',
   );
-  return 'applied';
-}
-
-const STATUS_EVENTS = { delivered: 'message.delivered', read: 'message.read', failed: 'message.failed' } as const;
-
-/**
- * A delivery status. `sent` raises nothing (message.sent was raised when the send was accepted); later statuses
- * raise their platform kinds. A status for a send this service has not stored yet is answered `retry`.
- */
-async function applyStatus(
-  deps: MessagingDeps,
-  instance: ChatInstanceRecord,
-  callback: Extract<ProviderCallback, { kind: 'status' }>,
-): Promise<CallbackOutcome> {
-  const message = await deps.messages.getByExternalId(instance.id, callback.external_id);
-  if (!message) return 'retry';
-  const at = deps.now();
-  const written = await deps.messages.applyStatus(message, callback.status, callback.error, at, (next) =>
-    callback.status === 'sent' ? [] : [newEvent(instance.org_id, STATUS_EVENTS[callback.status], { object: viewMessage(next) }, at)],
-  );
-  if (written) await deps.conversations.touchUpdatedAt(message.org_id, message.conversation_id, at);
-  await applyRecipientStatus(deps, message, callback.status, callback.error);
-  return 'applied';
-}
-
-async function applyEdit(
-  deps: MessagingDeps,
-  instance: ChatInstanceRecord,
-  callback: Extract<ProviderCallback, { kind: 'edit' }>,
-): Promise<CallbackOutcome> {
-  const message = await deps.messages.getByExternalId(instance.id, callback.external_id);
-  if (!message) return 'retry';
-  // The provider's time, not the receipt time: a retried edit callback carries the same time and changes nothing.
-  const at = providerTime(callback.at, deps.now());
-  const written = await deps.messages.applyEdit(message.id, callback.text, at, (next) => [
-    newEvent(instance.org_id, 'message.edited', { object: viewMessage(next), previous: { content: message.content } }, at),
-  ]);
-  if (written) await deps.conversations.touchUpdatedAt(message.org_id, message.conversation_id, deps.now());
-  return 'applied';
-}
-
-/** The number's status with its event; a repeated provider callback changes nothing and raises nothing. */
-async function applyConnection(deps: MessagingDeps, instance: ChatInstanceRecord, connected: boolean): Promise<CallbackOutcome> {
-  const status: InstanceStatus = connected ? 'connected' : 'disconnected';
-  await writeRevision({
-    read: async () => {
-      const current = await deps.instances.getById(instance.org_id, instance.id);
-      if (!current) throw notFound('chat instance');
-      return current;
-    },
-    plan: (current) => {
-      if (current.status === status) return null;
-      const at = deps.now();
-      return {
-        set: { status, updated_at: at },
-        events: (view) => [newEvent(instance.org_id, connected ? 'channel.connected' : 'channel.disconnected', { object: view }, at)],
-      };
-    },
-    view: viewChatInstance,
-    write: (current, set, events) => deps.instances.updateAtRevision(instance.org_id, instance.id, current.rev, set, events),
-  });
   return 'applied';
 }
 
@@ -231,22 +179,4 @@ function newMessage(
     updated_at: now,
     ...rest,
   };
-}
-
-/** The provider's event time (whole seconds), or the receipt time when the callback carries none. */
-function providerTime(date: Date, now: Date): Date {
-  return Number.isFinite(date.getTime()) && date.getTime() > 0 ? date : now;
-}
-
-/** A callback that arrives later than this is a delayed or backfilled one: it keeps the provider's time. */
-const LIVE_LAG_MS = 60_000;
-
-/**
- * When a message is shown and ordered: the receipt time for a live callback (provider timestamps have whole
- * seconds, and mixing them with millisecond times would reorder a conversation), the provider's time for a
- * delayed one. The official window is always measured from the provider's time.
- */
-function displayTime(providerAt: Date, now: Date): Date {
-  const lag = now.getTime() - providerAt.getTime();
-  return lag >= -LIVE_LAG_MS && lag < LIVE_LAG_MS ? now : providerAt;
 }

@@ -58,7 +58,11 @@ export async function getMessage(deps: MessagingDeps, orgId: string, id: string)
   return viewMessage(record);
 }
 
-/** #51: assigns to an active member of the organization, or unassigns; the same assignee changes nothing. */
+/**
+ * #51: assigns to an active member of the organization, or unassigns; the same assignee changes nothing. Every
+ * change raises conversation.assigned (catalogue #51: also on unassign, with object.assigned_to null); an unassign
+ * also raises conversation.unassigned, the kind that names it.
+ */
 export async function assignConversation(deps: MessagingDeps, orgId: string, id: string, rawBody: unknown): Promise<ConversationView> {
   const body = parseOrThrow(assignConversationBody, rawBody);
   const member = body.assigned_to ? await activeMember(deps, orgId, body.assigned_to) : null;
@@ -68,7 +72,11 @@ export async function assignConversation(deps: MessagingDeps, orgId: string, id:
     return {
       // A person taking the conversation ends an AI agent's part in it (handoff).
       set: member ? { assigned_to: member, ai_agent: null, updated_at: at } : { assigned_to: member, updated_at: at },
-      events: (view) => [newEvent(orgId, 'conversation.assigned', { object: view, previous: { assigned_to: current.assigned_to } }, at)],
+      events: (view) => {
+        const change = { object: view, previous: { assigned_to: current.assigned_to } };
+        const assigned = newEvent(orgId, 'conversation.assigned', change, at);
+        return member ? [assigned] : [assigned, newEvent(orgId, 'conversation.unassigned', change, at)];
+      },
     };
   });
 }

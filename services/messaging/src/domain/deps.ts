@@ -21,6 +21,8 @@ export interface MessagingDeps {
   /** Provider account answers (payment method) by instance id, briefly cached. */
   accounts: TtlCache<ProviderAccount>;
   settings: { windowMs: number };
+  /** Tells this replica's window-expiry scheduler that a conversation's free-text window now ends at `at`. */
+  windowArmed: (at: Date) => void;
   /** Runs `work` in one multi-document transaction (the storage kit's; retried by the driver on transient errors). */
   transaction: Storage['transaction'];
   now: () => Date;

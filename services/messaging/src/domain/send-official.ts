@@ -20,10 +20,15 @@ export async function checkOfficialSend(
   contactId: string,
   instance: ChatInstanceRecord,
   body: SendMessageBody,
+  /** This number's approved template as the caller last read it; read again when it is not the one named. */
+  known?: TemplateRecord | null,
 ): Promise<OfficialPlan> {
-  const template = body.template_name
-    ? await approvedTemplate(deps, orgId, instance, body.template_name, body.template_language ?? '')
-    : null;
+  const language = body.template_language ?? '';
+  const template = !body.template_name
+    ? null
+    : known?.name === body.template_name && known.language === language && known.instance_id === instance.id
+      ? known
+      : await approvedTemplate(deps, orgId, instance, body.template_name, language);
   if (template) checkVariables(template, body.template_components ?? []);
   else {
     const conversation = await deps.conversations.find(orgId, contactId, 'chatapp', instance.id);
@@ -42,7 +47,8 @@ export async function checkOfficialSend(
   return { template };
 }
 
-async function approvedTemplate(
+/** The APPROVED template of this name in exactly this language on the number; TEMPLATE_NOT_FOUND with the reason. */
+export async function approvedTemplate(
   deps: MessagingDeps,
   orgId: string,
   instance: ChatInstanceRecord,

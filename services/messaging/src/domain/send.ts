@@ -1,9 +1,10 @@
 import type { Contact } from '@crm/proto/gen/crm/v1/contacts';
-import { AppError, invalidReference, newId, newEvent } from '@crm/shared';
+import { AppError, invalidReference, newId } from '@crm/shared';
 import type { ClientSession } from 'mongoose';
 import { parseOrThrow, sendMessageBody, type Channel, type SendMessageBody } from '@crm/shared/schemas';
 import type { ChatInstanceRecord } from '../repository/chat-instance.repository';
 import type { MessageRecord } from '../repository/message.repository';
+import type { TemplateRecord } from '../repository/template.repository';
 import type { MessagingDeps } from './deps';
 import { chooseInstance } from './send-instance';
 import { checkOfficialSend, type OfficialPlan } from './send-official';
@@ -20,17 +21,18 @@ export async function sendMessage(
   orgId: string,
   senderKeyId: string,
   rawBody: unknown,
-  internal: { sender?: MessageRecord['sender']; messageId?: string } = {},
+  internal: { sender?: MessageRecord['sender']; messageId?: string; agentRunId?: string } = {},
 ): Promise<MessageView> {
   const body = parseOrThrow(sendMessageBody, rawBody);
   // An internal caller's repeated send (after a crash) finds its message: the contact got it once.
-  const already = internal.messageId ? await deps.messages.getById(orgId, internal.messageId) : null;
+  const already = internal.messageId ? await deps.messages.getStored(orgId, internal.messageId) : null;
   if (already) return viewMessage(already);
   const contact = await requireContact(deps, orgId, body.contact_id);
   const sender = internal.sender ?? { type: 'api', id: senderKeyId || null, name: null };
-  const stored = await deliver(deps, { orgId, contact, body, sender, messageId: internal.messageId });
+  const origin = internal.agentRunId ? { agent_run_id: internal.agentRunId } : undefined;
+  const stored = await deliver(deps, { orgId, contact, body, sender, messageId: internal.messageId, origin });
   if (stored) return stored;
-  const repeated = internal.messageId ? await deps.messages.getById(orgId, internal.messageId) : null;
+  const repeated = internal.messageId ? await deps.messages.getStored(orgId, internal.messageId) : null;
   if (repeated) return viewMessage(repeated);
   throw new AppError('INTERNAL_ERROR', 'The provider returned a message id that is already stored.');
 }
@@ -45,8 +47,18 @@ export interface Delivery {
   sender: MessageRecord['sender'];
   /** Chosen by a caller that may repeat this send (a broadcast after a crash): the provider accepts one key once. */
   messageId?: string;
+  /** What sent it (a broadcast, an AI agent's run): every event about the message carries it. */
+  origin?: Pick<MessageRecord, 'broadcast_id' | 'agent_run_id'>;
   /** Writes that belong to this send, made in the transaction that stores the message. */
   alsoInTransaction?: (session: ClientSession) => Promise<void>;
+  /** The number and approved template, when the caller resolved them for many sends (a broadcast lane). */
+  route?: SendRoute;
+}
+
+/** What a sender of many messages from one number resolves once: the number, and its approved template if any. */
+export interface SendRoute {
+  instance: ChatInstanceRecord;
+  template: TemplateRecord | null;
 }
 
 /**
@@ -57,7 +69,7 @@ export interface Delivery {
 export async function deliver(deps: MessagingDeps, delivery: Delivery): Promise<MessageView | null> {
   const { orgId, contact, body } = delivery;
   recipientOf(contact, body.channel, null);
-  const instance = await chooseInstance(deps, orgId, contact.id, body);
+  const instance = delivery.route?.instance ?? (await chooseInstance(deps, orgId, contact.id, body));
   const to = recipientOf(contact, body.channel, instance);
   if (instance.status !== 'connected')
     throw new AppError(
@@ -68,7 +80,7 @@ export async function deliver(deps: MessagingDeps, delivery: Delivery): Promise<
 
   // Template fields on a QR-code number (and on pages) are silently ignored (spec §4); content is then required.
   const official: OfficialPlan | null =
-    instance.kind === 'official' ? await checkOfficialSend(deps, orgId, contact.id, instance, body) : null;
+    instance.kind === 'official' ? await checkOfficialSend(deps, orgId, contact.id, instance, body, delivery.route?.template) : null;
   if (!official?.template && !body.content && body.type === 'text') {
     throw new AppError('VALIDATION_ERROR', 'Invalid request: content: is required for a text message on this number.', {
       fields: [{ field: 'content', issue: 'is required for a text message on this number' }],
@@ -105,6 +117,8 @@ export async function deliver(deps: MessagingDeps, delivery: Delivery): Promise<
     external_id: sent.external_id,
     error: null,
     edited_at: null,
+    broadcast_id: delivery.origin?.broadcast_id ?? null,
+    agent_run_id: delivery.origin?.agent_run_id ?? null,
     created_at: now,
     updated_at: now,
   };
@@ -127,7 +141,7 @@ export async function deliver(deps: MessagingDeps, delivery: Delivery): Promise<
           : undefined,
     },
     record,
-    (view) => [newEvent(orgId, 'message.sent', { object: view }, now)],
+    'message.sent',
     delivery.alsoInTransaction,
   );
   return stored?.message ?? null;

@@ -1,38 +1,50 @@
-import { isDuplicateKeyError, type OutboxEntry, retryOnConflict, WriteConflict } from '@crm/shared';
+import { isDuplicateKeyError, newEvent, type OutboxEntry, retryOnConflict, WriteConflict } from '@crm/shared';
 import type { ClientSession } from 'mongoose';
-import type { ConversationRecord, ConversationTouch } from '../repository/conversation.repository';
+import type { ConversationRecord, ConversationTouch, TouchedConversation } from '../repository/conversation.repository';
 import type { MessageRecord } from '../repository/message.repository';
 import type { MessagingDeps } from './deps';
-import { viewMessage, type MessageView } from './views';
+import { messageEventData, viewConversation, viewMessage, type MessageView } from './views';
 
 /**
  * Stores a message and its effect on the conversation (created, reopened, preview, unread count, window) in one
- * transaction, with the message's events in its embedded outbox. A provider id already stored on this number
- * aborts the whole transaction, so a callback retried at any moment changes the conversation exactly once.
+ * transaction, with the events in the message's embedded outbox: conversation.created or conversation.reopened
+ * when this message opened the conversation, then the message's own kind. A provider id already stored on this
+ * number aborts the whole transaction, so a callback retried at any moment changes the conversation exactly once.
  * Returns null when the message was already stored.
  */
 export function storeMessage(
   deps: MessagingDeps,
   touch: ConversationTouch,
   record: MessageRecord,
-  events: (view: MessageView) => OutboxEntry[],
+  kind: 'message.received' | 'message.sent',
   alsoInTransaction?: (session: ClientSession) => Promise<void>,
 ): Promise<{ message: MessageView; conversation: ConversationRecord } | null> {
   return retryOnConflict(async () => {
     try {
       return await deps.transaction(async (session) => {
-        const conversation = await deps.conversations.touch(touch, session);
-        const message = viewMessage({ ...record, conversation_id: conversation.id });
-        await deps.messages.insert({ ...record, conversation_id: conversation.id }, events(message), session);
+        const touched = await deps.conversations.touch(touch, session);
+        const stored = { ...record, conversation_id: touched.conversation.id };
+        const events = [
+          ...openingEvents(record.org_id, touched, touch.now),
+          newEvent(record.org_id, kind, messageEventData(stored), record.created_at),
+        ];
+        await deps.messages.insert(stored, events, session);
         await alsoInTransaction?.(session);
-        return { message, conversation };
+        return { message: viewMessage(stored), conversation: touched.conversation };
       });
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
       if (record.external_id && (await deps.messages.getByExternalId(record.instance_id, record.external_id))) return null;
-      if (await deps.messages.getById(record.org_id, record.id)) return null;
+      if (await deps.messages.getStored(record.org_id, record.id)) return null;
       // Two first messages of a new conversation raced on its unique key: the next try finds it.
       throw new WriteConflict('conversation');
     }
   });
+}
+
+/** A conversation's first message creates it (conversation.created); a message in a closed one reopens it. */
+function openingEvents(orgId: string, touched: TouchedConversation, at: Date): OutboxEntry[] {
+  if (!touched.opened) return [];
+  const kind = touched.opened === 'created' ? 'conversation.created' : 'conversation.reopened';
+  return [newEvent(orgId, kind, { object: viewConversation(touched.conversation) }, at)];
 }

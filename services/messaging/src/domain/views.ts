@@ -1,4 +1,5 @@
 import { iso, isoOrNull } from '@crm/shared';
+import type { EventDataInput } from '@crm/shared';
 import type { ChatInstanceObject, ConversationObject, MessageObject, TemplateObject } from '@crm/shared/events';
 import type { ChatInstanceRecord } from '../repository/chat-instance.repository';
 import type { ConversationRecord } from '../repository/conversation.repository';
@@ -61,6 +62,18 @@ export function viewMessage(record: MessageRecord): MessageView {
     error: record.error,
     edited_at: isoOrNull(record.edited_at),
     created_at: iso(record.created_at),
+  };
+}
+
+/**
+ * The `data` of every event about a message: the message, and the broadcast or AI-agent run that sent it, so that
+ * an integrator ties each status to its broadcast without reading the recipient list.
+ */
+export function messageEventData(record: MessageRecord): EventDataInput<'message.sent'> {
+  return {
+    object: viewMessage(record),
+    ...(record.broadcast_id ? { broadcast_id: record.broadcast_id } : {}),
+    ...(record.agent_run_id ? { agent_run_id: record.agent_run_id } : {}),
   };
 }
 

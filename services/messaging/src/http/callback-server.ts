@@ -2,9 +2,20 @@ import { INSTANCE_KINDS, type InstanceKind } from '@crm/shared/schemas';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { applyCallback, type CallbackOutcome } from '../domain/callbacks';
 import type { MessagingDeps } from '../domain/deps';
-import { verifySignature } from './signature';
+import { CALLBACK_TIMESTAMP_HEADER, verifyCallback } from '@crm/shared';
 
-const MAX_BODY_BYTES = 1_048_576;
+export interface CallbackServerOptions {
+  host: string;
+  port: number;
+  secret: string;
+  /** How far a callback's signed timestamp may be from now (replay window), in seconds. */
+  toleranceSeconds: number;
+  /** Largest body read; the connection is answered 413 and closed as soon as more arrives. */
+  maxBodyBytes: number;
+  /** Slow clients: time to send the headers, and the whole request (Node answers 408 and closes). */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
 
 export interface CallbackServer {
   port: number;
@@ -14,19 +25,20 @@ export interface CallbackServer {
 /**
  * Receives provider callbacks at POST /callbacks/{qrcode|official|photoapp|socialmsg}. The signature is checked
  * on the raw bytes before anything is parsed. The answer is 200 once every callback of the body is applied, 425
- * when a status arrived before its send was stored (the provider retries), 401 on a bad signature.
+ * when a status arrived before its send was stored (the provider retries), 401 on a bad signature or a timestamp
+ * outside the replay window, 413 (and the connection closed) past the body limit.
  */
-export async function startCallbackServer(
-  deps: MessagingDeps,
-  options: { host: string; port: number; secret: string },
-): Promise<CallbackServer> {
+export async function startCallbackServer(deps: MessagingDeps, options: CallbackServerOptions): Promise<CallbackServer> {
   let accepting = true;
-  const server: Server = createServer((request, response) => {
-    void handle(deps, options.secret, request, response, accepting).catch((error: unknown) => {
-      deps.logger.error({ err: error }, 'provider callback failed');
-      if (!response.headersSent) reply(response, 500, { error: 'internal_error' });
-    });
-  });
+  const server: Server = createServer(
+    { headersTimeout: options.headersTimeoutMs, requestTimeout: options.requestTimeoutMs },
+    (request, response) => {
+      void handle(deps, options, request, response, accepting).catch((error: unknown) => {
+        deps.logger.error({ err: error }, 'provider callback failed');
+        if (!response.headersSent) reply(response, 500, { error: 'internal_error' });
+      });
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
@@ -50,7 +62,7 @@ export async function startCallbackServer(
 
 async function handle(
   deps: MessagingDeps,
-  secret: string,
+  options: CallbackServerOptions,
   request: IncomingMessage,
   response: ServerResponse,
   accepting: boolean,
@@ -63,12 +75,21 @@ async function handle(
   if (request.method !== 'POST' || !kind) return reply(response, 404, { error: 'not_found' });
   if (!accepting) return reply(response, 503, { error: 'stopping' });
 
-  const raw = await readBody(request);
-  if (!raw) return reply(response, 413, { error: 'too_large' });
+  const raw = await readBody(request, options.maxBodyBytes);
+  if (!raw) {
+    // Stop reading: the rest of the body is never buffered, and the connection closes once answered.
+    response.setHeader('connection', 'close');
+    return reply(response, 413, { error: 'too_large' });
+  }
   const adapter = deps.providers[kind];
-  const signature = request.headers[adapter.signatureHeader];
-  if (!verifySignature(secret, raw, Array.isArray(signature) ? signature[0] : signature))
-    return reply(response, 401, { error: 'invalid_signature' });
+  const check = verifyCallback({
+    secret: options.secret,
+    raw,
+    signature: firstHeader(request.headers[adapter.signatureHeader]),
+    timestamp: firstHeader(request.headers[CALLBACK_TIMESTAMP_HEADER]),
+    toleranceSeconds: options.toleranceSeconds,
+  });
+  if (check !== 'ok') return reply(response, 401, { error: check });
   let body: unknown;
   try {
     body = JSON.parse(raw.toString('utf8'));
@@ -81,18 +102,29 @@ async function handle(
   reply(response, 200, { ok: true, applied: outcomes.filter((outcome) => outcome === 'applied').length });
 }
 
-function readBody(request: IncomingMessage): Promise<Buffer | null> {
+/** The body, or null as soon as it passes `limit` (a declared Content-Length above it is refused before reading). */
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer | null> {
+  if (Number(request.headers['content-length'] ?? 0) > limit) return Promise.resolve(null);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    request.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    request.on('end', () => resolve(size > MAX_BODY_BYTES ? null : Buffer.concat(chunks)));
+      if (size > limit) {
+        request.off('data', onData);
+        request.pause();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    request.on('data', onData);
+    request.on('end', () => resolve(Buffer.concat(chunks)));
     request.on('error', reject);
   });
 }
+
+const firstHeader = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 function reply(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json' });

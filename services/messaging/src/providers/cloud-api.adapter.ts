@@ -72,12 +72,14 @@ export function cloudApiAdapter(options: CloudApiOptions): ProviderAdapter {
           if (field === 'messages') callbacks.push(...messageChanges(ref, v));
           if (field === 'account_update') callbacks.push({ kind: 'connection', ref, connected: v.event !== 'DISCONNECTED' });
           if (field === 'message_template_status_update') {
+            const reason = asString(v.reason);
             callbacks.push({
               kind: 'template_status',
               ref,
               name: asString(v.message_template_name) ?? '',
               language: asString(v.message_template_language) ?? '',
               status: asString(v.event) ?? '',
+              reason: reason && reason !== 'NONE' ? reason : null,
             });
           }
         }
@@ -127,6 +129,16 @@ function messageChanges(ref: string, value: Record<string, unknown>): ProviderCa
     if (type === 'edit') {
       const edit = asRecord(m.edit);
       out.push({ kind: 'edit', ref, external_id: asString(edit.original_id) ?? '', text: asString(asRecord(edit.text).body) ?? '', at });
+      continue;
+    }
+    if (type === 'revoke') {
+      out.push({ kind: 'delete', ref, external_id: asString(asRecord(m.revoke).original_id) ?? '', at });
+      continue;
+    }
+    if (type === 'reaction') {
+      const reaction = asRecord(m.reaction);
+      const emoji = asString(reaction.emoji) ?? '';
+      out.push({ kind: 'reaction', ref, external_id: asString(reaction.message_id) ?? '', from, emoji, key: asString(m.id) ?? '', at });
       continue;
     }
     const media = asRecord(m[type]);

@@ -64,7 +64,9 @@ export function pageMessengerAdapter(options: PageMessengerOptions): ProviderAda
           const at = new Date(Number(event.timestamp ?? 0));
           const sender = asRecord(event.sender);
           const message = asRecord(event.message);
-          if (event.message && message.is_echo !== true) {
+          if (event.message && message.is_deleted === true) {
+            out.push({ kind: 'delete', ref, external_id: asString(message.mid) ?? '', at });
+          } else if (event.message && message.is_echo !== true) {
             const attachment = asRecord(asArray(message.attachments)[0]);
             out.push({
               kind: 'message',
@@ -81,6 +83,14 @@ export function pageMessengerAdapter(options: PageMessengerOptions): ProviderAda
           if (event.message_edit) {
             const edit = asRecord(event.message_edit);
             out.push({ kind: 'edit', ref, external_id: asString(edit.mid) ?? '', text: asString(edit.text) ?? '', at });
+          }
+          if (event.reaction) {
+            const reaction = asRecord(event.reaction);
+            const mid = asString(reaction.mid) ?? '';
+            const emoji = reaction.action === 'unreact' ? '' : (asString(reaction.emoji) ?? asString(reaction.reaction) ?? '');
+            const from = asString(sender.id) ?? '';
+            const key = `${from}:${String(reaction.action ?? 'react')}:${emoji}:${at.getTime()}`;
+            out.push({ kind: 'reaction', ref, external_id: mid, from, emoji, key, at });
           }
           if (event.delivery)
             for (const mid of asArray(asRecord(event.delivery).mids))

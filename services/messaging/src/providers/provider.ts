@@ -60,8 +60,14 @@ export type ProviderCallback =
       at: Date;
     }
   | { kind: 'edit'; ref: string; external_id: string; text: string; at: Date }
+  /** The contact deleted a message (inbound or outbound) for everyone. */
+  | { kind: 'delete'; ref: string; external_id: string; at: Date }
+  /** The contact reacted to a message; `emoji` is empty when the reaction was removed. `key` tells repeats apart. */
+  | { kind: 'reaction'; ref: string; external_id: string; from: string; emoji: string; key: string; at: Date }
   | { kind: 'connection'; ref: string; connected: boolean }
-  | { kind: 'template_status'; ref: string; name: string; language: string; status: string };
+  /** A QR-code session needs pairing again: the code to scan on the phone, and when it stops being valid. */
+  | { kind: 'qr'; ref: string; qr_code: string; expires_at: Date | null }
+  | { kind: 'template_status'; ref: string; name: string; language: string; status: string; reason: string | null };
 
 /** One channel provider. Every call has a timeout; failures throw AppErrors with the catalogue's codes. */
 export interface ProviderAdapter {

@@ -88,8 +88,27 @@ export function qrBridgeAdapter(options: QrBridgeOptions): ProviderAdapter {
         }
         case 'message.edit':
           return [{ kind: 'edit', ref, external_id: asString(d.id) ?? '', text: asString(d.text) ?? '', at }];
+        case 'message.delete':
+          return [{ kind: 'delete', ref, external_id: asString(d.id) ?? '', at }];
+        case 'message.reaction':
+          return [
+            {
+              kind: 'reaction',
+              ref,
+              external_id: asString(d.message_id) ?? '',
+              from: asString(d.remote_jid) ?? '',
+              emoji: asString(d.text) ?? '',
+              key: asString(d.id) ?? '',
+              at,
+            },
+          ];
         case 'connection.update':
           return [{ kind: 'connection', ref, connected: d.state === 'open' }];
+        case 'qrcode.updated': {
+          const expires = Number(asString(d.expires_at) ?? 0);
+          const code = asString(asRecord(d.qrcode).code);
+          return code ? [{ kind: 'qr', ref, qr_code: code, expires_at: expires > 0 ? new Date(expires * 1000) : null }] : [];
+        }
         default:
           return [];
       }

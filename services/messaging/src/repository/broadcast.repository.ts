@@ -1,4 +1,4 @@
-import { type PageRequest, RevisionedRecords, type Storage, type StoreFilter, TtlCache } from '@crm/shared';
+import { type OutboxEntry, type PageRequest, RevisionedRecords, type Storage, type StoreFilter, TtlCache } from '@crm/shared';
 import type { BroadcastStatus, SendProfile } from '@crm/shared/schemas';
 import { Schema } from 'mongoose';
 
@@ -112,6 +112,8 @@ export function createBroadcastRepository(storage: Storage) {
     schema,
     what: 'broadcast',
     internal: ['materialize_lease_until'],
+    // broadcast.started, broadcast.completed and broadcast.failed are written with the transitions that cause them.
+    outbox: true,
   });
   const Broadcast = broadcasts.model;
   const totals = new TtlCache<number>(2_000);
@@ -142,10 +144,11 @@ export function createBroadcastRepository(storage: Storage) {
 
     /**
      * Changes a broadcast when it is still in one of `from` (and, with `rev`, unchanged since it was read): every
-     * transition is one conditional update, so two replicas or two requests never both apply one.
+     * transition is one conditional update, so two replicas or two requests never both apply one, nor both raise
+     * its events.
      */
-    transition(id: string, from: readonly BroadcastStatus[], set: Partial<BroadcastRecord>, rev?: number) {
-      return broadcasts.update({ _id: id, status: { $in: [...from] }, ...(rev === undefined ? {} : { rev }) }, set);
+    transition(id: string, from: readonly BroadcastStatus[], set: Partial<BroadcastRecord>, rev?: number, events: OutboxEntry[] = []) {
+      return broadcasts.update({ _id: id, status: { $in: [...from] }, ...(rev === undefined ? {} : { rev }) }, set, { events });
     },
 
     async delete(orgId: string, id: string, from: readonly BroadcastStatus[]): Promise<boolean> {

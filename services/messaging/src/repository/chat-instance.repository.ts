@@ -16,6 +16,8 @@ export interface ChatInstanceRecord {
   status: InstanceStatus;
   is_default: boolean;
   warmup: { active: boolean; daily_limit: number | null };
+  /** The last QR code the bridge asked to scan (QR-code numbers), until the phone is paired again. */
+  qr_code?: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -31,6 +33,7 @@ const schema = new Schema(
     status: { type: String, required: true },
     is_default: { type: Boolean, default: false },
     warmup: { type: Object, default: () => ({ active: false, daily_limit: null }) },
+    qr_code: { type: String, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },

@@ -30,6 +30,11 @@ export interface MessageRecord {
   external_id: string | null;
   error: { code: string; message: string } | null;
   edited_at: Date | null;
+  /** Set when the contact deleted the message for everyone: it leaves the reads, its text is not kept. */
+  deleted_at?: Date | null;
+  /** What sent it, carried by every event about it: the broadcast, or the AI agent's run. */
+  broadcast_id?: string | null;
+  agent_run_id?: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -53,6 +58,11 @@ const schema = new Schema(
     provider_key: { type: String, default: null },
     error: { type: Object, default: null },
     edited_at: { type: Date, default: null },
+    deleted_at: { type: Date, default: null },
+    broadcast_id: { type: String, default: null },
+    agent_run_id: { type: String, default: null },
+    // Internal: the reactions already applied (provider ids), so that a retried callback raises nothing new.
+    reaction_keys: { type: [String], default: undefined },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -88,7 +98,7 @@ export function createMessageRepository(storage: Storage) {
     what: 'message',
     outbox: true,
     // The provider's message id on one number: its unique index makes a retried callback insert nothing.
-    internal: ['provider_key'],
+    internal: ['provider_key', 'reaction_keys'],
     derive: (fields) =>
       fields.external_id !== undefined && fields.instance_id !== undefined
         ? { provider_key: fields.external_id ? providerKey(fields.instance_id, fields.external_id) : null }
@@ -103,7 +113,11 @@ export function createMessageRepository(storage: Storage) {
      */
     insert: (record: MessageRecord, events: OutboxEntry[], session?: ClientSession) => messages.insertIfNew(record, { events, session }),
 
-    getById: (orgId: string, id: string) => messages.findOne({ _id: id, org_id: orgId }),
+    /** A message as the API reads it: a message the contact deleted is gone. */
+    getById: (orgId: string, id: string) => messages.findOne({ _id: id, org_id: orgId, deleted_at: null }),
+
+    /** Also a deleted message: a send repeated after a crash must find the message it stored. */
+    getStored: (orgId: string, id: string) => messages.findOne({ _id: id, org_id: orgId }),
 
     getByExternalId: (instanceId: string, externalId: string) => messages.findOne({ provider_key: providerKey(instanceId, externalId) }),
 
@@ -111,10 +125,11 @@ export function createMessageRepository(storage: Storage) {
     countOutboundSince: (orgId: string, instanceId: string, since: Date) =>
       messages.count({ org_id: orgId, instance_id: instanceId, direction: 'outbound', created_at: { $gte: since } }),
 
-    countInConversation: (orgId: string, conversationId: string) => messages.count({ org_id: orgId, conversation_id: conversationId }),
+    countInConversation: (orgId: string, conversationId: string) =>
+      messages.count({ org_id: orgId, conversation_id: conversationId, deleted_at: null }),
 
     list(orgId: string, conversationId: string, query: MessageQuery) {
-      const conditions: StoreFilter[] = [{ org_id: orgId, conversation_id: conversationId }];
+      const conditions: StoreFilter[] = [{ org_id: orgId, conversation_id: conversationId, deleted_at: null }];
       if (query.created_after) conditions.push({ created_at: { $gte: new Date(query.created_after) } });
       return messages.listPage(conditions, { field: 'created_at', order: query.order, type: 'date' }, query);
     },
@@ -165,5 +180,40 @@ export function createMessageRepository(storage: Storage) {
         return updated;
       });
     },
+
+    /** A merge: the messages of one conversation move to another conversation and contact. */
+    moveConversation: (
+      orgId: string,
+      fromConversationId: string,
+      to: { conversation_id: string; contact_id: string },
+      session: ClientSession,
+    ) => messages.updateMany({ org_id: orgId, conversation_id: fromConversationId }, to, { session }),
+
+    /**
+     * A reaction callback, applied once per provider reaction key (kept in a bounded list in the same conditional
+     * update, so a retried callback matches nothing); null when it was already applied.
+     */
+    applyReaction(read: MessageRecord, key: string, at: Date, events: OutboxEntry[]): Promise<MessageRecord | null> {
+      return messages.update(
+        { _id: read.id, reaction_keys: { $ne: key } },
+        { $set: { updated_at: at }, $push: { reaction_keys: { $each: [key], $slice: -REACTIONS_KEPT } } },
+        { events },
+      );
+    },
+
+    /**
+     * A delete-for-everyone callback: the message leaves the reads and its text and media are dropped, with the
+     * event (carrying the message as it was) in the same update; null when it was already deleted.
+     */
+    applyDelete(read: MessageRecord, at: Date, events: OutboxEntry[]): Promise<MessageRecord | null> {
+      return messages.update(
+        { _id: read.id, deleted_at: null },
+        { deleted_at: at, content: null, media: null, updated_at: at },
+        { events },
+      );
+    },
   };
 }
+
+/** Reaction keys remembered per message: providers retry a callback within minutes, not after 50 others. */
+const REACTIONS_KEPT = 50;

@@ -1,4 +1,4 @@
-import { type PageRequest, RecordStore, type Storage, type StoreFilter } from '@crm/shared';
+import { type OutboxEntry, type PageRequest, RecordStore, type Storage, type StoreFilter } from '@crm/shared';
 import { Schema } from 'mongoose';
 
 export interface TemplateRecord {
@@ -44,7 +44,7 @@ export interface TemplateQuery extends PageRequest {
 export type TemplateRepository = ReturnType<typeof createTemplateRepository>;
 
 export function createTemplateRepository(storage: Storage) {
-  const templates = new RecordStore<TemplateRecord>(storage, { model: 'Template', schema, what: 'template' });
+  const templates = new RecordStore<TemplateRecord>(storage, { model: 'Template', schema, what: 'template', outbox: true });
   return {
     insert: (record: TemplateRecord) => templates.insert(record),
 
@@ -61,8 +61,11 @@ export function createTemplateRepository(storage: Storage) {
     /** Every language of one template name on one number, to tell "absent" from "not in this language". */
     findByName: (orgId: string, instanceId: string, name: string) => templates.findMany({ org_id: orgId, instance_id: instanceId, name }),
 
-    /** A provider status callback (approval changes happen at the provider). */
-    setStatus: async (instanceId: string, name: string, language: string, status: string, at: Date): Promise<boolean> =>
-      (await templates.update({ instance_id: instanceId, name, language }, { status, updated_at: at })) !== null,
+    /** One template of a number by its provider key (a review callback names it so). */
+    findOne: (instanceId: string, name: string, language: string) => templates.findOne({ instance_id: instanceId, name, language }),
+
+    /** A provider review (approval changes happen at the provider), conditional on the status read, with its events. */
+    setStatus: async (read: TemplateRecord, status: string, at: Date, events: OutboxEntry[]): Promise<boolean> =>
+      (await templates.update({ _id: read.id, status: read.status }, { status, updated_at: at }, { events })) !== null,
   };
 }

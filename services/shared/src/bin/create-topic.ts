@@ -7,14 +7,13 @@
  * brokers than the replication factor), which fails the install instead of leaving a fragile topic.
  */
 import { z } from 'zod';
-import { commonEnv, loadConfig } from '../config';
+import { commonEnv, kafkaEnv, loadConfig, startFailure } from '../config';
 import { EventBus } from '../kafka/event-bus';
 import { createLogger } from '../logger';
 
 const schema = z.object({
   LOG_LEVEL: commonEnv.LOG_LEVEL,
-  KAFKA_BROKERS: commonEnv.KAFKA_BROKERS,
-  KAFKA_CLIENT_ID: commonEnv.KAFKA_CLIENT_ID,
+  ...kafkaEnv,
   EVENTS_TOPIC: commonEnv.EVENTS_TOPIC,
   EVENTS_TOPIC_PARTITIONS: commonEnv.EVENTS_TOPIC_PARTITIONS,
   EVENTS_TOPIC_REPLICATION_FACTOR: commonEnv.EVENTS_TOPIC_REPLICATION_FACTOR,
@@ -23,7 +22,7 @@ const schema = z.object({
 async function main(): Promise<void> {
   const config = loadConfig(schema);
   const logger = createLogger('create-topic', config.LOG_LEVEL);
-  const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? 'create-topic', logger });
+  const bus = new EventBus({ kafka: config, clientId: 'create-topic', logger });
   try {
     await bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS, config.EVENTS_TOPIC_REPLICATION_FACTOR);
     logger.info(
@@ -40,6 +39,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  // A bad environment (e.g. a Kafka mechanism without its login) in one line, as the services print it.
+  console.error(startFailure('create-topic', error));
   process.exit(1);
 });

@@ -88,12 +88,22 @@ export const ERROR_CATALOGUE = {
     grpc: GrpcStatus.ABORTED,
     message: 'The first request with this Idempotency-Key is still running; retry shortly.',
   },
-  DUPLICATE_CONTACT: { http: 409, grpc: GrpcStatus.ALREADY_EXISTS, message: 'The e-mail or phone is already on another contact.' },
+  DUPLICATE_CONTACT: {
+    http: 409,
+    grpc: GrpcStatus.ALREADY_EXISTS,
+    message: 'The e-mail, phone or external_id is already on another contact.',
+  },
+  DUPLICATE_COMPANY: { http: 409, grpc: GrpcStatus.ALREADY_EXISTS, message: 'The external_id is already on another company.' },
   STAGE_HAS_DEALS: { http: 403, grpc: GrpcStatus.FAILED_PRECONDITION, message: 'The stage still holds deals.' },
   WARMUP_LIMIT_EXCEEDED: {
     http: 422,
     grpc: GrpcStatus.FAILED_PRECONDITION,
     message: "The volume is above an instance's warm-up limit; resend with confirmWarmupOverride: true to force it.",
+  },
+  WEBHOOK_LIMIT_EXCEEDED: {
+    http: 422,
+    grpc: GrpcStatus.FAILED_PRECONDITION,
+    message: 'The organization has as many webhook subscriptions as it may have; delete one first.',
   },
   CONTACT_CHANNEL_UNAVAILABLE: {
     http: 422,
@@ -160,6 +170,9 @@ const TYPE_BY_HTTP: Record<number, string> = {
   // Too slow is, to a client, the same as down: retry later.
   504: 'unavailable',
 };
+
+/** Every `error.type` the API sends. */
+export const ERROR_TYPES = [...new Set([...Object.values(TYPE_BY_HTTP), 'invalid_request', 'internal_error'])];
 
 export function errorType(httpStatus: number): string {
   return TYPE_BY_HTTP[httpStatus] ?? (httpStatus >= 500 ? 'internal_error' : 'invalid_request');

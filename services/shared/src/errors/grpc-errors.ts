@@ -39,9 +39,17 @@ export function fromGrpcError(error: unknown): AppError {
  * opposed to a service that answered with an error of its own (which carries our metadata).
  */
 export function isTransportFailure(error: unknown): boolean {
+  return transportFailureOf(error) !== undefined;
+}
+
+/** Which transport failure ended a call: not reachable, or no answer before its deadline; undefined otherwise. */
+export function transportFailureOf(error: unknown): 'unreachable' | 'timed-out' | undefined {
+  if (error === undefined || error === null) return undefined;
   const serviceError = error as Partial<ServiceError>;
-  if (error instanceof AppError || appErrorPayload(serviceError) !== undefined) return false;
-  return serviceError.code === GrpcStatus.UNAVAILABLE || serviceError.code === GrpcStatus.DEADLINE_EXCEEDED;
+  if (error instanceof AppError || appErrorPayload(serviceError) !== undefined) return undefined;
+  if (serviceError.code === GrpcStatus.UNAVAILABLE) return 'unreachable';
+  if (serviceError.code === GrpcStatus.DEADLINE_EXCEEDED) return 'timed-out';
+  return undefined;
 }
 
 const appErrorPayload = (error: Partial<ServiceError>): unknown => error.metadata?.get(ERROR_METADATA_KEY)[0];

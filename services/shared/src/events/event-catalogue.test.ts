@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { SCOPES } from '../scopes';
-import { EVENT_CATALOGUE, EVENT_KINDS, EVENT_TYPE_NAMES, eventSpec, exampleEventData, type EventType } from './event-catalogue';
+import {
+  EVENT_CATALOGUE,
+  EVENT_KINDS,
+  EVENT_TYPE_NAMES,
+  eventSpec,
+  exampleEventData,
+  readScopesOf,
+  type EventType,
+} from './event-catalogue';
 
 /** Catalogue §6: the kinds API writes emit. */
 const API_WRITE_KINDS = [
@@ -34,19 +42,20 @@ const FAMILY_SCOPE: Record<string, string> = {
   deal: 'read:deals',
   task: 'read:tasks',
   conversation: 'read:conversations',
-  message: 'read:messages',
+  message: 'read:conversations',
   channel: 'read:chatapp_instances',
   template: 'read:chatapp_instances',
   broadcast: 'read:broadcasts',
   agent: 'read:ai_agents',
+  webhook: 'read:webhooks',
 };
 
 const now = new Date('2026-01-31T12:00:00.000Z');
 
 describe('the event catalogue', () => {
-  it('has the 47 kinds once each, exactly the 21 of catalogue §6 marked api_write', () => {
-    expect(EVENT_KINDS).toHaveLength(47);
-    expect(new Set(EVENT_TYPE_NAMES).size).toBe(47);
+  it('has the 48 kinds once each (the 47 of the catalogue and webhook.replay.completed), exactly the 21 of catalogue §6 marked api_write', () => {
+    expect(EVENT_KINDS).toHaveLength(48);
+    expect(new Set(EVENT_TYPE_NAMES).size).toBe(48);
     expect(
       EVENT_KINDS.filter((kind) => kind.api_write)
         .map((kind) => kind.type)
@@ -61,7 +70,7 @@ describe('the event catalogue', () => {
       const spec = eventSpec(type);
       expect(type).toMatch(/^[a-z]+(\.[a-z_]+)+$/);
       expect(spec.description.length).toBeGreaterThan(10);
-      expect(['crm', 'messaging', 'agents']).toContain(spec.producer);
+      expect(['crm', 'messaging', 'agents', 'webhooks']).toContain(spec.producer);
       expect(SCOPES).toContain(spec.scope);
       expect(spec.scope).toBe(FAMILY_SCOPE[type.split('.')[0] ?? '']);
       const parsed = spec.data.safeParse(spec.example(now));
@@ -104,5 +113,15 @@ describe('the event catalogue', () => {
       producer: 'agents',
       scope: 'read:ai_agents',
     });
+  });
+
+  it('names the read scopes a subscription to some kinds needs, once each; every kind needs every read scope of a family', () => {
+    expect(readScopesOf(['contact.created', 'contact.updated', 'message.received', 'deal.created'])).toEqual([
+      'read:contacts',
+      'read:conversations',
+      'read:deals',
+    ]);
+    expect(readScopesOf([])).toEqual([]);
+    expect(readScopesOf(EVENT_TYPE_NAMES)).toEqual([...new Set(Object.values(FAMILY_SCOPE))].sort());
   });
 });

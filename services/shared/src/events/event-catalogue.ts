@@ -6,7 +6,8 @@ import { PLATFORM_KINDS } from './platform-kinds';
 
 /**
  * Every event kind a webhook can subscribe to, once (catalogue §6, #82), in the order GET /v1/webhooks/event-types
- * lists them: the 21 kinds API writes emit, then the 26 only the platform emits. Producers build events with
+ * lists them: the 21 kinds API writes emit, then the 27 only the platform emits (the 47 of the catalogue, and
+ * webhook.replay.completed of the Events API). Producers build events with
  * `newEvent` (a wrong `data` does not compile), consumers receive typed payloads, and the public list, the OpenAPI
  * `webhooks` section and the test payloads are generated from here. Adding a kind is one entry (CONTRIBUTING.md).
  */
@@ -48,3 +49,13 @@ export const eventSpec = (type: EventType): EventKindSpec => specs[type];
 /** An example `data` of the kind, as POST /v1/webhooks/{id}/test sends it. */
 export const exampleEventData = (type: EventType, now: Date): Record<string, unknown> =>
   specs[type].example(now) as Record<string, unknown>;
+
+/**
+ * The read scopes a key needs to subscribe to `kinds`, to read their deliveries' bodies and to redeliver them: the
+ * scope that guards each kind's data on the read routes (one table: the `scope` of each catalogue entry). Sorted,
+ * without repeats; an unknown kind needs nothing here (the body schema refuses it).
+ */
+export function readScopesOf(kinds: readonly string[]): Scope[] {
+  const scopes = new Set(kinds.filter(isEventType).map((type) => specs[type].scope));
+  return [...scopes].sort();
+}

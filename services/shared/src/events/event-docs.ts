@@ -81,6 +81,8 @@ export function renderEventDocs(): string {
       '',
       kind.description,
       '',
+      `**Fires:** ${eventSpec(kind.type).fires}`,
+      '',
       '```json',
       JSON.stringify(eventSpec(kind.type).example(EXAMPLE_AT), null, 2),
       '```',

@@ -10,6 +10,7 @@ import type {
   NoteObject,
   TaskObject,
   TemplateObject,
+  ReplayObject,
 } from './event-objects';
 
 /**
@@ -39,6 +40,8 @@ export const EXAMPLE_IDS = {
   broadcast: 'bc_5TgBnH1QaZ2wSx3EdC4rFv',
   agent: 'ag_4rFv5TgBnH1QaZ2wSx3EdC',
   agentRun: 'run_8iKu7JyH6gTf5RdEwS9OlP',
+  webhook: 'wh_6gTf5RdEwS9OlP8iKu7JyH',
+  replay: 'rpl_2wSx3EdC4rFv5TgBnH1QaZ',
 } as const;
 
 const ids = EXAMPLE_IDS;
@@ -60,6 +63,7 @@ export const exampleContact = (now: Date): ContactObject => ({
   tags: ['lead', 'vip'],
   custom_fields: { plan_interest: 'pro' },
   funnel_stage: null,
+  external_id: 'shop-10482',
   notes_count: 1,
   deals_count: 1,
   last_message_at: at(now, -HOUR),
@@ -80,6 +84,7 @@ export const exampleCompany = (now: Date): CompanyObject => ({
   assigned_to: SELLER,
   tags: ['b2b'],
   custom_fields: {},
+  external_id: null,
   contacts_count: 1,
   deals_count: 1,
   total_deals_value: 4800,
@@ -246,5 +251,19 @@ export const exampleAgentRun = (now: Date, outcome: 'completed' | 'failed' | 'ha
   model: 'gpt-4o-mini',
   duration_ms: 2300,
   started_at: at(now, -2300),
+  completed_at: at(now),
+});
+
+export const exampleReplay = (now: Date): ReplayObject => ({
+  id: ids.replay,
+  webhook_id: ids.webhook,
+  status: 'completed',
+  since: at(now, -2 * HOUR),
+  until: at(now, -HOUR),
+  types: [],
+  matched: 42,
+  delivered: 41,
+  failed: 1,
+  created_at: at(now, -10 * 60_000),
   completed_at: at(now),
 });

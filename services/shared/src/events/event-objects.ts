@@ -32,6 +32,7 @@ export const contactObject = z.object({
   tags: z.array(z.string()),
   custom_fields: customFields,
   funnel_stage: z.string().nullable(),
+  external_id: z.string().nullable().describe("the integrator's own id, unique per organization"),
   notes_count: z.number().int().min(0),
   deals_count: z.number().int().min(0),
   last_message_at: timestamp.nullable(),
@@ -52,6 +53,7 @@ export const companyObject = z.object({
   assigned_to: ref('member').nullable(),
   tags: z.array(z.string()),
   custom_fields: customFields,
+  external_id: z.string().nullable().describe("the integrator's own id, unique per organization"),
   contacts_count: z.number().int().min(0),
   deals_count: z.number().int().min(0),
   total_deals_value: z.number(),
@@ -260,3 +262,20 @@ export type ChatInstanceObject = z.infer<typeof chatInstanceObject>;
 export type TemplateObject = z.infer<typeof templateObject>;
 export type BroadcastObject = z.infer<typeof broadcastObject>;
 export type AgentRunObject = z.infer<typeof agentRunObject>;
+
+/** A replay of stored events to one subscription (POST /v1/webhooks/{id}/replay). */
+export const replayObject = z.object({
+  id: id('replay'),
+  webhook_id: id('webhook'),
+  status: z.enum(['pending', 'running', 'completed', 'cancelled']),
+  since: timestamp,
+  until: timestamp,
+  types: z.array(z.string()).describe('the kinds asked for; empty: every kind the subscription receives'),
+  matched: z.number().int().min(0).describe('stored events of the window that the subscription receives'),
+  delivered: z.number().int().min(0).describe('of those, delivered (a 2xx)'),
+  failed: z.number().int().min(0).describe('of those, failed after every attempt'),
+  created_at: timestamp,
+  completed_at: timestamp.nullable(),
+});
+
+export type ReplayObject = z.infer<typeof replayObject>;

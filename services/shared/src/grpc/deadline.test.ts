@@ -1,4 +1,4 @@
-import type { handleUnaryCall, UntypedServiceImplementation } from '@grpc/grpc-js';
+import { Metadata, status as grpcStatus, type handleUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors/app-error';
@@ -6,6 +6,9 @@ import { createAsyncClient } from './client';
 import { callDeadline, currentDeadline, DEADLINE_MARGIN_MS, outsideRequest, withDeadline } from './deadline';
 import { startGrpcServer, type RunningGrpcServer } from './server';
 import { bindService } from './unary';
+
+const KEYS = { secret: 'k'.repeat(32) };
+const CALLER = { name: 'test', secret: KEYS.secret };
 
 describe('the request deadline', () => {
   it('bounds a call by the request, less a margin, and by the call default otherwise', async () => {
@@ -61,10 +64,15 @@ describe('a service calling another inherits its incoming call deadline', () => 
   let toBack: ReturnType<typeof createAsyncClient<typeof definition>>;
   beforeAll(async () => {
     // Accepts every call and never answers: only a deadline ends it.
-    back = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [{ definition, implementation: { ping: () => undefined } }] });
-    toBack = createAsyncClient(definition, `127.0.0.1:${back.port}`, 'back');
+    back = await startGrpcServer({
+      host: '127.0.0.1',
+      port: 0,
+      services: [{ definition, implementation: { ping: () => undefined } }],
+      identity: KEYS,
+    });
+    toBack = createAsyncClient(definition, `127.0.0.1:${back.port}`, 'back', { identity: CALLER });
     const implementation = bindService<PingServer>({ ping: async (request) => toBack.ping(request) }, pino({ level: 'silent' }));
-    front = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [{ definition, implementation }] });
+    front = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [{ definition, implementation }], identity: KEYS });
   });
   afterAll(async () => {
     toBack.close();
@@ -72,7 +80,7 @@ describe('a service calling another inherits its incoming call deadline', () => 
   });
 
   it('answers UPSTREAM_TIMEOUT within the caller budget, not after the 15 s default', async () => {
-    const client = createAsyncClient(definition, `127.0.0.1:${front.port}`, 'front');
+    const client = createAsyncClient(definition, `127.0.0.1:${front.port}`, 'front', { identity: CALLER });
     const started = Date.now();
     const error = await client.ping({ n: 1 }, { timeoutMs: 800 }).catch((caught: unknown) => caught);
     const elapsed = Date.now() - started;
@@ -81,5 +89,35 @@ describe('a service calling another inherits its incoming call deadline', () => 
     // `front` answered its own error (the inner call's timeout) before the outer deadline passed.
     expect((error as AppError).code).toBe('UPSTREAM_TIMEOUT');
     expect(elapsed).toBeLessThan(3_000);
+  });
+});
+
+describe('a service receiving a call whose deadline has passed', () => {
+  it('refuses it with DEADLINE_EXCEEDED without starting the handler', async () => {
+    let started = 0;
+    const bound = bindService<PingServer>(
+      {
+        ping: async (request) => {
+          started += 1;
+          return request;
+        },
+      },
+      pino({ level: 'silent' }),
+    );
+    const answer = (deadline: Date) =>
+      new Promise<{ code?: number } | null>((resolve) => {
+        const call = {
+          request: { n: 1 },
+          metadata: new Metadata(),
+          getDeadline: () => deadline,
+          getPath: () => '/test.Ping/Ping',
+          sendMetadata: () => undefined,
+        };
+        (bound.ping as unknown as (call: unknown, callback: (error: { code?: number } | null) => void) => void)(call, resolve);
+      });
+    expect(await answer(new Date(Date.now() - 1))).toMatchObject({ code: grpcStatus.DEADLINE_EXCEEDED });
+    expect(started).toBe(0);
+    expect(await answer(new Date(Date.now() + 5_000))).toBeNull();
+    expect(started).toBe(1);
   });
 });

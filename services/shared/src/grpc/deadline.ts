@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { outsideRequestId } from './request-id';
 
 /**
  * The deadline of the request being served, in ms since the epoch: the gateway sets one per HTTP request
@@ -35,9 +36,10 @@ export async function withDeadline<T>(deadline: number | undefined, work: () => 
 
 /**
  * Runs `work` outside any request's deadline: for a worker loop that a request only wakes (a launch waking the
- * broadcast sender), whose calls must not be cut by the budget of the request that happened to wake it.
+ * broadcast sender), whose calls must not be cut by the budget of the request that happened to wake it, nor its
+ * events attributed to that request (request-id.ts).
  */
-export const outsideRequest = <T>(work: () => T): T => budgets.exit(work);
+export const outsideRequest = <T>(work: () => T): T => budgets.exit(() => outsideRequestId(work));
 
 /** The deadline of the request being served, if any. */
 export const currentDeadline = (): number | undefined => budgets.getStore()?.deadline;

@@ -1,6 +1,7 @@
 import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { DEFAULT_STREAM_TIMEOUT_MS } from './client';
+import { identityServerInterceptor, type IdentityKeys } from './service-identity';
 
 export interface GrpcServiceBinding {
   definition: ServiceDefinition;
@@ -16,9 +17,21 @@ export interface RunningGrpcServer {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** Starts a gRPC server with the standard grpc.health.v1 service; it reports SERVING once bound. */
-export async function startGrpcServer(options: { host: string; port: number; services: GrpcServiceBinding[] }): Promise<RunningGrpcServer> {
+export interface GrpcServerOptions {
+  host: string;
+  port: number;
+  services: GrpcServiceBinding[];
+  /** The keys a caller's token must be signed with (service-identity.ts); only health checks go without. */
+  identity: IdentityKeys;
+}
+
+/**
+ * Starts a gRPC server with the standard grpc.health.v1 service; it reports SERVING once bound. Every other call
+ * must carry a valid service token, or it is refused UNAUTHENTICATED before its handler runs.
+ */
+export async function startGrpcServer(options: GrpcServerOptions): Promise<RunningGrpcServer> {
   const server = new Server({
+    interceptors: [identityServerInterceptor(options.identity)],
     'grpc.max_receive_message_length': 8 * 1024 * 1024,
     // Clients reconnect (and re-resolve a headless Service's DNS) now and then, so new replicas get calls. The
     // grace lets a call already running on an aged connection finish: as long as a stream may last, or an audience

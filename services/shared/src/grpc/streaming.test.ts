@@ -6,6 +6,9 @@ import { createAsyncClient } from './client';
 import { startGrpcServer, type RunningGrpcServer } from './server';
 import { bindService, type AsyncService } from './unary';
 
+const KEYS = { secret: 'k'.repeat(32) };
+const CALLER = { name: 'test', secret: KEYS.secret };
+
 // A tiny service over a real in-process grpc-js server on a free port: JSON on the wire, one RPC of each kind.
 interface CountRequest {
   count: number;
@@ -62,8 +65,13 @@ let server: RunningGrpcServer;
 let client: ReturnType<typeof createAsyncClient<typeof definition>>;
 
 beforeAll(async () => {
-  server = await startGrpcServer({ host: '127.0.0.1', port: 0, services: [{ definition, implementation: bindService(handlers, logger) }] });
-  client = createAsyncClient(definition, `127.0.0.1:${server.port}`, 'test.Counter');
+  server = await startGrpcServer({
+    host: '127.0.0.1',
+    port: 0,
+    services: [{ definition, implementation: bindService(handlers, logger) }],
+    identity: KEYS,
+  });
+  client = createAsyncClient(definition, `127.0.0.1:${server.port}`, 'test.Counter', { identity: CALLER });
 });
 afterAll(async () => {
   client.close();

@@ -1,5 +1,6 @@
 import {
   Metadata,
+  status as GrpcStatus,
   type handleServerStreamingCall,
   type handleUnaryCall,
   type sendUnaryData,
@@ -7,11 +8,13 @@ import {
   type ServerWritableStream,
   type UntypedServiceImplementation,
 } from '@grpc/grpc-js';
+import type { FairScheduler } from '../concurrency/fair-scheduler';
 import { AppError } from '../errors/app-error';
 import { toGrpcError } from '../errors/grpc-errors';
 import type { Logger } from '../logger';
 import { DB_COMMANDS_METADATA, withCommandCount } from '../mongo/command-count';
 import { deadlineMs, withDeadline } from './deadline';
+import { REQUEST_ID_METADATA, withRequestId } from './request-id';
 import { RPC_OK, RPC_UNKNOWN, timeRpc } from './server-metrics';
 import { replyWithStream, type StreamHandler } from './server-stream';
 import { dropNulls, type Nullable } from './wire';
@@ -36,8 +39,14 @@ type AnyHandler = (request: unknown, call: ServerUnaryCall<unknown, unknown> | S
  * Binds async handlers to grpc-js. The only place a gRPC callback is called: results become replies, AppErrors
  * travel with their catalogue code, anything else is logged with its trace id and answered as INTERNAL_ERROR.
  * A handler runs under its call's deadline (deadline.ts): the calls it makes to other services end by then.
+ * With a `scheduler`, a unary call waits for a place in its organization's turn (fair-scheduler.ts) and is never
+ * started if its deadline passes or its caller goes away meanwhile.
  */
-export function bindService<S extends UntypedServiceImplementation>(handlers: AsyncService<S>, logger: Logger): S {
+export function bindService<S extends UntypedServiceImplementation>(
+  handlers: AsyncService<S>,
+  logger: Logger,
+  scheduler?: FairScheduler,
+): S {
   const bound: Record<string, handleUnaryCall<unknown, unknown> | handleServerStreamingCall<unknown, unknown>> = {};
   for (const [name, handler] of Object.entries(handlers as Record<string, AnyHandler>)) {
     // grpc-js calls a method by the kind its definition gives it: a unary one with a reply callback, a
@@ -45,11 +54,45 @@ export function bindService<S extends UntypedServiceImplementation>(handlers: As
     bound[name] = (call: ServerWritableStream<unknown, unknown>, callback?: sendUnaryData<unknown>) => {
       const done = timeRpc(call);
       const deadline = deadlineMs(call.getDeadline());
-      if (callback) replyOnce(call, callback, () => withDeadline(deadline, async () => handler(call.request, call)), logger, name, done);
-      else void withDeadline(deadline, () => replyWithStream(call, startStream(handler, call), logger, name)).then(done);
+      // A call whose caller has stopped waiting (it queued here past its deadline) is not started: its work would
+      // be thrown away and would delay the calls still worth answering.
+      if (deadline !== undefined && deadline <= Date.now()) return refuseExpired(call, callback, done);
+      if (callback) {
+        // The API request the call serves (request-id.ts): the events its handler raises record it.
+        const requestId = call.metadata.get(REQUEST_ID_METADATA)[0]?.toString();
+        const run = () => withRequestId(requestId, () => withDeadline(deadline, async () => handler(call.request, call)));
+        const serve = () => replyOnce(call, callback, run, logger, name, done);
+        if (scheduler) scheduled(scheduler, call, deadline, serve, () => refuseExpired(call, callback, done));
+        else void serve();
+      } else void withDeadline(deadline, () => replyWithStream(call, startStream(handler, call), logger, name)).then(done);
     };
   }
   return bound as unknown as S;
+}
+
+/** Serves the call once the scheduler gives its organization a place; refuses it if the place came too late. */
+function scheduled(
+  scheduler: FairScheduler,
+  call: ServerWritableStream<unknown, unknown>,
+  deadline: number | undefined,
+  serve: () => Promise<void>,
+  refuse: () => void,
+): void {
+  const gone = new AbortController();
+  call.once('cancelled', () => gone.abort());
+  const lane = (call.request as { org_id?: unknown } | null)?.org_id;
+  scheduler.acquire(typeof lane === 'string' ? lane : '', deadline, gone.signal).then((release) => void serve().finally(release), refuse);
+}
+
+function refuseExpired(
+  call: ServerWritableStream<unknown, unknown>,
+  callback: sendUnaryData<unknown> | undefined,
+  done: (statusCode: number) => void,
+): void {
+  const expired = { code: GrpcStatus.DEADLINE_EXCEEDED, details: 'the deadline passed before the call was started' };
+  if (callback) callback(expired);
+  else call.emit('error', expired);
+  done(GrpcStatus.DEADLINE_EXCEEDED);
 }
 
 /** The handler's generator; a handler that throws before returning one fails the stream like a generator would. */
@@ -64,12 +107,12 @@ function replyOnce(
   logger: Logger,
   name: string,
   done: (statusCode: number) => void,
-): void {
+): Promise<void> {
   // The database commands travel back only when the gateway asks (diagnostics, command-count.ts): in the response
   // headers, not the trailer, which OpenTelemetry's server instrumentation drops for a unary call.
   const counted = call.metadata.get(DB_COMMANDS_METADATA).length > 0 ? withCommandCount(run) : undefined;
   const result = counted?.result ?? run();
-  result.then(
+  return result.then(
     (response) => {
       if (counted) {
         const metadata = new Metadata();

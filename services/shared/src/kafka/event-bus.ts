@@ -1,7 +1,9 @@
-import { Kafka, logLevel, type Consumer, type IHeaders, type Producer } from 'kafkajs';
+import type { Consumer, IHeaders, Kafka, Producer } from 'kafkajs';
+import type { KafkaSettings } from '../config';
 import type { Logger } from '../logger';
 import { ConsumerLag } from './consumer-metrics';
 import { quietIdleRequestQueues } from './idle-request-queue';
+import { createKafka } from './kafka-client';
 
 quietIdleRequestQueues();
 
@@ -12,7 +14,8 @@ export interface OutgoingMessage {
 }
 
 export interface EventBusOptions {
-  brokers: string[];
+  /** The brokers, this process's SASL login and TLS (config.ts kafkaEnv). */
+  kafka: KafkaSettings;
   clientId: string;
   logger: Logger;
 }
@@ -29,15 +32,10 @@ export class EventBus {
   private lag: ConsumerLag | undefined;
 
   constructor(private readonly options: EventBusOptions) {
-    this.kafka = new Kafka({
+    this.kafka = createKafka(options.kafka, {
       clientId: options.clientId,
-      brokers: options.brokers,
-      logLevel: logLevel.WARN,
+      logger: options.logger,
       retry: { retries: 8, initialRetryTime: 200 },
-      logCreator:
-        () =>
-        ({ namespace, log }) =>
-          options.logger.warn({ kafka: namespace }, log.message),
     });
   }
 

@@ -1,4 +1,4 @@
-import { ExponentialBackoff, handleWhen, retry, wrap, type IPolicy } from 'cockatiel';
+import { bulkhead, ExponentialBackoff, handleWhen, retry, wrap, type IPolicy } from 'cockatiel';
 import type { Batch, Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 import { isTransientError } from '../errors/transient-error';
 import type { EventType } from '../events/event-catalogue';
@@ -207,5 +207,31 @@ export function eachEvent<K extends EventType>(handlers: { [T in K]: (consumed: 
       const handler = handlers[consumed.event.type as K] as (consumed: ConsumedEvent<K>) => Promise<void>;
       await handler(consumed);
     }
+  };
+}
+
+/**
+ * A batch handler that keeps order only where it matters: events of one key (e.g. a conversation) are handled one
+ * after another in offset order, events of different keys at once, at most `concurrency` keys at a time. Every
+ * event is tried; a failure is thrown once the others settled, so the batch goes again (handlers are idempotent).
+ */
+export function eachEventByKey<K extends EventType>(
+  keyOf: (consumed: ConsumedEvent<K>) => string,
+  handlers: { [T in K]: (consumed: ConsumedEvent<T>) => Promise<void> },
+  concurrency: number,
+) {
+  const inOrder = eachEvent(handlers);
+  const limit = bulkhead(concurrency, Number.POSITIVE_INFINITY);
+  return async (events: ConsumedEvent<K>[]): Promise<void> => {
+    const byKey = new Map<string, ConsumedEvent<K>[]>();
+    for (const consumed of events) {
+      const key = keyOf(consumed);
+      const group = byKey.get(key);
+      if (group) group.push(consumed);
+      else byKey.set(key, [consumed]);
+    }
+    const outcomes = await Promise.allSettled([...byKey.values()].map((group) => limit.execute(() => inOrder(group))));
+    const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
   };
 }

@@ -1,5 +1,5 @@
 import type { ClientSession, Connection } from 'mongoose';
-import { OutboxSignal } from '../outbox/outbox-signal';
+import { OutboxSignal, type WrittenRecord } from '../outbox/outbox-signal';
 import { connectMongo } from './connect';
 import type { StoreCapability, StoreDescription } from './store';
 
@@ -20,14 +20,14 @@ export interface Storage {
    */
   transaction<T>(work: (session: ClientSession) => Promise<T>): Promise<T>;
   /** Called by the kit's writes: wakes the relay now, or at the commit of the transaction `session` belongs to. */
-  eventsWritten(collection: string, session?: ClientSession): void;
+  eventsWritten(record: WrittenRecord, session?: ClientSession): void;
   close(): Promise<void>;
 }
 
 export function createStorage(connection: Connection, store?: StoreDescription): Storage {
   const outbox = new OutboxSignal();
-  // Collections written inside each open transaction: woken once it committed.
-  const uncommitted = new WeakMap<ClientSession, Set<string>>();
+  // Records written inside each open transaction: signalled once it committed.
+  const uncommitted = new WeakMap<ClientSession, WrittenRecord[]>();
   return {
     connection,
     outbox,
@@ -39,20 +39,20 @@ export function createStorage(connection: Connection, store?: StoreDescription):
         let result: Awaited<ReturnType<typeof work>> | undefined;
         await session.withTransaction(async () => {
           // withTransaction may run the callback again after a transient error: only the committed try counts.
-          uncommitted.set(session, new Set());
+          uncommitted.set(session, []);
           result = await work(session);
         });
-        for (const collection of uncommitted.get(session) ?? []) outbox.written(collection);
+        for (const record of uncommitted.get(session) ?? []) outbox.written(record);
         return result as Awaited<ReturnType<typeof work>>;
       } finally {
         uncommitted.delete(session);
         await session.endSession();
       }
     },
-    eventsWritten(collection, session) {
+    eventsWritten(record, session) {
       const pending = session && uncommitted.get(session);
-      if (pending) pending.add(collection);
-      else outbox.written(collection);
+      if (pending) pending.push(record);
+      else outbox.written(record);
     },
     close: () => connection.close(),
   };

@@ -1,5 +1,6 @@
 import { context, propagation } from '@opentelemetry/api';
 import type { EventData, EventDataInput, EventType } from '../events/event-catalogue';
+import { currentRequestId } from '../grpc/request-id';
 import { newId } from '../ids';
 
 /**
@@ -7,12 +8,29 @@ import { newId } from '../ids';
  * over the kinds, so that narrowing on `type` types `data`.
  */
 export type DomainEvent<T extends EventType = EventType> = {
-  [K in T]: { id: string; type: K; created_at: string; api_version: 'v1'; org_id: string; data: EventData<K> };
+  [K in T]: {
+    id: string;
+    type: K;
+    created_at: string;
+    api_version: 'v1';
+    org_id: string;
+    data: EventData<K>;
+    /** The public id of the API request whose write raised the event; absent for platform events. Never sent to webhooks. */
+    request_id?: string;
+  };
 }[T];
 
 /** The event as it waits in its record's embedded outbox, with the trace context of the write that made it. */
 export type OutboxEntry<T extends EventType = EventType> = {
-  [K in T]: { id: string; type: K; org_id: string; created_at: Date; data: EventDataInput<K>; trace: Record<string, string> };
+  [K in T]: {
+    id: string;
+    type: K;
+    org_id: string;
+    created_at: Date;
+    data: EventDataInput<K>;
+    trace: Record<string, string>;
+    request_id?: string;
+  };
 }[T];
 
 /**
@@ -22,7 +40,16 @@ export type OutboxEntry<T extends EventType = EventType> = {
 export function newEvent<T extends EventType>(orgId: string, type: T, data: EventDataInput<T>, now = new Date()): OutboxEntry<T> {
   const trace: Record<string, string> = {};
   propagation.inject(context.active(), trace);
-  return { id: newId('event'), type, org_id: orgId, created_at: now, data, trace } as OutboxEntry<T>;
+  const requestId = currentRequestId();
+  return {
+    id: newId('event'),
+    type,
+    org_id: orgId,
+    created_at: now,
+    data,
+    trace,
+    ...(requestId ? { request_id: requestId } : {}),
+  } as OutboxEntry<T>;
 }
 
 export function toDomainEvent(entry: OutboxEntry): DomainEvent {
@@ -33,5 +60,6 @@ export function toDomainEvent(entry: OutboxEntry): DomainEvent {
     api_version: 'v1',
     org_id: entry.org_id,
     data: entry.data,
+    ...(entry.request_id ? { request_id: entry.request_id } : {}),
   } as DomainEvent;
 }

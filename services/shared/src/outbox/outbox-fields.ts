@@ -1,4 +1,5 @@
 import type { OutboxEntry } from './domain-event';
+import type { OutboxLeaseFields } from './outbox-signal';
 
 /**
  * The embedded outbox. A record and the events of its change are written in ONE single-document update, so a
@@ -10,14 +11,15 @@ export const OUTBOX_FIELDS = {
   _outbox: { type: [Object], default: undefined },
   _outbox_pending: { type: Boolean, default: undefined },
   _outbox_lease_until: { type: Date, default: undefined },
+  _outbox_lease_owner: { type: String, default: undefined },
 } as const;
 
 /** The outbox's bookkeeping keys: never part of a record the domain sees. */
 export const OUTBOX_KEYS = ['_outbox', '_outbox_pending', '_outbox_lease_until', '_outbox_lease_owner'];
 
-/** Fields to merge into an inserted document. */
-export function outboxOnInsert(entries: OutboxEntry[]): { _outbox: OutboxEntry[]; _outbox_pending: true } {
-  return { _outbox: entries, _outbox_pending: true };
+/** Fields to merge into an inserted document; leased to this process's relay when one runs (OutboxSignal.leaseOnWrite). */
+export function outboxOnInsert(entries: OutboxEntry[], lease?: OutboxLeaseFields): { _outbox: OutboxEntry[]; _outbox_pending: true } {
+  return { _outbox: entries, _outbox_pending: true, ...lease };
 }
 
 /** Operators to merge into an update of an existing document. */

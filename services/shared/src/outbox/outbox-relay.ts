@@ -4,9 +4,11 @@ import { hostname } from 'node:os';
 import { withTimeout } from '../concurrency/with-timeout';
 import type { EventBus } from '../kafka/event-bus';
 import type { Logger } from '../logger';
-import { toDomainEvent, type OutboxEntry } from './domain-event';
+import { toDomainEvent } from './domain-event';
+import { OutboxClaims, type ClaimedRecord } from './outbox-claims';
 import { countPublished, observePendingEvents } from './outbox-metrics';
-import type { OutboxSignal } from './outbox-signal';
+import type { OutboxLessee, OutboxSignal, WrittenRecord } from './outbox-signal';
+import { OutboxWork, type PassWork } from './outbox-work';
 
 export interface OutboxRelayOptions {
   /** The process's outbox collections, and the writes that wake the relay (the storage kit's signal). */
@@ -24,70 +26,76 @@ export interface OutboxRelayOptions {
    */
   coalesceMs?: number;
   /**
-   * The longest sleep with nothing to publish. Writes of this process wake the relay at once and expiring
-   * leases at their due time; this only catches records whose writer died between its write and the wake.
+   * The longest time between two sweeps of every collection. Writes of this process wake the relay at once and
+   * expiring leases at their due time; the sweep catches records whose writer died between its write and the
+   * wake, or that a process without a relay wrote.
    */
   idleCheckMs?: number;
 }
 
-interface ClaimedRecord {
-  id: Document['_id'];
-  entries: OutboxEntry[];
-}
+type Claimed = Array<{ collection: Collection<Document>; records: ClaimedRecord[] }>;
 
-const PENDING = { _outbox_pending: true } as const;
 const FLUSH_TIMEOUT_MS = 5_000;
-const leaseFree = (now: Date) => ({ $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] });
 
 /**
  * Publishes embedded outbox entries to Kafka. Records are leased before publishing so that replicas do not
  * publish them together; entries are removed only after the broker acknowledged them (acks: all). A crash after
  * the publish and before the removal publishes again: consumers deduplicate by event id.
  *
- * It does no work when idle and little under load: every query is on the `_outbox_pending` index; every write of
- * this process that gave events to a record signals its collection (the storage kit does, so no writer can forget),
- * and the next pass reads only those collections; a batch is leased and acknowledged with one update each, whatever
- * its size. Every collection is read at start, when a lease it saw is due to expire (its holder may have died), and
- * otherwise once per `idleCheckMs`.
+ * The writes of this process hand it their records (OutboxSignal): a record inserted with events is leased to
+ * this relay by the insert itself, and its entries come with the signal, so they go to Kafka with no round trip
+ * to the store; a record updated with events is leased by id with one conditional update that answers its
+ * entries. No relay reads another replica's fresh records, so replicas do not race for them. The sweep (every
+ * collection's unleased pending records) runs at start, when a lease seen is due to expire (its holder may have
+ * died), and otherwise every `idleCheckMs`. Acknowledgements run in the background; the records stay leased
+ * until then, and those a writer appended to meanwhile are claimed again.
  */
-export class OutboxRelay {
+export class OutboxRelay implements OutboxLessee {
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  readonly leaseMs: number;
+  private readonly batchSize: number;
+  private readonly claims: OutboxClaims;
+  private readonly work = new OutboxWork();
   private timer: NodeJS.Timeout | undefined;
   private wake: (() => void) | undefined;
-  /** Collections written since the last pass began; the next pass reads them. */
-  private dirty = new Set<string>();
-  /** The next pass reads every collection (at start, and on the idle check). */
-  private sweep = true;
   private stopped = true;
   private loop: Promise<void> | undefined;
+  private nextSweepAt = 0;
   /** The earliest lease of a pending record seen, and when it was read (see idleFor). */
   private earliestLease = Infinity;
   private leasesReadAt = 0;
-  private readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  /** Acknowledgements in progress: the next pass does not wait for them (their records stay leased meanwhile). */
+  private readonly acknowledging = new Set<Promise<void>>();
   private stopObserving: (() => void) | undefined;
   private unsubscribe: (() => void) | undefined;
   private collections: Collection<Document>[] = [];
 
-  constructor(private readonly options: OutboxRelayOptions) {}
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.batchSize = options.batchSize ?? 100;
+    this.claims = new OutboxClaims(this.owner, this.leaseMs);
+  }
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
     this.collections = this.options.outbox.collections();
-    this.unsubscribe = this.options.outbox.subscribe((collection) => this.nudge(collection));
+    this.unsubscribe = this.options.outbox.subscribe(this);
     this.stopObserving = observePendingEvents(this.collections);
+    this.nextSweepAt = 0;
     this.loop = this.run();
   }
 
-  /** Wakes the relay right after a write that gave events to a record of `collection`, so they leave at once. */
-  nudge(collection: string): void {
-    this.dirty.add(collection);
+  /** A write of this process gave events to a record (after its commit): they leave at once. */
+  written(record: WrittenRecord): void {
+    this.work.add(record);
     this.wake?.();
   }
 
   /**
-   * Stops the loop, then publishes once more what writes of this process signalled since its last pass (a
+   * Stops the loop, then publishes once more what writes of this process handed it since its last pass (a
    * request that finished during the shutdown), for up to 5 s. What is still pending after that stays in its
-   * records for the other replicas' relays (or this one's next start): nothing is lost either way.
+   * records for the other replicas' relays (or this one's next start) once its lease expires: nothing is lost.
    */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -95,46 +103,54 @@ export class OutboxRelay {
     this.stopObserving?.();
     this.wake?.();
     await this.loop;
-    const pending = this.collections.filter((collection) => this.dirty.has(collection.collectionName));
-    if (pending.length === 0) return;
-    await withTimeout(this.drain(pending), FLUSH_TIMEOUT_MS, () => undefined).catch((error: unknown) =>
+    await Promise.all(this.acknowledging);
+    if (this.work.isEmpty()) return;
+    await withTimeout(this.drain(), FLUSH_TIMEOUT_MS, () => undefined).catch((error: unknown) =>
       this.options.logger.warn({ err: error }, 'outbox relay could not flush at shutdown; the events stay pending'),
     );
   }
 
+  /** Publishes what this process's writes handed over and waits for the acknowledgements. */
+  private async drain(): Promise<void> {
+    await this.publishPass(this.work.take([], this.batchSize));
+    await Promise.all(this.acknowledging);
+  }
+
   private async run(): Promise<void> {
     while (!this.stopped) {
-      if (!this.sweep) await new Promise((resolve) => setTimeout(resolve, this.options.coalesceMs ?? 5));
-      const collections = this.sweep ? this.collections : this.collections.filter((c) => this.dirty.has(c.collectionName));
-      this.sweep = false;
-      this.dirty = new Set();
+      const sweep = Date.now() >= this.nextSweepAt;
+      if (!sweep) await new Promise((resolve) => setTimeout(resolve, this.options.coalesceMs ?? 5));
+      if (sweep) {
+        this.nextSweepAt = Date.now() + (this.options.idleCheckMs ?? 30_000);
+        // The leases the sweep took over, or found gone, change the next due time: read them again after it.
+        this.leasesReadAt = 0;
+      }
+      const work = this.work.take(sweep ? this.collections.map((collection) => collection.collectionName) : [], this.batchSize);
       try {
-        // A collection that had something to publish is read once more: its batch may have been full, and a
-        // writer of another replica may have appended to a record while this relay held its lease (that
-        // writer's relay found the record leased and will not look again before the lease would expire).
-        for (const name of await this.drain(collections)) this.dirty.add(name);
+        await this.publishPass(work);
       } catch (error) {
         this.options.logger.error({ err: error }, 'outbox relay pass failed; retrying');
-        for (const collection of collections) this.dirty.add(collection.collectionName);
         await this.sleep(1_000);
         continue;
       }
-      if (this.dirty.size > 0 || this.stopped) continue;
+      if (!this.work.isEmpty() || this.stopped) continue;
       const idle = await this.idleFor().catch(() => 1_000);
-      if (this.dirty.size > 0 || this.stopped) continue;
-      await this.sleep(idle);
-      if (this.dirty.size === 0) this.sweep = true;
+      this.nextSweepAt = Math.min(this.nextSweepAt, Date.now() + idle);
+      if (!this.work.isEmpty() || this.stopped) continue;
+      await this.sleep(this.nextSweepAt - Date.now());
     }
   }
 
-  /** Publishes what is pending in `collections`; returns the names of those that had something to publish. */
-  async drain(collections: Collection<Document>[] = this.collections): Promise<string[]> {
-    const batchSize = this.options.batchSize ?? 100;
-    const claimed = await Promise.all(
-      collections.map(async (collection) => ({ collection, records: await this.claim(collection, batchSize) })),
-    );
+  /**
+   * One pass: claims, publishes, and starts acknowledging without waiting for it, so an event written meanwhile
+   * waits for one round trip less. Records claimed but not published stay this relay's work (they are leased to
+   * it), and so does what could not be claimed.
+   */
+  private async publishPass(work: PassWork): Promise<void> {
+    const claimed = await this.claimAll(work);
     const entries = claimed.flatMap(({ records }) => records.flatMap((record) => record.entries));
-    if (entries.length > 0) {
+    if (entries.length === 0) return;
+    try {
       await this.options.bus.publish(
         this.options.topic,
         entries.map((entry) => ({
@@ -143,10 +159,58 @@ export class OutboxRelay {
           headers: { 'event-type': entry.type, 'event-id': entry.id, ...entry.trace },
         })),
       );
+    } catch (error) {
+      for (const { collection, records } of claimed) this.work.holdLeased(collection.collectionName, records);
+      throw error;
     }
-    await Promise.all(claimed.map(({ collection, records }) => this.acknowledge(collection, records)));
     countPublished(entries.length);
-    return claimed.filter(({ records }) => records.length > 0).map(({ collection }) => collection.collectionName);
+    this.acknowledgeLater(claimed);
+  }
+
+  /** Each collection's records leased at the write, those named by writes, and (sweep) unleased pending ones. */
+  private async claimAll(work: PassWork): Promise<Claimed> {
+    const batchSize = this.batchSize;
+    const outcomes = await Promise.allSettled(
+      this.collections.map(async (collection) => {
+        const name = collection.collectionName;
+        const records = [...(work.leased.get(name) ?? []), ...(await this.claims.byIds(collection, work.ids.get(name) ?? []))];
+        if (work.sweep.has(name)) {
+          const swept = await this.claims.pending(collection, batchSize);
+          // A full batch: more may be pending.
+          if (swept.length >= batchSize) this.work.sweepAgain(name);
+          records.push(...swept);
+        }
+        return { collection, records };
+      }),
+    );
+    const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (!failed) return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<Claimed[number]>).value);
+    outcomes.forEach((outcome, index) => {
+      const name = this.collections[index]!.collectionName;
+      if (outcome.status === 'fulfilled') this.work.holdLeased(name, outcome.value.records);
+      else this.work.putBack(name, work);
+    });
+    throw failed.reason;
+  }
+
+  private acknowledgeLater(claimed: Claimed): void {
+    const done = Promise.all(
+      claimed
+        .filter(({ records }) => records.length > 0)
+        .map(async ({ collection, records }) => {
+          await this.claims.acknowledge(collection, records);
+          const again = await this.claims.stillPending(collection, records);
+          if (again.length === 0) return;
+          for (const id of again) this.work.add({ collection: collection.collectionName, id });
+          this.wake?.();
+        }),
+    ).then(
+      () => undefined,
+      // Published but not acknowledged: the leases expire and the entries are published again (at least once).
+      (error: unknown) => this.options.logger.error({ err: error }, 'outbox relay could not acknowledge published events'),
+    );
+    this.acknowledging.add(done);
+    void done.finally(() => this.acknowledging.delete(done));
   }
 
   /**
@@ -156,54 +220,12 @@ export class OutboxRelay {
   private async idleFor(): Promise<number> {
     const idle = this.options.idleCheckMs ?? 30_000;
     const now = Date.now();
-    if (now - this.leasesReadAt < 1_000) return Math.max(10, Math.min(idle, this.earliestLease - now + 10));
-    this.leasesReadAt = now;
-    const leases = await Promise.all(
-      this.collections.map((collection) =>
-        collection.findOne(
-          { ...PENDING, _outbox_lease_until: { $ne: null } },
-          { projection: { _outbox_lease_until: 1 }, sort: { _outbox_lease_until: 1 } },
-        ),
-      ),
-    );
-    this.earliestLease = Math.min(...leases.map((doc) => (doc?._outbox_lease_until as Date | undefined)?.getTime() ?? Infinity));
+    if (now - this.leasesReadAt >= 1_000) {
+      this.leasesReadAt = now;
+      const leases = await Promise.all(this.collections.map((collection) => this.claims.earliestLease(collection)));
+      this.earliestLease = Math.min(...leases);
+    }
     return Math.max(10, Math.min(idle, this.earliestLease - Date.now() + 10));
-  }
-
-  /**
-   * Leases up to `limit` pending records with one conditional update: of several replicas that saw the same
-   * records, each record goes to exactly one (the store applies the condition per document, atomically). Also
-   * returns records this relay leased in a pass that failed before acknowledging (published again: at least once).
-   */
-  private async claim(collection: Collection<Document>, limit: number): Promise<ClaimedRecord[]> {
-    const now = new Date();
-    const candidates = await collection
-      .find({ ...PENDING, ...leaseFree(now) }, { projection: { _id: 1 } })
-      .limit(limit)
-      .toArray();
-    if (candidates.length === 0) return [];
-    const ids = candidates.map((candidate) => candidate._id);
-    const leaseUntil = new Date(now.getTime() + (this.options.leaseMs ?? 30_000));
-    await collection.updateMany(
-      { _id: { $in: ids }, ...PENDING, ...leaseFree(now) },
-      { $set: { _outbox_lease_until: leaseUntil, _outbox_lease_owner: this.owner } },
-    );
-    const leased = await collection.find({ _id: { $in: ids }, _outbox_lease_owner: this.owner }, { projection: { _outbox: 1 } }).toArray();
-    return leased.map((record) => ({ id: record._id, entries: (record._outbox as OutboxEntry[] | undefined) ?? [] }));
-  }
-
-  /**
-   * Removes the published entries and releases the leases of a batch in one update, each document atomically.
-   * Entries a writer appended meanwhile stay, and keep their record pending.
-   */
-  private async acknowledge(collection: Collection<Document>, records: ClaimedRecord[]): Promise<void> {
-    if (records.length === 0) return;
-    const published = records.flatMap((record) => record.entries.map((entry) => entry.id));
-    await collection.updateMany({ _id: { $in: records.map((record) => record.id) }, _outbox_lease_owner: this.owner }, [
-      { $set: { _outbox: { $filter: { input: '$_outbox', cond: { $not: [{ $in: ['$$this.id', published] }] } } } } },
-      { $set: { _outbox_pending: { $gt: [{ $size: '$_outbox' }, 0] } } },
-      { $unset: ['_outbox_lease_until', '_outbox_lease_owner'] },
-    ]);
   }
 
   private sleep(ms: number): Promise<void> {
@@ -213,7 +235,7 @@ export class OutboxRelay {
         this.wake = undefined;
         resolve();
       };
-      this.timer = setTimeout(() => this.wake?.(), ms);
+      this.timer = setTimeout(() => this.wake?.(), Math.max(0, ms));
     });
   }
 }

@@ -1,6 +1,26 @@
 import type { Collection, Document } from 'mongodb';
+import type { OutboxEntry } from './domain-event';
 
-type Listener = (collection: string) => void;
+/** A record whose write gave it events, signalled once the write is committed. */
+export interface WrittenRecord {
+  collection: string;
+  id: unknown;
+  /** The record's entries, when the write leased it to this process's relay (see OutboxSignal.leaseOnWrite). */
+  leased?: OutboxEntry[];
+}
+
+/** The relay of this process, as writes see it: who they lease new records to, and for how long. */
+export interface OutboxLessee {
+  owner: string;
+  leaseMs: number;
+  written(record: WrittenRecord): void;
+}
+
+/** The outbox's lease fields, as a write stores them. */
+export interface OutboxLeaseFields {
+  _outbox_lease_until: Date;
+  _outbox_lease_owner: string;
+}
 
 /**
  * Which collections of a process carry an embedded outbox, and who must hear that events were written to one.
@@ -10,7 +30,7 @@ type Listener = (collection: string) => void;
  */
 export class OutboxSignal {
   private readonly registered = new Map<string, Collection<Document>>();
-  private readonly listeners = new Set<Listener>();
+  private lessee: OutboxLessee | undefined;
 
   register(collection: Collection<Document>): void {
     this.registered.set(collection.collectionName, collection);
@@ -21,13 +41,27 @@ export class OutboxSignal {
     return [...this.registered.values()];
   }
 
-  written(collection: string): void {
-    for (const listener of this.listeners) listener(collection);
+  written(record: WrittenRecord): void {
+    this.lessee?.written(record);
   }
 
-  /** Returns the function that unsubscribes. */
-  subscribe(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /**
+   * The lease a write gives the record it inserts with events, when a relay runs in this process: the record is
+   * then this relay's from its commit on (no other replica's relay reads it), and the relay publishes the entries
+   * it is handed without reading them back. Undefined without a relay (a command-line tool): the record waits
+   * unleased for the relays of the services.
+   */
+  leaseOnWrite(now = Date.now()): OutboxLeaseFields | undefined {
+    const lessee = this.lessee;
+    return lessee && { _outbox_lease_until: new Date(now + lessee.leaseMs), _outbox_lease_owner: lessee.owner };
+  }
+
+  /** The relay of this process starts hearing writes; returns the function that stops it. One relay per process. */
+  subscribe(lessee: OutboxLessee): () => void {
+    if (this.lessee) throw new Error('an outbox relay already runs for this storage');
+    this.lessee = lessee;
+    return () => {
+      if (this.lessee === lessee) this.lessee = undefined;
+    };
   }
 }

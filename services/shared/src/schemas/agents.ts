@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { isoDateTimeSchema, tagSchema } from './common';
+import { isoDateTimeSchema, tagSchema, trimmedText } from './common';
 import { CHANNELS } from './messaging';
-import { idOf } from './validation';
+import { documented, fieldIs, idOf, present } from './validation';
 
 /** AI agents (catalogue §3 AI agent). Request bodies are camelCase; responses snake_case. */
 export const AGENT_TYPES = ['sales', 'support', 'custom'] as const;
@@ -33,12 +33,17 @@ export type Weekday = (typeof WEEKDAYS)[number];
 /** The longest wait before an answer (catalogue: replyDelayMs 0–60000). */
 export const MAX_REPLY_DELAY_MS = 60_000;
 
-const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const text = (max: number) => trimmedText(max);
 
-const HHMM = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
-const interval = z
-  .tuple([z.string().regex(HHMM, 'must be HH:MM'), z.string().regex(HHMM, 'must be HH:MM')])
-  .refine(([from, to]) => from < to, 'the end must be later than the start');
+/** A time of day, HH:MM (24:00 ends a day). */
+export const HHMM = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
+const interval = documented(
+  z
+    .tuple([z.string().regex(HHMM, 'must be HH:MM'), z.string().regex(HHMM, 'must be HH:MM')])
+    .refine(([from, to]) => from < to, 'the end must be later than the start'),
+  // JSON Schema cannot compare two values.
+  { description: '[from, to], to later than from' },
+);
 
 const isTimeZone = (value: string): boolean => {
   try {
@@ -54,7 +59,10 @@ const isTimeZone = (value: string): boolean => {
  * timezone. A day that is not listed is closed all day.
  */
 export const businessHoursSchema = z.strictObject({
-  timezone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Lisbon').optional(),
+  // Checked against the runtime's time zone database, which JSON Schema cannot list.
+  timezone: documented(z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Lisbon'), {
+    description: 'An IANA time zone such as Europe/Lisbon',
+  }).optional(),
   days: z
     .strictObject(Object.fromEntries(WEEKDAYS.map((day) => [day, z.array(interval).max(6, 'at most 6 intervals').optional()])))
     .optional(),
@@ -66,41 +74,61 @@ const handoffTrigger = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('consecutive_failures'), count: z.number().int().min(1).max(10) }),
 ]);
 
-const handoffSchema = z
-  .strictObject({
-    enabled: z.boolean(),
-    assignTo: idOf('member').nullable().optional(),
-    triggers: z.array(handoffTrigger).max(10, 'at most 10 triggers').optional(),
-  })
-  .superRefine((handoff, ctx) => {
-    if (!handoff.enabled) return;
-    if (!handoff.assignTo) ctx.addIssue({ code: 'custom', path: ['assignTo'], message: 'is required when handoff is enabled' });
-    if (!handoff.triggers?.length)
-      ctx.addIssue({ code: 'custom', path: ['triggers'], message: 'must name at least one trigger when handoff is enabled' });
-  });
+const handoffSchema = documented(
+  z
+    .strictObject({
+      enabled: z.boolean(),
+      assignTo: idOf('member').nullable().optional(),
+      triggers: z.array(handoffTrigger).max(10, 'at most 10 triggers').optional(),
+    })
+    .superRefine((handoff, ctx) => {
+      if (!handoff.enabled) return;
+      if (!handoff.assignTo) ctx.addIssue({ code: 'custom', path: ['assignTo'], message: 'is required when handoff is enabled' });
+      if (!handoff.triggers?.length)
+        ctx.addIssue({ code: 'custom', path: ['triggers'], message: 'must name at least one trigger when handoff is enabled' });
+    }),
+  {
+    allOf: [
+      {
+        if: fieldIs('enabled', true),
+        then: { required: ['assignTo', 'triggers'], properties: { assignTo: { type: 'string' }, triggers: { minItems: 1 } } },
+      },
+    ],
+  },
+);
 
 /** `scope.channels` does not exist (spec §4): like any unknown field it answers UNKNOWN_FIELDS. */
-const scopeSchema = z
-  .strictObject({
-    sources: z
-      .array(z.enum(CHANNELS))
-      .min(1, 'must name at least one source')
-      .transform((sources) => [...new Set(sources)]),
-    chatappInstanceIds: z
-      .array(idOf('chatInstance'))
-      .max(50, 'at most 50 numbers')
-      .transform((ids) => [...new Set(ids)])
-      .optional(),
-    tags: z
-      .array(tagSchema)
-      .max(50, 'at most 50 tags')
-      .transform((tags) => [...new Set(tags)])
-      .optional(),
-  })
-  .superRefine((scope, ctx) => {
-    if (scope.chatappInstanceIds?.length && !scope.sources.includes('chatapp'))
-      ctx.addIssue({ code: 'custom', path: ['chatappInstanceIds'], message: 'needs chatapp among the sources' });
-  });
+const scopeSchema = documented(
+  z
+    .strictObject({
+      sources: z
+        .array(z.enum(CHANNELS))
+        .min(1, 'must name at least one source')
+        .transform((sources) => [...new Set(sources)]),
+      chatappInstanceIds: z
+        .array(idOf('chatInstance'))
+        .max(50, 'at most 50 numbers')
+        .transform((ids) => [...new Set(ids)])
+        .optional(),
+      tags: z
+        .array(tagSchema)
+        .max(50, 'at most 50 tags')
+        .transform((tags) => [...new Set(tags)])
+        .optional(),
+    })
+    .superRefine((scope, ctx) => {
+      if (scope.chatappInstanceIds?.length && !scope.sources.includes('chatapp'))
+        ctx.addIssue({ code: 'custom', path: ['chatappInstanceIds'], message: 'needs chatapp among the sources' });
+    }),
+  {
+    allOf: [
+      {
+        if: { ...present('chatappInstanceIds'), properties: { chatappInstanceIds: { minItems: 1 } } },
+        then: { properties: { sources: { contains: { const: 'chatapp' } } } },
+      },
+    ],
+  },
+);
 
 const behaviorSchema = z.strictObject({
   strategy: z.enum(AGENT_STRATEGIES),
@@ -112,7 +140,7 @@ const behaviorSchema = z.strictObject({
 
 const aiConfigSchema = z.strictObject({
   instructions: text(20_000),
-  model: z.string().trim().min(1).max(100).nullable().optional(),
+  model: trimmedText(100).nullable().optional(),
   temperature: z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1').optional(),
 });
 
@@ -120,7 +148,7 @@ const aiConfigSchema = z.strictObject({
 export const agentInputBody = z.strictObject({
   name: text(200),
   type: z.enum(AGENT_TYPES),
-  description: z.string().trim().max(2_000, 'must be at most 2000 characters').nullable().optional(),
+  description: trimmedText(2_000, 0).nullable().optional(),
   scope: scopeSchema,
   behavior: behaviorSchema,
   aiConfig: aiConfigSchema,

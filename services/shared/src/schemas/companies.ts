@@ -1,17 +1,17 @@
 import { z } from 'zod';
-import { customFieldsSchema, emailSchema, phoneSchema, tagListSchema } from './common';
+import { customFieldsSchema, emailSchema, externalIdSchema, phoneSchema, tagListSchema, trimmedText, withNaturalKey } from './common';
 import { idOf } from './validation';
 
 /** The five size bands of spec §2. */
 export const COMPANY_SIZES = ['1-10', '11-50', '51-200', '201-500', '500+'] as const;
 
-const nameSchema = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
-const shortText = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const nameSchema = trimmedText(200);
+const shortText = trimmedText(200);
 
 const companyFields = {
   email: emailSchema.nullable().optional(),
   phone: phoneSchema.nullable().optional(),
-  website: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters').nullable().optional(),
+  website: trimmedText(500).nullable().optional(),
   sector: shortText.nullable().optional(),
   size: z.enum(COMPANY_SIZES).nullable().optional(),
   city: shortText.nullable().optional(),
@@ -19,6 +19,7 @@ const companyFields = {
   assigned_to: idOf('member').nullable().optional(),
   tags: tagListSchema.optional(),
   custom_fields: customFieldsSchema.optional(),
+  external_id: externalIdSchema.nullable().optional(),
 };
 
 /** POST /v1/companies */
@@ -27,5 +28,20 @@ export const createCompanyBody = z.strictObject({ name: nameSchema, ...companyFi
 /** PATCH /v1/companies/{id}: any subset; null clears a field (assigned_to: null unassigns). The counters are read-only. */
 export const updateCompanyBody = z.strictObject({ name: nameSchema.optional(), ...companyFields });
 
+/**
+ * One item of POST /v1/companies/batch/upsert: matched by external_id, then email, then phone (at least one is
+ * required); the fields sent are written as PATCH writes them, and `name` is required only when the item creates.
+ */
+export const upsertCompanyItem = withNaturalKey(
+  z.strictObject({
+    ...companyFields,
+    name: nameSchema.optional(),
+    email: emailSchema.optional(),
+    phone: phoneSchema.optional(),
+    external_id: externalIdSchema.optional(),
+  }),
+);
+
 export type CreateCompanyBody = z.infer<typeof createCompanyBody>;
 export type UpdateCompanyBody = z.infer<typeof updateCompanyBody>;
+export type UpsertCompanyItem = z.infer<typeof upsertCompanyItem>;

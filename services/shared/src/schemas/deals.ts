@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { customFieldsSchema, isoDateTimeSchema, tagListSchema } from './common';
+import { customFieldsSchema, isoDateTimeSchema, tagListSchema, trimmedText } from './common';
 import { idOf } from './validation';
 
 export const DEAL_STATUSES = ['open', 'won', 'lost'] as const;
 export const DEAL_SORTS = ['created_at', 'updated_at', 'value', 'expected_close_date'] as const;
 
-const titleSchema = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const titleSchema = trimmedText(200);
 const descriptionSchema = z.string().max(10_000, 'must be at most 10000 characters');
 const valueSchema = z.number({ message: 'must be a number' }).finite().min(0, 'must be at least 0').max(1e15, 'is too large');
 const probabilitySchema = z
@@ -58,7 +58,7 @@ export const moveDealBody = z.strictObject({ stage_id: idOf('stage') });
 
 /** POST /v1/deals/{id}/lose (#31). */
 export const loseDealBody = z.strictObject({
-  lost_reason: z.string().trim().max(500, 'must be at most 500 characters').nullable().optional(),
+  lost_reason: trimmedText(500, 0).nullable().optional(),
 });
 
 /** POST /v1/deals/{id}/win and /reopen (#30, #32): no fields. */

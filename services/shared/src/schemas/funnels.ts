@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { trimmedText } from './common';
 
 export const MAX_STAGES = 30;
 
-const nameSchema = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+const nameSchema = trimmedText(100);
 const colorSchema = z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'must be a #RRGGBB color');
 const probabilitySchema = z
   .number({ message: 'must be an integer' })

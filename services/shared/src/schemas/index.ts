@@ -7,6 +7,7 @@ export * from './deals';
 export * from './funnels';
 export * from './validation';
 export * from './webhooks';
+export * from './replays';
 export * from './messaging';
 export * from './broadcasts';
 export * from './agents';

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { trimmedText } from './common';
 
 export const NOTE_COLORS = ['yellow', 'blue', 'green', 'pink', 'orange', 'purple', 'red', 'gray'] as const;
 export const NOTE_CATEGORIES = ['general', 'follow_up', 'important', 'reminder', 'meeting', 'objection', 'success'] as const;
 
-const contentSchema = z.string().trim().min(1, 'must not be empty').max(10_000, 'must be at most 10000 characters');
+const contentSchema = trimmedText(10_000);
 
 /** POST /v1/contacts/{id}/notes and /v1/deals/{id}/notes */
 export const createNoteBody = z.strictObject({

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { isoDateTimeSchema } from './common';
+import { isoDateTimeSchema, trimmedText } from './common';
 import { idOf } from './validation';
 
 export const TASK_TYPES = ['todo', 'call', 'email', 'meeting', 'follow_up'] as const;
 export const TASK_PRIORITIES = ['low', 'normal', 'high'] as const;
 export const TASK_STATUSES = ['open', 'completed'] as const;
 
-const titleSchema = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const titleSchema = trimmedText(200);
 
 const taskFields = {
-  description: z.string().trim().max(5_000, 'must be at most 5000 characters').nullable().optional(),
+  description: trimmedText(5_000, 0).nullable().optional(),
   due_at: isoDateTimeSchema.nullable().optional(),
   assigned_to: idOf('member').nullable().optional(),
   contact_id: idOf('contact').nullable().optional(),

@@ -1,11 +1,36 @@
 import { z } from 'zod';
 import { AppError } from '../errors/app-error';
-import { isId, type IdKind } from '../ids';
+import { idPattern, isId, type IdKind } from '../ids';
 
 /** Marks a zod issue that must answer INVALID_ID instead of VALIDATION_ERROR. */
 const INVALID_ID_MARK = 'INVALID_ID';
 
-/** The kind of every id schema made by idOf, so the OpenAPI document can state its pattern (a refine has none). */
+/**
+ * JSON Schema keywords that state, in the OpenAPI document, a rule its zod form does not show: a refine (an id's
+ * prefix), a check after a trim, a rule between fields. The document's writer merges them into the schema's JSON
+ * Schema, so the rule and its documentation stay side by side. Rules JSON Schema cannot express at all are said in
+ * a `description` (and listed in the contract fuzz's exceptions, test/contract/hooks.py).
+ */
+export const jsonSchemaHints = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+export function documented<S extends z.ZodType>(schema: S, hints: Record<string, unknown>): S {
+  jsonSchemaHints.set(schema, { ...jsonSchemaHints.get(schema), ...hints });
+  return schema;
+}
+
+/** JSON Schema for rules between fields: all of `fields` are present (declared, so that linters see them). */
+export const present = (...fields: string[]) => ({ required: fields, properties: Object.fromEntries(fields.map((field) => [field, {}])) });
+
+/** JSON Schema for rules between fields: none of `fields` may be present. */
+export const absent = (...fields: string[]) => {
+  const [first, ...more] = fields.map((field) => present(field));
+  return { not: more.length === 0 ? first : { anyOf: [first, ...more] } };
+};
+
+/** JSON Schema for rules between fields: `field` equals `value` (also when absent: for fields whose default it is). */
+export const fieldIs = (field: string, value: unknown) => ({ properties: { [field]: { const: value } } });
+
+/** The kind of every id schema made by idOf: the document links operations by it (links.ts). */
 export const idSchemaKinds = new WeakMap<z.ZodType, IdKind>();
 
 /** A string id of one record kind; a malformed one answers INVALID_ID (catalogue §1). */
@@ -14,7 +39,7 @@ export const idOf = (kind: IdKind) => {
     .string()
     .refine((value) => isId(kind, value), { message: `must be a ${kind} id`, params: { app_code: INVALID_ID_MARK } });
   idSchemaKinds.set(schema, kind);
-  return schema;
+  return documented(schema, { pattern: idPattern(kind) });
 };
 
 const fieldPath = (path: PropertyKey[]): string => path.map(String).join('.') || '(body)';

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { trimmedText } from './common';
+import { documented } from './validation';
 import { EVENT_TYPE_NAMES } from './webhook-events';
 
 export * from './webhook-events';
@@ -9,9 +11,17 @@ export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 /** Unknown kinds answer VALIDATION_ERROR whose details list every valid kind (`allowed`). */
 export const eventTypeSchema = z.enum(EVENT_TYPE_NAMES, { message: 'is not a known event kind (see GET /v1/webhooks/event-types)' });
 
-const nameSchema = z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters');
+const nameSchema = trimmedText(100);
 /** The shape only; the webhook service applies the address rules (https, no private hosts) with its allow-list. */
-const urlSchema = z.string().trim().min(1, 'must not be empty').max(2048, 'must be at most 2048 characters');
+/**
+ * An absolute http(s) URL without credentials, as sent (not trimmed); the webhook service also asks for https on a
+ * public host unless the deployment allow-lists it, which depends on the deployment (said in the description).
+ */
+const urlSchema = documented(z.string().min(1).max(2048, 'must be at most 2048 characters'), {
+  format: 'uri',
+  pattern: '^https?://[^\\s/?#@]+([/?#]\\S*)?$',
+  description: 'https on a public host (loopback, private, link-local and metadata addresses are refused unless allow-listed)',
+});
 const eventsSchema = z
   .array(eventTypeSchema)
   .min(1, 'at least one event kind')

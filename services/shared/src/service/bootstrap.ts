@@ -1,5 +1,6 @@
 import type { ServiceConfig } from '../config';
 import { startGrpcServer, type RunningGrpcServer } from '../grpc/server';
+import { identityKeys } from '../grpc/service-identity';
 import { EventBus } from '../kafka/event-bus';
 import { createLogger, type Logger } from '../logger';
 import { refreshDerivedFields } from '../mongo/derived-fields';
@@ -12,15 +13,15 @@ import { startupRetry } from './startup-retry';
 
 /**
  * Starts a service in the one order every service shares — metrics, database, events topic (both with the
- * start-up retry), dependencies and indexes, outbox relay, workers, gRPC server and its health (SERVING once
- * bound), consumers, other listeners — and registers the graceful shutdown (shutdownSteps).
+ * start-up retry), dependencies and indexes, outbox relay, then startInOrder: workers, gRPC server and its health
+ * (SERVING once bound), other listeners, consumers — and registers the graceful shutdown (shutdownSteps).
  */
 export async function bootstrap<C extends ServiceConfig, D>(name: string, config: C, service: ServiceDefinition<C, D>): Promise<void> {
   const logger = createLogger(name, config.LOG_LEVEL);
   const metrics = await startMetricsEndpoint({ host: config.METRICS_HOST, port: config.METRICS_PORT });
   const { name: dbName, requires } = service.database;
   const storage = await startupRetry(logger, 'the database', () => connectStorage(config.MONGODB_URI, dbName, { requires }));
-  const bus = new EventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: config.KAFKA_CLIENT_ID ?? name, logger });
+  const bus = new EventBus({ kafka: config, clientId: name, logger });
   // Every service makes sure the topic exists; replicas and services starting together may race to create it.
   await startupRetry(logger, 'the events topic', () =>
     bus.ensureTopic(config.EVENTS_TOPIC, config.EVENTS_TOPIC_PARTITIONS, config.EVENTS_TOPIC_REPLICATION_FACTOR),
@@ -37,11 +38,12 @@ export async function bootstrap<C extends ServiceConfig, D>(name: string, config
       ? new OutboxRelay({ outbox: storage.outbox, bus, topic: config.EVENTS_TOPIC, logger, idleCheckMs: config.OUTBOX_IDLE_CHECK_MS })
       : undefined;
   relay?.start();
-  // Workers before the server (a request may hand them work), consumers after it (a group join can take seconds).
-  const workers = await startAll(logger, service.workers?.(context));
-  const server = await startGrpcServer(service.grpc(context));
-  const consumers = await startAll(logger, service.consumers?.(context));
-  const listeners = await startAll(logger, service.listeners?.(context));
+  const { workers, server, listeners, consumers } = await startInOrder(logger, {
+    workers: service.workers?.(context),
+    server: () => startGrpcServer({ ...service.grpc(context), identity: identityKeys(config) }),
+    listeners: service.listeners?.(context),
+    consumers: service.consumers?.(context),
+  });
   logger.info(
     {
       port: server.port,
@@ -61,6 +63,22 @@ export async function bootstrap<C extends ServiceConfig, D>(name: string, config
 }
 
 const namesOf = (startables: Startables) => Object.keys(startables).filter((name) => startables[name]);
+
+/**
+ * Workers before the server (a request may hand them work); consumers last: a group join can take as long as a
+ * crashed member's Kafka session (30 s), and a restarted replica must not refuse calls or provider callbacks
+ * (messaging's listener) meanwhile — they went to the other replica, were retried with backoff, or were lost.
+ */
+export async function startInOrder<S>(
+  logger: Logger,
+  parts: { workers?: Startables; server: () => Promise<S>; listeners?: Startables; consumers?: Startables },
+): Promise<{ workers: Startables; server: S; listeners: Startables; consumers: Startables }> {
+  const workers = await startAll(logger, parts.workers);
+  const server = await parts.server();
+  const listeners = await startAll(logger, parts.listeners);
+  const consumers = await startAll(logger, parts.consumers);
+  return { workers, server, listeners, consumers };
+}
 
 async function startAll(logger: Logger, startables: Startables = {}): Promise<Startables> {
   for (const [name, startable] of Object.entries(startables)) {

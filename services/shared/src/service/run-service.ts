@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { loadConfig, startFailure, type ServiceConfig } from '../config';
+import { checkKafkaSettings, loadConfig, startFailure, type ServiceConfig } from '../config';
 import { startTelemetry } from '../telemetry/start';
 import type { ServiceDefinition } from './service-definition';
 
@@ -25,6 +25,7 @@ export interface ServiceEntry<C extends ServiceConfig, D> {
 export function runService<C extends ServiceConfig, D>(entry: ServiceEntry<C, D>): void {
   const start = async () => {
     const config = loadConfig(entry.config);
+    checkKafkaSettings(config);
     startTelemetry(entry.name, config);
     const [{ bootstrap }, define] = await Promise.all([import('./bootstrap.js'), entry.load()]);
     await bootstrap(entry.name, config, define(config));

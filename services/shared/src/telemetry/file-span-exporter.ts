@@ -1,5 +1,5 @@
 import { appendFileSync } from 'node:fs';
-import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import { ExportResultCode, hrTimeToMilliseconds, type ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 
 /**
@@ -19,6 +19,9 @@ export class FileSpanExporter implements SpanExporter {
           trace_id: span.spanContext().traceId,
           span_id: span.spanContext().spanId,
           parent_span_id: span.parentSpanContext?.spanId,
+          // Milliseconds since the epoch, and the span's length: where a request spent its time (bench:capacity's profile).
+          start_ms: hrTimeToMilliseconds(span.startTime),
+          duration_ms: hrTimeToMilliseconds(span.duration),
           attributes: span.attributes,
         }),
       );

@@ -10,6 +10,7 @@ import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, type 
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { FileSpanExporter } from './file-span-exporter';
 import { serveMetrics, type MetricsEndpoint } from './metrics-endpoint';
+import { UNTRACED_REQUEST } from './untraced';
 
 export type { MetricsEndpoint } from './metrics-endpoint';
 
@@ -65,7 +66,10 @@ export function startTelemetry(serviceName: string, settings: TelemetrySettings)
   // (no headersToSpanAttributes), no gRPC metadata (no metadataToSpanAttributes), and database statements keep
   // their shape with every value replaced by "?" (enhancedDatabaseReporting off), so no stored secret is recorded.
   const instrumentations = [
-    new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has(req.url?.split('?')[0] ?? '') }),
+    new HttpInstrumentation({
+      ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has(req.url?.split('?')[0] ?? ''),
+      ignoreOutgoingRequestHook: (options) => (options as { [UNTRACED_REQUEST]?: boolean })[UNTRACED_REQUEST] === true,
+    }),
     new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
     new MongoDBInstrumentation({ enhancedDatabaseReporting: false }),
   ];

@@ -66,6 +66,15 @@ describe('isBlockedAddress', () => {
     ['64:ff9b::10.0.0.1', 'NAT64'],
     ['2002:7f00:1::', '6to4'],
     ['2002:a9fe:a9fe::1', '6to4'],
+    // Issue 22: every IPv4-mapped or -translated form, Teredo and the documentation ranges.
+    ['::ffff:8.8.8.8', 'IPv4-mapped'],
+    ['::ffff:0:808:808', 'IPv4-translated'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'Teredo'],
+    ['2001::1', 'Teredo'],
+    ['2001:db8::1', 'documentation'],
+    ['192.0.2.10', 'documentation'],
+    ['198.51.100.7', 'documentation'],
+    ['203.0.113.200', 'documentation'],
   ])('blocks %s (%s)', (ip, expectedReason) => {
     expect(isBlockedAddress(ip)).toBe(true);
     expect(blockedAddressReason(ip)).toContain(expectedReason);
@@ -90,7 +99,10 @@ describe('isBlockedAddress', () => {
     '223.255.255.255',
     '2001:4860:4860::8888',
     '2606:4700:4700::1111',
-    '::ffff:8.8.8.8',
+    '2001:1::1',
+    '2001:db9::1',
+    '192.0.3.1',
+    '203.0.114.1',
     '64:ff9b::808:808',
     '2002:808:808::1',
     'fbff:ffff::1',
@@ -158,6 +170,11 @@ describe('checkTargetUrl', () => {
     ['https://db.internal/', 'blocked_hostname'],
     ['https://printer.local/', 'blocked_hostname'],
     ['https://intranet/', 'blocked_hostname'],
+    ['https://api.default.svc/', 'blocked_hostname'],
+    ['https://crm-gateway.prod.svc.cluster.local/', 'blocked_hostname'],
+    ['https://vault.corp.internal/', 'blocked_hostname'],
+    ['https://[2001:db8::5]/', 'blocked_address'],
+    ['https://[::ffff:8.8.8.8]/', 'blocked_address'],
   ])('refuses %s with %s', (url, code) => {
     const result = checkTargetUrl(url, EMPTY_ALLOW_LIST);
     expect(result.ok).toBe(false);

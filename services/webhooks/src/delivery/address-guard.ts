@@ -161,6 +161,9 @@ const BLOCKED_V4: ReadonlyArray<readonly [Cidr, string]> = [
   [cidr('169.254.0.0/16'), 'link-local address (169.254.0.0/16, includes cloud metadata 169.254.169.254)'],
   [cidr('172.16.0.0/12'), 'private address (172.16.0.0/12)'],
   [cidr('192.0.0.0/24'), 'IETF protocol assignment address (192.0.0.0/24)'],
+  [cidr('192.0.2.0/24'), 'documentation address (192.0.2.0/24)'],
+  [cidr('198.51.100.0/24'), 'documentation address (198.51.100.0/24)'],
+  [cidr('203.0.113.0/24'), 'documentation address (203.0.113.0/24)'],
   [cidr('192.168.0.0/16'), 'private address (192.168.0.0/16)'],
   [cidr('198.18.0.0/15'), 'benchmarking address (198.18.0.0/15)'],
   [cidr('224.0.0.0/4'), 'multicast address (224.0.0.0/4)'],
@@ -172,6 +175,11 @@ const BLOCKED_V6: ReadonlyArray<readonly [Cidr, string]> = [
   [cidr('::/128'), 'unspecified address (::)'],
   [cidr('::1/128'), 'loopback address (::1)'],
   [cidr('100::/64'), 'discard-only address (100::/64)'],
+  // Tunnels and translations that reach an IPv4 host some other way than its own address: refused outright.
+  [cidr('::ffff:0:0/96'), 'IPv4-mapped address (::ffff:0:0/96); use the IPv4 address itself'],
+  [cidr('::ffff:0:0:0/96'), 'IPv4-translated address (::ffff:0:0:0/96)'],
+  [cidr('2001::/32'), 'Teredo tunnel address (2001::/32)'],
+  [cidr('2001:db8::/32'), 'documentation address (2001:db8::/32)'],
   [cidr('fc00::/7'), 'unique local (private) address (fc00::/7)'],
   [cidr('fe80::/10'), 'link-local address (fe80::/10)'],
   [cidr('fec0::/10'), 'site-local address (fec0::/10)'],
@@ -184,6 +192,7 @@ const BLOCKED_V6: ReadonlyArray<readonly [Cidr, string]> = [
  * `shift` extracts the IPv4 value from the 128-bit address.
  */
 const V4_EMBEDDING_V6: ReadonlyArray<{ range: Cidr; shift: bigint; label: string }> = [
+  // Always blocked (BLOCKED_V6); listed so that an allow-listed IPv4 also covers its mapped spelling.
   { range: cidr('::ffff:0:0/96'), shift: 0n, label: 'IPv4-mapped' },
   { range: cidr('::/96'), shift: 0n, label: 'IPv4-compatible' },
   { range: cidr('64:ff9b::/96'), shift: 0n, label: 'NAT64' },
@@ -242,7 +251,9 @@ function normaliseHostname(hostname: string): string {
 function blockedHostnameReason(host: string): string | null {
   if (host === 'localhost' || host.endsWith('.localhost')) return 'localhost names are not allowed';
   if (host === 'metadata.google.internal' || host === 'metadata') return 'cloud metadata hostnames are not allowed';
-  if (host.endsWith('.internal') || host.endsWith('.local') || host.endsWith('.localdomain') || host.endsWith('.home.arpa')) {
+  // .svc and .cluster.local: Kubernetes service names (`<svc>.<namespace>.svc[.cluster.local]`).
+  const internalSuffixes = ['.internal', '.local', '.localdomain', '.home.arpa', '.svc', '.cluster.local'];
+  if (internalSuffixes.some((suffix) => host.endsWith(suffix))) {
     return 'internal/local-network hostnames are not allowed';
   }
   if (!host.includes('.')) return 'single-label hostnames are not allowed (use a fully qualified domain name)';

@@ -1,3 +1,4 @@
+import { UNTRACED_REQUEST } from '@crm/shared';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
@@ -236,7 +237,7 @@ function exchangeOnce(input: ExchangeInput): Promise<Outcome & { staleSocket?: b
     headers['Content-Length'] = Buffer.byteLength(input.body, 'utf8');
 
     const isHttps = input.url.protocol === 'https:';
-    const options: https.RequestOptions = {
+    const options: https.RequestOptions & { [UNTRACED_REQUEST]: true } = {
       method: 'POST',
       protocol: input.url.protocol,
       hostname: input.hostname,
@@ -245,6 +246,8 @@ function exchangeOnce(input: ExchangeInput): Promise<Outcome & { staleSocket?: b
       headers,
       // Pooled per vetted address (connection-pool.ts): a connection never outlives the check of its address.
       agent: input.fresh ? false : agentFor({ https: isHttps, address: input.address, port: input.port, hostname: input.hostname }),
+      // No client span and no trace headers to the customer's endpoint (the worker's webhook.deliver span covers it).
+      [UNTRACED_REQUEST]: true,
       lookup: pinnedLookup(input.address, input.family),
     };
     // SNI must carry the name, never an IP (Node warns and servers reject IP SNI).

@@ -119,7 +119,7 @@ export class AttemptRecorder {
     for (const webhook of failing) {
       const gone = changes.get(webhook.id)?.gone ?? false;
       if (!gone && webhook.consecutive_failures < this.options.pauseAfterFailures) continue;
-      if (!(await this.options.webhooks.pauseIfActive(webhook.org_id, webhook.id, new Date()))) continue;
+      if (!(await this.options.webhooks.pauseIfActive(webhook.org_id, webhook.id, new Date(), 'consecutive_failures'))) continue;
       countPaused(gone ? 'gone' : 'failures');
       this.options.logger.warn(
         { webhook: webhook.id, org_id: webhook.org_id, failures: webhook.consecutive_failures, gone },

@@ -30,7 +30,8 @@ export async function sendAttempt(
     url: webhook.url,
     body: delivery.request_body,
     headers,
-    timeoutMs: deps.settings.timeoutMs,
+    // Test sends and redeliveries hold a gateway request: they wait less (WEBHOOK_MANUAL_TIMEOUT_MS).
+    timeoutMs: trigger === 'event' ? deps.settings.timeoutMs : deps.settings.manualTimeoutMs,
     allowList: deps.settings.allowList,
   });
   const at = deps.now();

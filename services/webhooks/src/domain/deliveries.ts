@@ -1,8 +1,9 @@
 import { newId, notFound, type Nullable } from '@crm/shared';
-import { exampleEventData, isEventType } from '@crm/shared/events';
+import { exampleEventData, isEventType, type EventType } from '@crm/shared/events';
 import { parseOrThrow, testWebhookBody } from '@crm/shared/schemas';
 import type { Delivery, DeliveryDetail } from '@crm/proto/gen/webhooks/v1/webhooks';
-import type { DeliveryQuery } from '../repository/delivery.repository';
+import type { DeliveryQuery, DeliveryRecord } from '../repository/delivery.repository';
+import type { WebhookRecord } from '../repository/webhook.repository';
 import { attemptNow } from './attempt';
 import { viewDelivery, viewDeliveryDetail } from './delivery.view';
 import type { WebhookDeps } from './deps';
@@ -31,8 +32,12 @@ export async function getDelivery(deps: WebhookDeps, orgId: string, id: string):
 export async function testWebhook(deps: WebhookDeps, orgId: string, webhookId: string, rawBody: unknown): Promise<Nullable<Delivery>> {
   const body = parseOrThrow(testWebhookBody, rawBody);
   const webhook = await requireWebhook(deps, orgId, webhookId);
+  return deps.manualAttempts.run(orgId, () => sendTest(deps, webhook, body.event_type));
+}
+
+async function sendTest(deps: WebhookDeps, webhook: WebhookRecord, eventType: EventType | undefined): Promise<Nullable<Delivery>> {
   const now = deps.now();
-  const type = body.event_type ?? webhook.events.find(isEventType) ?? 'contact.created';
+  const type = eventType ?? webhook.events.find(isEventType) ?? 'contact.created';
   const event = { id: newId('event'), type, created_at: now.toISOString(), data: exampleEventData(type, now) };
   const record = newDelivery({
     webhook,
@@ -56,6 +61,10 @@ export async function redeliver(deps: WebhookDeps, orgId: string, deliveryId: st
   const original = await deps.deliveries.getById(orgId, deliveryId);
   if (!original) throw notFound('delivery');
   const webhook = await requireWebhook(deps, orgId, original.webhook_id);
+  return deps.manualAttempts.run(orgId, () => sendAgain(deps, webhook, original));
+}
+
+async function sendAgain(deps: WebhookDeps, webhook: WebhookRecord, original: DeliveryRecord): Promise<Nullable<Delivery>> {
   const now = deps.now();
   const record = newDelivery({
     webhook,

@@ -1,8 +1,11 @@
 import type { Logger } from '@crm/shared';
 import type { AllowList } from '../delivery/address-guard';
 import type { DeliveryRecord, DeliveryRepository } from '../repository/delivery.repository';
+import type { EventStoreRepository } from '../repository/event-store.repository';
+import type { ReplayRepository } from '../repository/replay.repository';
 import type { WebhookRecord, WebhookRepository } from '../repository/webhook.repository';
 import type { AttemptRecorder } from './attempt-recorder';
+import type { ManualAttemptGate } from './manual-attempt-gate';
 import type { SubscriptionCache } from './subscription-cache';
 
 /** Delivery rules taken from the configuration. */
@@ -15,6 +18,12 @@ export interface DeliverySettings {
   leaseMs: number;
   retentionMs: number;
   rotationOverlapHours: number;
+  /** Subscriptions one organization may have. */
+  maxSubscriptions: number;
+  /** The attempt timeout of test and redeliver, which a gateway request waits for. */
+  manualTimeoutMs: number;
+  /** How long consumed events are kept for GET /v1/events and replays. */
+  eventRetentionMs: number;
 }
 
 /** A delivery this replica stored leased to itself, with its subscription when the caller has it at hand. */
@@ -27,9 +36,15 @@ export interface LeasedDelivery {
 export interface WebhookDeps {
   webhooks: WebhookRepository;
   deliveries: DeliveryRepository;
+  /** Every consumed event, per organization (GET /v1/events, replays). */
+  events: EventStoreRepository;
+  /** Replay jobs (POST /v1/webhooks/{id}/replay). */
+  replays: ReplayRepository;
   settings: DeliverySettings;
   /** This replica's lease owner id. */
   owner: string;
+  /** Caps the test sends and redeliveries in flight per organization. */
+  manualAttempts: ManualAttemptGate;
   /** Stores attempts in batches and applies the pause rules. */
   recorder: AttemptRecorder;
   /** Subscriptions as the worker sends to them (at most a second old). */
@@ -39,6 +54,8 @@ export interface WebhookDeps {
    * database scan), or, without records, wakes it to scan for due ones (held deliveries resumed).
    */
   deliveriesQueued: (leased?: LeasedDelivery[]) => void;
+  /** Wakes this replica's replay worker (a replay was stored). */
+  replaysQueued: () => void;
   now: () => Date;
   logger: Logger;
 }

@@ -1,4 +1,4 @@
-import { type KeysetPosition, newId, notFound, type Nullable } from '@crm/shared';
+import { AppError, type KeysetPosition, newId, notFound, type Nullable } from '@crm/shared';
 import { createWebhookBody, parseOrThrow, rotateSecretBody, updateWebhookBody } from '@crm/shared/schemas';
 import type { Webhook } from '@crm/proto/gen/webhooks/v1/webhooks';
 import { generateSecret } from '../delivery/secrets';
@@ -32,9 +32,11 @@ async function withBacklog(deps: WebhookDeps, record: WebhookRecord, options: { 
   return viewWebhook(record, { ...options, now: deps.now(), backlog });
 }
 
-export async function createWebhook(deps: WebhookDeps, orgId: string, rawBody: unknown): Promise<Nullable<Webhook>> {
+/** `keyId`: the key making the call, which the subscription then answers to (revoking it pauses the subscription). */
+export async function createWebhook(deps: WebhookDeps, orgId: string, rawBody: unknown, keyId: string | null): Promise<Nullable<Webhook>> {
   const body = parseOrThrow(createWebhookBody, rawBody);
   await checkSubscriptionUrl(deps.settings, body.url);
+  await requireRoomForSubscription(deps, orgId);
   const now = deps.now();
   const record: WebhookRecord = {
     id: newId('webhook'),
@@ -50,6 +52,8 @@ export async function createWebhook(deps: WebhookDeps, orgId: string, rawBody: u
     last_delivery_at: null,
     last_failure_at: null,
     last_failure_reason: null,
+    paused_reason: null,
+    key_id: keyId,
     created_at: now,
     updated_at: now,
   };
@@ -61,18 +65,25 @@ export async function createWebhook(deps: WebhookDeps, orgId: string, rawBody: u
  * PATCH: `status: active` reactivates (consecutive_failures back to 0, held retries due again); `paused` pauses by
  * hand. Setting the status a subscription already has changes nothing.
  */
-export async function updateWebhook(deps: WebhookDeps, orgId: string, id: string, rawBody: unknown): Promise<Nullable<Webhook>> {
+export async function updateWebhook(
+  deps: WebhookDeps,
+  orgId: string,
+  id: string,
+  rawBody: unknown,
+  keyId: string | null,
+): Promise<Nullable<Webhook>> {
   const body = parseOrThrow(updateWebhookBody, rawBody);
   const current = await requireWebhook(deps, orgId, id);
   if (body.url !== undefined) await checkSubscriptionUrl(deps.settings, body.url);
   const now = deps.now();
-  const set: Partial<WebhookRecord> = { updated_at: now };
+  // The gateway let this key write only because it reads every subscribed kind: it now answers for the subscription.
+  const set: Partial<WebhookRecord> = { updated_at: now, ...(keyId ? { key_id: keyId } : {}) };
   if (body.name !== undefined) set.name = body.name;
   if (body.url !== undefined) set.url = body.url;
   if (body.events !== undefined) set.events = body.events;
   const reactivating = body.status === 'active' && current.status === 'paused';
-  if (reactivating) Object.assign(set, { status: 'active', consecutive_failures: 0 });
-  if (body.status === 'paused') set.status = 'paused';
+  if (reactivating) Object.assign(set, { status: 'active', consecutive_failures: 0, paused_reason: null });
+  if (body.status === 'paused' && current.status === 'active') Object.assign(set, { status: 'paused', paused_reason: 'manual' });
 
   const updated = await deps.webhooks.update(orgId, id, set);
   if (!updated) throw notFound('webhook');
@@ -107,6 +118,15 @@ export async function rotateSecret(deps: WebhookDeps, orgId: string, id: string,
   if (!updated) throw notFound('webhook');
   deps.subscriptions.forget(id);
   return withBacklog(deps, updated, { withSecret: true });
+}
+
+/** The per-organization cap (WEBHOOK_MAX_SUBSCRIPTIONS): each subscription costs every event of the organization a delivery. */
+async function requireRoomForSubscription(deps: WebhookDeps, orgId: string): Promise<void> {
+  const limit = deps.settings.maxSubscriptions;
+  if ((await deps.webhooks.count(orgId)) < limit) return;
+  throw new AppError('WEBHOOK_LIMIT_EXCEEDED', `The organization already has ${limit} webhook subscriptions, the most it may have.`, {
+    limit,
+  });
 }
 
 export async function requireWebhook(deps: WebhookDeps, orgId: string, id: string): Promise<WebhookRecord> {

@@ -24,6 +24,8 @@ export function viewWebhook(
     last_delivery_at: isoOrNull(record.last_delivery_at),
     last_failure_at: isoOrNull(record.last_failure_at),
     last_failure_reason: record.last_failure_reason,
+    paused_reason: record.status === 'paused' ? (record.paused_reason ?? 'manual') : null,
+    key_id: record.key_id ?? null,
     previous_secret_expires_at: overlapActive ? isoOrNull(record.previous_secret_expires_at) : null,
     created_at: iso(record.created_at),
     updated_at: iso(record.updated_at),

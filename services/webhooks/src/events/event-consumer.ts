@@ -1,5 +1,6 @@
 import { EventConsumer, type EventBus, type EventType } from '@crm/shared';
 import type { WebhookDeps } from '../domain/deps';
+import { storeEvents } from '../domain/event-log';
 import { fanOut } from '../domain/fan-out';
 
 /**
@@ -16,6 +17,8 @@ export function eventFanOut(deps: WebhookDeps, bus: EventBus, options: { groupId
     topic: options.topic,
     kinds: 'all',
     handle: async (events) => {
+      // Every event is kept first (GET /v1/events, replays), then fanned out; both are idempotent on a re-read batch.
+      await storeEvents(deps, events);
       const leased = await fanOut(deps, events);
       if (leased.length > 0) deps.deliveriesQueued(leased);
     },

@@ -5,4 +5,4 @@ import { createWebhook } from '../domain/subscriptions';
 import { requireId } from './request';
 
 export const createWebhookHandler: RpcHandler<WebhookServiceServer, 'createWebhook', WebhookDeps> = async (deps, request) =>
-  createWebhook(deps, requireId('organization', request.org_id), request.body ?? {});
+  createWebhook(deps, requireId('organization', request.org_id), request.body ?? {}, request.key_id ?? null);

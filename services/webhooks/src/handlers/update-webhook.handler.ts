@@ -5,4 +5,4 @@ import { updateWebhook } from '../domain/subscriptions';
 import { requireId } from './request';
 
 export const updateWebhookHandler: RpcHandler<WebhookServiceServer, 'updateWebhook', WebhookDeps> = async (deps, request) =>
-  updateWebhook(deps, request.org_id, requireId('webhook', request.id), request.body ?? {});
+  updateWebhook(deps, request.org_id, requireId('webhook', request.id), request.body ?? {}, request.key_id ?? null);

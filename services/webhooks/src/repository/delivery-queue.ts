@@ -1,4 +1,3 @@
-import { isDuplicateKeyError } from '@crm/shared';
 import type { RecordStore } from '@crm/shared';
 import type { AttemptRecord, DeliveryRecord } from './delivery.record';
 
@@ -12,11 +11,6 @@ export interface AttemptWrite {
   attempt: AttemptRecord;
 }
 
-interface WriteFailure {
-  index: number;
-  code?: number;
-}
-
 const DUE = { status: 'pending' } as const;
 const freeLease = (now: Date) => ({ $or: [{ lease_until: null }, { lease_until: { $lt: now } }] });
 
@@ -28,25 +22,8 @@ export function deliveryQueueMethods(deliveries: RecordStore<DeliveryRecord>) {
   const Delivery = deliveries.model;
   return {
     /** Stores new deliveries in one round trip; those already stored (a re-consumed event) are left out of the answer. */
-    async insertNew(records: DeliveryRecord[]): Promise<DeliveryRecord[]> {
-      if (records.length === 0) return [];
-      try {
-        await deliveries.collection.insertMany(
-          records.map(({ id, ...rest }) => ({ _id: id, ...rest }) as never),
-          { ordered: false },
-        );
-        return records;
-      } catch (error) {
-        // The driver gives one WriteError or a list of them.
-        const raw = (error as { writeErrors?: WriteFailure | WriteFailure[] }).writeErrors;
-        const writeErrors = Array.isArray(raw) ? raw : raw ? [raw] : [];
-        // Only "already stored" is expected; any other failure fails the batch (the consumer retries it).
-        if (!isDuplicateKeyError(error) || writeErrors.length === 0 || writeErrors.some((writeError) => writeError.code !== 11000))
-          throw error;
-        const duplicates = new Set(writeErrors.map((writeError) => writeError.index));
-        return records.filter((_, index) => !duplicates.has(index));
-      }
-    },
+    // Any failure but "already stored" fails the batch (the consumer retries it).
+    insertNew: (records: DeliveryRecord[]): Promise<DeliveryRecord[]> => deliveries.insertManyNew(records),
 
     /**
      * Leases up to `limit` due attempts to `owner`, oldest due first, leaving out the subscriptions in `exclude`

@@ -70,6 +70,17 @@ export function createDeliveryRepository(storage: Storage) {
 
     countForWebhook: (orgId: string, webhookId: string) => deliveries.count({ org_id: orgId, webhook_id: webhookId }),
 
+    /**
+     * A replay's deliveries (dedup key `replay:<replay id>:<event id>`) by status: three counts on the unique index.
+     * The id is base62, so the prefix needs no escaping.
+     */
+    async replayCounts(orgId: string, webhookId: string, replayId: string): Promise<Record<'pending' | 'succeeded' | 'failed', number>> {
+      const of = (status: string) =>
+        deliveries.count({ dedup_key: { $regex: `^replay:${replayId}:` }, org_id: orgId, webhook_id: webhookId, status });
+      const [pending, succeeded, failed] = await Promise.all([of('pending'), of('succeeded'), of('failed')]);
+      return { pending, succeeded, failed };
+    },
+
     list(orgId: string, webhookId: string, query: DeliveryQuery) {
       const conditions: StoreFilter[] = [{ org_id: orgId, webhook_id: webhookId }];
       if (query.status) conditions.push({ status: query.status });

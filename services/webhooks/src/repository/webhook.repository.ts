@@ -3,6 +3,8 @@ import { Schema } from 'mongoose';
 import type { SecretBox } from '../delivery/secret-box';
 
 export type WebhookStatus = 'active' | 'paused';
+/** Why a subscription is paused (docs/security.md, docs/webhooks.md). */
+export type PausedReason = 'consecutive_failures' | 'manual' | 'api_key_revoked';
 
 export interface WebhookRecord {
   id: string;
@@ -20,6 +22,10 @@ export interface WebhookRecord {
   last_delivery_at: Date | null;
   last_failure_at: Date | null;
   last_failure_reason: string | null;
+  /** Null while active. */
+  paused_reason: PausedReason | null;
+  /** The API key that created the subscription or last changed it: revoking it pauses the subscription. */
+  key_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -42,6 +48,8 @@ const webhookSchema = new Schema(
     last_delivery_at: { type: Date, default: null },
     last_failure_at: { type: Date, default: null },
     last_failure_reason: { type: String, default: null },
+    paused_reason: { type: String, default: null },
+    key_id: { type: String, default: null },
     created_at: { type: Date, required: true },
     updated_at: { type: Date, required: true },
   },
@@ -50,6 +58,8 @@ const webhookSchema = new Schema(
 // The list, and the consumer's lookup of an organization's active subscriptions.
 webhookSchema.index({ org_id: 1, created_at: -1, _id: -1 });
 webhookSchema.index({ org_id: 1, status: 1 });
+// The sweep that pauses the subscriptions of revoked keys.
+webhookSchema.index({ status: 1, key_id: 1 });
 
 /**
  * What a flush of attempts did to one subscription's monitoring fields: `reset` when one succeeded (the count
@@ -175,9 +185,26 @@ export function createWebhookRepository(storage: Storage, box: SecretBox) {
     },
 
     /** Conditional on `active`, so a pause never overwrites a reactivation that happened meanwhile with stale state. */
-    async pauseIfActive(orgId: string, id: string, at: Date): Promise<boolean> {
-      const result = await Webhook.updateOne({ ...byId(orgId, id), status: 'active' }, { $set: { status: 'paused', updated_at: at } });
+    async pauseIfActive(orgId: string, id: string, at: Date, reason: PausedReason): Promise<boolean> {
+      const result = await Webhook.updateOne(
+        { ...byId(orgId, id), status: 'active' },
+        { $set: { status: 'paused', paused_reason: reason, updated_at: at } },
+      );
       return result.modifiedCount > 0;
+    },
+
+    /** The keys answerable for active subscriptions, over every organization (the revoked-key sweep). */
+    async activeKeyIds(): Promise<string[]> {
+      const rows = await Webhook.find({ status: 'active', key_id: { $ne: null } }, { key_id: 1 }).lean<{ key_id: string }[]>();
+      return [...new Set(rows.map((row) => row.key_id))];
+    },
+
+    /** The active subscriptions these keys answer for. */
+    async activeOfKeys(keyIds: string[]): Promise<Array<{ id: string; org_id: string }>> {
+      const rows = await Webhook.find({ status: 'active', key_id: { $in: keyIds } }, { org_id: 1 }).lean<
+        { _id: string; org_id: string }[]
+      >();
+      return rows.map((row) => ({ id: row._id, org_id: row.org_id }));
     },
   };
 }

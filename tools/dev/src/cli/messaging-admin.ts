@@ -2,6 +2,7 @@ import { messagingAdminProgram, requireOrganization } from '@crm/messaging/src/c
 import { exitWith, invocation, runCli, type CliValues } from '@crm/shared/cli';
 import { seedDemoMessaging } from '../demo/messaging-demo-seed';
 import { restoreSimulator } from '../demo/sim-restore';
+import { useLocalServiceToken } from './local-service-token';
 
 const ORG = { name: 'org', value: '<org_id>', required: true, help: 'the organization (org_…)' } as const;
 const target = (values: CliValues) => ({ orgId: String(values.org), simUrl: process.env.SIM_URL ?? 'http://127.0.0.1:8090' });
@@ -34,4 +35,5 @@ const program = messagingAdminProgram(
   ['SIM_URL            the provider simulator (seed-demo, sim-restore; default http://127.0.0.1:8090)'],
 );
 
+useLocalServiceToken();
 exitWith(runCli(program, process.argv.slice(2)));

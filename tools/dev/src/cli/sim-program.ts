@@ -1,5 +1,5 @@
 import { createChatInstanceRepository } from '@crm/messaging/src/repository/chat-instance.repository';
-import { loadMessagingConfig } from '@crm/messaging/src/config';
+import { loadMessagingDatabaseConfig } from '@crm/messaging/src/config';
 import { connectStorage } from '@crm/shared';
 import { invocation, text, UsageError, type CliCommand, type CliOption, type CliProgram, type CliValues } from '@crm/shared/cli';
 import { INSTANCE_KINDS, TEMPLATE_STATUSES, type InstanceKind } from '@crm/shared/schemas';
@@ -94,6 +94,70 @@ export const SIM_COMMANDS: ReadonlyArray<CliCommand<SimContext>> = [
     },
   },
   {
+    name: 'react',
+    summary: 'the person reacts to a message (message.reaction.added; an empty --emoji removes the reaction)',
+    options: [
+      { name: 'from', value: '<+E.164 | handle>', required: true, help: 'who reacts' },
+      { name: 'id', value: '<provider message id>', required: true, help: 'the message reacted to (its external_id)' },
+      { name: 'emoji', value: '<emoji>', required: true, help: 'the reaction, e.g. 👍' },
+      CHANNEL,
+      TO,
+    ],
+    example: 'react --from +15550001111 --id 3EB0ABC --emoji "👍"',
+    run: async (values, sim) => {
+      const from = sender(values, 'from');
+      const { kind, ref } = await sim.numberOf(values);
+      return delivered(await sim.control('reaction', { channel: kind, to_number: ref, from, id: values.id, emoji: text(values.emoji) }));
+    },
+  },
+  {
+    name: 'delete',
+    summary: 'the person deletes a message for everyone (message.deleted)',
+    options: [
+      { name: 'from', value: '<+E.164 | handle>', required: true, help: 'who deletes it' },
+      { name: 'id', value: '<provider message id>', required: true, help: 'the message (its external_id)' },
+      CHANNEL,
+      TO,
+    ],
+    example: 'delete --from +15550001111 --id 3EB0ABC',
+    run: async (values, sim) => {
+      const from = sender(values, 'from');
+      const { kind, ref } = await sim.numberOf(values);
+      return delivered(await sim.control('delete', { channel: kind, to_number: ref, from, id: values.id }));
+    },
+  },
+  {
+    name: 'qr',
+    summary: 'the QR-code session needs pairing again: a new code to scan (channel.qr.updated; sends fail until reconnect)',
+    options: [{ name: 'code', value: '<text>', help: 'the code the QR encodes (default: a random one)' }, TO],
+    example: 'qr',
+    run: async (values, sim) => {
+      const { ref } = await sim.numberOf({ ...values, channel: 'qrcode' });
+      return delivered(await sim.control('qr', { channel: 'qrcode', to_number: ref, code: values.code }));
+    },
+  },
+  {
+    name: 'fail-next',
+    summary: 'the next send fails: refused at once (--when send), or accepted and then reported failed (--when delivery)',
+    options: [
+      { name: 'code', value: '<provider code>', required: true, integer: { min: 1 }, help: "the provider's error code, e.g. 131026" },
+      { name: 'message', value: '<text>', help: "the provider's error text" },
+      { name: 'when', value: '<send|delivery>', choices: ['send', 'delivery'], help: 'default delivery (message.failed)' },
+      CHANNEL,
+      TO,
+    ],
+    example: 'fail-next --code 131026 --when delivery',
+    run: async (values, sim) => {
+      const { kind, ref } = await sim.numberOf(values);
+      const failure = {
+        mode: values.when === 'send' ? 'error' : 'failed_status',
+        code: Number(values.code),
+        message: text(values.message) || 'Message undeliverable',
+      };
+      return sim.control('numbers', { channel: kind, to_number: ref, fail_next: [failure] });
+    },
+  },
+  {
     name: 'phone-send',
     summary: 'someone types on the QR-code phone itself',
     options: [
@@ -149,17 +213,19 @@ export const SIM_COMMANDS: ReadonlyArray<CliCommand<SimContext>> = [
   },
   {
     name: 'template',
-    summary: "the provider's review changes a template's status (message_template.status_updated)",
+    summary: "the provider's review changes a template's status (template.approved, template.rejected)",
     options: [
       { name: 'name', value: '<name>', required: true, help: 'the template' },
       { name: 'language', value: '<code>', required: true, help: 'its language, e.g. en_US' },
       { name: 'status', value: '<status>', required: true, choices: TEMPLATE_STATUSES, help: 'the new status' },
+      { name: 'reason', value: '<text>', help: "the provider's reason for a rejection, e.g. INVALID_FORMAT" },
       TO,
     ],
     example: 'template --name summer_sale --language en_US --status APPROVED',
     run: async (values, sim) => {
       const { ref } = await sim.numberOf({ ...values, channel: 'official' });
-      const body = { channel: 'official', to_number: ref, name: values.name, language: values.language, status: values.status };
+      const { name, language, status, reason } = values;
+      const body = { channel: 'official', to_number: ref, name, language, status, reason };
       return delivered(await sim.control('templates', body));
     },
   },
@@ -216,7 +282,7 @@ function openSimContext(simUrl: string): { context: SimContext; close(): Promise
       ref = last[kind] ?? '';
       if (!ref) throw new UsageError(`the simulator knows no ${kind} number yet: pass --to <handle>`);
     }
-    const config = loadMessagingConfig();
+    const config = loadMessagingDatabaseConfig();
     database ??= connectStorage(config.MONGODB_URI, config.MESSAGING_DB_NAME);
     if (!(await createChatInstanceRepository(await database).getByProviderRef(kind, ref)))
       throw new Error(

@@ -51,13 +51,37 @@ describe('provider callback shapes: what the simulator posts, each adapter reads
       { kind: 'edit', ref: 'ref-1', external_id: 'm1', text: 'fixed', at },
     ]);
     expect(parse({ type: 'connection', connected: false })).toEqual([{ kind: 'connection', ref: 'ref-1', connected: false }]);
+    expect(parse({ type: 'delete', from: '+15550001111', id: 'm1', at })).toEqual([
+      { kind: 'delete', ref: 'ref-1', external_id: 'm1', at },
+    ]);
+    expect(parse({ type: 'reaction', from: '+15550001111', id: 'r1', message_id: 'm1', emoji: '👍', at })).toEqual([
+      {
+        kind: 'reaction',
+        ref: 'ref-1',
+        external_id: 'm1',
+        from: kind === 'official' ? '15550001111' : '15550001111@c.chatapp',
+        emoji: '👍',
+        key: 'r1',
+        at,
+      },
+    ]);
   });
 
-  it('official: template approval changes', () => {
+  it('official: template approval changes, with the reason of a rejection', () => {
     const body = callbackBody('official', 'ref-1', { type: 'template_status', name: 'welcome', language: 'pt_BR', status: 'APPROVED' });
     expect(adapters.official.parseCallback(body)).toEqual([
-      { kind: 'template_status', ref: 'ref-1', name: 'welcome', language: 'pt_BR', status: 'APPROVED' },
+      { kind: 'template_status', ref: 'ref-1', name: 'welcome', language: 'pt_BR', status: 'APPROVED', reason: null },
     ]);
+    const rejected = { type: 'template_status', name: 'w', language: 'en', status: 'REJECTED', reason: 'INVALID_FORMAT' } as const;
+    expect(adapters.official.parseCallback(callbackBody('official', 'ref-1', rejected))).toEqual([
+      { kind: 'template_status', ref: 'ref-1', name: 'w', language: 'en', status: 'REJECTED', reason: 'INVALID_FORMAT' },
+    ]);
+  });
+
+  it('qrcode: a new QR code to pair the phone again', () => {
+    const expires = new Date('2026-01-02T03:05:05.000Z');
+    const body = callbackBody('qrcode', 'ref-1', { type: 'qr', code: '2@abc', expires_at: expires });
+    expect(adapters.qrcode.parseCallback(body)).toEqual([{ kind: 'qr', ref: 'ref-1', qr_code: '2@abc', expires_at: expires }]);
   });
 
   it('qrcode: a message typed on the phone is an outgoing message', () => {
@@ -89,6 +113,12 @@ describe('provider callback shapes: what the simulator posts, each adapter reads
       { kind: 'status', ref: 'page-1', external_id: 'mid-2', status: 'read', error: null, at },
     ]);
     expect(parse({ type: 'connection', connected: false })).toEqual([{ kind: 'connection', ref: 'page-1', connected: false }]);
+    expect(parse({ type: 'delete', from: 'psid-1', id: 'mid-1', at })).toEqual([
+      { kind: 'delete', ref: 'page-1', external_id: 'mid-1', at },
+    ]);
+    expect(parse({ type: 'reaction', from: 'psid-1', id: 'r1', message_id: 'mid-1', emoji: '❤️', at })).toEqual([
+      { kind: 'reaction', ref: 'page-1', external_id: 'mid-1', from: 'psid-1', emoji: '❤️', key: expect.stringContaining('psid-1'), at },
+    ]);
   });
 
   it('ignores bodies that are not callbacks', () => {

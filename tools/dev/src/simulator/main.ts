@@ -1,4 +1,4 @@
-import { envPort, loadConfig } from '@crm/shared';
+import { DEV_CALLBACK_SECRET, DEV_PROVIDER_TOKEN, envPort, loadConfig } from '@crm/shared';
 import { z } from 'zod';
 import { startSimulator } from './simulator';
 
@@ -14,8 +14,8 @@ const schema = z.object({
     .default('http://127.0.0.1:8082')
     .transform((value) => value.split(',').map((url) => url.trim()))
     .pipe(z.array(z.string().url()).min(1)),
-  PROVIDER_CALLBACK_SECRET: z.string().min(8).default('dev-provider-callback-secret'),
-  PROVIDER_TOKEN: z.string().min(1).default('dev-provider-token'),
+  PROVIDER_CALLBACK_SECRET: z.string().min(8).default(DEV_CALLBACK_SECRET),
+  PROVIDER_TOKEN: z.string().min(1).default(DEV_PROVIDER_TOKEN),
   SIM_STATUS_DELAY_MS: z.coerce.number().int().min(0).default(300),
   SIM_HOLD_MS: z.coerce.number().int().min(0).default(10_000),
 });

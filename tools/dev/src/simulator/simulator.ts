@@ -1,5 +1,6 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { CALLBACK_TIMESTAMP_HEADER, signCallback } from '@crm/shared';
 import { INSTANCE_KINDS, type InstanceKind } from '@crm/shared/schemas';
 import { SimState, type SimNumber } from './state';
 import { callbackBody, signatureHeaderOf, type SimEvent } from './wire';
@@ -151,18 +152,20 @@ class Simulator {
     }
     number.recent_sends.push(Date.now());
     const to = String((body.to as string | undefined) ?? (body.recipient as { id?: string } | undefined)?.id ?? '');
-    const id = kind === 'official' ? `wamid.${token(24)}` : kind === 'qrcode' ? `3EB0${token(16).toUpperCase()}` : `m_${token(24)}`;
+    const id = messageId(kind);
     this.state.sent.push({ id, kind, ref, to, body, at: new Date().toISOString() });
-    this.scheduleStatuses(number, id, to);
+    this.scheduleStatuses(number, id, to, failure?.mode === 'failed_status' ? { code: failure.code, title: failure.message } : undefined);
     if (kind === 'official')
       return { status: 200, body: { messaging_product: 'chatapp', contacts: [{ input: to, wa_id: to }], messages: [{ id }] } };
     if (kind === 'qrcode') return { status: 201, body: { id, status: 'PENDING' } };
     return { status: 200, body: { recipient_id: to, message_id: id } };
   }
 
-  private scheduleStatuses(number: SimNumber, id: string, recipient: string): void {
+  /** The status callbacks of an accepted send; a billing problem (131042) or a scripted `failure` ends in `failed`. */
+  private scheduleStatuses(number: SimNumber, id: string, recipient: string, failure?: { code: number; title: string }): void {
     const billingFails = number.kind === 'official' && (!number.payment_method || number.late_billing_failure);
-    const steps: Array<Extract<SimEvent, { type: 'status' }>['status']> = billingFails
+    const failed = failure ?? (billingFails ? { code: 131042, title: 'Business eligibility payment issue' } : undefined);
+    const steps: Array<Extract<SimEvent, { type: 'status' }>['status']> = failed
       ? ['sent', 'failed']
       : number.kind === 'photoapp' || number.kind === 'socialmsg'
         ? ['delivered', 'read']
@@ -171,7 +174,7 @@ class Simulator {
       for (const status of steps) {
         await new Promise((resolve) => setTimeout(resolve, this.options.statusDelayMs));
         if (this.stopped) return;
-        const error = status === 'failed' ? { code: 131042, title: 'Business eligibility payment issue' } : undefined;
+        const error = status === 'failed' ? failed : undefined;
         await this.post(number.kind, number.ref, { type: 'status', id, status, recipient, error, at: new Date() });
       }
     })().catch((error: unknown) => this.options.log?.(`status callbacks for ${id} failed: ${String(error)}`));
@@ -217,14 +220,7 @@ class Simulator {
     const at = typeof body.timestamp === 'string' ? new Date(body.timestamp) : new Date();
     switch (resource) {
       case 'inbound': {
-        const id =
-          typeof body.id === 'string'
-            ? body.id
-            : kind === 'official'
-              ? `wamid.${token(24)}`
-              : kind === 'qrcode'
-                ? `3EB0${token(16).toUpperCase()}`
-                : `m_${token(24)}`;
+        const id = typeof body.id === 'string' ? body.id : messageId(kind);
         const event: SimEvent = {
           type: 'message',
           from: String(body.from ?? ''),
@@ -240,34 +236,39 @@ class Simulator {
         return { status: 200, body: { id, callback_statuses: answers } };
       }
       case 'edit':
-        return {
-          status: 200,
-          body: {
-            callback_status: await this.post(kind, ref, {
-              type: 'edit',
-              from: String(body.from ?? ''),
-              id: String(body.id ?? ''),
-              text: String(body.text ?? ''),
-              at,
-            }),
-          },
-        };
-      case 'phone-send': {
-        const id = `3EB0${token(16).toUpperCase()}`;
-        return {
-          status: 200,
-          body: {
-            id,
-            callback_status: await this.post(kind, ref, {
-              type: 'phone_send',
-              to: String(body.recipient ?? ''),
-              id,
-              text: String(body.text ?? ''),
-              at,
-            }),
-          },
-        };
+        return this.answer(kind, ref, {
+          type: 'edit',
+          from: String(body.from ?? ''),
+          id: String(body.id ?? ''),
+          text: String(body.text ?? ''),
+          at,
+        });
+      case 'delete':
+        return this.answer(kind, ref, { type: 'delete', from: String(body.from ?? ''), id: String(body.id ?? ''), at });
+      case 'reaction':
+        return this.answer(kind, ref, {
+          type: 'reaction',
+          from: String(body.from ?? ''),
+          id: messageId(kind),
+          message_id: String(body.id ?? ''),
+          emoji: String(body.emoji ?? ''),
+          at,
+        });
+      case 'qr': {
+        if (kind !== 'qrcode') return { status: 400, body: { error: 'only a qrcode number shows a QR code' } };
+        // The session is unpaired until the phone scans the code: sends answer 409 like a disconnected number.
+        number.connected = false;
+        const code = typeof body.code === 'string' ? body.code : `2@${token(32)},${token(24)}==`;
+        return this.answer(kind, ref, { type: 'qr', code, expires_at: new Date(Date.now() + 60_000) });
       }
+      case 'phone-send':
+        return this.answer(kind, ref, {
+          type: 'phone_send',
+          to: String(body.recipient ?? ''),
+          id: messageId('qrcode'),
+          text: String(body.text ?? ''),
+          at,
+        });
       case 'numbers':
         return this.configure(number, body);
       case 'templates': {
@@ -279,12 +280,19 @@ class Simulator {
           name: template.name,
           language: template.language,
           status: template.status,
+          ...(typeof body.reason === 'string' ? { reason: body.reason } : {}),
         });
         return { status: 200, body: { template, callback_status: callback } };
       }
       default:
         return { status: 404, body: { error: 'unknown control route' } };
     }
+  }
+
+  /** Posts one callback and answers with the messaging service's status (and the ids the callback carried). */
+  private async answer(kind: InstanceKind, ref: string, event: SimEvent): Promise<Reply> {
+    const callbackStatus = await this.post(kind, ref, event);
+    return { status: 200, body: { ...('id' in event ? { id: event.id } : {}), callback_status: callbackStatus } };
   }
 
   private async configure(number: SimNumber, body: Json): Promise<Reply> {
@@ -296,7 +304,13 @@ class Simulator {
       number.rate_limit = { limit: Number(limit.limit ?? 1), window_ms: Number(limit.window_ms ?? 60_000) };
       number.recent_sends = [];
     }
-    if (Array.isArray(body.fail_next)) number.fail_next.push(...(body.fail_next as SimNumber['fail_next']));
+    if (Array.isArray(body.fail_next)) {
+      const modes = body.fail_next as SimNumber['fail_next'];
+      // The page messenger reports deliveries and reads, never a failed delivery.
+      if (number.kind !== 'qrcode' && number.kind !== 'official' && modes.some((mode) => mode.mode === 'failed_status'))
+        return { status: 400, body: { error: 'a page reports no failed deliveries: use mode error (a refused send)' } };
+      number.fail_next.push(...modes);
+    }
     let callback: number | null = null;
     if (typeof body.connected === 'boolean' && body.connected !== number.connected) {
       number.connected = body.connected;
@@ -315,7 +329,7 @@ class Simulator {
       try {
         const response = await fetch(`${target}/callbacks/${kind}`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', [signatureHeaderOf(kind)]: signBody(this.options.callbackSecret, raw) },
+          headers: callbackHeaders(kind, this.options.callbackSecret, raw),
           body: raw,
           signal: AbortSignal.timeout(10_000),
         });
@@ -331,8 +345,15 @@ class Simulator {
   }
 }
 
-/** `sha256=<hex HMAC-SHA256 of the raw body>`: how the providers sign their callbacks. */
-const signBody = (secret: string, raw: string): string => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
+/** Signed as each attempt leaves, so that a retry is not refused as a replay: the messaging signature scheme. */
+function callbackHeaders(kind: InstanceKind, secret: string, raw: string): Record<string, string> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  return {
+    'content-type': 'application/json',
+    [CALLBACK_TIMESTAMP_HEADER]: String(timestamp),
+    [signatureHeaderOf(kind)]: signCallback(secret, timestamp, raw),
+  };
+}
 
 function refusal(kind: InstanceKind, status: number, code: number, message: string): Reply {
   return kind === 'qrcode'
@@ -345,6 +366,10 @@ async function sequential(times: number, task: () => Promise<number>): Promise<n
   for (let i = 0; i < times; i++) results.push(await task());
   return results;
 }
+
+/** A provider message id in the shape each provider uses. */
+const messageId = (kind: InstanceKind): string =>
+  kind === 'official' ? `wamid.${token(24)}` : kind === 'qrcode' ? `3EB0${token(16).toUpperCase()}` : `m_${token(24)}`;
 
 const token = (length: number): string => randomBytes(length).toString('base64url').replace(/[-_]/g, 'x').slice(0, length);
 

@@ -9,7 +9,15 @@ export interface SimTemplate {
   components: unknown[];
 }
 
-export type FailMode = { mode: 'timeout' } | { mode: 'server_error' } | { mode: 'error'; code: number; message: string };
+/**
+ * How the next send fails: held past the sender's timeout, a 5xx, a refusal with a provider code, or accepted and
+ * then reported `failed` by a status callback with that code (a delivery the provider gives up on).
+ */
+export type FailMode =
+  | { mode: 'timeout' }
+  | { mode: 'server_error' }
+  | { mode: 'error'; code: number; message: string }
+  | { mode: 'failed_status'; code: number; message: string };
 
 /** One number or page as the provider sees it. */
 export interface SimNumber {

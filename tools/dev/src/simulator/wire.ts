@@ -16,8 +16,14 @@ export type SimEvent =
       at: Date;
     }
   | { type: 'edit'; from: string; id: string; text: string; at: Date }
+  /** The person deletes a message for everyone; `id` is the message's provider id. */
+  | { type: 'delete'; from: string; id: string; at: Date }
+  /** The person reacts to the message `message_id` (an empty emoji removes the reaction); `id` is the reaction's own id. */
+  | { type: 'reaction'; from: string; id: string; message_id: string; emoji: string; at: Date }
   | { type: 'connection'; connected: boolean }
-  | { type: 'template_status'; name: string; language: string; status: string };
+  /** A QR-code session needs pairing again: the code the phone must scan, valid until `expires_at`. */
+  | { type: 'qr'; code: string; expires_at: Date }
+  | { type: 'template_status'; name: string; language: string; status: string; reason?: string };
 
 const seconds = (at: Date) => String(Math.floor(at.getTime() / 1000));
 const digitsOf = (value: string) => value.split('@')[0]?.replace(/\D/g, '') ?? '';
@@ -55,6 +61,31 @@ function cloudBody(ref: string, event: SimEvent): unknown {
           },
         ],
       });
+    case 'delete':
+      return change('messages', {
+        messages: [
+          {
+            from: digitsOf(event.from),
+            id: `${event.id}.revoke`,
+            timestamp: seconds(event.at),
+            type: 'revoke',
+            revoke: { original_id: event.id },
+          },
+        ],
+      });
+    case 'reaction':
+      return change('messages', {
+        contacts: [{ profile: { name: '' }, wa_id: digitsOf(event.from) }],
+        messages: [
+          {
+            from: digitsOf(event.from),
+            id: event.id,
+            timestamp: seconds(event.at),
+            type: 'reaction',
+            reaction: { message_id: event.message_id, emoji: event.emoji },
+          },
+        ],
+      });
     case 'status':
       return change('messages', {
         statuses: [
@@ -74,8 +105,10 @@ function cloudBody(ref: string, event: SimEvent): unknown {
         event: event.status,
         message_template_name: event.name,
         message_template_language: event.language,
+        reason: event.reason ?? 'NONE',
       });
     case 'phone_send':
+    case 'qr':
       return change('messages', {});
   }
 }
@@ -102,6 +135,18 @@ function bridgeBody(ref: string, event: SimEvent): unknown {
       });
     case 'edit':
       return wrap('message.edit', { id: event.id, text: event.text, timestamp: seconds(event.at) });
+    case 'delete':
+      return wrap('message.delete', { id: event.id, timestamp: seconds(event.at) });
+    case 'reaction':
+      return wrap('message.reaction', {
+        id: event.id,
+        message_id: event.message_id,
+        remote_jid: `${digitsOf(event.from)}@c.chatapp`,
+        text: event.emoji,
+        timestamp: seconds(event.at),
+      });
+    case 'qr':
+      return wrap('qrcode.updated', { qrcode: { code: event.code }, expires_at: seconds(event.expires_at) });
     case 'status': {
       const status = { sent: 'SERVER_ACK', delivered: 'DELIVERY_ACK', read: 'READ', failed: 'ERROR' }[event.status];
       return wrap('message.update', {
@@ -132,6 +177,14 @@ function pageBody(ref: string, event: SimEvent): unknown {
       });
     case 'edit':
       return messaging({ sender: { id: event.from }, timestamp: event.at.getTime(), message_edit: { mid: event.id, text: event.text } });
+    case 'delete':
+      return messaging({ sender: { id: event.from }, timestamp: event.at.getTime(), message: { mid: event.id, is_deleted: true } });
+    case 'reaction':
+      return messaging({
+        sender: { id: event.from },
+        timestamp: event.at.getTime(),
+        reaction: { mid: event.message_id, action: event.emoji ? 'react' : 'unreact', emoji: event.emoji, reaction: 'other' },
+      });
     case 'status':
       if (event.status === 'read')
         return messaging({ sender: { id: event.recipient }, timestamp: event.at.getTime(), read: { mid: event.id } });

@@ -1,7 +1,8 @@
-import { AppError, retryOnConflict, type Revised, WriteConflict } from '@crm/shared';
+import { AppError, type OutboxEntry, retryOnConflict, type Revised, WriteConflict } from '@crm/shared';
 import { launchBroadcastBody, parseOrThrow, scheduleBroadcastBody, type BroadcastStatus } from '@crm/shared/schemas';
 import type { MessagingDeps } from '../deps';
 import type { BroadcastRecord } from '../../repository/broadcast.repository';
+import { startedEvents } from './broadcast-events';
 import { invalidStatus, requireBroadcast, withFreshStats } from './crud';
 import { checkLaunch } from './launch-checks';
 import { viewBroadcast, type BroadcastView } from './views';
@@ -26,10 +27,13 @@ async function apply(
   action: string,
   from: readonly BroadcastStatus[],
   set: Partial<BroadcastRecord>,
-  options: { checkedRevision?: boolean } = {},
+  options: { checkedRevision?: boolean; events?: (next: BroadcastRecord, at: Date) => OutboxEntry[] } = {},
 ): Promise<BroadcastRecord> {
   const rev = options.checkedRevision ? current.rev : undefined;
-  const updated = await deps.broadcasts.records.transition(current.id, from, { ...set, updated_at: deps.now() }, rev);
+  const at = deps.now();
+  const change = { ...set, updated_at: at };
+  const events = options.events?.({ ...current, ...change }, at) ?? [];
+  const updated = await deps.broadcasts.records.transition(current.id, from, change, rev, events);
   if (updated) return withFreshStats(deps, updated);
   const now = await requireBroadcast(deps, current.org_id, current.id);
   if (!from.includes(now.status)) throw invalidStatus(now, action, from);
@@ -44,7 +48,10 @@ export async function launchBroadcast(deps: MessagingDeps, orgId: string, id: st
     if (!LAUNCHABLE.includes(current.status)) throw invalidStatus(current, 'launched', LAUNCHABLE);
     const override = body.confirmWarmupOverride === true;
     await checkLaunch(deps, current, { override });
-    const launched = await apply(deps, current, 'launched', LAUNCHABLE, startFields(deps, override), { checkedRevision: true });
+    const launched = await apply(deps, current, 'launched', LAUNCHABLE, startFields(deps, override), {
+      checkedRevision: true,
+      events: startedEvents,
+    });
     deps.broadcasts.wake();
     return viewBroadcast(launched);
   });

@@ -20,16 +20,3 @@ export async function applyRecipientStatus(
   await deps.broadcasts.records.noteRecipientChange(before.broadcast_id, at);
   if (status === 'failed') await settleFinalStatus(deps, before.broadcast_id);
 }
-
-const OPT_OUT = new Set(['stop', 'unsubscribe', 'opt out', 'optout', 'stop all']);
-const OPT_IN = new Set(['start', 'subscribe', 'unstop']);
-
-/** An inbound STOP opts the contact out of marketing broadcasts; START opts it back in. */
-export async function applyMarketingKeyword(deps: MessagingDeps, orgId: string, contactId: string, text: string | null): Promise<void> {
-  const word = (text ?? '')
-    .trim()
-    .toLowerCase()
-    .replace(/[.!]+$/, '');
-  if (OPT_OUT.has(word)) await deps.broadcasts.optOuts.optOut(orgId, contactId, deps.now());
-  else if (OPT_IN.has(word)) await deps.broadcasts.optOuts.optIn(orgId, contactId);
-}

@@ -1,7 +1,7 @@
 import type { AudienceEstimate, Recipient } from '@crm/proto/gen/broadcasts/v1/broadcasts';
 import { iso, isoOrNull, type Nullable } from '@crm/shared';
 import type { BroadcastObject } from '@crm/shared/events';
-import type { BroadcastRecord } from '../../repository/broadcast.repository';
+import type { BroadcastAudience, BroadcastRecord } from '../../repository/broadcast.repository';
 import type { RecipientRecord } from '../../repository/recipient.repository';
 
 export type BroadcastView = BroadcastObject;
@@ -15,7 +15,7 @@ export function viewBroadcast(record: BroadcastRecord): BroadcastView {
     description: record.description,
     status: record.status,
     chatapp_instances: record.instances,
-    audience: record.audience,
+    audience: viewAudience(record.audience),
     message: record.message,
     cloud_template: record.cloud_template,
     settings: record.settings,
@@ -27,6 +27,14 @@ export function viewBroadcast(record: BroadcastRecord): BroadcastView {
     created_at: iso(record.created_at),
     updated_at: iso(record.updated_at),
   };
+}
+
+/** Filter dates in UTC: broadcasts stored before requests' dates were normalized kept them as sent (`…-05:00`). */
+function viewAudience(audience: BroadcastAudience): BroadcastAudience {
+  const { filters } = audience;
+  if (!filters) return audience;
+  const utc = (value: string | null) => (value === null ? null : new Date(value).toISOString());
+  return { ...audience, filters: { ...filters, created_after: utc(filters.created_after), created_before: utc(filters.created_before) } };
 }
 
 export function viewRecipient(record: RecipientRecord): RecipientView {

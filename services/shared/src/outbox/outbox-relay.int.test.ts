@@ -1,16 +1,65 @@
-import {
-  createLogger,
-  newEvent,
-  outboxOnInsert,
-  outboxOnUpdate,
-  OutboxRelay,
-  OutboxSignal,
-  type EventBus,
-  type OutgoingMessage,
-} from '@crm/shared';
 import { MongoClient, type Collection, type Document } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testSystem } from '../support/system';
+import { Schema } from 'mongoose';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { testBus, testEvent, testStorage, uniqueName } from '../../../../test/support/integration';
+import type { EventBus, OutgoingMessage } from '../kafka/event-bus';
+import { kafkaFromEnv } from '../kafka/kafka-client';
+import { createLogger } from '../logger';
+import { RecordStore } from '../mongo/record-store';
+import type { Storage } from '../mongo/storage';
+import { newEvent } from './domain-event';
+import { outboxOnInsert, outboxOnUpdate } from './outbox-fields';
+import { OutboxRelay } from './outbox-relay';
+import { OutboxSignal } from './outbox-signal';
+
+/**
+ * A write that carries events wakes the relay by itself (the storage kit signals it): with the relay's idle check
+ * far beyond the test's time, an event reaches Kafka only if the write woke the relay.
+ */
+describe('outbox writes wake the relay', () => {
+  let storage: Storage;
+  beforeAll(async () => {
+    storage = await testStorage('outbox');
+  });
+  afterAll(() => storage.close());
+
+  it('publishes the events of an insert and of an update to Kafka at once, without any nudge', async () => {
+    const notes = new RecordStore<{ id: string; org_id: string; text: string }>(storage, {
+      model: 'Note',
+      schema: new Schema({ _id: String, org_id: String, text: String }, { versionKey: false, collection: 'notes' }),
+      what: 'note',
+      outbox: true,
+    });
+    await notes.model.init();
+    const { bus, topic } = await testBus('outbox');
+    const relay = new OutboxRelay({ outbox: storage.outbox, bus, topic, logger: createLogger('relay', 'warn'), idleCheckMs: 600_000 });
+    const consumer = kafkaFromEnv(inject('integration'), { clientId: 'outbox-relay-test' }).consumer({
+      groupId: `${topic}-reader`,
+      maxWaitTimeInMs: 100,
+    });
+    const received: string[] = [];
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({ eachMessage: async ({ message }) => void received.push(String(message.headers?.['event-id'])) });
+    relay.start();
+    try {
+      // The relay's first pass (every collection, at start) is over before the writes below.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const created = testEvent('org_a');
+      await notes.insert({ id: 'nt_1', org_id: 'org_a', text: 'first' }, { events: [created] });
+      const edited = testEvent('org_a');
+      await notes.update({ _id: 'nt_1' }, { text: 'second' }, { events: [edited] });
+      await expect.poll(() => received, { timeout: 15_000, interval: 50 }).toEqual(expect.arrayContaining([created.id, edited.id]));
+      await expect
+        .poll(async () => (await notes.collection.findOne({ _id: 'nt_1' as never }))?._outbox_pending, { timeout: 5_000 })
+        .toBe(false);
+    } finally {
+      await relay.stop();
+      await consumer.disconnect();
+      await bus.close();
+    }
+  });
+});
 
 /** A bus that records what it was given and can hold a publish until released (a slow broker acknowledgement). */
 function recordingBus() {
@@ -57,14 +106,10 @@ describe('outbox relays of two replicas', () => {
   let mongo: MongoClient;
   let collection: Collection<Document>;
   beforeAll(async () => {
-    mongo = await new MongoClient(testSystem().env.MONGODB_URI ?? '').connect();
-    collection = mongo.db(`${testSystem().env.CRM_DB_NAME}_relay`).collection('records');
-    await collection.deleteMany({});
+    mongo = await new MongoClient(inject('integration').MONGODB_URI).connect();
+    collection = mongo.db(uniqueName('relay')).collection('records');
   });
-  afterAll(async () => {
-    await mongo.db(`${testSystem().env.CRM_DB_NAME}_relay`).dropDatabase();
-    await mongo.close();
-  });
+  afterAll(() => mongo.close());
 
   it('publishes an event appended while the other replica held the record leased, long before the lease expires', async () => {
     const logger = createLogger('relay-test', 'silent');
@@ -89,7 +134,7 @@ describe('outbox relays of two replicas', () => {
       relayB.start();
       const second = newEvent('org_relay', 'contact.tag.added', { contact: { id: 'ct_relay', name: 'Relay' }, tag: 'second' });
       await collection.updateOne({ _id: 'ct_relay' as never }, outboxOnUpdate([second]) as Document);
-      signalB.written(collection.collectionName);
+      signalB.written({ collection: collection.collectionName, id: 'ct_relay' });
       await new Promise((resolve) => setTimeout(resolve, 200));
       a.release();
 

@@ -1,0 +1,120 @@
+import { AppError } from '@crm/shared/core';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TENANT_CONCURRENCY } from '../config';
+import { limitsByPlan, TenantBulkheads } from './tenant-bulkhead';
+
+/** Work that ends when the test says. */
+function held() {
+  const releases: Array<() => void> = [];
+  let started = 0;
+  const work = () =>
+    new Promise<string>((resolve) => {
+      started += 1;
+      releases.push(() => resolve('done'));
+    });
+  return { work, started: () => started, releaseOne: () => releases.shift()?.() };
+}
+
+const refusalOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as AppError,
+  );
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('tenant bulkheads', () => {
+  it('serves an organization up to its concurrency, queues up to its queue, refuses the rest at once with 429', async () => {
+    const bulkheads = new TenantBulkheads(() => ({ concurrency: 2, queue: 1, queueWaitMs: 10_000 }));
+    const busy = held();
+    const running = [bulkheads.run('org_a', 'pro', busy.work), bulkheads.run('org_a', 'pro', busy.work)];
+    const queued = bulkheads.run('org_a', 'pro', busy.work);
+    const refused = await refusalOf(bulkheads.run('org_a', 'pro', busy.work));
+    expect(refused).toMatchObject({ code: 'RATE_LIMITED', details: { policy: 'concurrency', limit: 2, retry_after_seconds: 1 } });
+    expect(busy.started()).toBe(2);
+
+    // Another organization has its own compartment.
+    const other = held();
+    const otherRun = bulkheads.run('org_b', 'pro', other.work);
+    await tick();
+    expect(other.started()).toBe(1);
+    other.releaseOne();
+    expect(await otherRun).toBe('done');
+
+    // A freed place goes to the waiter.
+    busy.releaseOne();
+    await tick();
+    expect(busy.started()).toBe(3);
+    busy.releaseOne();
+    busy.releaseOne();
+    expect(await Promise.all([...running, queued])).toEqual(['done', 'done', 'done']);
+    expect(bulkheads.activeOf('org_a')).toBe(0);
+  });
+
+  it('never starts a request that waited past its queue wait or its deadline, and frees its place', async () => {
+    const bulkheads = new TenantBulkheads(() => ({ concurrency: 1, queue: 5, queueWaitMs: 30 }));
+    const busy = held();
+    const running = bulkheads.run('org_a', 'pro', busy.work);
+    const waited = await refusalOf(bulkheads.run('org_a', 'pro', busy.work));
+    expect(waited).toMatchObject({ code: 'RATE_LIMITED', details: { policy: 'concurrency' } });
+    const expired = await refusalOf(bulkheads.run('org_a', 'pro', busy.work, Date.now() - 1));
+    expect(expired).toMatchObject({ code: 'RATE_LIMITED' });
+    const gone = new AbortController();
+    const abandoned = refusalOf(bulkheads.run('org_a', 'pro', busy.work, Infinity, gone.signal));
+    gone.abort();
+    expect(await abandoned).toBeInstanceOf(AppError);
+    expect(busy.started()).toBe(1);
+    busy.releaseOne();
+    await running;
+    // Nothing left waiting: the next request starts at once.
+    const next = bulkheads.run('org_a', 'pro', busy.work);
+    await tick();
+    expect(busy.started()).toBe(2);
+    busy.releaseOne();
+    await next;
+  });
+
+  it('serves a burst that fits the queue in full when the organization is otherwise idle', async () => {
+    const bulkheads = new TenantBulkheads(limitsByPlan(DEFAULT_TENANT_CONCURRENCY, 300, 0));
+    const quick = () => new Promise<number>((resolve) => setTimeout(() => resolve(200), 5));
+    const deadline = Date.now() + 12_000;
+    const answers = await Promise.all(Array.from({ length: 50 }, () => bulkheads.run('org_a', 'free', quick, deadline)));
+    expect(answers).toEqual(Array.from({ length: 50 }, () => 200));
+  });
+
+  it('refuses at once a request whose expected wait passes its deadline, from the organization’s recent service time', async () => {
+    const bulkheads = new TenantBulkheads(() => ({ concurrency: 1, queue: 10, queueWaitMs: 0 }));
+    // One request of 60 ms teaches the compartment its service time (kept while a request is in service).
+    const slow = held();
+    const first = bulkheads.run('org_a', 'pro', () => sleep(60));
+    const holding = bulkheads.run('org_a', 'pro', slow.work);
+    await first;
+    // One in service, two waiting: the third waiter expects about 3 × 12 ms (a fifth of 60 ms averaged in).
+    const waiting = [
+      bulkheads.run('org_a', 'pro', slow.work, Date.now() + 60_000),
+      bulkheads.run('org_a', 'pro', slow.work, Date.now() + 60_000),
+    ];
+    let settled = false;
+    const refusal = refusalOf(bulkheads.run('org_a', 'pro', slow.work, Date.now() + 30)).finally(() => (settled = true));
+    // Refused without waiting for its deadline.
+    await tick();
+    expect(settled).toBe(true);
+    expect(await refusal).toMatchObject({ code: 'RATE_LIMITED', details: { policy: 'concurrency' } });
+    // With time enough, the same place is granted.
+    const granted = bulkheads.run('org_a', 'pro', slow.work, Date.now() + 60_000);
+    for (let i = 0; i < 4; i += 1) {
+      slow.releaseOne();
+      await tick();
+    }
+    expect(await Promise.all([holding, ...waiting, granted])).toEqual(['done', 'done', 'done', 'done']);
+    expect(slow.started()).toBe(4);
+  });
+
+  it('sizes the compartments from the plan; an unknown plan gets the smallest', () => {
+    const limits = limitsByPlan('free:2, pro:8', 12, 250);
+    expect(limits('pro')).toEqual({ concurrency: 8, queue: 12, queueWaitMs: 250 });
+    expect(limits('mystery')).toEqual({ concurrency: 2, queue: 12, queueWaitMs: 250 });
+    expect(limitsByPlan('0', 2, 250)('pro').concurrency).toBe(0);
+    expect(() => limitsByPlan('pro=8', 1, 1)).toThrow(/plan:number/);
+  });
+});

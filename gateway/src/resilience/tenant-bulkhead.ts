@@ -1,0 +1,155 @@
+import { AppError } from '@crm/shared/core';
+
+/**
+ * One organization's share of the gateway: requests served at once, requests waiting, and the longest wait (0: no
+ * bound of its own; the request's deadline bounds it).
+ */
+export interface BulkheadLimits {
+  concurrency: number;
+  queue: number;
+  queueWaitMs: number;
+}
+
+interface Waiter {
+  start: () => void;
+  refuse: (error: AppError) => void;
+}
+
+interface Compartment {
+  active: number;
+  waiting: Waiter[];
+  /** Moving average of how long this organization's requests were in service (ms): the expected wait per place. */
+  serviceMs: number;
+}
+
+/** Weight of the newest request in the moving average of service times. */
+const SERVICE_TIME_WEIGHT = 0.2;
+
+/**
+ * Bulkheads per organization: each organization has its own bounded number of requests in service and its own
+ * bounded queue, so one organization saturating the API waits (and is refused) within its own compartment while
+ * the others keep theirs. A request that finds the queue full is refused at once; so is one whose expected wait
+ * (its place in the queue / the concurrency × the organization's recent service time) would pass its deadline or the
+ * queue wait: it would be refused later anyway, after holding its connection. One that waits past either is refused
+ * then. None of them is started. On an idle system the expected wait is a fraction of the deadline, so a burst that
+ * fits the queue is served in full: only an organization that keeps its own requests slow is shed.
+ *
+ * Written here rather than with cockatiel's BulkheadPolicy (3.2.1): a waiter cancelled there keeps its queue slot
+ * until its turn, and its turn then frees the execution slot without starting the next waiter, so a bounded wait
+ * would shrink the concurrency it is meant to keep.
+ */
+export class TenantBulkheads {
+  private readonly compartments = new Map<string, Compartment>();
+
+  constructor(private readonly limitsOf: (plan: string) => BulkheadLimits) {}
+
+  /**
+   * Runs `work` in `tenant`'s compartment. `deadline` (ms since the epoch) is the request's own: a request still
+   * waiting then is refused, never started. `abandoned` aborts when the client has gone: its place is given up.
+   */
+  async run<T>(tenant: string, plan: string, work: () => Promise<T>, deadline = Infinity, abandoned?: AbortSignal): Promise<T> {
+    const limits = this.limitsOf(plan);
+    if (limits.concurrency <= 0) return work();
+    const compartment = this.compartmentOf(tenant);
+    if (compartment.active >= limits.concurrency) await this.wait(compartment, limits, deadline, abandoned);
+    else compartment.active += 1;
+    const startedAt = Date.now();
+    try {
+      return await work();
+    } finally {
+      compartment.serviceMs += SERVICE_TIME_WEIGHT * (Date.now() - startedAt - compartment.serviceMs);
+      this.release(tenant, compartment);
+    }
+  }
+
+  /** Requests of `tenant` in service now (for tests and metrics). */
+  activeOf(tenant: string): number {
+    return this.compartments.get(tenant)?.active ?? 0;
+  }
+
+  private wait(compartment: Compartment, limits: BulkheadLimits, deadline: number, abandoned?: AbortSignal): Promise<void> {
+    if (compartment.waiting.length >= limits.queue) return Promise.reject(concurrencyLimited(limits, 'full'));
+    const waitMs = Math.min(limits.queueWaitMs > 0 ? limits.queueWaitMs : Infinity, deadline - Date.now());
+    const expectedMs = ((compartment.waiting.length + 1) / limits.concurrency) * compartment.serviceMs;
+    if (waitMs <= 0 || expectedMs >= waitMs) return Promise.reject(concurrencyLimited(limits, 'wait'));
+    return new Promise<void>((resolve, reject) => {
+      const leave = () => {
+        clearTimeout(timer);
+        abandoned?.removeEventListener('abort', onAbandoned);
+        const index = compartment.waiting.indexOf(waiter);
+        if (index >= 0) compartment.waiting.splice(index, 1);
+      };
+      const waiter: Waiter = {
+        start: () => {
+          leave();
+          resolve();
+        },
+        refuse: (error) => {
+          leave();
+          reject(error);
+        },
+      };
+      // No timer without a bound (setTimeout would fire at once on Infinity).
+      const timer = Number.isFinite(waitMs) ? setTimeout(() => waiter.refuse(concurrencyLimited(limits, 'wait')), waitMs) : undefined;
+      const onAbandoned = () => waiter.refuse(new AppError('SERVICE_UNAVAILABLE', 'The client closed the request while it waited.'));
+      abandoned?.addEventListener('abort', onAbandoned, { once: true });
+      compartment.waiting.push(waiter);
+    });
+  }
+
+  /** Hands the freed place to the longest waiter (the count stays), or gives it back. */
+  private release(tenant: string, compartment: Compartment): void {
+    const next = compartment.waiting[0];
+    if (next) return next.start();
+    compartment.active -= 1;
+    // An idle organization's compartment (and its service time) is dropped: its next burst starts afresh.
+    if (compartment.active === 0) this.compartments.delete(tenant);
+  }
+
+  private compartmentOf(tenant: string): Compartment {
+    let compartment = this.compartments.get(tenant);
+    if (!compartment) {
+      compartment = { active: 0, waiting: [], serviceMs: 0 };
+      this.compartments.set(tenant, compartment);
+    }
+    return compartment;
+  }
+}
+
+/**
+ * The organization's own concurrency is used up: 429 RATE_LIMITED (its own limit, like its request rate), not
+ * 503, which says the platform is at capacity. Retry-After 1 s: a place frees as soon as one request ends.
+ */
+function concurrencyLimited(limits: BulkheadLimits, why: 'full' | 'wait'): AppError {
+  const message =
+    why === 'full'
+      ? `This organization already has ${limits.concurrency} requests in service and ${limits.queue} waiting; retry after the indicated time.`
+      : `This organization's requests in service free places too slowly for this one to start in time; retry after the indicated time.`;
+  return new AppError('RATE_LIMITED', message, {
+    policy: 'concurrency',
+    limit: limits.concurrency,
+    queue: limits.queue,
+    retry_after_seconds: 1,
+  });
+}
+
+/**
+ * Limits per plan from `spec` ("free:16,starter:24,pro:32,enterprise:48", or one number for every plan); a plan not
+ * named (or a key without a plan) gets the smallest named one. Every plan's queue holds `queue` requests.
+ */
+export function limitsByPlan(spec: string, queue: number, queueWaitMs: number): (plan: string) => BulkheadLimits {
+  const table = new Map<string, number>();
+  for (const entry of spec
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    // A bare number is every plan's ("0": bulkheads off).
+    const [plan, value] = entry.includes(':') ? entry.split(':') : ['*', entry];
+    const concurrency = Number(value);
+    if (!plan || !Number.isInteger(concurrency) || concurrency < 0) throw new Error(`bad plan concurrency "${entry}" (want plan:number)`);
+    table.set(plan.trim(), concurrency);
+  }
+  if (table.size === 0) throw new Error('no plan concurrency given (want plan:number,…)');
+  const smallest = Math.min(...table.values());
+  return (plan) => ({ concurrency: table.get(plan) ?? smallest, queue, queueWaitMs });
+}

@@ -1,0 +1,109 @@
+import { createLogger, newId } from '@crm/shared';
+import { describe, expect, it } from 'vitest';
+import { REQUIRED_SETTINGS, testEvent, useDatabase } from '../../../../test/support/integration';
+import { instanceRecord, messageRecord, touchOf } from '../../../../test/support/messaging-records';
+import { loadMessagingConfig } from '../config';
+import { storeMessage } from '../domain/store-message';
+import { createDeps } from '../wiring';
+
+describe('conversation, message, number and template repositories', () => {
+  let deps: ReturnType<typeof createDeps>;
+  useDatabase(
+    'messaging_conversations',
+    (storage) => (deps = createDeps(storage, loadMessagingConfig(REQUIRED_SETTINGS), createLogger('test', 'silent'))),
+    { requires: ['transactions'] },
+  );
+
+  it('makes one conversation of 8 concurrent first messages, counting every inbound one, the window only moving forward', async () => {
+    const orgId = newId('organization');
+    const [contactId, instanceId] = [newId('contact'), newId('chatInstance')];
+    const later = new Date(Date.now() + 86_400_000);
+    const touched = await Promise.all(
+      Array.from({ length: 8 }, (_, n) =>
+        deps.conversations.touch(touchOf(orgId, contactId, instanceId, { window_expires_at: n === 3 ? later : new Date() })),
+      ),
+    );
+    expect(new Set(touched.map((touch) => touch.conversation.id)).size).toBe(1);
+    const stored = await deps.conversations.getById(orgId, touched[0]!.conversation.id);
+    expect(stored).toMatchObject({ unread_count: 8, window_expires_at: later, status: 'open', rev: 8 });
+  });
+
+  it('stores a message and its conversation change in one transaction, once per provider id', async () => {
+    const orgId = newId('organization');
+    const instanceId = newId('chatInstance');
+    const touch = touchOf(orgId, newId('contact'), instanceId);
+    const record = messageRecord(orgId, '', { instance_id: instanceId, direction: 'inbound', status: 'received', external_id: 'wamid.1' });
+    const stored = await Promise.all(
+      [1, 2, 3].map((n) => storeMessage(deps, touch, { ...record, id: n === 1 ? record.id : newId('message') }, 'message.received')),
+    );
+    expect(stored.filter((result) => result !== null)).toHaveLength(1);
+    const conversation = (await deps.conversations.find(orgId, touch.contact.id, 'chatapp', instanceId))!;
+    expect(conversation.unread_count).toBe(1);
+    expect(await deps.messages.countInConversation(orgId, conversation.id)).toBe(1);
+    expect(await deps.messages.getByExternalId(instanceId, 'wamid.1')).toMatchObject({ conversation_id: conversation.id });
+  });
+
+  it('moves a message status only forward, once, under concurrent callbacks', async () => {
+    const orgId = newId('organization');
+    const record = messageRecord(orgId, newId('conversation'), { status: 'sent' });
+    await deps.messages.insert(record, []);
+    const outcomes = await Promise.all(
+      (['delivered', 'read', 'delivered', 'read'] as const).map((status) =>
+        deps.messages.applyStatus(record, status, null, new Date(), () => [testEvent(orgId)]),
+      ),
+    );
+    expect((await deps.messages.getById(orgId, record.id))?.status).toBe('read');
+    expect(outcomes.filter((written) => written?.status === 'read')).toHaveLength(1);
+    expect(await deps.messages.applyStatus({ ...record, status: 'read' }, 'delivered', null, new Date(), () => [])).toBeNull();
+  });
+
+  it('applies an edit once, and never an older one over a newer', async () => {
+    const orgId = newId('organization');
+    const record = messageRecord(orgId, newId('conversation'));
+    await deps.messages.insert(record, []);
+    const [first, second] = [new Date(Date.UTC(2026, 0, 1, 10)), new Date(Date.UTC(2026, 0, 1, 11))];
+    expect(await deps.messages.applyEdit(record.id, 'second', second, () => [])).toMatchObject({ content: 'second' });
+    expect(await deps.messages.applyEdit(record.id, 'first', first, () => [])).toBeNull();
+    expect(await deps.messages.applyEdit(record.id, 'second', second, () => [])).toBeNull();
+    expect((await deps.messages.getById(orgId, record.id))?.content).toBe('second');
+  });
+
+  it('keeps one default number per organization, and finds a number by its provider handle', async () => {
+    const orgId = newId('organization');
+    const [one, two] = [instanceRecord(orgId), instanceRecord(orgId)];
+    await deps.instances.insert(one);
+    await deps.instances.insert(two);
+    await deps.instances.setDefault(orgId, one.id);
+    await deps.instances.setDefault(orgId, two.id);
+    expect((await deps.instances.findDefault(orgId, ['qrcode']))?.id).toBe(two.id);
+    expect((await deps.instances.getById(orgId, one.id))?.is_default).toBe(false);
+    expect((await deps.instances.getByProviderRef('qrcode', two.provider_ref))?.id).toBe(two.id);
+  });
+
+  it("updates a template's approval status from the provider, and pages an number's templates", async () => {
+    const orgId = newId('organization');
+    const instanceId = newId('chatInstance');
+    const template = (name: string, n: number) => ({
+      id: newId('template'),
+      org_id: orgId,
+      instance_id: instanceId,
+      name,
+      language: 'en',
+      category: 'MARKETING',
+      status: 'PENDING',
+      components: [],
+      variables: [],
+      created_at: new Date(n),
+      updated_at: new Date(n),
+    });
+    const welcome = template('welcome', 1);
+    await deps.templates.insert(welcome);
+    await deps.templates.insert(template('promo', 2));
+    expect(await deps.templates.setStatus(welcome, 'APPROVED', new Date(), [])).toBe(true);
+    // A review read before that change (status PENDING) no longer matches: it changes nothing.
+    expect(await deps.templates.setStatus(welcome, 'REJECTED', new Date(), [])).toBe(false);
+    expect(await deps.templates.setStatus(template('missing', 3), 'APPROVED', new Date(), [])).toBe(false);
+    const page = await deps.templates.list(orgId, instanceId, { limit: 1, after: undefined, status: 'APPROVED' });
+    expect(page.items.map((found) => found.name)).toEqual(['welcome']);
+  });
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { FairScheduler, NotStarted } from './fair-scheduler';
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Acquires in `lane` and records the order in which places were granted. */
+function recorder(scheduler: FairScheduler) {
+  const granted: string[] = [];
+  const releases: Array<() => void> = [];
+  const take = (lane: string, label = lane, deadline?: number, cancelled?: AbortSignal) =>
+    scheduler.acquire(lane, deadline, cancelled).then((release) => {
+      granted.push(label);
+      releases.push(release);
+    });
+  return { granted, take, releaseOldest: () => releases.shift()?.() };
+}
+
+describe('fair scheduler', () => {
+  it('lets one organization use every place, then gives freed places to the organizations in turn', async () => {
+    const scheduler = new FairScheduler(2);
+    const calls = recorder(scheduler);
+    void calls.take('heavy', 'h1');
+    void calls.take('heavy', 'h2');
+    for (const label of ['h3', 'h4', 'h5']) void calls.take('heavy', label);
+    // The light organization arrives behind three queued heavy calls.
+    void calls.take('light', 'l1');
+    void calls.take('light', 'l2');
+    await tick();
+    expect(calls.granted).toEqual(['h1', 'h2']);
+    expect(scheduler.inService).toBe(2);
+
+    for (let i = 0; i < 5; i++) {
+      calls.releaseOldest();
+      await tick();
+    }
+    // Turns: heavy (queued first), light, heavy, light, heavy — not every heavy call before the light ones.
+    expect(calls.granted).toEqual(['h1', 'h2', 'h3', 'l1', 'h4', 'l2', 'h5']);
+    while (scheduler.inService > 0) calls.releaseOldest();
+    expect(scheduler.inService).toBe(0);
+  });
+
+  it('never starts a call whose deadline passed or whose caller went away while it waited', async () => {
+    const scheduler = new FairScheduler(1);
+    const calls = recorder(scheduler);
+    await calls.take('a');
+    const late = calls.take('b', 'late', Date.now() + 20).catch((error: unknown) => error);
+    const gone = new AbortController();
+    const cancelled = calls.take('c', 'gone', undefined, gone.signal).catch((error: unknown) => error);
+    gone.abort();
+    expect(await cancelled).toMatchObject({ reason: 'cancelled' });
+    expect(await late).toBeInstanceOf(NotStarted);
+    calls.releaseOldest();
+    // Nothing waits any more: the place is free for the next call at once.
+    await calls.take('d');
+    expect(calls.granted).toEqual(['a', 'd']);
+  });
+
+  it('bounds nothing with a limit of 0', async () => {
+    const scheduler = new FairScheduler(0);
+    const calls = recorder(scheduler);
+    await Promise.all(Array.from({ length: 100 }, (_, i) => calls.take('a', String(i))));
+    expect(calls.granted).toHaveLength(100);
+  });
+});

@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { Kafka, logLevel, type KafkaConfig, type SASLOptions } from 'kafkajs';
+import { z } from 'zod';
+import { checkKafkaSettings, kafkaEnv, loadConfig, type KafkaSettings } from '../config';
+import type { Logger } from '../logger';
+
+export interface KafkaClientOptions {
+  /** The client id the brokers see; KAFKA_CLIENT_ID overrides it. */
+  clientId: string;
+  /** Where kafkajs's warnings go; without one it says nothing (tests, tools). */
+  logger?: Logger;
+  retry?: KafkaConfig['retry'];
+}
+
+/**
+ * The one way a process, a test or a tool makes a kafkajs client: the brokers, the SASL login and TLS of the
+ * settings (config.ts kafkaEnv), checked first. The password never reaches a log: kafkajs does not print it.
+ */
+export function createKafka(settings: KafkaSettings, options: KafkaClientOptions): Kafka {
+  checkKafkaSettings(settings);
+  const { logger } = options;
+  return new Kafka({
+    clientId: settings.KAFKA_CLIENT_ID ?? options.clientId,
+    brokers: settings.KAFKA_BROKERS.split(','),
+    ...saslOf(settings),
+    ...(settings.KAFKA_SSL ? { ssl: settings.KAFKA_SSL_CA_FILE ? { ca: [readFileSync(settings.KAFKA_SSL_CA_FILE, 'utf8')] } : true } : {}),
+    retry: options.retry,
+    logLevel: logger ? logLevel.WARN : logLevel.NOTHING,
+    ...(logger
+      ? {
+          logCreator:
+            () =>
+            ({ namespace, log }) =>
+              logger.warn({ kafka: namespace }, log.message),
+        }
+      : {}),
+  });
+}
+
+/** The Kafka settings of an environment that is not a parsed configuration (a test system's env, a tool's process.env). */
+export const kafkaSettings = (env: NodeJS.ProcessEnv): KafkaSettings => loadConfig(z.object(kafkaEnv), env);
+
+/** A client from such an environment. */
+export const kafkaFromEnv = (env: NodeJS.ProcessEnv, options: KafkaClientOptions): Kafka => createKafka(kafkaSettings(env), options);
+
+function saslOf(settings: KafkaSettings): Pick<KafkaConfig, 'sasl'> {
+  const { KAFKA_SASL_MECHANISM: mechanism, KAFKA_SASL_USERNAME: username = '', KAFKA_SASL_PASSWORD: password = '' } = settings;
+  // kafkajs types each mechanism's options apart; the enum of kafkaEnv is exactly those three.
+  return mechanism ? { sasl: { mechanism, username, password } as SASLOptions } : {};
+}

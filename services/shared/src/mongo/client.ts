@@ -1,0 +1,30 @@
+import { MongoClient } from 'mongodb';
+import { countCommandsOf } from './command-count';
+import { describeStore, requireCapabilities, type StoreCapability, type StoreDescription } from './store';
+
+/** What every process needs of its store: concurrency control is a conditional update, retention a TTL index. */
+const REQUIRED: StoreCapability[] = ['isolatedUpdates', 'ttlIndexes'];
+
+export const CLIENT_OPTIONS = {
+  serverSelectionTimeoutMS: 15_000,
+  // Command monitoring feeds the per-request command count (command-count.ts).
+  monitorCommands: true,
+} as const;
+
+/** Checks once, at connect time, that the server gives what the code relies on; then counts commands. */
+export async function prepareClient(client: MongoClient, also: StoreCapability[]): Promise<StoreDescription> {
+  const store = await describeStore(client);
+  requireCapabilities(store, [...REQUIRED, ...also]);
+  countCommandsOf(client);
+  return store;
+}
+
+/** Opens the driver alone, for a process that has no records of the storage kit (the gateway's idempotency records). */
+export async function connectMongoClient(uri: string): Promise<MongoClient & { store: StoreDescription }> {
+  const client = await new MongoClient(uri, CLIENT_OPTIONS).connect();
+  return Object.assign(client, { store: await prepareClient(client, []) });
+}
+
+export function isDuplicateKeyError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
+}

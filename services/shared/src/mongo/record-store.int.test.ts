@@ -1,0 +1,161 @@
+import { Schema } from 'mongoose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testEvent, testStorage } from '../../../../test/support/integration';
+import { WriteConflict } from './conflicts';
+import { RecordStore, RevisionedRecords } from './record-store';
+import { writeRevision } from './revisioned-write';
+import type { Storage } from './storage';
+
+interface Thing {
+  id: string;
+  org_id: string;
+  name: string;
+  tags: string[];
+  created_at: Date;
+}
+
+const thingSchema = () =>
+  new Schema(
+    {
+      _id: { type: String, required: true },
+      org_id: { type: String, required: true },
+      name: { type: String, required: true },
+      tags: { type: [String], default: [] },
+      created_at: { type: Date, required: true },
+    },
+    { versionKey: false, collection: 'things', minimize: false },
+  );
+
+const thing = (n: number, at = new Date(Date.UTC(2026, 0, 1))): Thing => ({
+  id: `th_${String(n).padStart(3, '0')}`,
+  org_id: 'org_a',
+  name: `Thing ${n}`,
+  tags: [],
+  created_at: at,
+});
+
+describe('the storage kit on the real database server', () => {
+  let storage: Storage;
+  let things: RevisionedRecords<Thing>;
+  beforeAll(async () => {
+    storage = await testStorage('kit');
+    things = new RevisionedRecords<Thing>(storage, {
+      model: 'Thing',
+      schema: thingSchema(),
+      what: 'thing',
+      outbox: true,
+      internal: ['name_key'],
+      derive: (fields) => (fields.name ? { name_key: fields.name.toLowerCase() } : {}),
+    });
+    await things.model.init();
+  });
+  afterAll(() => storage.close());
+
+  it('stores a record at revision 1, keeps its internal keys and outbox out of the record, and derives its sort keys', async () => {
+    const stored = await things.insert(thing(1), { events: [testEvent('org_a')] });
+    expect(stored.rev).toBe(1);
+    const raw = await things.collection.findOne({ _id: 'th_001' as never });
+    expect(raw).toMatchObject({ name_key: 'thing 1', rev: 1, _outbox_pending: true });
+    expect(await things.findOne({ _id: 'th_001' })).toEqual({ ...thing(1), rev: 1 });
+  });
+
+  it('lets exactly one of 12 concurrent writers at one revision win; the others get WriteConflict', async () => {
+    await things.insert(thing(2));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, n) => things.updateAtRevision({ _id: 'th_002' }, 1, { name: `Writer ${n}` })),
+    );
+    const won = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected' && outcome.reason instanceof WriteConflict)).toHaveLength(11);
+    const stored = await things.findOne({ _id: 'th_002' });
+    expect(stored?.rev).toBe(2);
+    expect(stored?.name).toBe((won[0] as PromiseFulfilledResult<Thing>).value.name);
+  });
+
+  it('keeps every change of 20 concurrent read-modify-writes of one record (writeRevision retries the losers)', async () => {
+    await things.insert(thing(3));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, n) =>
+        writeRevision({
+          read: async () => (await things.findOne({ _id: 'th_003' }))!,
+          plan: (current) => ({ set: { tags: [...current.tags, `tag-${n}`] } }),
+          view: (next) => next,
+          write: (current, set) => things.updateAtRevision({ _id: 'th_003' }, current.rev, set),
+        }),
+      ),
+    );
+    const stored = await things.findOne({ _id: 'th_003' });
+    expect(stored?.tags.sort()).toEqual(Array.from({ length: 20 }, (_, n) => `tag-${n}`).sort());
+    expect(stored?.rev).toBe(21);
+  });
+
+  it('pages through records with equal sort values exactly once, in order, both ways', async () => {
+    const pages = new RecordStore<Thing>(storage, { model: 'PagedThing', schema: thingSchema().set('collection', 'paged'), what: 'thing' });
+    const ties = [new Date(Date.UTC(2026, 0, 1)), new Date(Date.UTC(2026, 0, 2))];
+    await Promise.all(Array.from({ length: 23 }, (_, n) => pages.insert({ ...thing(n), created_at: ties[n % 2]! })));
+    for (const order of ['asc', 'desc'] as const) {
+      const seen: Thing[] = [];
+      let after;
+      do {
+        const page = await pages.listPage([{ org_id: 'org_a' }], { field: 'created_at', order, type: 'date' }, { limit: 5, after });
+        seen.push(...page.items);
+        after = page.next;
+        // The position travels as JSON, as in a cursor.
+        if (after) after = JSON.parse(JSON.stringify(after)) as typeof after;
+      } while (after);
+      const key = (record: Thing) => `${record.created_at.toISOString()}|${record.id}`;
+      const expected = [...seen].sort((a, b) => (key(a) < key(b) ? -1 : 1));
+      expect(seen.map(key)).toEqual((order === 'asc' ? expected : expected.reverse()).map(key));
+      expect(new Set(seen.map((record) => record.id)).size).toBe(23);
+    }
+  });
+
+  it('commits the writes of a transaction together or not at all, and wakes the relay only after the commit', async () => {
+    const woken: string[] = [];
+    const unsubscribe = storage.outbox.subscribe({
+      owner: 'test',
+      leaseMs: 60_000,
+      written: ({ collection, id }) => void woken.push(`${collection}/${String(id)}`),
+    });
+    try {
+      await expect(
+        storage.transaction(async (session) => {
+          await things.insert(thing(10), { session, events: [testEvent('org_a')] });
+          expect(woken).toEqual([]);
+          await things.insert(thing(10), { session });
+        }),
+      ).rejects.toMatchObject({ code: 11000 });
+      expect(await things.findOne({ _id: 'th_010' })).toBeNull();
+      expect(woken).toEqual([]);
+
+      await storage.transaction(async (session) => {
+        await things.insert(thing(11), { session, events: [testEvent('org_a')] });
+        await things.insert(thing(12), { session });
+        expect(woken).toEqual([]);
+      });
+      expect(await things.findMany({ _id: { $in: ['th_011', 'th_012'] } })).toHaveLength(2);
+      expect(woken).toEqual(['things/th_011']);
+    } finally {
+      unsubscribe();
+    }
+  });
+
+  it('makes one record of 10 concurrent upserts of one unique key', async () => {
+    const keyed = new RecordStore<{ id: string; org_id: string; hits: number }>(storage, {
+      model: 'Keyed',
+      schema: new Schema({ _id: String, org_id: String, hits: Number }, { versionKey: false, collection: 'keyed' }).index(
+        { org_id: 1 },
+        { unique: true },
+      ),
+      what: 'keyed record',
+    });
+    await keyed.model.init();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, n) =>
+        keyed.update({ org_id: 'org_u' }, { $setOnInsert: { _id: `k_${n}` }, $inc: { hits: 1 } }, { upsert: true }),
+      ),
+    );
+    expect(new Set(answers.map((answer) => answer?.id)).size).toBe(1);
+    expect(await keyed.findMany({ org_id: 'org_u' })).toEqual([{ id: answers[0]!.id, org_id: 'org_u', hits: 10 }]);
+  });
+});

@@ -1,0 +1,151 @@
+import { createLogger, newId, type Storage } from '@crm/shared';
+import { describe, expect, it } from 'vitest';
+import { REQUIRED_SETTINGS, useDatabase } from '../../../../test/support/integration';
+import { loadWebhooksConfig } from '../config';
+import type { WebhookDeps } from '../domain/deps';
+import { createDeps } from '../wiring';
+import type { DeliveryRecord } from './delivery.repository';
+import type { WebhookRecord } from './webhook.repository';
+
+const webhookRecord = (orgId: string, fields: Partial<WebhookRecord> = {}): WebhookRecord => ({
+  id: newId('webhook'),
+  org_id: orgId,
+  name: 'Receiver',
+  url: 'https://hooks.example/receive',
+  events: ['contact.created'],
+  status: 'active',
+  secret: 'whsec_plain-secret-value',
+  previous_secret: null,
+  previous_secret_expires_at: null,
+  consecutive_failures: 0,
+  last_delivery_at: null,
+  last_failure_at: null,
+  last_failure_reason: null,
+  paused_reason: null,
+  key_id: null,
+  created_at: new Date(),
+  updated_at: new Date(),
+  ...fields,
+});
+
+const deliveryRecord = (orgId: string, webhookId: string, fields: Partial<DeliveryRecord> = {}): DeliveryRecord => {
+  const id = newId('delivery');
+  const eventId = newId('event');
+  return {
+    id,
+    org_id: orgId,
+    webhook_id: webhookId,
+    event_id: eventId,
+    event_type: 'contact.created',
+    status: 'pending',
+    attempt: 0,
+    response_status: null,
+    response_excerpt: null,
+    error: null,
+    duration_ms: null,
+    next_attempt_at: new Date(Date.now() - 1_000),
+    redelivery_of: null,
+    is_test: false,
+    created_at: new Date(),
+    completed_at: null,
+    attempts: [],
+    request_body: '{}',
+    request_headers: {},
+    expires_at: new Date(Date.now() + 86_400_000),
+    dedup_key: `${webhookId}:${eventId}`,
+    lease_until: null,
+    lease_owner: null,
+    trace: {},
+    ...fields,
+  };
+};
+
+describe('webhook and delivery repositories', () => {
+  let storage: Storage;
+  let deps: WebhookDeps;
+  useDatabase('webhooks', (opened) => {
+    storage = opened;
+    deps = createDeps(storage, loadWebhooksConfig(REQUIRED_SETTINGS), createLogger('test', 'silent'), {
+      deliveriesQueued: () => undefined,
+      replaysQueued: () => undefined,
+      paused: () => undefined,
+    });
+  });
+
+  it('stores signing secrets sealed and answers them in plaintext', async () => {
+    const orgId = newId('organization');
+    const webhook = webhookRecord(orgId);
+    await deps.webhooks.insert(webhook);
+    const raw = await storage.connection.collection('webhooks').findOne({ _id: webhook.id as never });
+    expect(raw?.secret).not.toContain('plain-secret-value');
+    expect(await deps.webhooks.getById(orgId, webhook.id)).toMatchObject({ secret: webhook.secret });
+    const rotated = await deps.webhooks.update(orgId, webhook.id, { secret: 'whsec_new', previous_secret: webhook.secret });
+    expect(rotated).toMatchObject({ secret: 'whsec_new', previous_secret: webhook.secret });
+    expect(await deps.webhooks.getById(newId('organization'), webhook.id)).toBeNull();
+  });
+
+  it('counts every one of concurrent failures, and pauses an active subscription once', async () => {
+    const orgId = newId('organization');
+    const webhook = webhookRecord(orgId);
+    await deps.webhooks.insert(webhook);
+    const failure = {
+      orgId,
+      id: webhook.id,
+      reset: false,
+      failures: 1,
+      lastSuccessAt: null,
+      lastFailureAt: new Date(),
+      lastFailureReason: 'timeout',
+    };
+    await Promise.all(Array.from({ length: 7 }, () => deps.webhooks.applyHealth([failure])));
+    expect((await deps.webhooks.getById(orgId, webhook.id))?.consecutive_failures).toBe(7);
+    const pauses = await Promise.all([1, 2].map(() => deps.webhooks.pauseIfActive(orgId, webhook.id, new Date(), 'consecutive_failures')));
+    expect(pauses.filter(Boolean)).toHaveLength(1);
+    expect(await deps.webhooks.listActive([orgId])).toEqual([]);
+  });
+
+  it('stores a delivery once per event, and leases a due delivery to exactly one of 3 concurrent workers', async () => {
+    const orgId = newId('organization');
+    const webhookId = newId('webhook');
+    const delivery = deliveryRecord(orgId, webhookId);
+    expect(await deps.deliveries.insertNew([delivery])).toEqual([delivery]);
+    expect(await deps.deliveries.insertNew([{ ...delivery, id: newId('delivery') }])).toEqual([]);
+    const now = new Date();
+    const claims = await Promise.all(['w1', 'w2', 'w3'].map((owner) => deps.deliveries.claimDue(now, 10, 30_000, owner, [])));
+    const holders = claims.filter((claimed) => claimed.some((record) => record.id === delivery.id));
+    expect(holders).toHaveLength(1);
+    const owner = holders[0]!.find((record) => record.id === delivery.id)!.lease_owner!;
+    const attempt = { attempt: 1, attempted_at: now, response_status: 200, error: null, duration_ms: 5, response_excerpt: null };
+    const write = {
+      orgId,
+      id: delivery.id,
+      attemptsBefore: 0,
+      set: { status: 'succeeded' as const, attempt: 1, next_attempt_at: null },
+      attempt,
+    };
+    expect(await deps.deliveries.recordAttempts('someone-else', [write])).toBe(0);
+    expect(await deps.deliveries.recordAttempts(owner, [write])).toBe(1);
+    expect(await deps.deliveries.recordAttempts(owner, [write])).toBe(0);
+    expect(await deps.deliveries.getById(orgId, delivery.id)).toMatchObject({
+      status: 'succeeded',
+      attempts: [attempt],
+      lease_owner: null,
+    });
+  });
+
+  it('holds the due attempts of a paused subscription and resumes them, and knows when the worker must wake', async () => {
+    const orgId = newId('organization');
+    const webhookId = newId('webhook');
+    const later = new Date(Date.now() + 60_000);
+    const delivery = deliveryRecord(orgId, webhookId, { next_attempt_at: later });
+    await deps.deliveries.insertNew([delivery]);
+    expect((await deps.deliveries.nextWakeAt([]))?.getTime()).toBeLessThanOrEqual(later.getTime());
+    await storage.connection.collection('deliveries').updateOne({ _id: delivery.id as never }, { $set: { lease_owner: 'w1' } });
+    await deps.deliveries.hold([delivery.id], 'w1');
+    expect((await deps.deliveries.getById(orgId, delivery.id))?.next_attempt_at).toBeNull();
+    expect(await deps.deliveries.resumeHeld(orgId, webhookId, new Date())).toBe(1);
+    const page = await deps.deliveries.list(orgId, webhookId, { limit: 5, after: undefined, status: 'pending' });
+    expect(page.items.map((record) => record.id)).toEqual([delivery.id]);
+    expect((await deps.deliveries.backlogOf(orgId, [webhookId])).get(webhookId)).toMatchObject({ orgId, pending: 1 });
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * `npm run bench:agents`: how an AI agent keeps up with a reply wave (issue 23 item 6), on a system of its own.
+ * One organization, one QR-code number, one active agent that waits `BENCH_AGENT_DELAY_MS` (default 2,000 ms)
+ * before it answers. At each rate of `BENCH_AGENT_RATES` (inbound messages per second, default 25,50,100) new
+ * customers write one message each for `BENCH_AGENT_SECONDS` (default 10) through the simulator's API, sent on
+ * schedule whether or not earlier ones were answered (open loop). Measured: inbound posted → the agent's reply
+ * received by the provider, per message; every customer must get exactly one reply. The sustainable rate is the
+ * highest rate whose p95 ≤ delay + 1 s with nothing missing or doubled. Writes bench-results/agents.json; with
+ * BENCH_CPU_PROFILE=<dir>, the agents, messaging and crm processes write CPU profiles there when they stop.
+ */
+import mongoose from 'mongoose';
+import { apiClient } from './api-client';
+import { connectNumbers } from './broadcast-setup';
+import { withCpuShare, type CpuShare } from './cpu-share';
+import { cpuProfileEnv, startOwnSystem, type OwnSystem } from './own-system';
+import { writeResult } from './results';
+import { percentile, round, sleep } from './stats';
+
+export interface AgentRateFigure {
+  rate_per_s: number;
+  inbound: number;
+  replied: number;
+  duplicates: number;
+  p50_ms: number;
+  p95_ms: number;
+  max_ms: number;
+  /** Replies received per second, first inbound → last reply. */
+  replies_per_s: number;
+  /**
+   * p95 of where the time went, from the runs: the contact's message (its provider time) → its run recorded
+   * (messaging's callback, the outbox relay, Kafka, the intake), and the reply due → the run finished.
+   */
+  recorded_p95_ms: number;
+  execute_p95_ms: number;
+  kept_up: boolean;
+  /** How busy the system's processes were during the wave, and the machine's load. */
+  cpu: CpuShare;
+}
+
+export interface AgentFigures {
+  measured_at: string;
+  reply_delay_ms: number;
+  seconds: number;
+  rates: AgentRateFigure[];
+  /** The highest measured rate that kept up (p95 ≤ delay + 1 s, each customer answered once); 0 when none did. */
+  sustainable_per_s: number;
+}
+
+const log = (line: string) => console.log(`[bench:agents ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const numberList = (value: string | undefined, fallback: number[]) =>
+  value ? value.split(',').map((part) => Number(part.trim())) : fallback;
+
+async function main(): Promise<void> {
+  const delayMs = Number(process.env.BENCH_AGENT_DELAY_MS ?? 2_000);
+  const seconds = Number(process.env.BENCH_AGENT_SECONDS ?? 10);
+  const rates = numberList(process.env.BENCH_AGENT_RATES, [25, 50, 100]);
+  const own = await startOwnSystem({ crmReplicas: 1, webhooksReplicas: 1, envFor: cpuProfileEnv(['agents', 'messaging', 'crm']) });
+  try {
+    const [number] = (await connectNumbers(own, { official: 0, qrcode: 1 })).qrcode;
+    if (!number) throw new Error('no QR-code number');
+    const api = apiClient(own.system.baseUrl, own.key);
+    const agent = await api.call<{ data: { id: string } }>('POST', '/v1/ai-agents', {
+      name: 'Wave answerer',
+      type: 'support',
+      scope: { sources: ['chatapp'], chatappInstanceIds: [number.id] },
+      behavior: { strategy: 'always', replyDelayMs: delayMs },
+      aiConfig: { instructions: 'Fallback: Thanks, {first_name}! How can we help?', temperature: 0 },
+    });
+    await api.call('POST', `/v1/ai-agents/${agent.data.id}/activate`, {});
+    const figures: AgentRateFigure[] = [];
+    for (const [index, rate] of rates.entries()) {
+      log(`${rate} inbound/s for ${seconds} s`);
+      const { result, ...cpu } = await withCpuShare(own, ['messaging', 'agents', 'crm'], () =>
+        measureWave(own, number.ref, rate, seconds, delayMs, index),
+      );
+      const figure = { ...result, cpu };
+      log(JSON.stringify(figure));
+      figures.push(figure);
+    }
+    const kept = figures.filter((figure) => figure.kept_up).map((figure) => figure.rate_per_s);
+    const result: AgentFigures = {
+      measured_at: new Date().toISOString(),
+      reply_delay_ms: delayMs,
+      seconds,
+      rates: figures,
+      sustainable_per_s: kept.length ? Math.max(...kept) : 0,
+    };
+    writeResult('agents', result);
+    console.table(figures);
+    console.log(`sustainable: ${result.sustainable_per_s} inbound/s`);
+  } finally {
+    await own.stop();
+  }
+}
+
+interface Sent {
+  body: { to: string };
+  at: string;
+}
+
+/** One wave: `rate × seconds` new customers, one message each, posted on schedule; then every reply awaited. */
+async function measureWave(
+  own: OwnSystem,
+  ref: string,
+  rate: number,
+  seconds: number,
+  delayMs: number,
+  wave: number,
+): Promise<Omit<AgentRateFigure, 'cpu'>> {
+  const simUrl = own.system.env.SIM_URL ?? '';
+  const count = Math.round(rate * seconds);
+  const phone = (i: number) => `1777${String(wave).padStart(2, '0')}${String(i).padStart(5, '0')}`;
+  const postedAt = new Map<string, number>();
+  const posts: Array<Promise<void>> = [];
+  const start = Date.now();
+  for (let i = 0; i < count; i++) {
+    const due = start + (i * 1000) / rate;
+    if (due > Date.now()) await sleep(due - Date.now());
+    const from = phone(i);
+    postedAt.set(from, Date.now());
+    posts.push(
+      fetch(`${simUrl}/control/inbound`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          channel: 'qrcode',
+          to_number: ref,
+          from: `+${from}`,
+          name: `Customer ${i}`,
+          text: 'Hello, is anyone there?',
+        }),
+      }).then(async (response) => {
+        if (!response.ok) throw new Error(`simulator inbound: ${response.status} ${await response.text()}`);
+      }),
+    );
+  }
+  await Promise.all(posts);
+  // Replies of this wave, by customer (the QR bridge addresses a jid: <digits>@…).
+  const deadline = Date.now() + 120_000;
+  let replies = new Map<string, number[]>();
+  let settled = false;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${simUrl}/control/sent?ref=${ref}`);
+    const sent = ((await response.json()) as { data: Sent[] }).data;
+    replies = new Map();
+    for (const send of sent) {
+      const digits = send.body.to.split('@')[0] ?? '';
+      if (!postedAt.has(digits)) continue;
+      replies.set(digits, [...(replies.get(digits) ?? []), Date.parse(send.at)]);
+    }
+    if (replies.size >= count && settled) break;
+    // Once all are answered, one more look a moment later: a doubled reply would come right after the first.
+    settled = replies.size >= count;
+    await sleep(settled ? 2_000 : 500);
+  }
+  const latencies = [...replies].map(([from, times]) => Math.min(...times) - (postedAt.get(from) ?? 0)).sort((a, b) => a - b);
+  const last = Math.max(...[...replies.values()].flat());
+  const duplicates = [...replies.values()].reduce((sum, times) => sum + times.length - 1, 0);
+  const p95 = percentile(latencies, 95);
+  const stages = await stagesOf(own, start, delayMs);
+  return {
+    rate_per_s: rate,
+    inbound: count,
+    replied: replies.size,
+    duplicates,
+    p50_ms: percentile(latencies, 50),
+    p95_ms: p95,
+    max_ms: latencies.at(-1) ?? NaN,
+    replies_per_s: round(replies.size / ((last - start) / 1000), 1),
+    ...stages,
+    kept_up: replies.size === count && duplicates === 0 && p95 <= delayMs + 1_000,
+  };
+}
+
+/** From the agents database: inbound → run recorded, and reply due → run finished (see AgentRateFigure). */
+async function stagesOf(own: OwnSystem, since: number, delayMs: number) {
+  const { MONGODB_URI, AGENTS_DB_NAME } = own.system.env;
+  const connection = await mongoose.createConnection(MONGODB_URI ?? '', { dbName: AGENTS_DB_NAME }).asPromise();
+  try {
+    type Run = { inbound_at: Date; started_at: Date; completed_at: Date | null };
+    const runs = await connection
+      .collection<Run>('runs')
+      .find({ started_at: { $gte: new Date(since) } }, { projection: { inbound_at: 1, started_at: 1, completed_at: 1 } })
+      .toArray();
+    const sorted = (values: number[]) => values.sort((a, b) => a - b);
+    const recorded = sorted(runs.map((run) => run.started_at.getTime() - run.inbound_at.getTime()));
+    const due = (run: Run) => Math.max(run.started_at.getTime(), run.inbound_at.getTime() + delayMs);
+    const execute = sorted(runs.flatMap((run) => (run.completed_at ? [run.completed_at.getTime() - due(run)] : [])));
+    return { recorded_p95_ms: percentile(recorded, 95), execute_p95_ms: percentile(execute, 95) };
+  } finally {
+    await connection.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,172 @@
+/**
+ * `npm run bench:capacity`: is one organization's availability independent of another's traffic? On a system of its
+ * own with the gateway's per-organization bulkheads on (docs/capacity.md), a heavy organization (CAPACITY_CONTACTS,
+ * 10,000 contacts) lists its most expensive page (GET /v1/contacts?limit=100) while a light one issues one-page
+ * lists (GET /v1/contacts?limit=25 of 200 contacts) at a fixed rate.
+ *   1. capacity: the heavy list alone from CAPACITY_BASE_CLIENTS (16) clients: 2xx per second;
+ *   2. overload: the heavy list from CAPACITY_CLIENTS (1,000) clients that never back off, beside the light one.
+ * Reports the light organization's p50/p99 and 5xx, and the goodput (2xx/s of both) against the measured capacity.
+ * Targets (issue 22): light p99 ≤ 100 ms, no 5xx, goodput ≥ 80 % of capacity. Writes bench-results/capacity.json;
+ * `npm run bench:report` adds it to BENCHMARKS.md. Knobs: CAPACITY_SECONDS (20), CAPACITY_LIGHT_RATE (20/s),
+ * CAPACITY_TENANT_CONCURRENCY (the gateway's TENANT_CONCURRENCY; its default when unset), CAPACITY_PROFILE=1 (every
+ * process writes spans; the light requests' wait is split by where it was spent: capacity-profile.ts. Tracing costs
+ * CPU, so a profiled run's latencies are not comparable with an unprofiled one's).
+ */
+import autocannon from 'autocannon';
+import { loadavg } from 'node:os';
+import { machineInfo } from './config';
+import { DEFAULT_TENANT_CONCURRENCY } from '../../gateway/src/config';
+import { waitProfile, type WaitProfile } from './capacity-profile';
+import { startOwnSystem, type OwnSystem } from './own-system';
+import { writeResult } from './results';
+import { seedContacts } from './seed';
+import { round, sleep } from './stats';
+
+const HEAVY_PATH = '/v1/contacts?limit=100';
+const LIGHT_PATH = '/v1/contacts?limit=25';
+
+export interface Flood {
+  clients: number;
+  seconds: number;
+  /** Requests per second over all clients, or null: as fast as answered. */
+  rate: number | null;
+  /** Answers by HTTP status. */
+  statuses: Record<string, number>;
+  /** 2xx per second. */
+  goodput: number;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  errors: number;
+  fivexx: number;
+}
+
+export interface CapacityFigures {
+  measured_at: string;
+  machine: ReturnType<typeof machineInfo>;
+  tenant_concurrency: string;
+  heavy_contacts: number;
+  heavy_path: string;
+  light_path: string;
+  /** The heavy list alone, every client served. */
+  capacity: Flood;
+  overload: { heavy: Flood; light: Flood };
+  /** (heavy 2xx + light 2xx) per second under overload / capacity. */
+  goodput_ratio: number | null;
+  /** The machine's 1-minute load average when the overload began (the machine is shared; 2 cores). */
+  load_average?: number;
+  /** With CAPACITY_PROFILE=1: where the light organization's requests waited under overload. */
+  light_wait_profile?: WaitProfile;
+}
+
+const log = (line: string) => console.log(`[bench:capacity ${new Date().toISOString().slice(11, 19)}] ${line}`);
+const numberEnv = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
+
+/**
+ * `clients` connections calling `path` for `seconds`, at `rate` per second overall or as fast as answered (a refusal
+ * is answered at once and called again: clients that never back off).
+ */
+async function drive(own: OwnSystem, key: string, path: string, clients: number, seconds: number, rate?: number): Promise<Flood> {
+  const statuses: Record<string, number> = {};
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: own.system.baseUrl,
+        connections: clients,
+        duration: seconds,
+        overallRate: rate,
+        timeout: 30,
+        requests: [{ method: 'GET', path, headers: { authorization: `Bearer ${key}` } }],
+      },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    );
+    instance.on('response', (_client, status) => (statuses[status] = (statuses[status] ?? 0) + 1));
+  });
+  const answered = result.requests.total > 0;
+  return {
+    clients,
+    seconds: round(result.duration, 2),
+    rate: rate ?? null,
+    statuses,
+    goodput: round(result['2xx'] / result.duration),
+    p50_ms: answered ? result.latency.p50 : null,
+    p99_ms: answered ? result.latency.p99 : null,
+    errors: result.errors,
+    fivexx: Object.entries(statuses).reduce((sum, [status, count]) => sum + (Number(status) >= 500 ? count : 0), 0),
+  };
+}
+
+async function main(): Promise<void> {
+  const seconds = numberEnv('CAPACITY_SECONDS', 20);
+  const clients = numberEnv('CAPACITY_CLIENTS', 1_000);
+  const baseClients = numberEnv('CAPACITY_BASE_CLIENTS', 16);
+  const lightRate = numberEnv('CAPACITY_LIGHT_RATE', 20);
+  const heavyContacts = numberEnv('CAPACITY_CONTACTS', 10_000);
+  const concurrency = process.env.CAPACITY_TENANT_CONCURRENCY;
+  const profile = process.env.CAPACITY_PROFILE === '1';
+  const own = await startOwnSystem({
+    crmReplicas: 2,
+    webhooksReplicas: 1,
+    // The bulkheads on (own-system turns them off for the other benches); the default sizes unless told otherwise.
+    envFor: { gateway: { TENANT_CONCURRENCY: concurrency ?? DEFAULT_TENANT_CONCURRENCY } },
+    traces: profile,
+  });
+  try {
+    const light = await own.newOrg('Light tenant');
+    log(`seeding ${heavyContacts} contacts for the heavy organization, 200 for the light one`);
+    await seedContacts(own.contacts, own.orgId, heavyContacts);
+    await seedContacts(own.contacts, light.orgId, 200);
+    // Warm-up: connections, the key cache, the JIT.
+    await drive(own, own.key, HEAVY_PATH, baseClients, 3);
+    log(`capacity: ${HEAVY_PATH} alone from ${baseClients} clients for ${seconds} s`);
+    const capacity = await drive(own, own.key, HEAVY_PATH, baseClients, seconds);
+    await sleep(2_000);
+    log(`overload: ${HEAVY_PATH} from ${clients} clients, ${LIGHT_PATH} of another organization at ${lightRate}/s`);
+    const overloadFrom = Date.now();
+    const [loadAverage = 0] = loadavg();
+    const [heavy, lightLoad] = await Promise.all([
+      drive(own, own.key, HEAVY_PATH, clients, seconds),
+      drive(own, light.key, LIGHT_PATH, 4, seconds, lightRate),
+    ]);
+    const goodput = heavy.goodput + lightLoad.goodput;
+    // The span files are written every 200 ms: wait for the last ones.
+    if (profile) await sleep(2_000);
+    const lightWait = profile ? waitProfile(own.logDir, LIGHT_PATH.split('?')[1] ?? '', overloadFrom, Date.now()) : undefined;
+    const figures: CapacityFigures = {
+      measured_at: new Date().toISOString(),
+      machine: machineInfo(),
+      tenant_concurrency: concurrency ?? 'default',
+      heavy_contacts: heavyContacts,
+      heavy_path: HEAVY_PATH,
+      light_path: LIGHT_PATH,
+      capacity,
+      overload: { heavy, light: lightLoad },
+      load_average: round(loadAverage, 1),
+      goodput_ratio: capacity.goodput > 0 ? round(goodput / capacity.goodput, 2) : null,
+      ...(lightWait ? { light_wait_profile: lightWait } : {}),
+    };
+    writeResult('capacity', figures);
+    console.table({
+      'capacity (heavy alone) 2xx/s': capacity.goodput,
+      'overload heavy 2xx/s': heavy.goodput,
+      'overload heavy statuses': JSON.stringify(heavy.statuses),
+      'overload heavy 5xx': heavy.fivexx,
+      'light p50 ms': lightLoad.p50_ms,
+      'light p99 ms': lightLoad.p99_ms,
+      'light statuses': JSON.stringify(lightLoad.statuses),
+      'light 5xx': lightLoad.fivexx,
+      'light 2xx/s': lightLoad.goodput,
+      'goodput / capacity': figures.goodput_ratio,
+    });
+    if (lightWait) {
+      log(`light requests traced: ${lightWait.requests}; where they waited (ms):`);
+      console.table(lightWait.segments);
+    }
+  } finally {
+    await own.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

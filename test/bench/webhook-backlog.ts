@@ -1,0 +1,56 @@
+import type { OwnSystem } from './own-system';
+import type { FastReceiver } from './receiver';
+import { round, sleep } from './stats';
+import { DRAIN_TIMEOUT_MS, pacedContactWrites, type Tenant } from './webhook-scenarios';
+
+export interface WebhookBacklog {
+  contacts_created: number;
+  expected: number;
+  delivered: number;
+  duplicates: number;
+  /** From SIGCONT to the last delivery. */
+  seconds: number;
+  deliveries_per_s: number;
+}
+
+/**
+ * The sending side at full speed, as the peer measures it: the webhooks replicas are stopped (SIGSTOP) while
+ * `rate` contacts/s are created for `seconds` s (their events wait in Kafka), then resumed; the figure is the
+ * backlog's deliveries over the time from the resume to the last delivery (consume, fan-out insert, POST, record).
+ * The peer then reads the same deliveries from the database and POSTs them (webhook-peer.ts).
+ */
+export async function measureBacklogDrain(
+  own: OwnSystem,
+  tenant: Tenant,
+  receiver: FastReceiver,
+  load: { subscriptions: number; paths: (path: string) => boolean; rate: number; seconds: number },
+): Promise<WebhookBacklog> {
+  const webhooks = own.system.processes.filter((process) => process.name.startsWith('webhooks'));
+  const first = receiver.arrivals.length;
+  for (const process of webhooks) process.child.kill('SIGSTOP');
+  let writes: Awaited<ReturnType<typeof pacedContactWrites>>;
+  let resumed: number;
+  try {
+    writes = await pacedContactWrites(own.system.baseUrl, [tenant], load.rate, load.seconds);
+    // The last writes' events leave the outbox relay within this.
+    await sleep(2_000);
+  } finally {
+    resumed = Date.now();
+    for (const process of webhooks) process.child.kill('SIGCONT');
+  }
+  const expected = writes.sentAt.size * load.subscriptions;
+  const arrivals = () =>
+    receiver.arrivals.slice(first).filter((arrival) => load.paths(arrival.path) && writes.sentAt.has(arrival.objectId));
+  const unique = () => new Set(arrivals().map((arrival) => `${arrival.path} ${arrival.eventId}`)).size;
+  await receiver.waitUntil(() => unique() >= expected, DRAIN_TIMEOUT_MS);
+  const last = Math.max(resumed, ...arrivals().map((arrival) => arrival.at));
+  const delivered = unique();
+  return {
+    contacts_created: writes.sentAt.size,
+    expected,
+    delivered,
+    duplicates: arrivals().length - delivered,
+    seconds: round((last - resumed) / 1000, 2),
+    deliveries_per_s: round(delivered / Math.max(0.001, (last - resumed) / 1000)),
+  };
+}
