@@ -36,6 +36,3 @@ export function withCommandCount<T>(work: () => Promise<T>): { commands: string[
 
 /** The diagnostics of the request being served, when it is counted. */
 export const currentCost = (): RequestCost | undefined => requestCost.getStore();
-
-/** The command list of the request being served, to add commands counted elsewhere (a service's answer). */
-export const currentCommands = (): string[] | undefined => requestCost.getStore()?.commands;
