@@ -73,9 +73,11 @@ function warnIfStale(): void {
 /**
  * V8 settings for every process of the system. Young generation only: 8 MB semi-spaces instead of Node 20's 16 MB
  * keep the short-lived garbage of each request (most of a service's allocation) from growing RSS. No old-space
- * limit: a cap sized to the benchmark's load (96 MB held peak RSS under 150 MB there) risks an out-of-memory crash
- * under a 2,000-recipient broadcast or a 10,000-row batch import, whose peak heap nothing has measured. NODE_OPTIONS
- * given to the process come after, and win.
+ * limit: measured with test/bench/heap-peak.mjs, the heap left after a full collection reached 62 MB in the gateway
+ * during bench:batch's 10,000-row import and 55 MB in messaging during bench:broadcasts' 2,000-recipient broadcast
+ * (used heap before collection up to 190 MB), so the 96 MB that held the benchmark's peak RSS under 150 MB leaves
+ * 1.5× headroom, and a busier import (more requests in flight) could end a process with an out-of-memory crash.
+ * NODE_OPTIONS given to the process come after, and win.
  */
 export const NODE_HEAP_OPTIONS = '--max-semi-space-size=8';
 
