@@ -20,7 +20,4 @@ case "$service" in
 esac
 
 cd /app
-# The V8 settings `npm start` uses too (deploy/lib/processes.ts NODE_HEAP_OPTIONS: a smaller young generation, no
-# old-space limit); NODE_OPTIONS set on the container come after them, and win.
-export NODE_OPTIONS="--max-semi-space-size=8${NODE_OPTIONS:+ $NODE_OPTIONS}"
 exec node "$entry"

@@ -71,17 +71,6 @@ function warnIfStale(): void {
 }
 
 /**
- * V8 settings for every process of the system. Young generation only: 8 MB semi-spaces instead of Node 20's 16 MB
- * keep the short-lived garbage of each request (most of a service's allocation) from growing RSS. No old-space
- * limit: measured with test/bench/heap-peak.mjs, the heap left after a full collection reached 62 MB in the gateway
- * during bench:batch's 10,000-row import and 55 MB in messaging during bench:broadcasts' 2,000-recipient broadcast
- * (used heap before collection up to 190 MB), so the 96 MB that held the benchmark's peak RSS under 150 MB leaves
- * 1.5× headroom, and a busier import (more requests in flight) could end a process with an out-of-memory crash.
- * NODE_OPTIONS given to the process come after, and win.
- */
-export const NODE_HEAP_OPTIONS = '--max-semi-space-size=8';
-
-/**
  * Starts a service from its entry's .ts path, compiled or from source (see RunMode), as one node process (so
  * signals reach the service itself), its output appended to a log file. Its Prometheus endpoint is off unless
  * `env` names a METRICS_PORT: processes started side by side must not all claim the default 9464.
@@ -98,12 +87,7 @@ export function startService(
   const log = createWriteStream(logFile, { flags: 'a' });
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      METRICS_PORT: '0',
-      ...env,
-      NODE_OPTIONS: `${NODE_HEAP_OPTIONS} ${env.NODE_OPTIONS ?? process.env.NODE_OPTIONS ?? ''}`.trim(),
-    },
+    env: { ...process.env, METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.pipe(log);

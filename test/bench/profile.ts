@@ -6,8 +6,8 @@
  * DevTools (Performance → Load profile) — and summary.json (self time by package and by function) into
  * .local/profiles/<route>-<time>/, copies the summary to bench-results/profile-<route>.json for BENCHMARKS.md, and
  * prints it. <route>: list | get | create | patch (GET /v1/contacts, GET /v1/contacts/{id}, POST /v1/contacts,
- * PATCH /v1/deals/{id}). BENCH_NODE_OPTIONS adds node options to both profiled processes, after the launcher's heap
- * limits (an A/B of a V8 setting: `BENCH_NODE_OPTIONS=--max-semi-space-size=16 npm run profile -- list`).
+ * PATCH /v1/deals/{id}). BENCH_NODE_OPTIONS adds node options to both profiled processes (an A/B of a V8 setting:
+ * `BENCH_NODE_OPTIONS=--max-semi-space-size=8 npm run profile -- list`).
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
