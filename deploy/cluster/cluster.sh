@@ -9,6 +9,9 @@
 #
 # State: .local/cluster/ (CRM_CLUSTER_DIR); builds: ~/.cache/crm-stack/. See deploy/cluster/README.md.
 set -euo pipefail
+# errexit inside $(...) too: a failed step in a command substitution (e.g. the image build whose tag it prints)
+# must stop the phase, not hand on a stale result.
+shopt -s inherit_errexit
 
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

@@ -95,8 +95,9 @@ build_base_image() {
 # package registries as the host does, and podman makes no network (no bridge, no iptables rules) of its own.
 build_app_image() {
   configure_podman
+  # A failed build must stop here: tagging "$APP_IMAGE:build" then would ship the last image that did build.
   podman build --format docker --network host --build-arg "NODE_IMAGE=$NODE_BASE_TAG" \
-    -f "$REPO_ROOT/deploy/docker/Dockerfile" -t "$APP_IMAGE:build" "$REPO_ROOT" >&2
+    -f "$REPO_ROOT/deploy/docker/Dockerfile" -t "$APP_IMAGE:build" "$REPO_ROOT" >&2 || return 1
   local id
   id="$(podman image inspect --format '{{.Id}}' "$APP_IMAGE:build")"
   podman tag "$APP_IMAGE:build" "$APP_IMAGE:${id:0:12}"
