@@ -69,6 +69,7 @@ export function renderReport(results: BenchResults): string {
     '',
     processTable(results),
     '',
+    ...(results.processNotes ? [results.processNotes, ''] : []),
     '## Start-up',
     '',
     startupSection(results),

@@ -54,6 +54,8 @@ export interface BenchResults {
   'batch-events'?: BatchEventsFigures;
   /** bench-results/webhooks-notes.md, written by hand: what a profile of the webhook figures found. */
   webhookNotes?: string;
+  /** bench-results/processes-notes.md, written by hand: where the memory of the processes goes. */
+  processNotes?: string;
 }
 
 const git = (...args: string[]): string => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
@@ -102,13 +104,18 @@ export function readResults(): BenchResults {
     ...(existsSync(resolve(RESULTS_DIR, 'reads.json')) ? { reads: read('reads') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'agents.json')) ? { agents: read('agents') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'capacity.json')) ? { capacity: read('capacity') } : {}),
-    ...(existsSync(resolve(RESULTS_DIR, 'webhooks-notes.md'))
-      ? { webhookNotes: readFileSync(resolve(RESULTS_DIR, 'webhooks-notes.md'), 'utf8').trim() }
-      : {}),
+    ...notes('webhookNotes', 'webhooks-notes.md'),
+    ...notes('processNotes', 'processes-notes.md'),
     ...(existsSync(resolve(RESULTS_DIR, 'batch-events.json')) ? { 'batch-events': read('batch-events') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'scaleout.json')) ? { scaleout: read('scaleout') } : {}),
     profiles: readProfiles(),
   };
+}
+
+/** A section's notes, written by hand beside the figures, when the file exists. */
+function notes(key: 'webhookNotes' | 'processNotes', file: string): Partial<BenchResults> {
+  const path = resolve(RESULTS_DIR, file);
+  return existsSync(path) ? { [key]: readFileSync(path, 'utf8').trim() } : {};
 }
 
 /** `npx tsx test/bench/startup.ts` on its own writes its own shape, `{measured_at, runs, results}`, to the same file. */
