@@ -73,7 +73,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   };
   try {
     for (const { name, service, replica, env: own, ports } of plans) {
-      const traces = options.tracesDir ? { OTEL_TRACES_FILE: join(options.tracesDir, `${name}.jsonl`) } : {};
+      // The tests that read spans need every trace, not the production sample.
+      const traces = options.tracesDir ? { OTEL_TRACES_FILE: join(options.tracesDir, `${name}.jsonl`), OTEL_TRACES_SAMPLER_ARG: '1' } : {};
       const metricsPort = service === 'simulator' ? 0 : ((await options.metricsPort?.(service, replica)) ?? 0);
       if (metricsPort > 0) {
         metrics[name] = `http://127.0.0.1:${metricsPort}/metrics`;

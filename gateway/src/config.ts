@@ -109,11 +109,15 @@ export const gatewayConfig = z
     HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
     /** Where clients reach this API (the OpenAPI document's server); default: the listener's own address. */
     PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-    /** Diagnostics: answer every request's database commands (gateway + services) in `X-Db-Commands`. */
+    /**
+     * Diagnostics: answer a request's database commands (gateway + services) in `X-Db-Commands` and its gRPC bytes in
+     * `X-Grpc-Bytes`: `true` for every request, `on-request` only for requests that send `X-Db-Commands: 1` (the
+     * others cost nothing extra, so a benchmark can probe while it loads).
+     */
     EXPOSE_DB_COMMANDS: z
-      .enum(['true', 'false'])
+      .enum(['true', 'false', 'on-request'])
       .default('false')
-      .transform((value) => value === 'true'),
+      .transform((value) => ({ true: 'all', false: 'off', 'on-request': 'asked' })[value] as 'all' | 'off' | 'asked'),
   })
   .refine((config) => config.NODE_ENV !== 'production' || config.CURSOR_SECRET !== undefined, {
     path: ['CURSOR_SECRET'],

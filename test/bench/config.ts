@@ -15,7 +15,7 @@ export interface BenchConfig {
   slowEndpointMs: number;
   /** Recipients of each of the two broadcasts whose status events are delivered (0 skips that scenario). */
   broadcastRecipients: number;
-  /** The webhook scenarios to run (BENCH_WEBHOOK_SCENARIOS=latency,throughput for a quicker development run). */
+  /** The webhook scenarios to run (BENCH_WEBHOOK_SCENARIOS=latency,throughput for a quicker development run; `none`). */
   webhookScenarios: Array<'latency' | 'isolation' | 'throughput' | 'broadcasts'>;
   /** Length of the no-traffic window over which idle CPU is read. */
   idleSeconds: number;
@@ -34,6 +34,8 @@ export interface BenchConfig {
   throughputWriteRate: number;
   /** Client counts of every HTTP scenario. */
   clients: number[];
+  /** BENCH_SCALE_OUT=0 skips the 1 + 1 vs 2 + 2 run (two more systems). */
+  scaleOut: boolean;
   /** BENCH_STARTUP=0 skips the start-up measurement (minutes of service starts) in a development run. */
   startup: boolean;
 }
@@ -50,6 +52,7 @@ const SCENARIOS = ['latency', 'isolation', 'throughput', 'broadcasts'] as const;
 
 function scenarios(raw: string | undefined): BenchConfig['webhookScenarios'] {
   if (!raw) return [...SCENARIOS];
+  if (raw === 'none') return [];
   const names = raw.split(',').map((name) => name.trim());
   const unknown = names.filter((name) => !(SCENARIOS as readonly string[]).includes(name));
   if (unknown.length > 0) throw new Error(`BENCH_WEBHOOK_SCENARIOS: unknown ${unknown.join(', ')} (known: ${SCENARIOS.join(', ')})`);
@@ -69,9 +72,10 @@ export function loadBenchConfig(): BenchConfig {
     broadcastRecipients: int('BENCH_BROADCAST_RECIPIENTS', 2_000, 0),
     webhookScenarios: scenarios(process.env.BENCH_WEBHOOK_SCENARIOS),
     idleSeconds: int('BENCH_IDLE_SECONDS', Math.min(20, 2 * seconds)),
-    crmReplicas: int('BENCH_CRM_REPLICAS', 2),
+    // One replica, as the issue 23 comparison with the peer: one gateway, one CRM process.
+    crmReplicas: int('BENCH_CRM_REPLICAS', 1),
     webhooksReplicas: int('BENCH_WEBHOOKS_REPLICAS', 2),
-    contacts: int('BENCH_CONTACTS', 10_000),
+    contacts: int('BENCH_CONTACTS', 1_000),
     deals: int('BENCH_DEALS', 32),
     fanout: int('BENCH_WEBHOOK_FANOUT', 20),
     throughputWriteRate: int('BENCH_WEBHOOK_WRITE_RATE', 100),
@@ -81,6 +85,7 @@ export function loadBenchConfig(): BenchConfig {
         throw new Error(`BENCH_CLIENTS must list positive integers, got "${process.env.BENCH_CLIENTS}"`);
       return value;
     }),
+    scaleOut: process.env.BENCH_SCALE_OUT !== '0',
     startup: process.env.BENCH_STARTUP !== '0',
   };
 }

@@ -1,6 +1,8 @@
-// Preload for `BENCH_CPU_PROFILE=<dir>` (NODE_OPTIONS=--import): CPU-profiles a process from start to exit into
-// $CPU_PROFILE_DIR as <PROFILE_NAME>-<pid>.cpuprofile (open it in Chrome DevTools or speedscope). The in-process
-// inspector session answers synchronously, so the profile is written even from the 'exit' handler.
+// Preload (NODE_OPTIONS=--import) that CPU-profiles a process into $CPU_PROFILE_DIR as
+// <PROFILE_NAME>-<pid>.cpuprofile: Chrome DevTools' format, which speedscope (https://www.speedscope.app) and
+// DevTools open as a flame graph. By default from start to exit; with CPU_PROFILE_ON_SIGNAL=1 only between two
+// SIGUSR2 (the load window of `npm run profile`, not the start-up). The in-process inspector session answers
+// synchronously, so the profile is written even from the 'exit' handler.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { basename, join } from 'node:path';
@@ -12,11 +14,14 @@ if (dir) {
   session.connect();
   session.post('Profiler.enable');
   session.post('Profiler.setSamplingInterval', { interval: 1000 });
-  session.post('Profiler.start');
-  let done = false;
+  let state = 'idle';
+  const start = () => {
+    session.post('Profiler.start');
+    state = 'running';
+  };
   const dump = () => {
-    if (done) return;
-    done = true;
+    if (state !== 'running') return;
+    state = 'done';
     session.post('Profiler.stop', (error, result) => {
       if (error) return;
       mkdirSync(dir, { recursive: true });
@@ -24,5 +29,7 @@ if (dir) {
       writeFileSync(join(dir, `${name}-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
     });
   };
+  if (process.env.CPU_PROFILE_ON_SIGNAL === '1') process.on('SIGUSR2', () => (state === 'idle' ? start() : dump()));
+  else start();
   process.on('exit', dump);
 }

@@ -1,5 +1,7 @@
 import type { BenchConfig } from './config';
 import { runLoad, type LoadRequest, type LoadResult } from './load';
+import type { Watched } from './proc-stats';
+import { cpuReading, probeRequest, type RouteCost } from './route-cost';
 
 export type Side = 'ceiling' | 'peer' | 'project';
 
@@ -11,6 +13,8 @@ export interface RouteFigures {
   runs: LoadResult[];
   /** The same clients held to half the best req/s of `runs` (autocannon overallRate): latency below saturation. */
   half_rate: LoadResult | null;
+  /** Where one request went, from the run with the most clients (absent on the ceiling). */
+  cost?: RouteCost;
 }
 
 export interface RouteScenario {
@@ -19,6 +23,10 @@ export interface RouteScenario {
   read: boolean;
   baseUrl: string;
   request: LoadRequest;
+  /** The processes whose CPU one request costs (the gateway, the service replicas, the database; the peer). */
+  processes?: Watched[];
+  /** Whether the gateway answers X-Db-Commands to a probe (the project's side). */
+  probe?: boolean;
 }
 
 /** Warms the route up, then measures it at each client count, then (read routes) at half the best rate. */
@@ -31,10 +39,21 @@ export async function measureRoute(scenario: RouteScenario, config: BenchConfig,
   };
   if (config.warmupSeconds > 0) await load(most, config.warmupSeconds);
   const runs: LoadResult[] = [];
+  let cost: RouteCost | undefined;
   for (const clients of config.clients) {
+    const cpu = clients === most && scenario.processes ? cpuReading(scenario.processes) : undefined;
     const run = await load(clients, config.seconds);
     log(line(scenario, run));
     runs.push(run);
+    if (cpu) {
+      const probed = scenario.probe
+        ? await probeRequest(scenario.baseUrl, scenario.request)
+        : { db_commands: null, commands: [], grpc_bytes: null };
+      cost = { cpu_ms_per_request: cpu.since(run.requests), ...probed };
+      log(
+        `${scenario.side.padEnd(8)} ${scenario.route.padEnd(26)} CPU ms/request ${JSON.stringify(cost.cpu_ms_per_request)}  db commands ${cost.db_commands ?? '—'}  gRPC bytes ${JSON.stringify(cost.grpc_bytes)}`,
+      );
+    }
   }
   let halfRate: LoadResult | null = null;
   const best = Math.max(...runs.map((run) => run.rps));
@@ -42,7 +61,7 @@ export async function measureRoute(scenario: RouteScenario, config: BenchConfig,
     halfRate = await load(most, config.seconds, Math.floor(best / 2));
     log(line(scenario, halfRate));
   }
-  return { side: scenario.side, route: scenario.route, read: scenario.read, runs, half_rate: halfRate };
+  return { side: scenario.side, route: scenario.route, read: scenario.read, runs, half_rate: halfRate, ...(cost ? { cost } : {}) };
 }
 
 /**

@@ -7,7 +7,7 @@ export interface LoadRequest {
   path: string;
   headers?: Record<string, string>;
   body?: string;
-  next?: (i: number) => { path?: string; body?: string };
+  next?: (i: number) => { path?: string; body?: string; headers?: Record<string, string> };
 }
 
 export interface LoadOptions {

@@ -53,6 +53,8 @@ const ports = async (count: number): Promise<number[]> => {
 export async function startOwnSystem(options: {
   crmReplicas: number;
   webhooksReplicas: number;
+  /** Several gateway replicas on these ports (the scale-out run) instead of one. */
+  gatewayPorts?: number[];
   /** Extra environment per service (e.g. NODE_OPTIONS for a CPU profile). */
   envFor?: SystemOptions['envFor'];
   /** Every process writes its spans to `<logDir>/<process>.jsonl`. */
@@ -65,7 +67,8 @@ export async function startOwnSystem(options: {
     stack,
     namespace,
     secrets: generateSecrets(),
-    gatewayPort: await freePort(),
+    gatewayPort: options.gatewayPorts?.[0] ?? (await freePort()),
+    ...(options.gatewayPorts ? { gatewayPorts: options.gatewayPorts } : {}),
     crmPorts: await ports(options.crmReplicas),
     webhooksPorts: await ports(options.webhooksReplicas),
     messagingPorts: [{ grpc: await freePort(), http: await freePort() }],
@@ -81,6 +84,8 @@ export async function startOwnSystem(options: {
       AUTH_FAILURE_LIMIT: '0',
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1',
       WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}`,
+      // Only the probes sent with X-Db-Commands: 1 are counted; the load pays nothing for it.
+      EXPOSE_DB_COMMANDS: 'on-request',
     },
     envFor: options.envFor,
     tracesDir: options.traces ? logDir : undefined,

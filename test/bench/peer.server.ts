@@ -1,15 +1,35 @@
 /**
- * The peer: one Fastify process with the official mongodb driver answering GET /v1/contacts the simplest way, on
+ * The peer: one Fastify process with the official mongodb driver answering the contact routes the simplest way, on
  * the same database server and data as the project. Per request: look the bearer key's SHA-256 up in the CRM's
- * `api_keys`, then one sorted page of 25 live contacts of that organization (newest first) and a count, in
- * parallel. No gRPC hop, no schema layer, no caches: what one process doing the same reads can reach.
+ * `api_keys`, then GET /v1/contacts: one sorted page of 25 live contacts of that organization (newest first) and a
+ * count, in parallel; GET /v1/contacts/:id: one lookup; POST /v1/contacts: claim the Idempotency-Key, insert the
+ * contact with its contact.created event in the same document (as the project's outbox), store the response under
+ * the key. No gRPC hop, no schema layer, no caches: what one process doing the same work can reach.
  * Started by the benchmark: `BENCH_PORT=… MONGODB_URI=… CRM_DB_NAME=… node --import tsx …`.
  */
-import { createHash } from 'node:crypto';
-import Fastify from 'fastify';
+import { createHash, randomUUID } from 'node:crypto';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { MongoClient } from 'mongodb';
 
 const PAGE = 25;
+/** A new contact's stored fields besides its name, tags and dates (as the project's contact repository writes them). */
+const EMPTY_CONTACT = {
+  email: null,
+  phone: null,
+  photoapp_username: null,
+  chatapp_jid: null,
+  socialmsg_psid: null,
+  socialmsg_name: null,
+  source: 'api',
+  avatar_url: null,
+  company_id: null,
+  custom_fields: {},
+  funnel_stage: null,
+  last_message_at: null,
+  messages_count: 0,
+  deleted_at: null,
+  rev: 1,
+};
 
 interface KeyDoc {
   org_id: string;
@@ -29,15 +49,22 @@ async function main(): Promise<void> {
   const keys = db.collection<KeyDoc>('api_keys');
   const contacts = db.collection<ContactDoc>('contacts');
 
+  const idempotency = client.db(process.env.GATEWAY_DB_NAME).collection<{ _id: string; [field: string]: unknown }>('peer_idempotency');
   const app = Fastify({ logger: false });
-  app.get('/v1/contacts', async (request, reply) => {
+  const refuse = (reply: FastifyReply) =>
+    reply.code(401).send({ error: { type: 'authentication_error', code: 'UNAUTHORIZED', message: 'invalid API key' } });
+  const orgOf = async (request: FastifyRequest): Promise<string | null> => {
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
     const hash = bearer ? createHash('sha256').update(bearer, 'utf8').digest('hex') : '';
     const key = hash ? await keys.findOne({ hash }, { projection: { org_id: 1, revoked_at: 1, expires_at: 1 } }) : null;
-    if (!key || key.revoked_at || (key.expires_at && key.expires_at <= new Date())) {
-      return reply.code(401).send({ error: { type: 'authentication_error', code: 'UNAUTHORIZED', message: 'invalid API key' } });
-    }
-    const live = { org_id: key.org_id, deleted_at: null };
+    return !key || key.revoked_at || (key.expires_at && key.expires_at <= new Date()) ? null : key.org_id;
+  };
+  const shown = ({ _id, _outbox: _events, _outbox_pending: _pending, name_key: _key, ...rest }: ContactDoc) => ({ id: _id, ...rest });
+
+  app.get('/v1/contacts', async (request, reply) => {
+    const orgId = await orgOf(request);
+    if (!orgId) return refuse(reply);
+    const live = { org_id: orgId, deleted_at: null };
     const [rows, total] = await Promise.all([
       contacts
         .find(live, { projection: { _outbox: 0, _outbox_pending: 0, name_key: 0, search_keys: 0, search_text: 0 } })
@@ -46,8 +73,49 @@ async function main(): Promise<void> {
         .toArray(),
       contacts.countDocuments(live),
     ]);
-    const data = rows.slice(0, PAGE).map(({ _id, ...rest }) => ({ id: _id, ...rest }));
+    const data = rows.slice(0, PAGE).map(shown);
     return { data, meta: { total, has_more: rows.length > PAGE } };
+  });
+
+  app.get<{ Params: { id: string } }>('/v1/contacts/:id', async (request, reply) => {
+    const orgId = await orgOf(request);
+    if (!orgId) return refuse(reply);
+    const row = await contacts.findOne({ _id: request.params.id, org_id: orgId, deleted_at: null });
+    if (!row) return reply.code(404).send({ error: { type: 'not_found_error', code: 'NOT_FOUND', message: 'no such contact' } });
+    return { data: shown(row) };
+  });
+
+  app.post<{ Body: { name: string; tags?: string[] } }>('/v1/contacts', async (request, reply) => {
+    const orgId = await orgOf(request);
+    if (!orgId) return refuse(reply);
+    const key = request.headers['idempotency-key'];
+    const keyId = typeof key === 'string' ? `${orgId}:${key}` : null;
+    if (keyId) await idempotency.insertOne({ _id: keyId, state: 'running', created_at: new Date() });
+    const now = new Date();
+    const id = `contact_${randomUUID().replace(/-/g, '')}`;
+    const doc: ContactDoc = {
+      _id: id,
+      org_id: orgId,
+      ...EMPTY_CONTACT,
+      name: request.body.name,
+      name_key: request.body.name.toLowerCase(),
+      tags: request.body.tags ?? [],
+      created_at: now,
+      updated_at: now,
+    };
+    const event = {
+      id: `evt_${randomUUID().replace(/-/g, '')}`,
+      type: 'contact.created',
+      org_id: orgId,
+      data: shown(doc),
+      occurred_at: now,
+    };
+    // Stored with the record in one write, as the project's outbox does; left unpublished (not pending), so the
+    // project's relay spends nothing on the peer's events while the peer is measured.
+    await contacts.insertOne({ ...doc, _outbox: [event], _outbox_pending: false });
+    const body = { data: shown(doc) };
+    if (keyId) await idempotency.updateOne({ _id: keyId }, { $set: { state: 'done', status: 201, body } });
+    return reply.code(201).send(body);
   });
 
   await app.listen({ host: '127.0.0.1', port: Number(process.env.BENCH_PORT) });

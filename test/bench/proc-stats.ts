@@ -37,15 +37,30 @@ export function cpuSecondsOf(pid: number): number | null {
   }
 }
 
-/** The local stack's servers from their pid files; absent when MONGODB_URI / KAFKA_BROKERS point elsewhere. */
+/** The pid listening on a loopback TCP port (`ss -ltnp`), when this user may see it. */
+function listenerOf(port: string | undefined): number {
+  if (!port) return NaN;
+  try {
+    const out = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
+    return Number(/pid=(\d+)/.exec(out)?.[1] ?? NaN);
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * The local stack's servers: from their pid files when this checkout started the stack, else the processes
+ * listening on MONGODB_URI's and KAFKA_BROKERS' ports (a stack shared by several checkouts).
+ */
 export function stackProcesses(): Watched[] {
   const found: Watched[] = [];
-  for (const [name, file] of [
-    ['database (SecantusDB)', '.local/stack/secantus/secantus.pid'],
-    ['kafka', '.local/stack/kafka/kafka.pid'],
+  const portOf = (address: string | undefined) => /:(\d+)(?:[/?,]|$)/.exec(address ?? '')?.[1];
+  for (const [name, file, address] of [
+    ['database (SecantusDB)', '.local/stack/secantus/secantus.pid', process.env.MONGODB_URI],
+    ['kafka', '.local/stack/kafka/kafka.pid', process.env.KAFKA_BROKERS],
   ] as const) {
     const path = resolve(REPO_ROOT, file);
-    const pid = existsSync(path) ? Number(readFileSync(path, 'utf8').trim()) : NaN;
+    const pid = existsSync(path) ? Number(readFileSync(path, 'utf8').trim()) : listenerOf(portOf(address));
     if (Number.isInteger(pid) && pid > 0 && existsSync(`/proc/${pid}`)) found.push({ name, pid, node: false });
   }
   return found;

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { BenchConfig } from './config';
 import { measureRoute, type RouteFigures, type RouteScenario } from './http-scenarios';
+import type { Watched } from './proc-stats';
 
 export interface RouteTargets {
   ceiling: string;
@@ -8,6 +10,9 @@ export interface RouteTargets {
   key: string;
   contactIds: string[];
   dealIds: string[];
+  /** CPU per request is read from these: the peer process and the database; the gateway, the replicas and the database. */
+  peerProcesses?: Watched[];
+  projectProcesses?: Watched[];
 }
 
 /** Lookups rotate over this many seeded contacts: enough that no single record stays hot in a cache. */
@@ -19,41 +24,48 @@ export function routeScenarios(targets: RouteTargets): RouteScenario[] {
   const json = { ...auth, 'content-type': 'application/json' };
   const lookups = targets.contactIds.slice(-LOOKUP_SPREAD);
   const pick = <T>(list: T[], i: number): T => list[i % list.length] as T;
-  return [
+  const byId = (side: 'peer' | 'project', baseUrl: string): RouteScenario => ({
+    side,
+    route: 'GET /v1/contacts/{id}',
+    read: true,
+    baseUrl,
+    request: {
+      method: 'GET',
+      path: `/v1/contacts/${pick(lookups, 0)}`,
+      headers: auth,
+      next: (i) => ({ path: `/v1/contacts/${pick(lookups, i)}` }),
+    },
+  });
+  // Each create with an Idempotency-Key of its own: the key's record is written with the contact and its event.
+  const create = (side: 'peer' | 'project', baseUrl: string): RouteScenario => ({
+    side,
+    route: 'POST /v1/contacts',
+    read: false,
+    baseUrl,
+    request: {
+      method: 'POST',
+      path: '/v1/contacts',
+      headers: { ...json, 'idempotency-key': `bench-${side}-0-${Date.now()}` },
+      body: JSON.stringify({ name: 'Bench contact', tags: ['bench'] }),
+      next: () => ({ headers: { ...json, 'idempotency-key': randomUUID() } }),
+    },
+  });
+  const list = (side: 'peer' | 'project', baseUrl: string): RouteScenario => ({
+    side,
+    route: 'GET /v1/contacts',
+    read: true,
+    baseUrl,
+    request: { method: 'GET', path: '/v1/contacts', headers: auth },
+  });
+  // The reads first, then the creates (whose contacts would otherwise lead the pages read).
+  const scenarios: RouteScenario[] = [
     { side: 'ceiling', route: 'GET /ping', read: false, baseUrl: targets.ceiling, request: { method: 'GET', path: '/ping' } },
-    {
-      side: 'peer',
-      route: 'GET /v1/contacts',
-      read: true,
-      baseUrl: targets.peer,
-      request: { method: 'GET', path: '/v1/contacts', headers: auth },
-    },
-    {
-      side: 'project',
-      route: 'GET /v1/contacts',
-      read: true,
-      baseUrl: targets.gateway,
-      request: { method: 'GET', path: '/v1/contacts', headers: auth },
-    },
-    {
-      side: 'project',
-      route: 'GET /v1/contacts/{id}',
-      read: true,
-      baseUrl: targets.gateway,
-      request: {
-        method: 'GET',
-        path: `/v1/contacts/${pick(lookups, 0)}`,
-        headers: auth,
-        next: (i) => ({ path: `/v1/contacts/${pick(lookups, i)}` }),
-      },
-    },
-    {
-      side: 'project',
-      route: 'POST /v1/contacts',
-      read: false,
-      baseUrl: targets.gateway,
-      request: { method: 'POST', path: '/v1/contacts', headers: json, body: JSON.stringify({ name: 'Bench contact', tags: ['bench'] }) },
-    },
+    list('peer', targets.peer),
+    byId('peer', targets.peer),
+    list('project', targets.gateway),
+    byId('project', targets.gateway),
+    create('peer', targets.peer),
+    create('project', targets.gateway),
     {
       side: 'project',
       route: 'PATCH /v1/deals/{id}',
@@ -69,6 +81,10 @@ export function routeScenarios(targets: RouteTargets): RouteScenario[] {
       },
     },
   ];
+  return scenarios.map((scenario): RouteScenario => {
+    if (scenario.side === 'project') return { ...scenario, processes: targets.projectProcesses, probe: true };
+    return scenario.side === 'peer' ? { ...scenario, processes: targets.peerProcesses } : scenario;
+  });
 }
 
 export async function measureRouteSet(targets: RouteTargets, config: BenchConfig, log: (line: string) => void): Promise<RouteFigures[]> {

@@ -1,6 +1,6 @@
 import { AppError } from '@crm/shared/core';
 import { withDeadline, withRequestId } from '@crm/shared/grpc';
-import { currentCommands, withCommandCount } from '@crm/shared/mongo-driver';
+import { currentCost, withCommandCount } from '@crm/shared/mongo-driver';
 import { parseOrThrow } from '@crm/shared/schemas';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clients } from '../clients';
@@ -29,7 +29,8 @@ export interface PipelineDeps {
   clients: Clients;
   cursors: CursorCodec;
   idempotency: IdempotencyStore;
-  exposeDbCommands: boolean;
+  /** Diagnostics (config EXPOSE_DB_COMMANDS): count every request, only those that ask, or none. */
+  exposeDbCommands: 'all' | 'asked' | 'off';
   /** Each request's budget: the gRPC calls made while serving it end by then (deadline.ts). */
   requestTimeoutMs: number;
 }
@@ -45,9 +46,12 @@ export function createHandler(route: RouteDefinition, deps: PipelineDeps) {
   // The budget runs from the request's arrival (elapsedTime), not from when its body was read.
   const handle = (request: FastifyRequest, reply: FastifyReply): Promise<void> =>
     withRequestId(request.id, () => withDeadline(Date.now() - reply.elapsedTime + deps.requestTimeoutMs, () => unbounded(request, reply)));
-  if (!deps.exposeDbCommands) return handle;
-  // Counts the request's database commands (command-count.ts); handleRequest answers them in X-Db-Commands.
-  return (request: FastifyRequest, reply: FastifyReply): Promise<void> => withCommandCount(() => handle(request, reply)).result;
+  if (deps.exposeDbCommands === 'off') return handle;
+  // Counts the request's database commands and gRPC bytes (command-count.ts); handleRequest answers them in
+  // X-Db-Commands and X-Grpc-Bytes (`<sent> <received>`).
+  const all = deps.exposeDbCommands === 'all';
+  return (request: FastifyRequest, reply: FastifyReply): Promise<void> =>
+    all || request.headers['x-db-commands'] === '1' ? withCommandCount(() => handle(request, reply)).result : handle(request, reply);
 }
 
 function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
@@ -99,7 +103,8 @@ function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
     );
 
     if (response.replayed) reply.header('Idempotent-Replayed', 'true');
-    if (deps.exposeDbCommands) reply.header('X-Db-Commands', currentCommands()?.join(',') ?? '');
+    const cost = currentCost();
+    if (cost) reply.header('X-Db-Commands', cost.commands.join(',')).header('X-Grpc-Bytes', `${cost.grpc.sent} ${cost.grpc.received}`);
     if (response.status >= 400) applyErrorHeaders(reply, response.body);
     reply.code(response.status);
     if (response.status === 204) await reply.send();

@@ -100,6 +100,11 @@ export const telemetryEnv = {
   /** The `service.name` of spans and metrics; the process's own name by default. */
   OTEL_SERVICE_NAME: optionalEnv(z.string()),
   OTEL_SDK_DISABLED: envBoolean(false),
+  /**
+   * The share of new traces recorded: ParentBased(TraceIdRatio(this)), so a trace an upstream caller sampled is
+   * recorded whole in every process, and the rest cost only their propagated context.
+   */
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(0.1),
 };
 
 /**

@@ -87,9 +87,9 @@ async function survivorEvents(
   at: Date,
 ): Promise<OutboxEntry[]> {
   const all = [next.id, ...mergedIds];
-  const [view, notes, dealsCount] = await Promise.all([
+  const [view, { notes }, dealsCount] = await Promise.all([
     viewContact(deps, next.org_id, next),
-    deps.links.notesByContact(next.org_id, all),
+    deps.links.countsByContact(next.org_id, all),
     deps.links.countDealsOfAny(next.org_id, all),
   ]);
   const notesCount = [...notes.values()].reduce((sum, n) => sum + n, 0);

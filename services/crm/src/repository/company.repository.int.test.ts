@@ -41,7 +41,7 @@ describe('company, note, task and link repositories', () => {
     expect((await deps.notes.list(orgId, { kind: 'contact', id: contactId }, { limit: 1, after: page.next })).items[0]?.content).toBe(
       'older',
     );
-    expect(await deps.links.notesByContact(orgId, [contactId, otherId])).toEqual(new Map([[contactId, 2]]));
+    expect(await deps.links.countsByContact(orgId, [contactId, otherId])).toEqual({ notes: new Map([[contactId, 2]]), deals: new Map() });
   });
 
   it('sorts tasks by due date with undated ones last, and completes a task once of two concurrent tries', async () => {

@@ -20,28 +20,32 @@ export function createLinksRepository({ connection: db }: Storage) {
   const companies = db.collection('companies');
   const funnels = db.collection('funnels');
 
-  async function countGrouped(
-    collection: typeof notes,
-    field: string,
-    orgId: string,
-    ids: string[],
-    extra: object = {},
-  ): Promise<Map<string, number>> {
-    if (ids.length === 0) return new Map();
-    const rows = await collection
-      .aggregate<{ _id: string; n: number }>([
-        { $match: { org_id: orgId, deleted_at: null, [field]: { $in: ids }, ...extra } },
-        { $unwind: `$${field}` },
-        { $match: { [field]: { $in: ids } } },
-        { $group: { _id: `$${field}`, n: { $sum: 1 } } },
-      ])
-      .toArray();
-    return new Map(rows.map((row) => [row._id, row.n]));
-  }
+  /** One counting stage per linked collection: its live rows linked to any of `ids`, one row per link. */
+  const linkedRows = (orgId: string, field: string, ids: string[], kind: string) => [
+    { $match: { org_id: orgId, deleted_at: null, [field]: { $in: ids } } },
+    { $unwind: `$${field}` },
+    { $match: { [field]: { $in: ids } } },
+    { $project: { _id: 0, kind: { $literal: kind }, contact: `$${field}` } },
+  ];
 
   return {
-    notesByContact: (orgId: string, contactIds: string[]) => countGrouped(notes, 'contact_id', orgId, contactIds),
-    dealsByContact: (orgId: string, contactIds: string[]) => countGrouped(deals, 'contact_ids', orgId, contactIds),
+    /**
+     * How many live notes and deals link to each contact, in one command: the notes' rows and the deals' rows
+     * ($unionWith) grouped together, so a page of contacts costs its own query and this one.
+     */
+    async countsByContact(orgId: string, contactIds: string[]): Promise<{ notes: Map<string, number>; deals: Map<string, number> }> {
+      const counts = { notes: new Map<string, number>(), deals: new Map<string, number>() };
+      if (contactIds.length === 0) return counts;
+      const rows = await notes
+        .aggregate<{ _id: { kind: 'notes' | 'deals'; contact: string }; n: number }>([
+          ...linkedRows(orgId, 'contact_id', contactIds, 'notes'),
+          { $unionWith: { coll: deals.collectionName, pipeline: linkedRows(orgId, 'contact_ids', contactIds, 'deals') } },
+          { $group: { _id: { kind: '$kind', contact: '$contact' }, n: { $sum: 1 } } },
+        ])
+        .toArray();
+      for (const { _id, n } of rows) counts[_id.kind].set(_id.contact, n);
+      return counts;
+    },
 
     /** Live deals linked to any of these contacts, each counted once (a merge's deals_count). */
     countDealsOfAny: (orgId: string, contactIds: string[]) =>
@@ -64,20 +68,24 @@ export function createLinksRepository({ connection: db }: Storage) {
         .sort({ created_at: -1, _id: -1 })
         .limit(limit)
         .toArray();
-      // Stage names live in the funnels (stages are embedded there) and can be renamed: resolve them on read.
-      const stageNames = new Map<string, string>();
-      if (rows.length > 0) {
-        const owning = await funnels.find({ org_id: orgId }, { projection: { stages: 1 } }).toArray();
-        for (const funnel of owning)
-          for (const stage of (funnel.stages ?? []) as Array<{ id: string; name: string }>) stageNames.set(stage.id, stage.name);
-      }
-      return rows.map((row) => ({
-        id: String(row._id),
-        title: String(row.title),
-        value: Number(row.value ?? 0),
-        status: String(row.status),
-        stage: { id: String(row.stage_id), name: stageNames.get(String(row.stage_id)) ?? '' },
-      }));
+      return summarize(orgId, rows);
     },
   };
+
+  /** Deal rows as summaries. Stage names live in the funnels (stages are embedded there) and can be renamed: resolved on read. */
+  async function summarize(orgId: string, rows: Array<Record<string, unknown>>): Promise<DealSummaryRow[]> {
+    const stageNames = new Map<string, string>();
+    if (rows.length > 0) {
+      const owning = await funnels.find({ org_id: orgId }, { projection: { stages: 1 } }).toArray();
+      for (const funnel of owning)
+        for (const stage of (funnel.stages ?? []) as Array<{ id: string; name: string }>) stageNames.set(stage.id, stage.name);
+    }
+    return rows.map((row) => ({
+      id: String(row._id),
+      title: String(row.title),
+      value: Number(row.value ?? 0),
+      status: String(row.status),
+      stage: { id: String(row.stage_id), name: stageNames.get(String(row.stage_id)) ?? '' },
+    }));
+  }
 }

@@ -1,4 +1,5 @@
 import {
+  Channel,
   credentials,
   InterceptingCall,
   makeGenericClientConstructor,
@@ -11,7 +12,7 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import { fromGrpcError } from '../errors/grpc-errors';
-import { currentCommands, DB_COMMANDS_METADATA } from '../mongo/command-count';
+import { currentCost, DB_COMMANDS_METADATA, type RequestCost } from '../mongo/command-count';
 import { readStream } from './client-stream';
 import { callDeadline } from './deadline';
 import { currentRequestId, REQUEST_ID_METADATA } from './request-id';
@@ -90,6 +91,36 @@ const CHANNEL_OPTIONS = {
   'grpc.dns_min_time_between_resolutions_ms': 2_000,
 };
 
+/** One channel per address, shared by the clients of every service behind it, closed with the last of them. */
+const channels = new Map<string, { channel: Channel; users: number }>();
+
+/**
+ * The channel to `address`: the CRM's six services share one set of HTTP/2 connections (and their keepalive pings)
+ * instead of opening one each, so calls to any of them multiplex over the connections already open.
+ */
+function sharedChannel(address: string): { channel: Channel; release(): void } {
+  const target = grpcTarget(address);
+  let entry = channels.get(target);
+  if (!entry) {
+    entry = { channel: new Channel(target, credentials.createInsecure(), CHANNEL_OPTIONS), users: 0 };
+    channels.set(target, entry);
+  }
+  const shared = entry;
+  shared.users += 1;
+  let released = false;
+  return {
+    channel: shared.channel,
+    release() {
+      if (released) return;
+      released = true;
+      shared.users -= 1;
+      if (shared.users > 0) return;
+      channels.delete(target);
+      shared.channel.close();
+    },
+  };
+}
+
 export interface ClientOptions {
   /** Who calls: every call carries its token (service-identity.ts), or the service refuses it UNAUTHENTICATED. */
   identity: CallerIdentity;
@@ -103,12 +134,13 @@ export function createAsyncClient<D extends ServiceDefinition>(
   { identity, guard }: ClientOptions,
 ): AsyncClient<D> & { close(): void } {
   const Constructor = makeGenericClientConstructor(definition, name);
-  const client = new Constructor(grpcTarget(address), credentials.createInsecure(), CHANNEL_OPTIONS) as Client &
+  const { channel, release } = sharedChannel(address);
+  const client = new Constructor(grpcTarget(address), credentials.createInsecure(), { channelOverride: channel }) as Client &
     Record<string, UnaryMethod | StreamMethod>;
   // Per call, not on the client: grpc-js drops a client's interceptors when a call brings its own.
   const withIdentity = identityClientInterceptor(identity);
-  const asyncClient: Record<string, unknown> = { close: () => client.close() };
-  for (const [method, { responseStream }] of Object.entries(definition)) {
+  const asyncClient: Record<string, unknown> = { close: release };
+  for (const [method, { responseStream, requestSerialize, responseSerialize }] of Object.entries(definition)) {
     const call = client[method];
     if (!call) throw new Error(`unknown rpc ${method}`);
     asyncClient[method] = responseStream
@@ -126,8 +158,8 @@ export function createAsyncClient<D extends ServiceDefinition>(
       : (request: unknown, options: CallOptions = {}) =>
           new Promise((resolve, reject) => {
             const settle = guard?.admit() ?? unguarded;
-            const commands = currentCommands();
-            const interceptors = commands ? [withIdentity, collectCommandsInto(commands)] : [withIdentity];
+            const cost = currentCost();
+            const interceptors = cost ? [withIdentity, countCostInto(cost, requestSerialize, responseSerialize)] : [withIdentity];
             const deadline = callDeadline(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
             (call as UnaryMethod).call(client, request, requestMetadata(), { deadline, interceptors }, (error, response) => {
               settle(error ?? undefined);
@@ -147,21 +179,39 @@ function requestMetadata(): Metadata {
   return metadata;
 }
 
-/** Adds the service's database commands of one call (its response headers) to the caller's count (see command-count.ts). */
-function collectCommandsInto(commands: string[]): Interceptor {
+/**
+ * Diagnostics (command-count.ts): asks the service for its database commands of this call and adds them (its
+ * response headers) to the caller's count, with the bytes of the messages each way — serialized once more to
+ * measure them, which only a counted request pays.
+ */
+function countCostInto(
+  cost: RequestCost,
+  requestSerialize: (value: never) => Buffer,
+  responseSerialize: (value: never) => Buffer,
+): Interceptor {
   return (options, nextCall) =>
     new InterceptingCall(nextCall(options), {
       start(metadata, listener, next) {
+        metadata.set(DB_COMMANDS_METADATA, '1');
         next(metadata, {
           onReceiveMetadata(received, nextMetadata) {
-            commands.push(
+            cost.commands.push(
               ...String(received.get(DB_COMMANDS_METADATA)[0] ?? '')
                 .split(',')
                 .filter(Boolean),
             );
             nextMetadata(received);
           },
+          onReceiveMessage(message, nextMessage) {
+            // A failed call delivers no message (null).
+            if (message !== null && message !== undefined) cost.grpc.received += responseSerialize(message as never).length;
+            nextMessage(message);
+          },
         });
+      },
+      sendMessage(message, next) {
+        cost.grpc.sent += requestSerialize(message as never).length;
+        next(message);
       },
     });
 }

@@ -108,14 +108,17 @@ function replyOnce(
   name: string,
   done: (statusCode: number) => void,
 ): Promise<void> {
-  const { commands, result } = withCommandCount(run);
+  // The database commands travel back only when the gateway asks (diagnostics, command-count.ts): in the response
+  // headers, not the trailer, which OpenTelemetry's server instrumentation drops for a unary call.
+  const counted = call.metadata.get(DB_COMMANDS_METADATA).length > 0 ? withCommandCount(run) : undefined;
+  const result = counted?.result ?? run();
   return result.then(
     (response) => {
-      // The call's database commands travel back to the gateway in the response headers (the query budget).
-      // Not in the trailer: OpenTelemetry's server instrumentation drops a unary call's trailer.
-      const metadata = new Metadata();
-      metadata.set(DB_COMMANDS_METADATA, commands.join(','));
-      call.sendMetadata(metadata);
+      if (counted) {
+        const metadata = new Metadata();
+        metadata.set(DB_COMMANDS_METADATA, counted.commands.join(','));
+        call.sendMetadata(metadata);
+      }
       callback(null, dropNulls(response));
       done(RPC_OK);
     },
