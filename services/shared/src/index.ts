@@ -30,4 +30,3 @@ export * from './mongo/escape-regexp';
 export * from './mongo/list-window';
 export * from './mongo/search-keys';
 export * from './providers/callback-signature';
-export * from './telemetry/untraced';

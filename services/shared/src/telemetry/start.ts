@@ -10,7 +10,6 @@ import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, type 
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { FileSpanExporter } from './file-span-exporter';
 import { serveMetrics, type MetricsEndpoint } from './metrics-endpoint';
-import { UNTRACED_REQUEST } from './untraced';
 
 export type { MetricsEndpoint } from './metrics-endpoint';
 
@@ -68,7 +67,6 @@ export function startTelemetry(serviceName: string, settings: TelemetrySettings)
   const instrumentations = [
     new HttpInstrumentation({
       ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has(req.url?.split('?')[0] ?? ''),
-      ignoreOutgoingRequestHook: (options) => (options as { [UNTRACED_REQUEST]?: boolean })[UNTRACED_REQUEST] === true,
     }),
     new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
     new MongoDBInstrumentation({ enhancedDatabaseReporting: false }),
