@@ -61,7 +61,7 @@ run_and_probe() {
   shift 2
   podman rm -f "$name" >/dev/null 2>&1 || true
   podman run -d --name "$name" --network host --read-only --tmpfs /tmp --health-interval disable \
-    -e SERVICE="$service" -e METRICS_PORT=0 -e LOG_LEVEL=warn -e MONGODB_URI -e KAFKA_BROKERS "$@" \
+    -e SERVICE="$service" -e METRICS_PORT=0 -e LOG_LEVEL=warn -e MONGODB_URI -e KAFKA_BROKERS -e SERVICE_TOKEN_SECRET "$@" \
     "$image" "$service" >/dev/null
   deadline=$((SECONDS + 90))
   until podman healthcheck run "$name" >/dev/null 2>&1; do
@@ -105,9 +105,14 @@ check_built_image() {
     export KAFKA_SASL_MECHANISM KAFKA_SASL_USERNAME KAFKA_SASL_PASSWORD
     kafka_login=(-e KAFKA_SASL_MECHANISM -e KAFKA_SASL_USERNAME -e KAFKA_SASL_PASSWORD)
   fi
+  # The keys production refuses to start without: service tokens (every process) and cursors (the gateway), passed
+  # by name so that they are not on a command line.
+  SERVICE_TOKEN_SECRET="$(node -p "require('node:crypto').randomBytes(48).toString('base64url')")"
+  CURSOR_SECRET="$(node -p "require('node:crypto').randomBytes(48).toString('base64url')")"
+  export SERVICE_TOKEN_SECRET CURSOR_SECRET
   local run="image_check_$$_$RANDOM"
   run_and_probe "$image" crm -e CRM_GRPC_HOST=127.0.0.1 -e CRM_GRPC_PORT="$(free_port)" -e CRM_DB_NAME="$run" \
     -e EVENTS_TOPIC="$run" -e EVENTS_TOPIC_PARTITIONS=1 -e CRM_CONSUMER_GROUP="$run" "${kafka_login[@]}"
-  run_and_probe "$image" gateway -e HOST=127.0.0.1 -e PORT="$(free_port)" -e GATEWAY_DB_NAME="$run"
+  run_and_probe "$image" gateway -e HOST=127.0.0.1 -e PORT="$(free_port)" -e GATEWAY_DB_NAME="$run" -e CURSOR_SECRET
   ((contents == 0)) || fail "the image holds what it must not (above)"
 }
