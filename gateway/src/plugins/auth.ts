@@ -78,10 +78,19 @@ export function createAuthenticator(clients: Pick<Clients, 'accounts'>, cacheTtl
     return principal;
   }
 
-  /** The principal of `header` when this process verified its key within the cache's time; no lookup, no error. */
+  /**
+   * Whom `header`'s key belonged to when this process last verified it, however long ago (no lookup, no error): for
+   * counting and refusing a request before it is read (early-admission.ts), never for serving it — `authenticate`
+   * still verifies every admitted request. So a key whose cached answer has just expired, with its lookup under way,
+   * still counts against its organization instead of against the requests of unknown keys. Starts that lookup.
+   */
   function peek(header: string | undefined): Principal | undefined {
     const parsed = keyOf(header);
-    return 'refused' in parsed ? undefined : (cachedAnswer(hashOf(parsed.key)) ?? undefined);
+    if ('refused' in parsed) return undefined;
+    const hash = hashOf(parsed.key);
+    const cached = cache.get(hash);
+    if (cached?.principal && cached.expiresAt <= Date.now()) lookUpOnce(hash).catch(() => undefined);
+    return cached ? (cachedAnswer(hash) ?? cached.principal ?? undefined) : undefined;
   }
 
   return Object.assign(authenticate, { peek });

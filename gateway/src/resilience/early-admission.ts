@@ -8,7 +8,7 @@ import type { TenantBulkheads } from './tenant-bulkhead';
 export interface EarlyAdmissionDeps {
   inflight: InflightRequests;
   bulkheads: TenantBulkheads;
-  /** The principal of an Authorization header this process has verified recently; no lookup (auth.ts `peek`). */
+  /** Whom an Authorization header's key belonged to when last verified here; no lookup (auth.ts `peek`). */
   principalOf: (header: string | undefined) => Principal | undefined;
   /** Each request's budget from its arrival (the bulkhead refuses one that could not start in time). */
   requestTimeoutMs: number;
@@ -17,8 +17,9 @@ export interface EarlyAdmissionDeps {
 /**
  * The first admission decision about every request, in the first hook, before its body is read, its key looked up
  * or its query validated: a flood from one organization is refused here for the cost of reading its headers.
- * 1. The request counts against its organization's open requests (the key known from the authentication cache; an
- *    unknown key counts as unattributed until the pipeline has verified it: admission.ts). One over the
+ * 1. The request counts against its organization's open requests (the organization its key had when last verified
+ *    here, from the authentication cache; a key never verified here counts as unattributed until the pipeline has
+ *    verified it: admission.ts). One over the
  *    organization's cap is refused 429 RATE_LIMITED (`policy: "inflight"`); one over the process's, 503.
  * 2. When the organization's bulkhead would refuse the request now (its places taken and its queue full, or its
  *    expected wait past the deadline), it is refused here with the same 429 (`policy: "concurrency"`).
