@@ -13,7 +13,9 @@ import { registerBodyParsers } from './http/request-body';
 import { checkQuery, serverLimits } from './http/request-limits';
 import { measureRequests } from './http/request-metrics';
 import { createFailedAuthThrottle } from './resilience/failed-auth-throttle';
-import { limitInflight } from './resilience/inflight-limit';
+import { admitEarly } from './resilience/early-admission';
+import { InflightRequests } from './resilience/inflight-limit';
+import { pauseRefusedConnections } from './resilience/refused-connection-pause';
 import { limitsByPlan, TenantBulkheads } from './resilience/tenant-bulkhead';
 import { createRouteTable, toFastifyPath } from './http/route-table';
 import type { IdempotencyStore } from './idempotency/idempotency.store';
@@ -91,12 +93,22 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const shutdown = deps.shutdown ?? new GracefulShutdown(0);
   shutdown.install(app);
   measureRequests(app);
-  limitInflight(app, deps.config.MAX_INFLIGHT_REQUESTS);
+
+  const authenticate = createAuthenticator(deps.clients, deps.config.AUTH_CACHE_TTL_MS);
+  const bulkheads = new TenantBulkheads(
+    limitsByPlan(deps.config.TENANT_CONCURRENCY, deps.config.TENANT_QUEUE_LIMIT, deps.config.TENANT_QUEUE_WAIT_MS),
+  );
+  const inflight = new InflightRequests({ max: deps.config.MAX_INFLIGHT_REQUESTS, perOrg: deps.config.MAX_INFLIGHT_REQUESTS_PER_ORG });
+  admitEarly(app, { inflight, bulkheads, principalOf: authenticate.peek, requestTimeoutMs: deps.config.REQUEST_TIMEOUT_MS });
+  pauseRefusedConnections(app, {
+    afterRefusals: deps.config.REFUSED_CONNECTION_PAUSE_AFTER,
+    maxMs: deps.config.REFUSED_CONNECTION_PAUSE_MS,
+  });
 
   registerBodyParsers(app, deps.config.JSON_MAX_DEPTH);
 
   const pipeline = {
-    authenticate: createAuthenticator(deps.clients, deps.config.AUTH_CACHE_TTL_MS),
+    authenticate,
     authThrottle: createFailedAuthThrottle({
       limit: deps.config.AUTH_FAILURE_LIMIT,
       windowSeconds: deps.config.AUTH_FAILURE_WINDOW_SECONDS,
@@ -110,9 +122,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       fallbackReplicas: deps.config.RATE_LIMIT_FALLBACK_REPLICAS,
       log: (message, err) => app.log.warn({ err }, message),
     }),
-    bulkheads: new TenantBulkheads(
-      limitsByPlan(deps.config.TENANT_CONCURRENCY, deps.config.TENANT_QUEUE_LIMIT, deps.config.TENANT_QUEUE_WAIT_MS),
-    ),
+    bulkheads,
+    inflight,
     clients: deps.clients,
     cursors: new CursorCodec(deps.config.CURSOR_SECRET, deps.config.CURSOR_TTL_SECONDS, deps.config.CURSOR_PREVIOUS_SECRET),
     idempotency: deps.idempotency,

@@ -33,6 +33,12 @@ describe('gateway configuration', () => {
     expect(() => loadGatewayConfig({ PORT: 'eighty', CURSOR_SECRET: 'short' })).toThrow(/PORT: .*; CURSOR_SECRET: /);
   });
 
+  it("caps one organization's open requests at half the process's, unless told otherwise", () => {
+    expect(loadGatewayConfig(IDENTITY).MAX_INFLIGHT_REQUESTS_PER_ORG).toBe(500);
+    expect(loadGatewayConfig({ ...IDENTITY, MAX_INFLIGHT_REQUESTS: '0' }).MAX_INFLIGHT_REQUESTS_PER_ORG).toBe(0);
+    expect(loadGatewayConfig({ ...IDENTITY, MAX_INFLIGHT_REQUESTS_PER_ORG: '40' }).MAX_INFLIGHT_REQUESTS_PER_ORG).toBe(40);
+  });
+
   it('lets an organization queue what the rate limits admit of it in a window, unless told otherwise', () => {
     expect(loadGatewayConfig(IDENTITY).TENANT_QUEUE_LIMIT).toBe(300);
     expect(loadGatewayConfig({ ...IDENTITY, RATE_LIMIT_ORG_PER_SECOND: '0', RATE_LIMIT_WINDOW_SECONDS: '2' }).TENANT_QUEUE_LIMIT).toBe(200);

@@ -37,6 +37,18 @@ export const gatewayConfig = z
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(10_000),
     /** Requests this process serves at once; one more is refused 503 with Retry-After: 1, never queued. 0 disables. */
     MAX_INFLIGHT_REQUESTS: z.coerce.number().int().min(0).default(1_000),
+    /**
+     * Requests one organization may have open at this process (and requests whose key is not yet verified, together);
+     * one more is refused 429 RATE_LIMITED (policy inflight) at once, so one organization cannot fill
+     * MAX_INFLIGHT_REQUESTS. Default: half of MAX_INFLIGHT_REQUESTS. 0 disables.
+     */
+    MAX_INFLIGHT_REQUESTS_PER_ORG: z.coerce.number().int().min(0).optional(),
+    /**
+     * A connection answered this many times in a row with Retry-After (429/503) is not read again for that Retry-After
+     * (at most REFUSED_CONNECTION_PAUSE_MS): a client that never backs off costs nothing meanwhile. 0 disables.
+     */
+    REFUSED_CONNECTION_PAUSE_AFTER: z.coerce.number().int().min(0).default(5),
+    REFUSED_CONNECTION_PAUSE_MS: z.coerce.number().int().min(0).default(1_000),
     /** Per backing service: consecutive transport failures within the window that open its circuit breaker… */
     BREAKER_FAILURES: z.coerce.number().int().min(1).default(5),
     BREAKER_WINDOW_MS: z.coerce.number().int().min(1).default(10_000),
@@ -134,6 +146,7 @@ const withBaseUrl = gatewayConfig.transform((config) => {
     ...config,
     PUBLIC_BASE_URL: (config.PUBLIC_BASE_URL ?? `http://${host}:${config.PORT}`).replace(/\/+$/, ''),
     TENANT_QUEUE_LIMIT: config.TENANT_QUEUE_LIMIT ?? defaultTenantQueue(config),
+    MAX_INFLIGHT_REQUESTS_PER_ORG: config.MAX_INFLIGHT_REQUESTS_PER_ORG ?? Math.ceil(config.MAX_INFLIGHT_REQUESTS / 2),
   };
 });
 

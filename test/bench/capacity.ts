@@ -10,14 +10,15 @@
  * `npm run bench:report` adds it to BENCHMARKS.md. Knobs: CAPACITY_SECONDS (20), CAPACITY_LIGHT_RATE (20/s),
  * CAPACITY_TENANT_CONCURRENCY (the gateway's TENANT_CONCURRENCY; its default when unset), CAPACITY_PROFILE=1 (every
  * process writes spans; the light requests' wait is split by where it was spent: capacity-profile.ts. Tracing costs
- * CPU, so a profiled run's latencies are not comparable with an unprofiled one's).
+ * CPU, so a profiled run's latencies are not comparable with an unprofiled one's), BENCH_CPU_PROFILE=<dir> (the
+ * gateway's CPU profile).
  */
 import autocannon from 'autocannon';
 import { loadavg } from 'node:os';
 import { machineInfo } from './config';
 import { DEFAULT_TENANT_CONCURRENCY } from '../../gateway/src/config';
 import { waitProfile, type WaitProfile } from './capacity-profile';
-import { startOwnSystem, type OwnSystem } from './own-system';
+import { cpuProfileEnv, startOwnSystem, type OwnSystem } from './own-system';
 import { writeResult } from './results';
 import { seedContacts } from './seed';
 import { round, sleep } from './stats';
@@ -63,15 +64,17 @@ const numberEnv = (name: string, fallback: number): number => Number(process.env
 
 /**
  * `clients` connections calling `path` for `seconds`, at `rate` per second overall or as fast as answered (a refusal
- * is answered at once and called again: clients that never back off).
+ * is answered at once and called again: clients that never back off). Each load runs in a worker thread of its own,
+ * as two organizations' clients are two programs: the light organization's latencies are then not the time its
+ * answers waited behind the heavy one's thousand connections in one client event loop.
  */
 async function drive(own: OwnSystem, key: string, path: string, clients: number, seconds: number, rate?: number): Promise<Flood> {
-  const statuses: Record<string, number> = {};
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
+    autocannon(
       {
         url: own.system.baseUrl,
         connections: clients,
+        workers: 1,
         duration: seconds,
         overallRate: rate,
         timeout: 30,
@@ -79,8 +82,10 @@ async function drive(own: OwnSystem, key: string, path: string, clients: number,
       },
       (error, done) => (error ? reject(error) : resolve(done)),
     );
-    instance.on('response', (_client, status) => (statuses[status] = (statuses[status] ?? 0) + 1));
   });
+  const statuses = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, Number(count ?? 0)]),
+  );
   const answered = result.requests.total > 0;
   return {
     clients,
@@ -107,7 +112,8 @@ async function main(): Promise<void> {
     crmReplicas: 2,
     webhooksReplicas: 1,
     // The bulkheads on (own-system turns them off for the other benches); the default sizes unless told otherwise.
-    envFor: { gateway: { TENANT_CONCURRENCY: concurrency ?? DEFAULT_TENANT_CONCURRENCY } },
+    // BENCH_CPU_PROFILE=<dir>: the gateway also writes a CPU profile of the whole run there.
+    envFor: { gateway: { TENANT_CONCURRENCY: concurrency ?? DEFAULT_TENANT_CONCURRENCY, ...cpuProfileEnv(['gateway'])?.gateway } },
     traces: profile,
   });
   try {

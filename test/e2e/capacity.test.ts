@@ -179,6 +179,49 @@ describe('one organization keeping a backend busy', () => {
   });
 });
 
+describe("one organization's open requests", () => {
+  it(
+    'are capped per organization: one more is refused 429 policy inflight at once, another organization is served',
+    { timeout: 60_000 },
+    async () => {
+      const [busy, calm] = await Promise.all([createTestOrg(), createTestOrg()]);
+      const agents = await agentsBusyFor(new Set([busy.orgId]));
+      cleanups.push(() => agents.close());
+      // The bulkheads off, so that only the open-request caps decide: 3 per organization, 5 in all.
+      const gateway = await startExtraGateway('gateway-inflight', {
+        AGENTS_GRPC_URL: `127.0.0.1:${agents.port}`,
+        REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+        TENANT_CONCURRENCY: '0',
+        MAX_INFLIGHT_REQUESTS: '5',
+        MAX_INFLIGHT_REQUESTS_PER_ORG: '3',
+      });
+      cleanups.push(() => gateway.stop());
+      for (const org of [busy, calm]) expect((await get(gateway.baseUrl, org.key, '/v1/contacts?limit=1')).status).toBe(200);
+
+      const held = [1, 2, 3].map(() => get(gateway.baseUrl, busy.key, '/v1/ai-agents'));
+      while (agents.received(busy.orgId) < 3) await sleep(20);
+      const refused = await get(gateway.baseUrl, busy.key, '/v1/contacts?limit=1');
+      const calmAnswers = await Promise.all([
+        get(gateway.baseUrl, calm.key, '/v1/ai-agents'),
+        get(gateway.baseUrl, calm.key, '/v1/contacts?limit=1'),
+      ]);
+
+      expect(refused.status).toBe(429);
+      expect(refused.retryAfter).toBe('1');
+      expect(refused.body.error).toMatchObject({
+        type: 'rate_limited',
+        code: 'RATE_LIMITED',
+        details: { policy: 'inflight', limit: 3, retry_after_seconds: 1 },
+      });
+      expect(refused.body.meta?.request_id).toMatch(/^req_/);
+      expect(calmAnswers.map((answer) => answer.status)).toEqual([200, 200]);
+      expect((await Promise.all(held)).map((answer) => answer.status)).toEqual([504, 504, 504]);
+      // Its requests ended: the organization is served again.
+      expect((await get(gateway.baseUrl, busy.key, '/v1/contacts?limit=1')).status).toBe(200);
+    },
+  );
+});
+
 describe('cost-aware limits', () => {
   const WINDOW_SECONDS = 5;
 

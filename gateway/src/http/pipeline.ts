@@ -12,6 +12,7 @@ import type { RateLimiter } from '../plugins/rate-limit';
 import { itemCost, routeCost } from '../plugins/route-costs';
 import { admitTenant } from '../resilience/admission';
 import type { FailedAuthThrottle } from '../resilience/failed-auth-throttle';
+import type { InflightRequests } from '../resilience/inflight-limit';
 import type { TenantBulkheads } from '../resilience/tenant-bulkhead';
 import { CursorCodec, listFingerprint } from './cursor';
 import { refuseOperatorNames } from './input-guards';
@@ -26,6 +27,8 @@ export interface PipelineDeps {
   rateLimit: RateLimiter;
   /** Each organization's share of the requests served at once (tenant-bulkhead.ts). */
   bulkheads: TenantBulkheads;
+  /** Open requests per organization (inflight-limit.ts): a request is counted against its own once its key is known. */
+  inflight: InflightRequests;
   clients: Clients;
   cursors: CursorCodec;
   idempotency: IdempotencyStore;
@@ -96,7 +99,7 @@ function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
       }
     };
     const idempotencyKey = route.idempotent ? headerValue(request.headers['idempotency-key']) : undefined;
-    const response = await admitTenant(deps.bulkheads, principal, reply, async () =>
+    const response = await admitTenant(deps, principal, reply, async () =>
       route.idempotent
         ? runIdempotent(deps.idempotency, { orgId: principal.orgId, key: idempotencyKey, route: route.operationId, body }, execute)
         : { ...(await execute()), replayed: false },

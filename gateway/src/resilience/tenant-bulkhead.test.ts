@@ -110,6 +110,28 @@ describe('tenant bulkheads', () => {
     expect(slow.started()).toBe(4);
   });
 
+  it('tells before any work whether the next request would be refused, with the same error object each time', async () => {
+    const bulkheads = new TenantBulkheads(limitsByPlan('pro:1', 1, 0));
+    const deadline = Date.now() + 10_000;
+    expect(bulkheads.refusal('org_a', 'pro', deadline)).toBeUndefined();
+    const busy = held();
+    const running = bulkheads.run('org_a', 'pro', busy.work);
+    // Its place is taken, its queue is not: it may wait.
+    expect(bulkheads.refusal('org_a', 'pro', deadline)).toBeUndefined();
+    const queued = bulkheads.run('org_a', 'pro', busy.work);
+    const refusal = bulkheads.refusal('org_a', 'pro', deadline);
+    expect(refusal).toMatchObject({ code: 'RATE_LIMITED', details: { policy: 'concurrency', limit: 1, queue: 1, retry_after_seconds: 1 } });
+    expect(bulkheads.refusal('org_a', 'pro', deadline)).toBe(refusal);
+    expect(await refusalOf(bulkheads.run('org_a', 'pro', busy.work))).toBe(refusal);
+    // Another organization is not affected; nothing was started for the refused ones.
+    expect(bulkheads.refusal('org_b', 'pro', deadline)).toBeUndefined();
+    expect(busy.started()).toBe(1);
+    busy.releaseOne();
+    await tick();
+    busy.releaseOne();
+    await Promise.all([running, queued]);
+  });
+
   it('sizes the compartments from the plan; an unknown plan gets the smallest', () => {
     const limits = limitsByPlan('free:2, pro:8', 12, 250);
     expect(limits('pro')).toEqual({ concurrency: 8, queue: 12, queueWaitMs: 250 });

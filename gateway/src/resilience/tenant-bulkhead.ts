@@ -67,11 +67,22 @@ export class TenantBulkheads {
     return this.compartments.get(tenant)?.active ?? 0;
   }
 
+  /**
+   * The refusal `tenant`'s next request would get now, before any work on it (its places taken and its queue full,
+   * or its expected wait past `deadline`); undefined when it would be served or may wait. The same error object
+   * each time for the same limits, so it can be answered from pre-rendered JSON (prerendered-refusal.ts).
+   */
+  refusal(tenant: string, plan: string, deadline: number): AppError | undefined {
+    const limits = this.limitsOf(plan);
+    const compartment = this.compartments.get(tenant);
+    if (limits.concurrency <= 0 || !compartment || compartment.active < limits.concurrency) return undefined;
+    return waitRefusal(compartment, limits, waitBound(limits, deadline));
+  }
+
   private wait(compartment: Compartment, limits: BulkheadLimits, deadline: number, abandoned?: AbortSignal): Promise<void> {
-    if (compartment.waiting.length >= limits.queue) return Promise.reject(concurrencyLimited(limits, 'full'));
-    const waitMs = Math.min(limits.queueWaitMs > 0 ? limits.queueWaitMs : Infinity, deadline - Date.now());
-    const expectedMs = ((compartment.waiting.length + 1) / limits.concurrency) * compartment.serviceMs;
-    if (waitMs <= 0 || expectedMs >= waitMs) return Promise.reject(concurrencyLimited(limits, 'wait'));
+    const boundMs = waitBound(limits, deadline);
+    const refused = waitRefusal(compartment, limits, boundMs);
+    if (refused) return Promise.reject(refused);
     return new Promise<void>((resolve, reject) => {
       const leave = () => {
         clearTimeout(timer);
@@ -90,7 +101,7 @@ export class TenantBulkheads {
         },
       };
       // No timer without a bound (setTimeout would fire at once on Infinity).
-      const timer = Number.isFinite(waitMs) ? setTimeout(() => waiter.refuse(concurrencyLimited(limits, 'wait')), waitMs) : undefined;
+      const timer = Number.isFinite(boundMs) ? setTimeout(() => waiter.refuse(concurrencyLimited(limits, 'wait')), boundMs) : undefined;
       const onAbandoned = () => waiter.refuse(new AppError('SERVICE_UNAVAILABLE', 'The client closed the request while it waited.'));
       abandoned?.addEventListener('abort', onAbandoned, { once: true });
       compartment.waiting.push(waiter);
@@ -116,11 +127,34 @@ export class TenantBulkheads {
   }
 }
 
+/** The longest a request may wait for a place: until its deadline, or the queue wait when that is shorter. */
+const waitBound = (limits: BulkheadLimits, deadline: number): number =>
+  Math.min(limits.queueWaitMs > 0 ? limits.queueWaitMs : Infinity, deadline - Date.now());
+
+/** Why a request that finds every place taken cannot wait `boundMs` for one, or undefined: it may. */
+function waitRefusal(compartment: Compartment, limits: BulkheadLimits, boundMs: number): AppError | undefined {
+  if (compartment.waiting.length >= limits.queue) return concurrencyLimited(limits, 'full');
+  const expectedMs = ((compartment.waiting.length + 1) / limits.concurrency) * compartment.serviceMs;
+  return boundMs <= 0 || expectedMs >= boundMs ? concurrencyLimited(limits, 'wait') : undefined;
+}
+
+/** The refusals made so far, per limits and reason: a flood of refusals allocates none. */
+const refusals = new WeakMap<BulkheadLimits, Record<'full' | 'wait', AppError>>();
+
 /**
  * The organization's own concurrency is used up: 429 RATE_LIMITED (its own limit, like its request rate), not
  * 503, which says the platform is at capacity. Retry-After 1 s: a place frees as soon as one request ends.
  */
 function concurrencyLimited(limits: BulkheadLimits, why: 'full' | 'wait'): AppError {
+  let made = refusals.get(limits);
+  if (!made) {
+    made = { full: concurrencyError(limits, 'full'), wait: concurrencyError(limits, 'wait') };
+    refusals.set(limits, made);
+  }
+  return made[why];
+}
+
+function concurrencyError(limits: BulkheadLimits, why: 'full' | 'wait'): AppError {
   const message =
     why === 'full'
       ? `This organization already has ${limits.concurrency} requests in service and ${limits.queue} waiting; retry after the indicated time.`
@@ -151,5 +185,14 @@ export function limitsByPlan(spec: string, queue: number, queueWaitMs: number): 
   }
   if (table.size === 0) throw new Error('no plan concurrency given (want plan:number,…)');
   const smallest = Math.min(...table.values());
-  return (plan) => ({ concurrency: table.get(plan) ?? smallest, queue, queueWaitMs });
+  // One limits object per plan, made once: the refusals are kept per limits object (concurrencyLimited).
+  const byPlan = new Map<string, BulkheadLimits>();
+  return (plan) => {
+    let limits = byPlan.get(plan);
+    if (!limits) {
+      limits = { concurrency: table.get(plan) ?? smallest, queue, queueWaitMs };
+      if (byPlan.size < 1_000) byPlan.set(plan, limits);
+    }
+    return limits;
+  };
 }

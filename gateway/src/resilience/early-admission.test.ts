@@ -1,0 +1,109 @@
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import type { Principal } from '../http/route';
+import { admitEarly } from './early-admission';
+import { InflightRequests } from './inflight-limit';
+import { TenantBulkheads } from './tenant-bulkhead';
+
+const principals: Record<string, Principal> = {
+  'Bearer key_a': { orgId: 'org_a', keyId: 'key_a', scopes: [], plan: 'pro' },
+  'Bearer key_b': { orgId: 'org_b', keyId: 'key_b', scopes: [], plan: 'pro' },
+};
+
+/**
+ * A process with early admission whose /held answers (in the organization's bulkhead, as the pipeline serves) when
+ * the test releases it; `handled` counts the requests that reached a handler.
+ */
+function appWith(limits: { max: number; perOrg: number }, bulkhead = { concurrency: 1, queue: 1, queueWaitMs: 0 }) {
+  const app = Fastify({ genReqId: () => `req_${Math.random().toString(36).slice(2)}` });
+  const inflight = new InflightRequests(limits);
+  const bulkheads = new TenantBulkheads(() => bulkhead);
+  admitEarly(app, { inflight, bulkheads, principalOf: (header) => (header ? principals[header] : undefined), requestTimeoutMs: 10_000 });
+  const waiting: Array<() => void> = [];
+  let handled = 0;
+  app.get('/held', async (request) => {
+    handled += 1;
+    const principal = principals[request.headers.authorization ?? ''];
+    const work = () => new Promise((resolve) => waiting.push(() => resolve({ ok: true })));
+    return principal ? bulkheads.run(principal.orgId, principal.plan, work) : work();
+  });
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  const get = (key?: string) => app.inject({ url: '/held', headers: key ? { authorization: `Bearer ${key}` } : {} });
+  const until = async (count: number) => {
+    while (handled < count) await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { app, get, until, handled: () => handled, release: () => waiting.splice(0).forEach((answer) => answer()) };
+}
+
+describe('early admission', () => {
+  it("refuses an organization over its open requests with 429 policy inflight, in the envelope, while another's are served", async () => {
+    const { app, get, until, handled, release } = appWith({ max: 10, perOrg: 2 }, { concurrency: 5, queue: 5, queueWaitMs: 0 });
+    const held = [get('key_a'), get('key_a')];
+    await until(2);
+    const refused = await get('key_a');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(refused.json()).toEqual({
+      error: {
+        type: 'rate_limited',
+        code: 'RATE_LIMITED',
+        message: expect.stringContaining('2 requests open'),
+        details: { policy: 'inflight', limit: 2, retry_after_seconds: 1 },
+      },
+      meta: { request_id: expect.stringMatching(/^req_/) },
+    });
+    // Never reached a handler; the other organization's request does.
+    expect(handled()).toBe(2);
+    const other = get('key_b');
+    await until(3);
+    release();
+    expect((await other).statusCode).toBe(200);
+    expect((await Promise.all(held)).map((answer) => answer.statusCode)).toEqual([200, 200]);
+    // Its requests ended: the organization is served again.
+    const again = get('key_a');
+    await until(4);
+    release();
+    expect((await again).statusCode).toBe(200);
+    await app.close();
+  });
+
+  it('keeps the process-wide cap as the last guard (503) and never refuses a probe', async () => {
+    const { app, get, until, release } = appWith({ max: 2, perOrg: 1 }, { concurrency: 5, queue: 5, queueWaitMs: 0 });
+    const held = [get('key_a'), get('key_b')];
+    await until(2);
+    const refused = await get();
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.json()).toMatchObject({ error: { code: 'SERVICE_UNAVAILABLE', type: 'unavailable' } });
+    expect((await app.inject('/healthz')).statusCode).toBe(200);
+    release();
+    await Promise.all(held);
+    await app.close();
+  });
+
+  it("refuses at once, before any handler, a request its organization's bulkhead would refuse", async () => {
+    const { app, get, until, handled, release } = appWith({ max: 100, perOrg: 50 }, { concurrency: 1, queue: 1, queueWaitMs: 0 });
+    const inService = get('key_a');
+    await until(1);
+    // Reaches the bulkhead and waits there (its queue of 1).
+    const queued = get('key_a');
+    await until(2);
+    const refused = await get('key_a');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.json()).toMatchObject({
+      error: { code: 'RATE_LIMITED', details: { policy: 'concurrency', limit: 1, queue: 1, retry_after_seconds: 1 } },
+    });
+    expect(handled()).toBe(2);
+    // Another organization has its own bulkhead.
+    const other = get('key_b');
+    await until(3);
+    release();
+    expect((await inService).statusCode).toBe(200);
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    expect([(await queued).statusCode, (await other).statusCode]).toEqual([200, 200]);
+    await app.close();
+  });
+});

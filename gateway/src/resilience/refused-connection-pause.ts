@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import type { Socket } from 'node:net';
+
+export interface RefusedConnectionPause {
+  /** Refusals in a row on one connection before it is paused; 0 turns pausing off. */
+  afterRefusals: number;
+  /** The longest pause: the refusal's Retry-After, at most this; 0 turns pausing off. */
+  maxMs: number;
+}
+
+/** Refusals in a row per connection (a success in between starts the count again). */
+const streaks = new WeakMap<Socket, number>();
+
+/**
+ * A client that keeps sending after being told when to retry costs the process a request's CPU per refusal however
+ * cheap the refusal is, and takes it from every other organization's requests. So once a connection has had
+ * `afterRefusals` answers in a row with a Retry-After (429, 503), this process stops reading it for that Retry-After
+ * (at most `maxMs`) after the answer is sent: the answer leaves at once, the next request waits unread in the socket,
+ * costing nothing until then, and is then served as usual. A client that honours Retry-After never notices.
+ * (Behind a proxy that pools its connections to the gateway among clients, another client's request sent on a paused
+ * connection waits too: there, set a larger `afterRefusals`, or 0.)
+ */
+export function pauseRefusedConnections(app: FastifyInstance, options: RefusedConnectionPause): void {
+  if (options.afterRefusals <= 0 || options.maxMs <= 0) return;
+  app.addHook('onResponse', (request, reply, done) => {
+    const socket = request.raw.socket;
+    const retryAfterSeconds = Number(reply.getHeader('retry-after'));
+    if ((reply.statusCode !== 429 && reply.statusCode !== 503) || !(retryAfterSeconds > 0)) {
+      streaks.delete(socket);
+      return done();
+    }
+    const streak = (streaks.get(socket) ?? 0) + 1;
+    streaks.set(socket, streak);
+    if (streak >= options.afterRefusals && !socket.destroyed) {
+      socket.pause();
+      setTimeout(() => socket.resume(), Math.min(retryAfterSeconds * 1000, options.maxMs)).unref();
+    }
+    done();
+  });
+}
