@@ -61,6 +61,8 @@ async function seed(org: TestOrg, marker: string): Promise<Seeded> {
     'ai-agents': newId('aiAgent'),
     runId: newId('agentRun'),
     deliveryId: newId('delivery'),
+    events: newId('event'),
+    replayId: newId('replay'),
   };
   return { ids, counts: await counts(api) };
 }
