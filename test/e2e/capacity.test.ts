@@ -48,6 +48,14 @@ async function get(baseUrl: string, key: string, path: string): Promise<Answer> 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A refusal to come back in a second: 429 with Retry-After: 1, in the envelope with a request id. */
+function expectRetryInASecond(answer: Answer, details: Record<string, unknown>) {
+  expect(answer.status).toBe(429);
+  expect(answer.retryAfter).toBe('1');
+  expect(answer.body.error).toMatchObject({ type: 'rate_limited', code: 'RATE_LIMITED', details });
+  expect(answer.body.meta?.request_id).toMatch(/^req_/);
+}
+
 /** Requests from `key` one after another until `until` settles; their answers. */
 async function pollWhile(baseUrl: string, key: string, path: string, until: Promise<unknown>): Promise<Answer[]> {
   let done = false;
@@ -127,14 +135,7 @@ describe('one organization keeping a backend busy', () => {
         get(gateway.baseUrl, calm.key, '/v1/contacts?limit=1'),
       ]);
 
-      expect(overflow.status).toBe(429);
-      expect(overflow.retryAfter).toBe('1');
-      expect(overflow.body.error).toMatchObject({
-        type: 'rate_limited',
-        code: 'RATE_LIMITED',
-        details: { policy: 'concurrency', limit: 3, queue: 3, retry_after_seconds: 1 },
-      });
-      expect(overflow.body.meta?.request_id).toMatch(/^req_/);
+      expectRetryInASecond(overflow, { policy: 'concurrency', limit: 3, queue: 3, retry_after_seconds: 1 });
       expect(overflow.ms).toBeLessThan(REQUEST_TIMEOUT_MS);
       for (const answer of await Promise.all(queued)) {
         expect(answer.status).toBe(429);
@@ -206,14 +207,7 @@ describe("one organization's open requests", () => {
         get(gateway.baseUrl, calm.key, '/v1/contacts?limit=1'),
       ]);
 
-      expect(refused.status).toBe(429);
-      expect(refused.retryAfter).toBe('1');
-      expect(refused.body.error).toMatchObject({
-        type: 'rate_limited',
-        code: 'RATE_LIMITED',
-        details: { policy: 'inflight', limit: 3, retry_after_seconds: 1 },
-      });
-      expect(refused.body.meta?.request_id).toMatch(/^req_/);
+      expectRetryInASecond(refused, { policy: 'inflight', limit: 3, retry_after_seconds: 1 });
       expect(calmAnswers.map((answer) => answer.status)).toEqual([200, 200]);
       expect((await Promise.all(held)).map((answer) => answer.status)).toEqual([504, 504, 504]);
       // Its requests ended: the organization is served again.
