@@ -1,5 +1,5 @@
 import { createLogger, newId, WriteConflict } from '@crm/shared';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { contactRecord } from '../../../../test/support/crm-records';
 import { testEvent, useDatabase } from '../../../../test/support/integration';
 import type { CrmDeps } from '../domain/deps';
@@ -106,11 +106,30 @@ describe('identity claims', () => {
   });
 
   it('hands a claim over when its holder is no longer live, and frees it on release', async () => {
+    const { identities } = deps;
     const [first, second, third] = [newId('contact'), newId('contact'), newId('contact')];
-    expect(await deps.identities.claim('org_a', 'phone', '+15550001', first, async () => true)).toBeNull();
-    expect(await deps.identities.claim('org_a', 'phone', '+15550001', second, async () => true)).toBe(first);
-    expect(await deps.identities.claim('org_a', 'phone', '+15550001', second, async () => false)).toBeNull();
-    await deps.identities.release('org_a', 'phone', '+15550001', second);
-    expect(await deps.identities.claim('org_a', 'phone', '+15550001', third, async () => true)).toBeNull();
+    expect(await identities.claim('org_a', 'phone', '+15550001', first, async () => true)).toBeNull();
+    expect(await identities.claim('org_a', 'phone', '+15550001', second, async () => true)).toBe(first);
+    // A claim without its record is taken over once older than a create takes (10 s): a crash left it.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 11_000 });
+    try {
+      expect(await identities.claim('org_a', 'phone', '+15550001', second, async () => false)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+    await identities.release('org_a', 'phone', '+15550001', second);
+    expect(await identities.claim('org_a', 'phone', '+15550001', third, async () => true)).toBeNull();
+  });
+
+  it('waits for a young claim whose record is not stored yet instead of taking it over', async () => {
+    const [creating, racing, later] = [newId('contact'), newId('contact'), newId('contact')];
+    expect(await deps.identities.claim('org_a', 'email', 'pending@example.com', creating, async () => true)).toBeNull();
+    // The holder's record lands 50 ms later: the racing claimant learns who holds the e-mail.
+    let stored = false;
+    setTimeout(() => (stored = true), 50);
+    expect(await deps.identities.claim('org_a', 'email', 'pending@example.com', racing, async () => stored)).toBe(creating);
+    // The holder's create fails and releases its claim 50 ms later: the next claimant gets it.
+    setTimeout(() => void deps.identities.release('org_a', 'email', 'pending@example.com', creating), 50);
+    expect(await deps.identities.claim('org_a', 'email', 'pending@example.com', later, async () => false)).toBeNull();
   });
 });

@@ -6,11 +6,18 @@ interface IdentityRecord {
   id: string;
   org_id: string;
   contact_id: string;
+  /** When the claim was taken (absent on claims older than this field): a young claim may await its record. */
+  claimed_at?: Date;
 }
 
 const identitySchema = (collection: string) =>
   new Schema(
-    { _id: { type: String, required: true }, org_id: { type: String, required: true }, contact_id: { type: String, required: true } },
+    {
+      _id: { type: String, required: true },
+      org_id: { type: String, required: true },
+      contact_id: { type: String, required: true },
+      claimed_at: { type: Date },
+    },
     { versionKey: false, collection },
   );
 
@@ -23,6 +30,12 @@ const CLAIMS = {
   contact: { model: 'ContactIdentity', collection: 'contact_identities', what: 'contact identity' },
   company: { model: 'CompanyIdentity', collection: 'company_identities', what: 'company identity' },
 } as const;
+
+/**
+ * How long a claim whose record is not stored yet counts as held: a create claims first and inserts its record a
+ * few round trips later, so a missing record means "not yet" before it means "left behind by a crash".
+ */
+const PENDING_CLAIM_MS = 10_000;
 
 /**
  * Claims that keep e-mails, phones and external ids unique among an organization's live contacts (external ids
@@ -41,18 +54,24 @@ export function createIdentityRepository(storage: Storage, kind: keyof typeof CL
   return {
     /**
      * Returns null when the identity is now held by `contactId`, or the id of the live contact that holds it.
-     * `isLive` tells whether a current holder still counts. A claim released or taken over by another writer
-     * between the reads and the write is read again (the conflict policy).
+     * `isLive` tells whether a current holder's record is stored. A holder whose record is missing is waited for
+     * while its claim is younger than PENDING_CLAIM_MS (its create is between claim and insert: taking the claim over
+     * would let both creates store the identity), then taken over. A claim released, taken over or still pending
+     * is read again under the conflict policy; one pending past the policy's retries answers 503.
      */
     claim(orgId: string, kind: IdentityKind, value: string, contactId: string, isLive: (holderId: string) => Promise<boolean>) {
       const id = keyOf(orgId, kind, value);
       return retryOnConflict(async (): Promise<string | null> => {
-        if (await identities.insertIfNew({ id, org_id: orgId, contact_id: contactId })) return null;
+        if (await identities.insertIfNew({ id, org_id: orgId, contact_id: contactId, claimed_at: new Date() })) return null;
         const holder = await identities.findOne({ _id: id });
         if (holder?.contact_id === contactId) return null;
         if (holder && (await isLive(holder.contact_id))) return holder.contact_id;
-        if (holder && (await identities.update({ _id: id, contact_id: holder.contact_id }, { contact_id: contactId }))) return null;
-        throw new WriteConflict('contact identity');
+        const pending = holder?.claimed_at !== undefined && Date.now() - holder.claimed_at.getTime() < PENDING_CLAIM_MS;
+        if (holder && !pending) {
+          const takenOver = await identities.update({ _id: id, contact_id: holder.contact_id }, { contact_id: contactId, claimed_at: new Date() });
+          if (takenOver) return null;
+        }
+        throw new WriteConflict(what);
       });
     },
 
