@@ -3,7 +3,7 @@ import { Pool } from 'undici';
 
 /** Idle connections close after this long: below the keep-alive timeout of common servers (Node's is 5 s). */
 const IDLE_SOCKET_MS = 4_000;
-/** Targets whose connections are kept; the least recently used beyond it are closed. */
+/** Targets whose connections are kept; the least recently used beyond it are closed once their requests finish. */
 const MAX_TARGETS = 1_000;
 
 const pools = new Map<string, Pool>();
@@ -45,7 +45,8 @@ export function poolFor(target: PoolTarget): Pool {
   if (pools.size > MAX_TARGETS) {
     const [oldest, old] = pools.entries().next().value as [string, Pool];
     pools.delete(oldest);
-    void old.destroy().catch(() => undefined);
+    // close(), not destroy(): deliveries in flight on the evicted pool finish (destroy would fail them).
+    void old.close().catch(() => undefined);
   }
   return pool;
 }
