@@ -68,7 +68,10 @@ export function createIdentityRepository(storage: Storage, kind: keyof typeof CL
         if (holder && (await isLive(holder.contact_id))) return holder.contact_id;
         const pending = holder?.claimed_at !== undefined && Date.now() - holder.claimed_at.getTime() < PENDING_CLAIM_MS;
         if (holder && !pending) {
-          const takenOver = await identities.update({ _id: id, contact_id: holder.contact_id }, { contact_id: contactId, claimed_at: new Date() });
+          const takenOver = await identities.update(
+            { _id: id, contact_id: holder.contact_id },
+            { contact_id: contactId, claimed_at: new Date() },
+          );
           if (takenOver) return null;
         }
         throw new WriteConflict(what);
