@@ -99,13 +99,19 @@ async function measureLatencies(own: OwnSystem, config: BenchConfig, tenants: Te
 }
 
 async function isolation(own: OwnSystem, config: BenchConfig, tenants: [Tenant, Tenant], receiver: FastReceiver, log: Log) {
-  log(`webhooks: isolation — 3 endpoints answering after ${config.slowEndpointMs} ms and 3 answering 500 beside fast ones`);
+  log(
+    `webhooks: isolation — ${config.slowSubscriptions} endpoints answering after ${config.slowEndpointMs} ms and ${config.failingSubscriptions} answering 500 beside fast ones`,
+  );
   const run = await measureIsolation(own.system.baseUrl, tenants, receiver, {
     rate: config.steadyRate,
     seconds: config.steadySeconds,
     slowMs: config.slowEndpointMs,
+    slow: config.slowSubscriptions,
+    failing: config.failingSubscriptions,
+    env: own.system.env,
   });
   log(`  fast endpoints: p50 ${run.fast.p50_ms} ms, p99 ${run.fast.p99_ms} ms, ${run.fast.lost} lost`);
+  log(`  fast endpoints' stages: ${JSON.stringify(run.fast_stages)}; slow answered ${run.slow_answered}`);
   return run;
 }
 
