@@ -11,8 +11,10 @@ export interface BenchConfig {
   /** Events per second of the steady latency run and the isolation run, and of the high-rate latency run. */
   steadyRate: number;
   highRate: number;
-  /** Answer time of the slow endpoints of the isolation run. */
+  /** Answer time of the slow endpoints of the isolation run, and how many subscriptions answer slowly and with 500. */
   slowEndpointMs: number;
+  slowSubscriptions: number;
+  failingSubscriptions: number;
   /** Recipients of each of the two broadcasts whose status events are delivered (0 skips that scenario). */
   broadcastRecipients: number;
   /** The webhook scenarios to run (BENCH_WEBHOOK_SCENARIOS=latency,throughput for a quicker development run; `none`). */
@@ -69,6 +71,8 @@ export function loadBenchConfig(): BenchConfig {
     steadyRate: int('BENCH_STEADY_RATE', 100),
     highRate: int('BENCH_HIGH_RATE', 500),
     slowEndpointMs: int('BENCH_SLOW_ENDPOINT_MS', 2_000),
+    slowSubscriptions: int('BENCH_SLOW_SUBSCRIPTIONS', 3, 0),
+    failingSubscriptions: int('BENCH_FAILING_SUBSCRIPTIONS', 3, 0),
     broadcastRecipients: int('BENCH_BROADCAST_RECIPIENTS', 2_000, 0),
     webhookScenarios: scenarios(process.env.BENCH_WEBHOOK_SCENARIOS),
     idleSeconds: int('BENCH_IDLE_SECONDS', Math.min(20, 2 * seconds)),

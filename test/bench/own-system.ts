@@ -84,6 +84,8 @@ export async function startOwnSystem(options: {
       AUTH_FAILURE_LIMIT: '0',
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost,::1',
       WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}`,
+      // BENCH_WEBHOOK_PAUSE_AFTER_FAILURES: a high value keeps the isolation run's failing subscriptions failing.
+      WEBHOOK_PAUSE_AFTER_FAILURES: process.env.BENCH_WEBHOOK_PAUSE_AFTER_FAILURES ?? '10',
       // Only the probes sent with X-Db-Commands: 1 are counted; the load pays nothing for it.
       EXPOSE_DB_COMMANDS: 'on-request',
     },

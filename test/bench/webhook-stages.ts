@@ -22,6 +22,8 @@ export interface WebhookStages {
   consume: StageFigure;
   dispatch: StageFigure;
   http: StageFigure;
+  /** The event built → received: every stage but the write (the gateway and the CRM), the event pipeline's share. */
+  after_write: StageFigure;
 }
 
 interface Timeline {
@@ -46,11 +48,13 @@ export async function measureStages(
   env: NodeJS.ProcessEnv,
   arrivals: Arrival[],
   sentAt: Map<string, { at: number }>,
+  /** Only the deliveries of these subscriptions (the isolation run's fast ones); all when absent. */
+  webhookIds?: string[],
 ): Promise<WebhookStages> {
   const first = new Map<string, Arrival>();
   for (const arrival of arrivals) if (sentAt.has(arrival.objectId) && !first.has(arrival.eventId)) first.set(arrival.eventId, arrival);
   const ids = [...first.keys()];
-  const [published, deliveries] = await Promise.all([recordTimes(env, new Set(ids)), deliveryTimes(env, ids)]);
+  const [published, deliveries] = await Promise.all([recordTimes(env, new Set(ids)), deliveryTimes(env, ids, webhookIds)]);
   const timelines: Timeline[] = [];
   for (const [eventId, arrival] of first) {
     const delivery = deliveries.get(eventId);
@@ -72,17 +76,21 @@ export async function measureStages(
     consume: figure(timelines.map((t) => t.stored - t.published)),
     dispatch: figure(timelines.map((t) => t.attempted - t.stored)),
     http: figure(timelines.map((t) => t.received - t.attempted)),
+    after_write: figure(timelines.map((t) => t.received - t.created)),
   };
 }
 
-/** The first delivery of each event: when it was stored and when its first attempt started. */
-async function deliveryTimes(env: NodeJS.ProcessEnv, eventIds: string[]) {
+/** The first delivery of each event (of `webhookIds` when given): when it was stored and when its first attempt started. */
+async function deliveryTimes(env: NodeJS.ProcessEnv, eventIds: string[], webhookIds?: string[]) {
   const client = await new MongoClient(env.MONGODB_URI ?? '').connect();
   try {
     const docs = await client
       .db(env.WEBHOOKS_DB_NAME)
-      .collection<{ event_id: string; created_at: Date; attempts: { attempted_at: Date }[] }>('deliveries')
-      .find({ event_id: { $in: eventIds } }, { projection: { event_id: 1, created_at: 1, 'attempts.attempted_at': 1 } })
+      .collection<{ event_id: string; webhook_id: string; created_at: Date; attempts: { attempted_at: Date }[] }>('deliveries')
+      .find(
+        { event_id: { $in: eventIds }, ...(webhookIds ? { webhook_id: { $in: webhookIds } } : {}) },
+        { projection: { event_id: 1, created_at: 1, 'attempts.attempted_at': 1 } },
+      )
       .toArray();
     const times = new Map<string, { created: number; attempted: number }>();
     for (const doc of docs) {

@@ -84,6 +84,13 @@ export async function measureWebhooks(own: OwnSystem, config: BenchConfig, log: 
 async function measureLatencies(own: OwnSystem, config: BenchConfig, tenants: Tenant[], receiver: FastReceiver, log: Log) {
   for (const tenant of tenants) await subscribe(tenant.api, receiver.url(`latency-${tenant.name}`));
   await warmWebhooks(tenants, receiver, 10);
+  if (config.warmupSeconds > 0) {
+    // Untimed load at the steady rate first, as before every HTTP scenario (connections, JIT, caches): the figures
+    // are of the system running, not of its first seconds (the first run after the start had the write stage at
+    // seconds while the second, the same load, had it at tens of ms).
+    log(`webhooks: ${config.warmupSeconds} s of untimed writes at ${config.steadyRate} events/s`);
+    await measureWebhookLatency(own.system.baseUrl, tenants, receiver, { rate: config.steadyRate, seconds: config.warmupSeconds });
+  }
   const latency: WebhookFigures['latency'] = [];
   const names = own.system.processes.map((process) => process.name).filter((name) => /^(gateway|crm|webhooks)/.test(name));
   for (const rate of [config.steadyRate, config.highRate]) {
@@ -99,13 +106,19 @@ async function measureLatencies(own: OwnSystem, config: BenchConfig, tenants: Te
 }
 
 async function isolation(own: OwnSystem, config: BenchConfig, tenants: [Tenant, Tenant], receiver: FastReceiver, log: Log) {
-  log(`webhooks: isolation — 3 endpoints answering after ${config.slowEndpointMs} ms and 3 answering 500 beside fast ones`);
+  log(
+    `webhooks: isolation — ${config.slowSubscriptions} endpoints answering after ${config.slowEndpointMs} ms and ${config.failingSubscriptions} answering 500 beside fast ones`,
+  );
   const run = await measureIsolation(own.system.baseUrl, tenants, receiver, {
     rate: config.steadyRate,
     seconds: config.steadySeconds,
     slowMs: config.slowEndpointMs,
+    slow: config.slowSubscriptions,
+    failing: config.failingSubscriptions,
+    env: own.system.env,
   });
   log(`  fast endpoints: p50 ${run.fast.p50_ms} ms, p99 ${run.fast.p99_ms} ms, ${run.fast.lost} lost`);
+  log(`  fast endpoints' stages: ${JSON.stringify(run.fast_stages)}; slow answered ${run.slow_answered}`);
   return run;
 }
 

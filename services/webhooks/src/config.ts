@@ -73,6 +73,13 @@ export const webhooksConfig = z
     WEBHOOK_ENDPOINT_CONCURRENCY: positiveInt(8),
     /** Attempts in flight for one organization per replica, over all its subscriptions. */
     WEBHOOK_ORG_CONCURRENCY: positiveInt(32),
+    /**
+     * An attempt unanswered after this long stops counting toward WEBHOOK_WORKER_CONCURRENCY and
+     * WEBHOOK_ORG_CONCURRENCY (it keeps its subscription's slot): slow receivers hold sockets, not the others' capacity.
+     */
+    WEBHOOK_SLOW_ANSWER_MS: positiveInt(500, 10),
+    /** Attempts in flight per replica, slow ones included: the most sockets it holds. */
+    WEBHOOK_MAX_IN_FLIGHT: positiveInt(1_024),
     /** Deliveries queued in memory per subscription; beyond it they wait in the database, still due. */
     WEBHOOK_ENDPOINT_QUEUE: positiveInt(2_000),
     /** Deliveries queued in memory in all, per replica. */

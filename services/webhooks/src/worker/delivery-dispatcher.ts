@@ -8,12 +8,20 @@ import { FairQueue } from './fair-queue';
 import { LeaseKeeper } from './lease-keeper';
 
 export interface DispatcherLimits {
-  /** Attempts in flight in this replica. */
+  /** Attempts in flight in this replica (those waiting on a slow receiver not counted: see slowAnswerMs). */
   concurrency: number;
-  /** Attempts in flight to one subscription: a slow endpoint holds at most this many. */
+  /** Attempts in flight to one subscription, slow ones included: a slow endpoint holds at most this many. */
   endpointConcurrency: number;
-  /** Attempts in flight for one organization, over all its subscriptions. */
+  /** Attempts in flight for one organization, over all its subscriptions (slow ones not counted). */
   orgConcurrency: number;
+  /**
+   * An attempt still unanswered after this long stops counting toward `concurrency` and `orgConcurrency` (it keeps
+   * its subscription's slot): a slow receiver holds a socket, not the capacity the organization's and the replica's
+   * other subscriptions are sent with.
+   */
+  slowAnswerMs: number;
+  /** Attempts in flight in all, slow ones included: the sockets this replica holds at most. */
+  maxInFlight: number;
   /** Deliveries kept in memory per subscription; beyond it they wait in the database, still due. */
   endpointQueue: number;
   /** Deliveries kept in memory in all. */
@@ -26,13 +34,16 @@ const tracer = trace.getTracer('webhooks');
  * Sends the deliveries leased to this replica, fairly: one queue per subscription, served in turn across
  * organizations and then across each organization's subscriptions, with a cap on attempts in flight per
  * subscription and per organization. A slow or failing endpoint therefore uses at most its share of the slots and
- * never delays the others; its backlog waits in its own queue (and, beyond `endpointQueue`, in the database).
+ * never delays the others; its backlog waits in its own queue (and, beyond `endpointQueue`, in the database). An
+ * attempt waiting longer than `slowAnswerMs` gives its organization's and the replica's slot back, so that even an
+ * organization whose every other subscription is slow still sends to its fast ones at once.
  */
 export class DeliveryDispatcher {
   private readonly queue = new FairQueue<DeliveryRecord>();
   /** Ids queued or in flight here, with their delivery (for lease renewal). */
   private readonly held = new Map<string, DeliveryRecord>();
-  private readonly inFlight = { total: 0, org: new Map<string, number>(), endpoint: new Map<string, number>() };
+  /** Attempts in flight: `total` and `org` count those not yet slow, `slow` the others, `endpoint` all. */
+  private readonly inFlight = { total: 0, slow: 0, org: new Map<string, number>(), endpoint: new Map<string, number>() };
   private readonly running = new Set<Promise<void>>();
   private readonly leases: LeaseKeeper;
   private stopped = false;
@@ -42,6 +53,8 @@ export class DeliveryDispatcher {
     private readonly limits: DispatcherLimits,
     /** Called when room appeared for deliveries that wait in the database (the scanner claims them). */
     private readonly onRoom: () => void,
+    /** Called when a retry was stored, with its due time (the scanner wakes by then). */
+    private readonly onRetry: (at: Date) => void,
   ) {
     this.leases = new LeaseKeeper(deps, () => this.held.values());
   }
@@ -72,9 +85,17 @@ export class DeliveryDispatcher {
     return this.stopped ? 0 : Math.max(0, this.limits.queue - this.queue.size);
   }
 
-  /** Subscriptions whose queue is full here: the scanner leaves their due deliveries in the database. */
-  fullEndpoints(): string[] {
-    return [...this.queue.fullLanes(this.limits.endpointQueue)];
+  /**
+   * Subscriptions with more than half their queue in memory here: the scanner leaves their due deliveries in the
+   * database until it drained to half. A claim then always fits in the queue; claiming into a nearly full one gave
+   * most of each claim straight back, two writes per slow answer while a slow endpoint's backlog overflowed.
+   */
+  busyEndpoints(): string[] {
+    return [...this.queue.fullLanes(this.halfQueue + 1)];
+  }
+
+  private get halfQueue(): number {
+    return Math.floor(this.limits.endpointQueue / 2);
   }
 
   /** The subscription was paused: its queued deliveries are held in the database until it is reactivated. */
@@ -116,37 +137,44 @@ export class DeliveryDispatcher {
     (this.inFlight.endpoint.get(webhookId) ?? 0) < this.limits.endpointConcurrency;
 
   private pump(): void {
-    while (!this.stopped && this.inFlight.total < this.limits.concurrency) {
+    const { inFlight, limits } = this;
+    while (!this.stopped && inFlight.total < limits.concurrency && inFlight.total + inFlight.slow < limits.maxInFlight) {
       const next = this.queue.next(this.canStart);
       if (!next) return;
       this.launch(next.item);
-      // A full subscription queue got room, or the memory queue fell to half: the scanner may claim again.
+      // A busy subscription queue or the memory queue fell to half: the scanner may claim again.
       const left = this.queue.laneSize(next.tenant, next.lane);
-      if (left === this.limits.endpointQueue - 1 || this.queue.size === Math.floor(this.limits.queue / 2)) this.onRoom();
+      if (left === this.halfQueue || this.queue.size === Math.floor(this.limits.queue / 2)) this.onRoom();
     }
   }
 
   private launch(delivery: DeliveryRecord): void {
-    this.count(delivery, 1);
+    this.countActive(delivery, 1);
+    adjust(this.inFlight.endpoint, delivery.webhook_id, 1);
+    let slow = false;
+    const slowTimer = setTimeout(() => {
+      slow = true;
+      this.inFlight.slow++;
+      this.countActive(delivery, -1);
+      this.pump();
+    }, this.limits.slowAnswerMs);
+    slowTimer.unref();
     const task = this.attempt(delivery).finally(() => {
+      clearTimeout(slowTimer);
       this.running.delete(task);
       this.held.delete(delivery.id);
-      this.count(delivery, -1);
+      if (slow) this.inFlight.slow--;
+      else this.countActive(delivery, -1);
+      adjust(this.inFlight.endpoint, delivery.webhook_id, -1);
       this.pump();
     });
     this.running.add(task);
   }
 
-  private count(delivery: DeliveryRecord, change: 1 | -1): void {
+  /** Attempts not yet slow: what the replica's and the organization's caps count. */
+  private countActive(delivery: DeliveryRecord, change: 1 | -1): void {
     this.inFlight.total += change;
-    for (const [map, key] of [
-      [this.inFlight.org, delivery.org_id],
-      [this.inFlight.endpoint, delivery.webhook_id],
-    ] as const) {
-      const value = (map.get(key) ?? 0) + change;
-      if (value > 0) map.set(key, value);
-      else map.delete(key);
-    }
+    adjust(this.inFlight.org, delivery.org_id, change);
   }
 
   /** The attempt joins the trace of the API write that caused its event (context carried through Kafka). */
@@ -181,9 +209,20 @@ export class DeliveryDispatcher {
     const result = await sendAttempt(this.deps, delivery, webhook, 'event');
     span.setAttribute('webhook.status', result.outcome.status);
     // Stored in the background, in a batch with others; the slot is free for the next attempt meanwhile. A retry
-    // scheduled by it is due sooner than the scanner may be sleeping: once stored, the scanner looks again.
+    // scheduled by it may be due before the scanner's next look: once stored, the scanner is told when.
     const stored = this.deps.recorder.record(result);
-    if (result.outcome.next_attempt_at) stored.then(this.onRoom, () => undefined);
+    const retryAt = result.outcome.next_attempt_at;
+    if (retryAt)
+      stored.then(
+        () => this.onRetry(retryAt),
+        () => undefined,
+      );
     else stored.catch(() => undefined);
   }
+}
+
+function adjust(counts: Map<string, number>, key: string, change: number): void {
+  const value = (counts.get(key) ?? 0) + change;
+  if (value > 0) counts.set(key, value);
+  else counts.delete(key);
 }

@@ -14,8 +14,11 @@ export function deliveryWorker(deps: WebhookDeps, config: WebhooksConfig) {
       orgConcurrency: config.WEBHOOK_ORG_CONCURRENCY,
       endpointQueue: config.WEBHOOK_ENDPOINT_QUEUE,
       queue: config.WEBHOOK_QUEUE,
+      slowAnswerMs: config.WEBHOOK_SLOW_ANSWER_MS,
+      maxInFlight: config.WEBHOOK_MAX_IN_FLIGHT,
     },
     () => scanner.nudge(),
+    (at) => scanner.retryAt(at),
   );
   const scanner = new DueScanner(deps, dispatcher, config.WEBHOOK_IDLE_CHECK_MS);
   let stopObserving = () => {};

@@ -8,14 +8,19 @@ const CLAIM_BATCH = 200;
  * Finds the deliveries that are due in the database — retries whose time came, held ones resumed, those given back
  * by a full queue, those of a replica that died holding their lease — and leases them to this replica's
  * dispatcher while it has room. The schedule lives in the database (`next_attempt_at`), so a restart loses
- * nothing. It sleeps until the next due time or expiring lease (an indexed query), and is woken when room appears
- * or held deliveries are resumed: no work when idle.
+ * nothing. It sleeps until the next due time or expiring lease (an indexed query), or the earliest retry stored
+ * meanwhile, and is woken when room appears or held deliveries are resumed: no work when idle.
  */
 export class DueScanner {
   private stopped = true;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private woken = false;
+  /** The current sleep's timer and end. */
+  private timer: NodeJS.Timeout | undefined;
+  private wakeAt = 0;
+  /** The earliest retry stored since this pass began: the pass's next-due query may not have seen it. */
+  private earliestRetry = Infinity;
 
   constructor(
     private readonly deps: WebhookDeps,
@@ -35,6 +40,20 @@ export class DueScanner {
     this.wake?.();
   }
 
+  /**
+   * A retry was stored, due at `at`: the scanner sleeps no longer than that. No query is made before it is due, so
+   * a failing endpoint's retries (minutes away) cost nothing, however many there are.
+   */
+  retryAt(at: Date): void {
+    const due = at.getTime() + 5;
+    this.earliestRetry = Math.min(this.earliestRetry, due);
+    const wake = this.wake;
+    if (!wake || due >= this.wakeAt) return;
+    clearTimeout(this.timer);
+    this.wakeAt = due;
+    this.timer = setTimeout(wake, Math.max(0, due - Date.now()));
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     this.nudge();
@@ -45,12 +64,13 @@ export class DueScanner {
     const { deps } = this;
     while (!this.stopped) {
       this.woken = false;
+      this.earliestRetry = Infinity;
       const limit = Math.min(CLAIM_BATCH, this.dispatcher.room());
-      const full = this.dispatcher.fullEndpoints();
+      const busy = this.dispatcher.busyEndpoints();
       let claimed = 0;
       try {
         if (limit > 0) {
-          const due = await deps.deliveries.claimDue(deps.now(), limit, deps.settings.leaseMs, deps.owner, full);
+          const due = await deps.deliveries.claimDue(deps.now(), limit, deps.settings.leaseMs, deps.owner, busy);
           claimed = due.length;
           this.dispatcher.accept(due.map((delivery) => ({ delivery })));
         }
@@ -62,8 +82,8 @@ export class DueScanner {
       // A full batch means more may be due: claim again at once. Otherwise sleep until the next due time, or
       // until room or resumed deliveries wake us.
       if (this.stopped || this.woken || (limit > 0 && claimed === limit)) continue;
-      const idle = limit > 0 ? await this.untilNextDue(full) : this.idleCheckMs;
-      if (!this.woken && !this.stopped) await this.sleep(idle);
+      const idle = limit > 0 ? await this.untilNextDue(busy) : this.idleCheckMs;
+      if (!this.woken && !this.stopped) await this.sleep(Math.min(idle, Math.max(0, this.earliestRetry - Date.now())));
     }
   }
 
@@ -80,15 +100,13 @@ export class DueScanner {
 
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wake = undefined;
-        resolve();
-      }, ms);
       this.wake = () => {
-        clearTimeout(timer);
+        clearTimeout(this.timer);
         this.wake = undefined;
         resolve();
       };
+      this.wakeAt = Date.now() + ms;
+      this.timer = setTimeout(this.wake, ms);
     });
   }
 }

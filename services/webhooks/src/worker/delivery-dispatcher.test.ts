@@ -1,0 +1,133 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseAllowList } from '../delivery/address-guard';
+import { closeConnections } from '../delivery/connection-pool';
+import type { WebhookDeps } from '../domain/deps';
+import { newDelivery } from '../domain/event-body';
+import type { WebhookRecord } from '../repository/webhook.repository';
+import { DeliveryDispatcher, type DispatcherLimits } from './delivery-dispatcher';
+
+const SLOW_MS = 3_000;
+const servers: Server[] = [];
+
+afterEach(async () => {
+  await closeConnections();
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});
+
+/** A loopback receiver: `/slow/…` answers after SLOW_MS, anything else at once; records when each request came. */
+async function startReceiver() {
+  const arrivals: Array<{ path: string; at: number }> = [];
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      const path = request.url ?? '';
+      arrivals.push({ path, at: Date.now() });
+      setTimeout(() => response.end('ok'), path.startsWith('/slow/') ? SLOW_MS : 0);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, arrivals };
+}
+
+const webhook = (id: string, orgId: string, url: string): WebhookRecord => ({
+  id,
+  org_id: orgId,
+  name: id,
+  url,
+  events: ['contact.created'],
+  status: 'active',
+  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  previous_secret: null,
+  previous_secret_expires_at: null,
+  consecutive_failures: 0,
+  last_delivery_at: null,
+  last_failure_at: null,
+  last_failure_reason: null,
+  paused_reason: null,
+  key_id: null,
+  created_at: new Date(),
+  updated_at: new Date(),
+});
+
+/** A dispatcher over fake stores (the attempts are really sent): what it sends, and when, is the subject. */
+function dispatcherFor(webhooks: WebhookRecord[], limits: Partial<DispatcherLimits>) {
+  const byId = new Map(webhooks.map((record) => [record.id, record]));
+  const deps = {
+    owner: 'test',
+    now: () => new Date(),
+    logger: { error: vi.fn(), warn: vi.fn() },
+    settings: { allowList: parseAllowList('127.0.0.1'), scheduleMs: [0], timeoutMs: 10_000, leaseMs: 60_000 },
+    subscriptions: { get: async (_orgId: string, id: string) => byId.get(id), prime: () => undefined },
+    recorder: { record: async () => undefined, flush: async () => undefined },
+    deliveries: { releaseLeases: async () => undefined, renewLeases: async () => undefined, hold: async () => undefined },
+  } as unknown as WebhookDeps;
+  const all: DispatcherLimits = {
+    concurrency: 128,
+    endpointConcurrency: 8,
+    orgConcurrency: 32,
+    endpointQueue: 2_000,
+    queue: 20_000,
+    slowAnswerMs: 100,
+    maxInFlight: 1_024,
+    ...limits,
+  };
+  return new DeliveryDispatcher(
+    deps,
+    all,
+    () => undefined,
+    () => undefined,
+  );
+}
+
+const queue = (dispatcher: DeliveryDispatcher, record: WebhookRecord, count: number) =>
+  dispatcher.accept(
+    Array.from({ length: count }, (_, i) => ({
+      delivery: newDelivery({
+        webhook: record,
+        eventId: `evt_${record.id}_${i}`,
+        eventType: 'contact.created',
+        body: '{}',
+        now: new Date(),
+        lease: { owner: 'test', until: new Date(Date.now() + 60_000) },
+      }),
+      webhook: record,
+    })),
+  );
+
+describe('DeliveryDispatcher', () => {
+  it("sends to an organization's fast subscription while its slow ones hold all of its slots", { timeout: 20_000 }, async () => {
+    const receiver = await startReceiver();
+    const slow = [1, 2, 3, 4].map((n) => webhook(`wh_slow${n}`, 'org_a', `${receiver.url}/slow/${n}`));
+    const fast = webhook('wh_fast', 'org_a', `${receiver.url}/fast`);
+    // 4 slow subscriptions × 2 attempts = the organization's 8 slots and the replica's 8.
+    const dispatcher = dispatcherFor([...slow, fast], { endpointConcurrency: 2, orgConcurrency: 8, concurrency: 8 });
+    for (const record of slow) queue(dispatcher, record, 5);
+    await vi.waitFor(() => expect(receiver.arrivals.length).toBe(8), { timeout: 5_000 });
+    const slowStartedAt = receiver.arrivals[0]!.at;
+
+    queue(dispatcher, fast, 20);
+    await vi.waitFor(() => expect(receiver.arrivals.filter(({ path }) => path === '/fast')).toHaveLength(20), { timeout: 10_000 });
+    const lastFast = Math.max(...receiver.arrivals.filter(({ path }) => path === '/fast').map(({ at }) => at));
+    // All 20 arrived before the slow receiver answered anything; the slow ones kept their 2 attempts each.
+    expect(lastFast).toBeLessThan(slowStartedAt + SLOW_MS);
+    expect(receiver.arrivals.filter(({ path, at }) => path.startsWith('/slow/') && at <= lastFast)).toHaveLength(8);
+    await dispatcher.stop();
+  });
+
+  it('holds no more attempts in flight than maxInFlight, slow ones included', { timeout: 20_000 }, async () => {
+    const receiver = await startReceiver();
+    const slow = [1, 2, 3].map((n) => webhook(`wh_slow${n}`, `org_${n}`, `${receiver.url}/slow/${n}`));
+    const dispatcher = dispatcherFor(slow, { endpointConcurrency: 4, maxInFlight: 6 });
+    for (const record of slow) queue(dispatcher, record, 5);
+    await vi.waitFor(() => expect(receiver.arrivals.length).toBe(6), { timeout: 5_000 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.arrivals.length).toBe(6);
+    await dispatcher.stop();
+  });
+});
