@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
 /** Where the renderer's own routes live (its bundled script: `${SCALAR_PREFIX}/js/scalar.js`). */
@@ -72,14 +73,6 @@ function documentHeaders(reply: FastifyReply, cacheSeconds: number): FastifyRepl
  */
 const SCRIPT_FILE = resolve(__dirname, '../../assets/scalar.js');
 
-function fileSize(path: string): number | undefined {
-  try {
-    return statSync(path).size;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * `/api/docs`: the interactive reference — search, every operation with its request and response schemas and
  * examples, the webhook payloads, and "Test Request" — rendered in the browser by Scalar's API reference from
@@ -91,14 +84,15 @@ export function registerDocsPage(app: FastifyInstance): void {
   app.get('/api/docs/reference.js', async (_request, reply) =>
     documentHeaders(reply, 0).type('application/javascript; charset=utf-8').send(SCRIPT),
   );
-  const size = fileSize(SCRIPT_FILE);
-  if (size === undefined) return registerScalarPlugin(app);
-  app.get(`${SCALAR_PREFIX}/js/scalar.js`, async (_request, reply) =>
-    documentHeaders(reply, 3_600)
+  if (!existsSync(SCRIPT_FILE)) return registerScalarPlugin(app);
+  app.get(`${SCALAR_PREFIX}/js/scalar.js`, async (_request, reply) => {
+    // Its size at each request: a build may replace the file (renamed into place) under a running gateway.
+    const { size } = await stat(SCRIPT_FILE);
+    return documentHeaders(reply, 3_600)
       .type('application/javascript; charset=utf-8')
       .header('content-length', size)
-      .send(createReadStream(SCRIPT_FILE)),
-  );
+      .send(createReadStream(SCRIPT_FILE));
+  });
   // The plugin's own page (with or without the slash: the router ignores it), redirected as when the plugin serves it.
   app.get(`${SCALAR_PREFIX}/`, async (_request, reply) => reply.redirect('/api/docs', 302));
 }
