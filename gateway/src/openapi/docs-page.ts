@@ -1,4 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createReadStream, existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 
 /** Where the renderer's own routes live (its bundled script: `${SCALAR_PREFIX}/js/scalar.js`). */
 const SCALAR_PREFIX = '/api/docs/scalar';
@@ -64,6 +67,13 @@ function documentHeaders(reply: FastifyReply, cacheSeconds: number): FastifyRepl
 }
 
 /**
+ * The renderer's script as `npm run build` wrote it (deploy/write-docs-assets.mjs): dist/gateway/assets/scalar.js
+ * beside the compiled gateway. Streamed from disk on each (rare, browser-cached) request: loading the plugin instead
+ * would keep its 5 MB bundle on the heap as 18.6 MB of two-byte strings for the life of the process.
+ */
+const SCRIPT_FILE = resolve(__dirname, '../../assets/scalar.js');
+
+/**
  * `/api/docs`: the interactive reference — search, every operation with its request and response schemas and
  * examples, the webhook payloads, and "Test Request" — rendered in the browser by Scalar's API reference from
  * `/api/docs/openapi.json`. The renderer comes from the pinned npm package @scalar/fastify-api-reference, whose
@@ -74,6 +84,21 @@ export function registerDocsPage(app: FastifyInstance): void {
   app.get('/api/docs/reference.js', async (_request, reply) =>
     documentHeaders(reply, 0).type('application/javascript; charset=utf-8').send(SCRIPT),
   );
+  if (!existsSync(SCRIPT_FILE)) return registerScalarPlugin(app);
+  app.get(`${SCALAR_PREFIX}/js/scalar.js`, async (_request, reply) => {
+    // Its size at each request: a build may replace the file (renamed into place) under a running gateway.
+    const { size } = await stat(SCRIPT_FILE);
+    return documentHeaders(reply, 3_600)
+      .type('application/javascript; charset=utf-8')
+      .header('content-length', size)
+      .send(createReadStream(SCRIPT_FILE));
+  });
+  // The plugin's own page (with or without the slash: the router ignores it), redirected as when the plugin serves it.
+  app.get(`${SCALAR_PREFIX}/`, async (_request, reply) => reply.redirect('/api/docs', 302));
+}
+
+/** Running from the TypeScript sources (CRM_RUN_FROM_SOURCE=1, no build): the plugin serves its script itself. */
+function registerScalarPlugin(app: FastifyInstance): void {
   void app.register(import('@scalar/fastify-api-reference'), {
     routePrefix: SCALAR_PREFIX,
     configuration: { url: DOCUMENT_URL },
