@@ -85,7 +85,7 @@ function throughputRows({ throughput, backlog, peer }: BenchResults['webhooks'])
 function latencyRows({ latency }: BenchResults['webhooks']): Row[] {
   return latency.flatMap((run) => [
     row(
-      `write → received p50 at ${run.rate_per_s} events/s for ${run.seconds} s, ${run.organizations} organizations (writes p99 ${run.write_p99_ms} ms)`,
+      `write → received p50 at ${run.rate_per_s} events/s for ${run.seconds} s, ${run.organizations} organizations, ${writesOf(run.per_write ?? 1)} (writes p99 ${run.write_p99_ms} ms)`,
       run.p50_ms,
     ),
     row(
@@ -95,6 +95,9 @@ function latencyRows({ latency }: BenchResults['webhooks']): Row[] {
     ),
   ]);
 }
+
+const writesOf = (perWrite: number): string =>
+  perWrite === 1 ? 'one POST /v1/contacts per event' : `batch upserts of ${perWrite} contacts (timed from the batch's request)`;
 
 const failureCauses = (causes: Record<string, number> | undefined): string => {
   const list = Object.entries(causes ?? {}).map(([cause, count]) => `${cause}: ${count}`);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ApiClient } from './api-client';
 import type { Arrival, FastReceiver } from './receiver';
 import { percentile, round, sleep } from './stats';
@@ -11,6 +12,8 @@ export interface Tenant {
 
 export interface WebhookLatency {
   rate_per_s: number;
+  /** Contacts per write request: 1 (POST /v1/contacts) or a batch upsert of that many. */
+  per_write: number;
   seconds: number;
   organizations: number;
   writes: number;
@@ -69,10 +72,12 @@ export async function warmWebhooks(tenants: Tenant[], receiver: FastReceiver, ex
 export const duplicatesOf = (arrivals: Arrival[]): number => arrivals.length - new Set(arrivals.map((a) => `${a.path} ${a.eventId}`)).size;
 
 /**
- * Paced writes: one POST /v1/contacts every 1/rate s, open loop (a slow answer does not delay the next write),
- * spread over the tenants in turn. Returns when each write was sent, by the created contact's id.
+ * Paced writes of `rate` contacts/s, open loop (a slow answer does not delay the next write), spread over the
+ * tenants in turn: one POST /v1/contacts per contact, or with `perWrite` > 1 one POST /v1/contacts/batch/upsert of
+ * that many new contacts every perWrite/rate s (the event rate a single-create client cannot offer on 2 cores).
+ * Returns when each contact's write was sent, by the created contact's id.
  */
-export async function pacedContactWrites(baseUrl: string, tenants: Tenant[], rate: number, seconds: number) {
+export async function pacedContactWrites(baseUrl: string, tenants: Tenant[], rate: number, seconds: number, perWrite = 1) {
   const sentAt = new Map<string, { at: number; tenant: string }>();
   const answerMs: number[] = [];
   let failures = 0;
@@ -82,24 +87,34 @@ export async function pacedContactWrites(baseUrl: string, tenants: Tenant[], rat
     causes[cause] = (causes[cause] ?? 0) + 1;
   };
   const writes: Promise<void>[] = [];
-  const total = Math.round(rate * seconds);
+  const requests = Math.round((rate * seconds) / perWrite);
+  const run = randomUUID().slice(0, 8);
   const start = Date.now();
-  for (let i = 0; i < total; i++) {
-    const due = start + (i * 1000) / rate;
+  for (let i = 0; i < requests; i++) {
+    const due = start + (i * 1000 * perWrite) / rate;
     if (due > Date.now()) await sleep(due - Date.now());
     const tenant = tenants[i % tenants.length] as Tenant;
     const t0 = Date.now();
-    const write = fetch(`${baseUrl}/v1/contacts`, {
-      method: 'POST',
-      headers: tenant.api.headers,
-      body: JSON.stringify({ name: `Paced ${i}` }),
-    });
+    const write =
+      perWrite === 1
+        ? fetch(`${baseUrl}/v1/contacts`, { method: 'POST', headers: tenant.api.headers, body: JSON.stringify({ name: `Paced ${i}` }) })
+        : fetch(`${baseUrl}/v1/contacts/batch/upsert`, {
+            method: 'POST',
+            headers: tenant.api.headers,
+            body: JSON.stringify({
+              items: Array.from({ length: perWrite }, (_, n) => ({ external_id: `paced-${run}-${i}-${n}`, name: `Paced ${i}.${n}` })),
+            }),
+          });
     writes.push(
       write.then(
         async (response) => {
           answerMs.push(Date.now() - t0);
           if (!response.ok) return failed(String(response.status));
-          sentAt.set(((await response.json()) as { data: { id: string } }).data.id, { at: t0, tenant: tenant.name });
+          const body = (await response.json()) as { data: { id: string } | Array<{ id: string | null; status: string }> };
+          for (const item of Array.isArray(body.data) ? body.data : [body.data]) {
+            if ('status' in item && item.status !== 'created') failed(`item ${item.status}`);
+            else if (item.id) sentAt.set(item.id, { at: t0, tenant: tenant.name });
+          }
         },
         (error: { cause?: { code?: string } }) => failed(error.cause?.code ?? 'no answer'),
       ),
@@ -110,7 +125,7 @@ export async function pacedContactWrites(baseUrl: string, tenants: Tenant[], rat
     sentAt,
     failures,
     causes,
-    total,
+    total: requests * perWrite,
     writeP99: percentile(
       answerMs.sort((a, b) => a - b),
       99,
@@ -142,11 +157,11 @@ export async function measureWebhookLatency(
   baseUrl: string,
   tenants: Tenant[],
   receiver: FastReceiver,
-  load: { rate: number; seconds: number; env?: NodeJS.ProcessEnv },
+  load: { rate: number; seconds: number; perWrite?: number; env?: NodeJS.ProcessEnv },
 ): Promise<WebhookLatency> {
-  const { rate, seconds } = load;
+  const { rate, seconds, perWrite = 1 } = load;
   const first = receiver.arrivals.length;
-  const writes = await pacedContactWrites(baseUrl, tenants, rate, seconds);
+  const writes = await pacedContactWrites(baseUrl, tenants, rate, seconds, perWrite);
   const delivered = () =>
     new Set(receiver.arrivals.slice(first).flatMap((arrival) => (writes.sentAt.has(arrival.objectId) ? [arrival.objectId] : []))).size;
   await receiver.waitUntil(() => delivered() >= writes.sentAt.size, DRAIN_TIMEOUT_MS);
@@ -154,6 +169,7 @@ export async function measureWebhookLatency(
   const stages = load.env ? await measureStages(load.env, receiver.arrivals.slice(first), writes.sentAt) : null;
   return {
     rate_per_s: rate,
+    per_write: perWrite,
     seconds,
     organizations: tenants.length,
     writes: writes.total,

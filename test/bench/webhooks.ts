@@ -93,10 +93,14 @@ async function measureLatencies(own: OwnSystem, config: BenchConfig, tenants: Te
   }
   const latency: WebhookFigures['latency'] = [];
   const names = own.system.processes.map((process) => process.name).filter((name) => /^(gateway|crm|webhooks)/.test(name));
-  for (const rate of [config.steadyRate, config.highRate]) {
-    log(`webhooks: write → received at ${rate} events/s for ${config.steadySeconds} s, two organizations`);
+  const runs = [
+    { rate: config.steadyRate, perWrite: 1 },
+    { rate: config.highRate, perWrite: config.highRateBatch },
+  ];
+  for (const { rate, perWrite } of runs) {
+    log(`webhooks: write → received at ${rate} events/s (${perWrite} per write) for ${config.steadySeconds} s, two organizations`);
     const { result: run, ...cpu } = await withCpuShare(own, names, () =>
-      measureWebhookLatency(own.system.baseUrl, tenants, receiver, { rate, seconds: config.steadySeconds, env: own.system.env }),
+      measureWebhookLatency(own.system.baseUrl, tenants, receiver, { rate, perWrite, seconds: config.steadySeconds, env: own.system.env }),
     );
     log(`  p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms, ${run.delivered} delivered, ${run.lost} lost, writes p99 ${run.write_p99_ms} ms`);
     log(`  stages: ${JSON.stringify(run.stages)}; CPU ${JSON.stringify(cpu.cpu_percent)}, load ${cpu.load_avg}`);
