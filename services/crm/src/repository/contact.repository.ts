@@ -179,7 +179,11 @@ export function createContactRepository(storage: Storage) {
      */
     async getByIdWith(orgId: string, id: string, branches: LinkBranch[]) {
       const rows = await contacts.collection
-        .aggregate([{ $match: { _id: id, ...current(orgId) } }, ...branches.map((branch) => ({ $unionWith: branch }))])
+        .aggregate([
+          { $match: { _id: id, ...current(orgId) } },
+          { $project: contacts.hidden },
+          ...branches.map((branch) => ({ $unionWith: branch })),
+        ])
         .toArray();
       // The contact's own row comes first; the branches' rows follow it.
       const own = rows[0]?._id === id ? rows[0] : undefined;
