@@ -20,7 +20,10 @@ export function admitTenant<T>(
   const refused = admission.inflight.attribute(reply.request.raw, principal.orgId);
   if (refused) return Promise.reject(refused);
   const abandoned = new AbortController();
-  reply.raw.once('close', () => abandoned.abort());
+  // Only a client gone before its answer: aborting after every answer built a DOMException per request (profiled).
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) abandoned.abort();
+  });
   return asTenant(principal.orgId, () =>
     admission.bulkheads.run(principal.orgId, principal.plan, work, currentDeadline(), abandoned.signal),
   );

@@ -2,6 +2,7 @@ import type { DealSummary } from '@crm/proto/gen/crm/v1/contacts';
 import { isoOrNull, iso, type Nullable } from '@crm/shared';
 import type { ContactObject } from '@crm/shared/events';
 import type { ContactRecord } from '../repository/contact.repository';
+import type { ContactDetailLinks } from '../repository/links.repository';
 import type { CrmDeps } from './deps';
 
 /** The record events carry, plus the fields only GET /v1/contacts/{id} fills. */
@@ -65,27 +66,25 @@ export async function viewContact(
   return view;
 }
 
-/**
- * What GET /v1/contacts/{id} shows beside the record: its notes and deals counts and its newest deals. Needs only
- * the id, so the contact's lookup and these go to the database at once (getContact).
- */
-export function detailLinks(deps: Pick<CrmDeps, 'links'>, orgId: string, contactId: string) {
-  return Promise.all([deps.links.countsByContact(orgId, [contactId]), deps.links.dealSummaries(orgId, contactId, 10)]);
-}
+/** How many of a contact's deals GET /v1/contacts/{id} shows, newest first. */
+export const DETAIL_DEALS = 10;
 
-/** GET /v1/contacts/{id}: the contact plus messages_count and at most 10 linked deals. */
+/**
+ * GET /v1/contacts/{id}: the contact plus messages_count and at most 10 linked deals. `links` when they were read
+ * with the record (getContact); otherwise read here in one command.
+ */
 export async function viewContactDetail(
   deps: Pick<CrmDeps, 'links'>,
   orgId: string,
   record: ContactRecord,
-  links: ReturnType<typeof detailLinks> = detailLinks(deps, orgId, record.id),
+  links?: ContactDetailLinks,
 ): Promise<ContactView> {
-  const [[counts, deals], companies] = await Promise.all([
-    links,
+  const [{ notesCount, dealsCount, deals }, companies] = await Promise.all([
+    links ?? deps.links.contactDetail(orgId, record.id, DETAIL_DEALS),
     deps.links.companyNames(orgId, record.company_id ? [record.company_id] : []),
   ]);
   const summaries: Nullable<DealSummary>[] = deals;
-  const view = render(record, companies, counts.notes.get(record.id) ?? 0, counts.deals.get(record.id) ?? 0);
+  const view = render(record, companies, notesCount, dealsCount);
   return { ...view, messages_count: record.messages_count, deals: summaries };
 }
 

@@ -19,7 +19,7 @@ import {
 } from '@crm/shared/schemas';
 import type { ContactQuery, ContactRecord, ContactSort } from '../repository/contact.repository';
 import type { IdentityKind } from '../repository/identity.repository';
-import { detailLinks, eventObject, viewContact, viewContactDetail, viewContacts, type ContactView } from './contact.view';
+import { DETAIL_DEALS, eventObject, viewContact, viewContactDetail, viewContacts, type ContactView } from './contact.view';
 import { checkCustomFields } from './custom-field-values';
 import type { CrmDeps } from './deps';
 import { planAllows } from './plans';
@@ -37,10 +37,10 @@ export async function listContacts(deps: CrmDeps, orgId: string, query: ContactQ
 }
 
 export async function getContact(deps: CrmDeps, orgId: string, id: string): Promise<ContactView> {
-  // The links are read beside the contact, not after it: one round trip to the database instead of two.
-  const links = detailLinks(deps, orgId, id);
-  links.catch(() => undefined);
-  return viewContactDetail(deps, orgId, await requireContact(deps, orgId, id), links);
+  // The contact and what links to it in one command; an absent contact is looked at again (merged, or gone).
+  const { record, linked } = await deps.contacts.getByIdWith(orgId, id, deps.links.detailBranches(orgId, id, DETAIL_DEALS));
+  if (!record) return viewContactDetail(deps, orgId, await requireContact(deps, orgId, id));
+  return viewContactDetail(deps, orgId, record, await deps.links.detailOf(orgId, linked));
 }
 
 /** A live contact; a contact folded into another by a merge answers NOT_FOUND naming that one (details.merged_into). */

@@ -1,6 +1,6 @@
 import { createLogger, newId } from '@crm/shared';
 import { describe, expect, it } from 'vitest';
-import { companyRecord, contactRecord, dealRecord, noteRecord, taskRecord } from '../../../../test/support/crm-records';
+import { companyRecord, contactRecord, dealRecord, funnelRecord, noteRecord, taskRecord } from '../../../../test/support/crm-records';
 import { testEvent, useDatabase } from '../../../../test/support/integration';
 import type { CrmDeps } from '../domain/deps';
 import { createDeps } from '../wiring';
@@ -42,6 +42,34 @@ describe('company, note, task and link repositories', () => {
       'older',
     );
     expect(await deps.links.countsByContact(orgId, [contactId, otherId])).toEqual({ notes: new Map([[contactId, 2]]), deals: new Map() });
+  });
+
+  it('reads a contact with its live notes and deals counted and its newest 10 deals in one command, within its organization', async () => {
+    const orgId = newId('organization');
+    const contact = await deps.contacts.insert(contactRecord(orgId), []);
+    const other = await deps.contacts.insert(contactRecord(orgId), []);
+    await deps.notes.insert(noteRecord(orgId, { contact_id: contact.id }), []);
+    await deps.notes.insert(noteRecord(orgId, { contact_id: contact.id }, { deleted_at: new Date() }), []);
+    await deps.notes.insert(noteRecord(newId('organization'), { contact_id: contact.id }), []);
+    const stage = { id: 'st_1', name: 'New', color: null, probability: null, created_at: new Date(), updated_at: new Date() };
+    await deps.funnels.insert(funnelRecord(orgId, { id: 'fn_1', stages: [stage] }));
+    const titles = Array.from({ length: 12 }, (_, i) => `Deal ${String(i).padStart(2, '0')}`);
+    for (const [i, title] of titles.entries())
+      await deps.deals.insert(dealRecord(orgId, { title, contact_ids: [other.id, contact.id], created_at: new Date(1_000 + i) }), []);
+    await deps.deals.insert(dealRecord(orgId, { contact_ids: [contact.id], deleted_at: new Date() }), []);
+
+    const branches = deps.links.detailBranches(orgId, contact.id, 10);
+    const { record, linked } = await deps.contacts.getByIdWith(orgId, contact.id, branches);
+    expect(record).toEqual(await deps.contacts.getById(orgId, contact.id));
+    const detail = await deps.links.detailOf(orgId, linked);
+    expect(detail).toMatchObject({ notesCount: 1, dealsCount: 12 });
+    expect(detail.deals.map((deal) => deal.title)).toEqual(titles.slice(2).reverse());
+    expect(detail.deals[0]).toMatchObject({ value: 100, status: 'open', stage: { id: 'st_1', name: 'New' } });
+    // The same detail for a record in hand, and nothing of the contact from another organization.
+    expect(await deps.links.contactDetail(orgId, contact.id, 10)).toEqual(detail);
+    expect((await deps.contacts.getByIdWith(newId('organization'), contact.id, branches)).record).toBeNull();
+    const none = await deps.contacts.getByIdWith(orgId, newId('contact'), deps.links.detailBranches(orgId, newId('contact'), 10));
+    expect(none).toEqual({ record: null, linked: [] });
   });
 
   it('sorts tasks by due date with undated ones last, and completes a task once of two concurrent tries', async () => {

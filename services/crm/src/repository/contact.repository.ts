@@ -12,6 +12,7 @@ import {
   TtlCache,
 } from '@crm/shared';
 import { Schema } from 'mongoose';
+import type { LinkBranch } from './links.repository';
 
 export interface ContactRecord {
   id: string;
@@ -171,6 +172,23 @@ export function createContactRepository(storage: Storage) {
     },
 
     getById: (orgId: string, id: string) => contacts.findOne({ _id: id, ...current(orgId) }),
+
+    /**
+     * getById, with the rows of other collections' pipelines ($unionWith `branches`) in the same command: a read
+     * that shows what links to the contact costs one round trip to the database, not one per collection.
+     */
+    async getByIdWith(orgId: string, id: string, branches: LinkBranch[]) {
+      const rows = await contacts.collection
+        .aggregate([
+          { $match: { _id: id, ...current(orgId) } },
+          { $project: contacts.hidden },
+          ...branches.map((branch) => ({ $unionWith: branch })),
+        ])
+        .toArray();
+      // The contact's own row comes first; the branches' rows follow it.
+      const own = rows[0]?._id === id ? rows[0] : undefined;
+      return { record: own ? contacts.record(own) : null, linked: own ? rows.slice(1) : rows };
+    },
 
     getMany: (orgId: string, ids: string[]) =>
       ids.length === 0 ? Promise.resolve([]) : contacts.findMany({ _id: { $in: [...new Set(ids)] }, ...current(orgId) }),

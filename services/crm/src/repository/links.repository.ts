@@ -1,4 +1,7 @@
 import type { Storage } from '@crm/shared';
+import type { mongo } from 'mongoose';
+
+type Document = mongo.Document;
 
 export interface DealSummaryRow {
   id: string;
@@ -7,6 +10,22 @@ export interface DealSummaryRow {
   status: string;
   stage: { id: string; name: string };
 }
+
+/** What GET /v1/contacts/{id} shows beside the record: its live notes and deals, counted, and its newest deals. */
+export interface ContactDetailLinks {
+  notesCount: number;
+  dealsCount: number;
+  deals: DealSummaryRow[];
+}
+
+/** One branch of the detail query: a collection and the pipeline answering its tagged rows. */
+export interface LinkBranch {
+  coll: string;
+  pipeline: Document[];
+}
+
+/** The field that tags the detail query's rows with what they are (a stored record never has it). */
+const LINK = '_link';
 
 export type LinksRepository = ReturnType<typeof createLinksRepository>;
 
@@ -61,14 +80,44 @@ export function createLinksRepository({ connection: db }: Storage) {
       return (await companies.countDocuments({ _id: id as never, org_id: orgId, deleted_at: null }, { limit: 1 })) === 1;
     },
 
-    /** The contact's deals for GET /v1/contacts/{id}: newest first, at most `limit`. */
-    async dealSummaries(orgId: string, contactId: string, limit: number): Promise<DealSummaryRow[]> {
-      const rows = await deals
-        .find({ org_id: orgId, deleted_at: null, contact_ids: contactId }, { projection: { title: 1, value: 1, status: 1, stage_id: 1 } })
-        .sort({ created_at: -1, _id: -1 })
-        .limit(limit)
+    /**
+     * The contact's notes and deals counts and its newest `limit` deals as branches of one query: the contact
+     * repository runs them beside the contact's own lookup (getByIdWith), `contactDetail` alone.
+     */
+    detailBranches(orgId: string, contactId: string, limit: number): LinkBranch[] {
+      const live = { org_id: orgId, deleted_at: null };
+      const count = { $group: { _id: null, n: { $sum: 1 } } };
+      const dealsOf = { $match: { ...live, contact_ids: contactId } };
+      return [
+        { coll: notes.collectionName, pipeline: [{ $match: { ...live, contact_id: contactId } }, count, { $set: { [LINK]: 'notes' } }] },
+        { coll: deals.collectionName, pipeline: [dealsOf, count, { $set: { [LINK]: 'deals' } }] },
+        {
+          coll: deals.collectionName,
+          pipeline: [
+            dealsOf,
+            { $sort: { created_at: -1, _id: -1 } },
+            { $limit: limit },
+            { $project: { title: 1, value: 1, status: 1, stage_id: 1, [LINK]: 'deal' } },
+          ],
+        },
+      ];
+    },
+
+    /** The detail of a contact whose record is in hand: its branches in one command. */
+    async contactDetail(orgId: string, contactId: string, limit: number): Promise<ContactDetailLinks> {
+      const [first, ...rest] = this.detailBranches(orgId, contactId, limit);
+      const rows = await db
+        .collection(first!.coll)
+        .aggregate([...first!.pipeline, ...rest.map((branch) => ({ $unionWith: branch }))])
         .toArray();
-      return summarize(orgId, rows);
+      return this.detailOf(orgId, rows);
+    },
+
+    /** The rows of the detail branches as counts and summaries (stage names resolved: see summarize). */
+    async detailOf(orgId: string, rows: Document[]): Promise<ContactDetailLinks> {
+      const count = (kind: string) => Number(rows.find((row) => row[LINK] === kind)?.n ?? 0);
+      const dealRows = rows.filter((row) => row[LINK] === 'deal');
+      return { notesCount: count('notes'), dealsCount: count('deals'), deals: await summarize(orgId, dealRows) };
     },
   };
 

@@ -8,11 +8,11 @@ import {
 } from '@grpc/grpc-js';
 import { SignJWT } from 'jose';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkGrpc } from '../bin/healthcheck';
 import { createAsyncClient } from './client';
 import { startGrpcServer, type RunningGrpcServer } from './server';
-import { SERVICE_TOKEN_METADATA } from './service-identity';
+import { SERVICE_TOKEN_METADATA, tokenChecker } from './service-identity';
 import { bindService } from './unary';
 
 interface Ping {
@@ -126,6 +126,24 @@ describe('service identity: every gRPC call must carry a service token', () => {
     metadata.set(SERVICE_TOKEN_METADATA, `Bearer ${unsigned}`);
     expect((await rawCall(metadata)).code).toBe(status.UNAUTHENTICATED);
     expect(served).not.toContain('org_victim');
+  });
+
+  it('remembers a valid token only while it stays valid, and for its own audience only', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const check = tokenChecker({ secret: SECRET });
+      const token = await valid(new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('gateway')).sign(key(SECRET));
+      const metadata = new Metadata();
+      metadata.set(SERVICE_TOKEN_METADATA, `Bearer ${token}`);
+      expect(await check(metadata, SERVICE)).toBeUndefined();
+      expect(await check(metadata, SERVICE)).toBeUndefined();
+      expect(await check(metadata, 'crm.v1.ContactService')).toBe('invalid service token');
+      // Past its expiry and the clock tolerance (60 + 5 s), a remembered token is refused as any expired one.
+      vi.setSystemTime(Date.now() + 66_000);
+      expect(await check(metadata, SERVICE)).toBe('expired service token');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('accepts a token of the previous key during a rotation', async () => {

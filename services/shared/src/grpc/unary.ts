@@ -79,9 +79,14 @@ function scheduled(
   refuse: () => void,
 ): void {
   const gone = new AbortController();
-  call.once('cancelled', () => gone.abort());
+  const cancelled = () => gone.abort();
+  call.once('cancelled', cancelled);
   const lane = (call.request as { org_id?: unknown } | null)?.org_id;
-  scheduler.acquire(typeof lane === 'string' ? lane : '', deadline, gone.signal).then((release) => void serve().finally(release), refuse);
+  scheduler.acquire(typeof lane === 'string' ? lane : '', deadline, gone.signal).then((release) => {
+    // Only the wait for a place listens: an abort after it built a DOMException per call for nothing (profiled).
+    call.off('cancelled', cancelled);
+    void serve().finally(release);
+  }, refuse);
 }
 
 function refuseExpired(

@@ -1,7 +1,7 @@
 import type { Collection, Document } from 'mongodb';
 import type { ClientSession, FilterQuery, Model, Schema, SortOrder } from 'mongoose';
 import type { OutboxEntry } from '../outbox/domain-event';
-import { OUTBOX_FIELDS, outboxOnInsert } from '../outbox/outbox-fields';
+import { OUTBOX_FIELDS, OUTBOX_KEYS, outboxOnInsert } from '../outbox/outbox-fields';
 import { retryOnConflict, WriteConflict } from './conflicts';
 import { isDuplicateKeyError } from './client';
 import { refreshDerived } from './derived-fields';
@@ -84,6 +84,8 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
   readonly collection: Collection<Document>;
   /** Windowed pages, on a store whose finds read every match (list-window.ts); MongoDB's scans stop at the limit. */
   private readonly windows: ListWindows | undefined;
+  /** A projection leaving out what `record` drops anyway (the outbox's and the internal keys): less to send and decode. */
+  readonly hidden: Record<string, 0>;
 
   constructor(
     protected readonly storage: Storage,
@@ -96,6 +98,7 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     if (options.deriveVersion) storage.derived.add(this);
     const indexes = options.schema.indexes().map(([fields]) => Object.keys(fields));
     this.windows = storage.store?.readsWholeMatch ? new ListWindows(indexes) : undefined;
+    this.hidden = Object.fromEntries([...OUTBOX_KEYS, ...(options.internal ?? [])].map((key) => [key, 0 as const]));
   }
 
   /** The record mapper (record-mapper.ts), with this collection's internal keys and read transform. */

@@ -149,3 +149,50 @@ describe('outbox relays of two replicas', () => {
     }
   });
 });
+
+/** Acknowledging costs two round trips per collection: the records of several passes share them. */
+describe('outbox acknowledgements', () => {
+  let mongo: MongoClient;
+  let collection: Collection<Document>;
+  const updates: string[] = [];
+  beforeAll(async () => {
+    mongo = await new MongoClient(inject('integration').MONGODB_URI, { monitorCommands: true }).connect();
+    collection = mongo.db(uniqueName('relay')).collection('records');
+    mongo.on('commandStarted', (event) => {
+      if (event.commandName === 'update' && event.command.update === collection.collectionName) updates.push(event.commandName);
+    });
+  });
+  afterAll(() => mongo.close());
+
+  it('acknowledges the records of several passes in one update, and every one of them', async () => {
+    const recorder = recordingBus();
+    const signal = new OutboxSignal();
+    signal.register(collection);
+    const relay = new OutboxRelay({
+      topic: 'unused',
+      logger: createLogger('relay-test', 'silent'),
+      outbox: signal,
+      bus: recorder.bus,
+      idleCheckMs: 60_000,
+      ackDelayMs: 1_000,
+    });
+    relay.start();
+    try {
+      // The start's sweep is over before the writes; then three writes, each published by a pass of its own.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const events = ['one', 'two', 'three'].map((tag) =>
+        newEvent('org_ack', 'contact.tag.added', { contact: { id: 'ct', name: 'A' }, tag }),
+      );
+      for (const [i, event] of events.entries()) {
+        // Inserted as the storage kit does: leased to this process's relay by the write itself.
+        await collection.insertOne({ _id: `ct_ack_${i}` as never, ...outboxOnInsert([event], signal.leaseOnWrite()) });
+        signal.written({ collection: collection.collectionName, id: `ct_ack_${i}`, leased: [event] });
+        await waitFor(`event ${i} published`, () => recorder.published.includes(event.id), 5_000);
+      }
+      await waitFor('every record acknowledged', async () => (await collection.countDocuments({ _outbox_pending: true })) === 0, 5_000);
+      expect(updates).toHaveLength(1);
+    } finally {
+      await relay.stop();
+    }
+  });
+});

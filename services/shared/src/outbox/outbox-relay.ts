@@ -31,6 +31,11 @@ export interface OutboxRelayOptions {
    * wake, or that a process without a relay wrote.
    */
   idleCheckMs?: number;
+  /**
+   * How long published records wait for their acknowledgement, so that one update acknowledges the records of
+   * several passes (each acknowledgement costs two round trips to the store); a full batch is acknowledged at once.
+   */
+  ackDelayMs?: number;
 }
 
 type Claimed = Array<{ collection: Collection<Document>; records: ClaimedRecord[] }>;
@@ -47,8 +52,9 @@ const FLUSH_TIMEOUT_MS = 5_000;
  * to the store; a record updated with events is leased by id with one conditional update that answers its
  * entries. No relay reads another replica's fresh records, so replicas do not race for them. The sweep (every
  * collection's unleased pending records) runs at start, when a lease seen is due to expire (its holder may have
- * died), and otherwise every `idleCheckMs`. Acknowledgements run in the background; the records stay leased
- * until then, and those a writer appended to meanwhile are claimed again.
+ * died), and otherwise every `idleCheckMs`. Acknowledgements run in the background, gathered over `ackDelayMs`
+ * (20 ms) so that under a stream of writes one update acknowledges several passes; the records stay leased until
+ * then, and those a writer appended to meanwhile are claimed again.
  */
 export class OutboxRelay implements OutboxLessee {
   readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -66,6 +72,9 @@ export class OutboxRelay implements OutboxLessee {
   private leasesReadAt = 0;
   /** Acknowledgements in progress: the next pass does not wait for them (their records stay leased meanwhile). */
   private readonly acknowledging = new Set<Promise<void>>();
+  /** Published records waiting for their acknowledgement (ackDelayMs), per collection; still leased to this relay. */
+  private readonly unacknowledged = new Map<Collection<Document>, ClaimedRecord[]>();
+  private ackTimer: NodeJS.Timeout | undefined;
   private stopObserving: (() => void) | undefined;
   private unsubscribe: (() => void) | undefined;
   private collections: Collection<Document>[] = [];
@@ -103,6 +112,7 @@ export class OutboxRelay implements OutboxLessee {
     this.stopObserving?.();
     this.wake?.();
     await this.loop;
+    this.acknowledgeNow();
     await Promise.all(this.acknowledging);
     if (this.work.isEmpty()) return;
     await withTimeout(this.drain(), FLUSH_TIMEOUT_MS, () => undefined).catch((error: unknown) =>
@@ -113,6 +123,7 @@ export class OutboxRelay implements OutboxLessee {
   /** Publishes what this process's writes handed over and waits for the acknowledgements. */
   private async drain(): Promise<void> {
     await this.publishPass(this.work.take([], this.batchSize));
+    this.acknowledgeNow();
     await Promise.all(this.acknowledging);
   }
 
@@ -193,17 +204,35 @@ export class OutboxRelay implements OutboxLessee {
     throw failed.reason;
   }
 
+  /** Queues the published records for acknowledgement: after ackDelayMs, or at once when a batch is full. */
   private acknowledgeLater(claimed: Claimed): void {
+    let queued = 0;
+    for (const { collection, records } of claimed) {
+      if (records.length === 0) continue;
+      const list = this.unacknowledged.get(collection) ?? [];
+      list.push(...records);
+      this.unacknowledged.set(collection, list);
+    }
+    for (const list of this.unacknowledged.values()) queued += list.length;
+    if (queued >= this.batchSize) this.acknowledgeNow();
+    else this.ackTimer ??= setTimeout(() => this.acknowledgeNow(), this.options.ackDelayMs ?? 20);
+  }
+
+  /** Acknowledges what is queued, in the background (one update and one read per collection). */
+  private acknowledgeNow(): void {
+    clearTimeout(this.ackTimer);
+    this.ackTimer = undefined;
+    if (this.unacknowledged.size === 0) return;
+    const batches = [...this.unacknowledged];
+    this.unacknowledged.clear();
     const done = Promise.all(
-      claimed
-        .filter(({ records }) => records.length > 0)
-        .map(async ({ collection, records }) => {
-          await this.claims.acknowledge(collection, records);
-          const again = await this.claims.stillPending(collection, records);
-          if (again.length === 0) return;
-          for (const id of again) this.work.add({ collection: collection.collectionName, id });
-          this.wake?.();
-        }),
+      batches.map(async ([collection, records]) => {
+        await this.claims.acknowledge(collection, records);
+        const again = await this.claims.stillPending(collection, records);
+        if (again.length === 0) return;
+        for (const id of again) this.work.add({ collection: collection.collectionName, id });
+        this.wake?.();
+      }),
     ).then(
       () => undefined,
       // Published but not acknowledged: the leases expire and the entries are published again (at least once).
