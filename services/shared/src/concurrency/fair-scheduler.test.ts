@@ -39,6 +39,42 @@ describe('fair scheduler', () => {
     expect(scheduler.inService).toBe(0);
   });
 
+  it('lets one organization hold at most its share of the places, so another organization’s call starts at once', async () => {
+    const scheduler = new FairScheduler(4, 2);
+    const calls = recorder(scheduler);
+    for (const label of ['h1', 'h2', 'h3', 'h4', 'h5']) void calls.take('heavy', label);
+    await tick();
+    // Two places stay free although the heavy organization has three calls waiting.
+    expect(calls.granted).toEqual(['h1', 'h2']);
+    expect(scheduler.inService).toBe(2);
+    expect(scheduler.heldBy('heavy')).toBe(2);
+
+    void calls.take('light', 'l1');
+    void calls.take('light', 'l2');
+    void calls.take('light', 'l3');
+    await tick();
+    expect(calls.granted).toEqual(['h1', 'h2', 'l1', 'l2']);
+
+    // A heavy place freed goes to the heavy queue (light is at its share); a light one to the light queue.
+    calls.releaseOldest();
+    await tick();
+    expect(calls.granted.at(-1)).toBe('h3');
+    calls.releaseOldest();
+    await tick();
+    expect(calls.granted.at(-1)).toBe('h4');
+    calls.releaseOldest();
+    await tick();
+    expect(calls.granted.at(-1)).toBe('l3');
+    expect(scheduler.heldBy('heavy')).toBe(2);
+    expect(scheduler.heldBy('light')).toBe(2);
+    while (scheduler.inService > 0) {
+      calls.releaseOldest();
+      await tick();
+    }
+    expect(calls.granted).toEqual(['h1', 'h2', 'l1', 'l2', 'h3', 'h4', 'l3', 'h5']);
+    expect(scheduler.heldBy('heavy')).toBe(0);
+  });
+
   it('never starts a call whose deadline passed or whose caller went away while it waited', async () => {
     const scheduler = new FairScheduler(1);
     const calls = recorder(scheduler);

@@ -13,24 +13,33 @@ interface Waiter {
 /**
  * A bounded number of calls in service in this process, shared fairly among lanes (organizations): while every
  * place is taken, the calls that wait are queued per lane, and each freed place goes to the next lane in turn
- * (round robin), not to the longest queue. One organization alone may use every place; when another arrives, its
- * call starts at the next free place instead of behind everything the first has queued. A waiter whose deadline
- * passes, or whose caller goes away, is dropped without being started. `limit` 0: no bound, nothing waits.
+ * (round robin), not to the longest queue. A lane holds at most `perLane` places at once (default: every place),
+ * even when the others are free: with `perLane` below `limit`, one organization's expensive calls never fill the
+ * process — nor the database behind it — and another organization's call starts at once, without waiting for one
+ * of them to end. A waiter whose deadline passes, or whose caller goes away, is dropped without being started.
+ * `limit` 0: no bound, nothing waits.
  */
 export class FairScheduler {
   private active = 0;
+  /** Places held per lane (lanes holding none are absent). */
+  private readonly held = new Map<string, number>();
   /** Lanes with waiters, in turn order (a Map iterates in insertion order; a served lane moves to the end). */
   private readonly lanes = new Map<string, Waiter[]>();
+  private readonly perLane: number;
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    perLane = 0,
+  ) {
+    this.perLane = perLane > 0 ? Math.min(perLane, limit) : limit;
+  }
 
   /** Waits for a place in `lane`'s turn; resolves the function that gives it back (call it exactly once). */
   acquire(lane: string, deadline?: number, cancelled?: AbortSignal): Promise<() => void> {
     if (this.limit <= 0) return Promise.resolve(() => undefined);
-    if (this.active < this.limit && this.lanes.size === 0) {
-      this.active += 1;
-      return Promise.resolve(this.releaser());
-    }
+    // No lane that may take a place waits while one is free (dispatch), so a lane below its share with no queue
+    // of its own starts now.
+    if (this.active < this.limit && this.mayTake(lane) && !this.lanes.has(lane)) return Promise.resolve(this.take(lane));
     return new Promise((resolve, reject) => {
       const queue = this.lanes.get(lane) ?? [];
       const leave = () => {
@@ -43,7 +52,7 @@ export class FairScheduler {
       const waiter: Waiter = {
         grant: () => {
           leave();
-          resolve(this.releaser());
+          resolve(this.take(lane));
         },
         refuse: (error) => {
           leave();
@@ -63,25 +72,45 @@ export class FairScheduler {
     return this.active;
   }
 
-  private releaser(): () => void {
+  /** Calls of `lane` in service now. */
+  heldBy(lane: string): number {
+    return this.held.get(lane) ?? 0;
+  }
+
+  private mayTake(lane: string): boolean {
+    return this.heldBy(lane) < this.perLane;
+  }
+
+  /** Takes a place for `lane`; resolves the function that gives it back, once. */
+  private take(lane: string): () => void {
+    this.active += 1;
+    this.held.set(lane, this.heldBy(lane) + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.handOver();
+      this.active -= 1;
+      const left = this.heldBy(lane) - 1;
+      if (left > 0) this.held.set(lane, left);
+      else this.held.delete(lane);
+      this.dispatch();
     };
   }
 
-  /** Gives the freed place to the first waiter of the lane whose turn it is, which then goes to the back. */
-  private handOver(): void {
-    const [lane, queue] = this.lanes.entries().next().value ?? [];
-    const next = queue?.[0];
-    if (lane === undefined || !queue || !next) {
-      this.active -= 1;
-      return;
+  /** Gives free places to the first waiter of each lane in turn that is below its share; a served lane goes to the back. */
+  private dispatch(): void {
+    while (this.active < this.limit) {
+      const lane = this.nextLane();
+      const queue = lane === undefined ? undefined : this.lanes.get(lane);
+      if (lane === undefined || !queue) return;
+      this.lanes.delete(lane);
+      if (queue.length > 1) this.lanes.set(lane, queue);
+      queue[0]?.grant();
     }
-    this.lanes.delete(lane);
-    if (queue.length > 1) this.lanes.set(lane, queue);
-    next.grant();
+  }
+
+  private nextLane(): string | undefined {
+    for (const lane of this.lanes.keys()) if (this.mayTake(lane)) return lane;
+    return undefined;
   }
 }
