@@ -47,7 +47,7 @@ export interface CapacityFigures {
   machine: ReturnType<typeof machineInfo>;
   tenant_concurrency: string;
   /** The CRM's CRM_CALL_CONCURRENCY_PER_ORG ('default' when not set by the bench). */
-  crm_calls_per_org: string;
+  crm_calls_per_org?: string;
   heavy_contacts: number;
   heavy_path: string;
   light_path: string;
