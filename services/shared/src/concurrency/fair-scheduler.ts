@@ -81,7 +81,7 @@ export class FairScheduler {
     return this.heldBy(lane) < this.perLane;
   }
 
-  /** Takes a place for `lane`; resolves the function that gives it back, once. */
+  /** Takes a place for `lane`; returns the function that gives it back (once; later calls do nothing). */
   private take(lane: string): () => void {
     this.active += 1;
     this.held.set(lane, this.heldBy(lane) + 1);
