@@ -22,9 +22,10 @@ export const crmConfig = z.object({
    */
   CRM_CALL_CONCURRENCY: z.coerce.number().int().min(0).default(8),
   /**
-   * Of those places, how many one organization may hold at once (0: all of them). The rest stay free for the
-   * others even while it has calls waiting: at most this many of its expensive queries per process share the
-   * database's cores with another organization's (docs/capacity.md, "The database's share").
+   * Of those places, how many one organization may hold while another organization is active (0: all of them). The
+   * rest stay free for the others even while it has calls waiting: at most this many of its expensive queries per
+   * process share the database's cores with another organization's; alone, it uses every place (docs/capacity.md,
+   * "The database's share").
    */
   CRM_CALL_CONCURRENCY_PER_ORG: z.coerce.number().int().min(0).default(2),
 });

@@ -13,16 +13,19 @@ interface Waiter {
 /**
  * A bounded number of calls in service in this process, shared fairly among lanes (organizations): while every
  * place is taken, the calls that wait are queued per lane, and each freed place goes to the next lane in turn
- * (round robin), not to the longest queue. A lane holds at most `perLane` places at once (default: every place),
- * even when the others are free: with `perLane` below `limit`, one organization's expensive calls never fill the
- * process — nor the database behind it — and another organization's call starts at once, without waiting for one
- * of them to end. A waiter whose deadline passes, or whose caller goes away, is dropped without being started.
+ * (round robin), not to the longest queue. While more than one lane is active (holds a place, waits for one, or was
+ * given one within the last `shareWindowMs`), a lane holds at most `perLane` places (default: every place), even
+ * when the others are free: one organization's expensive calls then never fill the process — nor the database
+ * behind it — and another organization's call starts at once, without waiting for one of them to end. A lane alone
+ * may use every place. A waiter whose deadline passes, or whose caller goes away, is dropped without being started.
  * `limit` 0: no bound, nothing waits.
  */
 export class FairScheduler {
   private active = 0;
   /** Places held per lane (lanes holding none are absent). */
   private readonly held = new Map<string, number>();
+  /** When each lane was last given a place (lanes not given one within the window are dropped as they are met). */
+  private readonly lastServed = new Map<string, number>();
   /** Lanes with waiters, in turn order (a Map iterates in insertion order; a served lane moves to the end). */
   private readonly lanes = new Map<string, Waiter[]>();
   private readonly perLane: number;
@@ -30,6 +33,7 @@ export class FairScheduler {
   constructor(
     private readonly limit: number,
     perLane = 0,
+    private readonly shareWindowMs = 1_000,
   ) {
     this.perLane = perLane > 0 ? Math.min(perLane, limit) : limit;
   }
@@ -37,8 +41,8 @@ export class FairScheduler {
   /** Waits for a place in `lane`'s turn; resolves the function that gives it back (call it exactly once). */
   acquire(lane: string, deadline?: number, cancelled?: AbortSignal): Promise<() => void> {
     if (this.limit <= 0) return Promise.resolve(() => undefined);
-    // No lane that may take a place waits while one is free (dispatch), so a lane below its share with no queue
-    // of its own starts now.
+    // A lane that may take a place does not wait while one is free (dispatch), so one that may, with no queue of its
+    // own, starts now.
     if (this.active < this.limit && this.mayTake(lane) && !this.lanes.has(lane)) return Promise.resolve(this.take(lane));
     return new Promise((resolve, reject) => {
       const queue = this.lanes.get(lane) ?? [];
@@ -78,13 +82,26 @@ export class FairScheduler {
   }
 
   private mayTake(lane: string): boolean {
-    return this.heldBy(lane) < this.perLane;
+    return this.heldBy(lane) < this.perLane || !this.othersActive(lane);
+  }
+
+  /** Whether a lane other than `lane` holds a place, waits for one, or was given one within the window. */
+  private othersActive(lane: string): boolean {
+    if (this.held.size > (this.held.has(lane) ? 1 : 0) || this.lanes.size > (this.lanes.has(lane) ? 1 : 0)) return true;
+    const since = Date.now() - this.shareWindowMs;
+    for (const [other, at] of this.lastServed) {
+      if (at < since) this.lastServed.delete(other);
+      else if (other !== lane) return true;
+    }
+    return false;
   }
 
   /** Takes a place for `lane`; returns the function that gives it back (once; later calls do nothing). */
   private take(lane: string): () => void {
     this.active += 1;
     this.held.set(lane, this.heldBy(lane) + 1);
+    this.lastServed.delete(lane);
+    this.lastServed.set(lane, Date.now());
     let released = false;
     return () => {
       if (released) return;

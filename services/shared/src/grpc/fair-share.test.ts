@@ -26,7 +26,8 @@ const SECRET = 's'.repeat(40);
 
 const PLACES = 4;
 const PER_ORG = 2;
-const scheduler = new FairScheduler(PLACES, PER_ORG);
+// A window longer than the test: the light organization counts as active throughout.
+const scheduler = new FairScheduler(PLACES, PER_ORG, 60_000);
 /** Calls the handler has started and not yet answered, by label; answering one frees its place. */
 const running = new Map<string, () => void>();
 const started: string[] = [];
@@ -68,6 +69,13 @@ const answer = (label: string) => {
 
 describe('a service whose places are shared per organization', () => {
   it('starts at most the share of one organization’s many waiting calls, and another organization’s call at once', async () => {
+    // Both organizations are active: the light one has just been served.
+    const first = client.list({ org_id: 'org_light', label: 'l0' });
+    await until(() => started.includes('l0'));
+    answer('l0');
+    await first;
+    started.length = 0;
+
     const heavy = Array.from({ length: 6 }, (_, i) => client.list({ org_id: 'org_heavy', label: `h${i + 1}` }));
     await until(() => started.length === PER_ORG);
     // The heavy calls that wait are queued (the gRPC server has them), yet free places stay free.
