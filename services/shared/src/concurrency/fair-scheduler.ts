@@ -5,6 +5,9 @@ export class NotStarted extends Error {
   }
 }
 
+/** The lane of calls on behalf of no organization. */
+const NO_ORGANIZATION = '';
+
 interface Waiter {
   grant: () => void;
   refuse: (error: NotStarted) => void;
@@ -85,13 +88,19 @@ export class FairScheduler {
     return this.heldBy(lane) < this.perLane || !this.othersActive(lane);
   }
 
-  /** Whether a lane other than `lane` holds a place, waits for one, or was given one within the window. */
+  /**
+   * Whether an organization other than `lane` holds a place, waits for one, or was given one within the window. Calls
+   * on behalf of no organization (lane '': key lookups, which the gateway repeats in the background every few seconds)
+   * do not count: they would hold a lone organization to its share for nothing.
+   */
   private othersActive(lane: string): boolean {
-    if (this.held.size > (this.held.has(lane) ? 1 : 0) || this.lanes.size > (this.lanes.has(lane) ? 1 : 0)) return true;
+    const other = (name: string) => name !== lane && name !== NO_ORGANIZATION;
+    for (const name of this.held.keys()) if (other(name)) return true;
+    for (const name of this.lanes.keys()) if (other(name)) return true;
     const since = Date.now() - this.shareWindowMs;
-    for (const [other, at] of this.lastServed) {
-      if (at < since) this.lastServed.delete(other);
-      else if (other !== lane) return true;
+    for (const [name, at] of this.lastServed) {
+      if (at < since) this.lastServed.delete(name);
+      else if (other(name)) return true;
     }
     return false;
   }
