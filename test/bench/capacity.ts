@@ -8,7 +8,8 @@
  * Reports the light organization's p50/p99 and 5xx, and the goodput (2xx/s of both) against the measured capacity.
  * Targets (issue 22): light p99 ≤ 100 ms, no 5xx, goodput ≥ 80 % of capacity. Writes bench-results/capacity.json;
  * `npm run bench:report` adds it to BENCHMARKS.md. Knobs: CAPACITY_SECONDS (20), CAPACITY_LIGHT_RATE (20/s),
- * CAPACITY_TENANT_CONCURRENCY (the gateway's TENANT_CONCURRENCY; its default when unset), CAPACITY_PROFILE=1 (every
+ * CAPACITY_TENANT_CONCURRENCY (the gateway's TENANT_CONCURRENCY; its default when unset), CAPACITY_CRM_CALLS_PER_ORG
+ * (the CRM's CRM_CALL_CONCURRENCY_PER_ORG, its default when unset; 0: no per-organization share), CAPACITY_PROFILE=1 (every
  * process writes spans; the light requests' wait is split by where it was spent: capacity-profile.ts. Tracing costs
  * CPU, so a profiled run's latencies are not comparable with an unprofiled one's), BENCH_CPU_PROFILE=<dir> (the
  * gateway's CPU profile).
@@ -45,6 +46,8 @@ export interface CapacityFigures {
   measured_at: string;
   machine: ReturnType<typeof machineInfo>;
   tenant_concurrency: string;
+  /** The CRM's CRM_CALL_CONCURRENCY_PER_ORG ('default' when not set by the bench). */
+  crm_calls_per_org?: string;
   heavy_contacts: number;
   heavy_path: string;
   light_path: string;
@@ -107,13 +110,17 @@ async function main(): Promise<void> {
   const lightRate = numberEnv('CAPACITY_LIGHT_RATE', 20);
   const heavyContacts = numberEnv('CAPACITY_CONTACTS', 10_000);
   const concurrency = process.env.CAPACITY_TENANT_CONCURRENCY;
+  const callsPerOrg = process.env.CAPACITY_CRM_CALLS_PER_ORG;
   const profile = process.env.CAPACITY_PROFILE === '1';
   const own = await startOwnSystem({
     crmReplicas: 2,
     webhooksReplicas: 1,
     // The bulkheads on (own-system turns them off for the other benches); the default sizes unless told otherwise.
     // BENCH_CPU_PROFILE=<dir>: the gateway also writes a CPU profile of the whole run there.
-    envFor: { gateway: { TENANT_CONCURRENCY: concurrency ?? DEFAULT_TENANT_CONCURRENCY, ...cpuProfileEnv(['gateway'])?.gateway } },
+    envFor: {
+      gateway: { TENANT_CONCURRENCY: concurrency ?? DEFAULT_TENANT_CONCURRENCY, ...cpuProfileEnv(['gateway'])?.gateway },
+      ...(callsPerOrg === undefined ? {} : { crm: { CRM_CALL_CONCURRENCY_PER_ORG: callsPerOrg } }),
+    },
     traces: profile,
   });
   try {
@@ -141,6 +148,7 @@ async function main(): Promise<void> {
       measured_at: new Date().toISOString(),
       machine: machineInfo(),
       tenant_concurrency: concurrency ?? 'default',
+      crm_calls_per_org: callsPerOrg ?? 'default',
       heavy_contacts: heavyContacts,
       heavy_path: HEAVY_PATH,
       light_path: LIGHT_PATH,

@@ -16,7 +16,7 @@ export function capacitySection({ capacity: figures }: BenchResults): string[] {
   return [
     '## One organization saturating, another served',
     '',
-    `From \`npm run bench:capacity\` (a system of its own, ${figures.measured_at}; bulkheads \`TENANT_CONCURRENCY=${figures.tenant_concurrency}\`): one organization of ${figures.heavy_contacts.toLocaleString('en')} contacts calls \`GET ${figures.heavy_path}\` alone from ${figures.capacity.clients} clients (capacity), then from ${heavy.clients} clients that never back off while another organization calls \`GET ${figures.light_path}\` at ${light.rate}/s.`,
+    `From \`npm run bench:capacity\` (a system of its own, ${figures.measured_at}; bulkheads \`TENANT_CONCURRENCY=${figures.tenant_concurrency}\`, CRM places per organization \`CRM_CALL_CONCURRENCY_PER_ORG=${figures.crm_calls_per_org ?? 'default'}\`): one organization of ${figures.heavy_contacts.toLocaleString('en')} contacts calls \`GET ${figures.heavy_path}\` alone from ${figures.capacity.clients} clients (capacity), then from ${heavy.clients} clients that never back off while another organization calls \`GET ${figures.light_path}\` at ${light.rate}/s.`,
     '',
     '| what | figure | target |  |',
     '|---|---|---|---|',

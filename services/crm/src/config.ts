@@ -21,6 +21,13 @@ export const crmConfig = z.object({
    * their organization's turn, so one organization's queue of expensive lists does not delay another's. 0: no bound.
    */
   CRM_CALL_CONCURRENCY: z.coerce.number().int().min(0).default(8),
+  /**
+   * Of those places, how many one organization may hold while another organization is active (0: all of them). The
+   * rest stay free for the others even while it has calls waiting: at most this many of its expensive queries per
+   * process share the database's cores with another organization's; alone, it uses every place (docs/capacity.md,
+   * "The database's share").
+   */
+  CRM_CALL_CONCURRENCY_PER_ORG: z.coerce.number().int().min(0).default(2),
 });
 
 export type CrmConfig = z.infer<typeof crmConfig>;

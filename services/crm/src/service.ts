@@ -36,7 +36,7 @@ export function crmService(config: CrmConfig): ServiceDefinition<CrmConfig, CrmD
     grpc: ({ deps, logger }) => ({
       host: config.CRM_GRPC_HOST,
       port: config.CRM_GRPC_PORT,
-      services: crmGrpcServices(deps, logger, new FairScheduler(config.CRM_CALL_CONCURRENCY)),
+      services: crmGrpcServices(deps, logger, new FairScheduler(config.CRM_CALL_CONCURRENCY, config.CRM_CALL_CONCURRENCY_PER_ORG)),
     }),
     consumers: ({ deps, bus, logger }) =>
       config.CRM_MESSAGE_CONSUMER_ENABLED

@@ -39,6 +39,77 @@ describe('fair scheduler', () => {
     expect(scheduler.inService).toBe(0);
   });
 
+  it('lets one organization hold at most its share of the places, so another organization’s call starts at once', async () => {
+    const scheduler = new FairScheduler(4, 2, 60_000);
+    const calls = recorder(scheduler);
+    // The light organization was served a moment ago: more than one organization is active.
+    (await scheduler.acquire('light'))();
+    for (const label of ['h1', 'h2', 'h3', 'h4', 'h5']) void calls.take('heavy', label);
+    await tick();
+    // Two places stay free although the heavy organization has three calls waiting.
+    expect(calls.granted).toEqual(['h1', 'h2']);
+    expect(scheduler.inService).toBe(2);
+    expect(scheduler.heldBy('heavy')).toBe(2);
+
+    void calls.take('light', 'l1');
+    void calls.take('light', 'l2');
+    void calls.take('light', 'l3');
+    await tick();
+    expect(calls.granted).toEqual(['h1', 'h2', 'l1', 'l2']);
+
+    // A heavy place freed goes to the heavy queue (light is at its share); a light one to the light queue.
+    calls.releaseOldest();
+    await tick();
+    expect(calls.granted.at(-1)).toBe('h3');
+    calls.releaseOldest();
+    await tick();
+    expect(calls.granted.at(-1)).toBe('h4');
+    calls.releaseOldest();
+    await tick();
+    expect(calls.granted.at(-1)).toBe('l3');
+    expect(scheduler.heldBy('heavy')).toBe(2);
+    expect(scheduler.heldBy('light')).toBe(2);
+    while (scheduler.inService > 0) {
+      calls.releaseOldest();
+      await tick();
+    }
+    expect(calls.granted).toEqual(['h1', 'h2', 'l1', 'l2', 'h3', 'h4', 'l3', 'h5']);
+    expect(scheduler.heldBy('heavy')).toBe(0);
+  });
+
+  it('lets one organization alone use every place, and holds it to its share while another is active', async () => {
+    const scheduler = new FairScheduler(4, 2, 30);
+    const calls = recorder(scheduler);
+    // A call on behalf of no organization (a key lookup) does not make the heavy one share.
+    (await scheduler.acquire(''))();
+    for (const label of ['h1', 'h2', 'h3', 'h4', 'h5']) void calls.take('heavy', label);
+    await tick();
+    expect(calls.granted).toEqual(['h1', 'h2', 'h3', 'h4']);
+
+    // Another organization arrives: it gets the next free place, and the heavy one no more than its share.
+    void calls.take('light', 'l1');
+    calls.releaseOldest(); // h1
+    await tick();
+    expect(calls.granted.at(-1)).toBe('l1');
+    calls.releaseOldest(); // h2: the heavy organization holds 2 (h3, h4), its share; h5 keeps waiting
+    await tick();
+    expect(scheduler.inService).toBe(3);
+    calls.releaseOldest(); // h3
+    await tick();
+    expect(calls.granted.at(-1)).toBe('h5');
+    calls.releaseOldest(); // h4
+    calls.releaseOldest(); // l1
+    await tick();
+    expect(scheduler.heldBy('heavy')).toBe(1);
+
+    // The light organization has been quiet for the window: the heavy one may take every place again.
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    for (const label of ['h6', 'h7', 'h8']) void calls.take('heavy', label);
+    await tick();
+    expect(scheduler.heldBy('heavy')).toBe(4);
+    expect(calls.granted.slice(-3)).toEqual(['h6', 'h7', 'h8']);
+  });
+
   it('never starts a call whose deadline passed or whose caller went away while it waited', async () => {
     const scheduler = new FairScheduler(1);
     const calls = recorder(scheduler);
