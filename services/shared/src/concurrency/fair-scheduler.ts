@@ -17,11 +17,11 @@ interface Waiter {
  * A bounded number of calls in service in this process, shared fairly among lanes (organizations): while every
  * place is taken, the calls that wait are queued per lane, and each freed place goes to the next lane in turn
  * (round robin), not to the longest queue. While another organization is active (holds a place, waits for one, or
- * was given one within the last `shareWindowMs`; calls of no organization do not count), a lane holds at most `perLane` places (default: every place), even
- * when the others are free: one organization's expensive calls then never fill the process — nor the database
- * behind it — and another organization's call starts at once, without waiting for one of them to end. A lane alone
- * may use every place. A waiter whose deadline passes, or whose caller goes away, is dropped without being started.
- * `limit` 0: no bound, nothing waits.
+ * was given one within the last `shareWindowMs`; calls of no organization do not count), a lane holds at most
+ * `perLane` places (default: every place), even when the others are free: one organization's expensive calls then
+ * never fill the process — nor the database behind it — and another organization's call starts at once, without
+ * waiting for one of them to end. A lane alone may use every place. A waiter whose deadline passes, or whose caller
+ * goes away, is dropped without being started. `limit` 0: no bound, nothing waits.
  */
 export class FairScheduler {
   private active = 0;
