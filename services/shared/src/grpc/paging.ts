@@ -32,10 +32,13 @@ export function sortedPageOf<S extends string>(
   return { ...pageOf(request.page), sort: oneOf(sorts, request.sort) ?? sorts[0], order: orderOf(request.order) };
 }
 
-/** A domain page → the PageInfo message every list response carries. */
-export function pageInfo(result: { total: number; hasMore: boolean; next: KeysetPosition | undefined }) {
+/**
+ * A domain page → the PageInfo message every list response carries. A total may be a few seconds old (approximate,
+ * spec §8), but never below what this very page shows: its items, and one more when it has more.
+ */
+export function pageInfo(result: { items: readonly unknown[]; total: number; hasMore: boolean; next: KeysetPosition | undefined }) {
   return {
-    total: result.total,
+    total: Math.max(result.total, result.items.length + (result.hasMore ? 1 : 0)),
     has_more: result.hasMore,
     next: result.next ? { value: result.next.value, id: result.next.id } : undefined,
   };

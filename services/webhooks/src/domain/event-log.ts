@@ -45,8 +45,7 @@ export const viewEvent = (record: StoredEventRecord) => ({ body: record.body, re
 
 export async function listEvents(deps: WebhookDeps, orgId: string, query: EventQuery) {
   const [page, total] = await Promise.all([deps.events.list(orgId, query), deps.events.countForOrg(orgId)]);
-  // The count may be a few seconds old (approximate, spec §8), but never below what this very page shows.
-  return { items: page.items.map(viewEvent), hasMore: page.hasMore, next: page.next, total: Math.max(total, page.items.length) };
+  return { items: page.items.map(viewEvent), hasMore: page.hasMore, next: page.next, total };
 }
 
 export async function getEvent(deps: WebhookDeps, orgId: string, id: string) {

@@ -1,32 +1,11 @@
 import { createLogger, newId, type Storage } from '@crm/shared';
 import { describe, expect, it } from 'vitest';
 import { REQUIRED_SETTINGS, useDatabase } from '../../../../test/support/integration';
+import { webhookRecord } from '../../../../test/support/webhook-records';
 import { loadWebhooksConfig } from '../config';
 import type { WebhookDeps } from '../domain/deps';
 import { createDeps } from '../wiring';
 import type { DeliveryRecord } from './delivery.repository';
-import type { WebhookRecord } from './webhook.repository';
-
-const webhookRecord = (orgId: string, fields: Partial<WebhookRecord> = {}): WebhookRecord => ({
-  id: newId('webhook'),
-  org_id: orgId,
-  name: 'Receiver',
-  url: 'https://hooks.example/receive',
-  events: ['contact.created'],
-  status: 'active',
-  secret: 'whsec_plain-secret-value',
-  previous_secret: null,
-  previous_secret_expires_at: null,
-  consecutive_failures: 0,
-  last_delivery_at: null,
-  last_failure_at: null,
-  last_failure_reason: null,
-  paused_reason: null,
-  key_id: null,
-  created_at: new Date(),
-  updated_at: new Date(),
-  ...fields,
-});
 
 const deliveryRecord = (orgId: string, webhookId: string, fields: Partial<DeliveryRecord> = {}): DeliveryRecord => {
   const id = newId('delivery');

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { webhookRecord } from '../../../../test/support/webhook-records';
 import { parseAllowList } from '../delivery/address-guard';
 import { closeConnections } from '../delivery/connection-pool';
 import type { WebhookDeps } from '../domain/deps';
@@ -35,25 +36,9 @@ async function startReceiver() {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, arrivals };
 }
 
-const webhook = (id: string, orgId: string, url: string): WebhookRecord => ({
-  id,
-  org_id: orgId,
-  name: id,
-  url,
-  events: ['contact.created'],
-  status: 'active',
-  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-  previous_secret: null,
-  previous_secret_expires_at: null,
-  consecutive_failures: 0,
-  last_delivery_at: null,
-  last_failure_at: null,
-  last_failure_reason: null,
-  paused_reason: null,
-  key_id: null,
-  created_at: new Date(),
-  updated_at: new Date(),
-});
+/** Subscription `id` of `orgId`, delivering to `url` (its name is its id). */
+const webhook = (id: string, orgId: string, url: string): WebhookRecord =>
+  webhookRecord(orgId, { id, name: id, url, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
 
 /** A dispatcher over fake stores (the attempts are really sent): what it sends, and when, is the subject. */
 function dispatcherFor(webhooks: WebhookRecord[], limits: Partial<DispatcherLimits>) {
