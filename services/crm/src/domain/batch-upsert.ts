@@ -18,15 +18,18 @@ export interface BatchItemResult {
 /** A batch upsert takes at most this many items (the gateway refuses more before calling). */
 export const MAX_BATCH_ITEMS = 100;
 
-/** Items of one batch written at once; the items of one chain (below) still one after another. */
-const ITEMS_AT_ONCE = 8;
+/**
+ * Items of one batch written at once; the items of one chain (below) still one after another. Their round trips
+ * step side by side, so the storage kit sends each step's reads by id and inserts as one command (coalesced-commands.ts).
+ */
+const ITEMS_AT_ONCE = 25;
 
 /**
  * Runs one upsert per item and answers the results in item order. Items that may name the same record (a natural
  * key in common, or the same item repeated) form a chain and run in order, so two items naming one person meet as a
  * create then an update, and an item identical to an earlier one is not written again (its result is the earlier
  * one's, `unchanged`); chains run ITEMS_AT_ONCE at a time, since an item costs several sequential database round
- * trips. An item that fails answers its public error object and never fails the others; a failure of ours is
+ * trips (shared by the items beside it). An item that fails answers its public error object and never fails the others; a failure of ours is
  * logged and answered as INTERNAL_ERROR for that item alone.
  */
 export async function runBatch(

@@ -3,11 +3,13 @@ import { parseOrThrow, upsertCompanyItem, type UpsertCompanyItem } from '@crm/sh
 import type { CompanyRecord } from '../repository/company.repository';
 import { naturalKeys, requireName, runBatch, upsertOne, type BatchItemResult } from './batch-upsert';
 import { applyCompanyUpdate, insertCompany } from './companies';
+import { withDefinitionsOnce } from './custom-field-values';
 import type { CrmDeps } from './deps';
 
 /** POST /v1/companies/batch/upsert: one result per item, in order. */
 export function upsertCompanies(deps: CrmDeps, orgId: string, items: unknown[]): Promise<BatchItemResult[]> {
-  return runBatch(items, deps.logger, (item) => upsertCompany(deps, orgId, parseOrThrow(upsertCompanyItem, item)));
+  const batch = withDefinitionsOnce(deps);
+  return runBatch(items, deps.logger, (item) => upsertCompany(batch, orgId, parseOrThrow(upsertCompanyItem, item)));
 }
 
 function upsertCompany(deps: CrmDeps, orgId: string, item: UpsertCompanyItem) {

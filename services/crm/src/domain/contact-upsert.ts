@@ -3,11 +3,13 @@ import { parseOrThrow, upsertContactItem, type UpsertContactItem } from '@crm/sh
 import type { ContactRecord } from '../repository/contact.repository';
 import { naturalKeys, requireName, runBatch, upsertOne, type BatchItemResult } from './batch-upsert';
 import { applyContactUpdate, insertContact } from './contacts';
+import { withDefinitionsOnce } from './custom-field-values';
 import type { CrmDeps } from './deps';
 
 /** POST /v1/contacts/batch/upsert: one result per item, in order. */
 export function upsertContacts(deps: CrmDeps, orgId: string, items: unknown[]): Promise<BatchItemResult[]> {
-  return runBatch(items, deps.logger, (item) => upsertContact(deps, orgId, parseOrThrow(upsertContactItem, item)));
+  const batch = withDefinitionsOnce(deps);
+  return runBatch(items, deps.logger, (item) => upsertContact(batch, orgId, parseOrThrow(upsertContactItem, item)));
 }
 
 function upsertContact(deps: CrmDeps, orgId: string, item: UpsertContactItem) {

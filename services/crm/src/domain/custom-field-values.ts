@@ -53,6 +53,21 @@ export async function checkCustomFields(
   return result;
 }
 
+/**
+ * `deps` whose custom field definitions are read once per organization and entity, for every item of one batch
+ * upsert: one request, one view of the definitions, and one query instead of one per item.
+ */
+export function withDefinitionsOnce<D extends Pick<CrmDeps, 'customFields'>>(deps: D): D {
+  const read = new Map<string, Promise<CustomFieldRecord[]>>();
+  const activeFor = (orgId: string, entity: CustomFieldEntity) => {
+    const key = `${orgId}|${entity}`;
+    const definitions = read.get(key) ?? deps.customFields.activeFor(orgId, entity);
+    read.set(key, definitions);
+    return definitions;
+  };
+  return { ...deps, customFields: { ...deps.customFields, activeFor } };
+}
+
 const isAbsent = (values: Record<string, unknown>, key: string) => !Object.prototype.hasOwnProperty.call(values, key);
 
 function valueProblem(definition: CustomFieldRecord, value: unknown): Omit<Issue, 'field'> | null {

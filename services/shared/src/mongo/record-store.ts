@@ -4,6 +4,7 @@ import type { OutboxEntry } from '../outbox/domain-event';
 import { OUTBOX_FIELDS, OUTBOX_KEYS, outboxOnInsert } from '../outbox/outbox-fields';
 import { retryOnConflict, WriteConflict } from './conflicts';
 import { isDuplicateKeyError } from './client';
+import { CoalescedCommands } from './coalesced-commands';
 import { refreshDerived } from './derived-fields';
 import type { StoredDocument } from './stored-document';
 import { keysetQuery, toPage, type KeysetPage, type PageOrder, type PageRequest } from './list-page';
@@ -86,6 +87,8 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
   private readonly windows: ListWindows | undefined;
   /** A projection leaving out what `record` drops anyway (the outbox's and the internal keys): less to send and decode. */
   readonly hidden: Record<string, 0>;
+  /** Inserts and reads by id of concurrent callers, one command per turn of the event loop. */
+  private readonly coalesced: CoalescedCommands;
 
   constructor(
     protected readonly storage: Storage,
@@ -95,6 +98,7 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     this.model = storage.connection.model<StoredDocument>(options.model, options.schema);
     this.collection = this.model.collection as unknown as Collection<Document>;
     if (options.outbox) storage.outbox.register(this.collection);
+    this.coalesced = new CoalescedCommands(this.collection, this.model);
     if (options.deriveVersion) storage.derived.add(this);
     const indexes = options.schema.indexes().map(([fields]) => Object.keys(fields));
     this.windows = storage.store?.readsWholeMatch ? new ListWindows(indexes) : undefined;
@@ -108,7 +112,8 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
   };
 
   async findOne(filter: StoreFilter, sort?: Record<string, SortOrder>): Promise<S | null> {
-    const doc = await this.model.findOne(filter, null, sort ? { sort } : {}).lean<StoredDocument>();
+    const doc = await ((sort ? undefined : this.coalesced.findById(filter)) ??
+      this.model.findOne(filter, null, sort ? { sort } : {}).lean<StoredDocument>());
     return doc ? this.record(doc) : null;
   }
 
@@ -147,13 +152,13 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     const stored = this.newStored(record);
     const events = this.eventsOf(options);
     if (events.length === 0) {
-      await this.collection.insertOne(this.documentOf(stored) as Document, { session: options.session });
+      await this.insertDocument(this.documentOf(stored), options.session);
       return stored;
     }
     // A new record cannot be leased by anyone else: it is this process's relay's from its commit on.
     const lease = this.storage.outbox.leaseOnWrite();
     const doc = { ...this.documentOf(stored), ...outboxOnInsert(events, lease) };
-    await this.collection.insertOne(doc as Document, { session: options.session });
+    await this.insertDocument(doc, options.session);
     const written = { collection: this.collection.collectionName, id: stored.id, leased: lease && events };
     this.storage.eventsWritten(written, options.session);
     return stored;
@@ -166,6 +171,11 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
         records.map((record) => this.documentOf(this.newStored(record)) as Document),
         { ordered: false },
       );
+  }
+
+  /** Inside a transaction alone; otherwise beside the inserts other callers start in the same turn of the loop. */
+  private insertDocument(doc: Record<string, unknown>, session: ClientSession | undefined): Promise<unknown> {
+    return session ? this.collection.insertOne(doc as Document, { session }) : this.coalesced.insert(doc as Document);
   }
 
   private documentOf(stored: S): Record<string, unknown> {
