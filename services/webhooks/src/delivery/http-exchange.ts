@@ -143,7 +143,10 @@ function exchangeOnce(input: ExchangeInput): Promise<Outcome & { closedBeforeAns
       },
     };
     const pool = poolFor({ https: input.url.protocol === 'https:', address: input.address, port: input.port, hostname: input.hostname });
-    pool.dispatch({ method: 'POST', path: `${input.url.pathname}${input.url.search}`, headers: requestHeaders(input), body: input.body }, handler);
+    pool.dispatch(
+      { method: 'POST', path: `${input.url.pathname}${input.url.search}`, headers: requestHeaders(input), body: input.body },
+      handler,
+    );
   });
 }
 
