@@ -38,11 +38,13 @@ export async function measureBacklogDrain(
     resumed = Date.now();
     for (const process of webhooks) process.child.kill('SIGCONT');
   }
+  profileWindow(webhooks);
   const expected = writes.sentAt.size * load.subscriptions;
   const arrivals = () =>
     receiver.arrivals.slice(first).filter((arrival) => load.paths(arrival.path) && writes.sentAt.has(arrival.objectId));
   const unique = () => new Set(arrivals().map((arrival) => `${arrival.path} ${arrival.eventId}`)).size;
   await receiver.waitUntil(() => unique() >= expected, DRAIN_TIMEOUT_MS);
+  profileWindow(webhooks);
   const last = Math.max(resumed, ...arrivals().map((arrival) => arrival.at));
   const delivered = unique();
   return {
@@ -53,4 +55,10 @@ export async function measureBacklogDrain(
     seconds: round((last - resumed) / 1000, 2),
     deliveries_per_s: round(delivered / Math.max(0.001, (last - resumed) / 1000)),
   };
+}
+
+/** With BENCH_PROFILE_DRAIN=1 the replicas profile between two SIGUSR2 (cpu-profile.mjs): the drain alone. */
+function profileWindow(processes: OwnSystem['system']['processes']): void {
+  if (process.env.BENCH_PROFILE_DRAIN !== '1' || !process.env.BENCH_CPU_PROFILE) return;
+  for (const replica of processes) replica.child.kill('SIGUSR2');
 }

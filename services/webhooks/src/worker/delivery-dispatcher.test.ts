@@ -1,5 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  AlwaysOffSampler,
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  ParentBasedSampler,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { webhookRecord } from '../../../../test/support/webhook-records';
 import { parseAllowList } from '../delivery/address-guard';
@@ -70,7 +80,7 @@ function dispatcherFor(webhooks: WebhookRecord[], limits: Partial<DispatcherLimi
   );
 }
 
-const queue = (dispatcher: DeliveryDispatcher, record: WebhookRecord, count: number) =>
+const queue = (dispatcher: DeliveryDispatcher, record: WebhookRecord, count: number, trace?: Record<string, string>) =>
   dispatcher.accept(
     Array.from({ length: count }, (_, i) => ({
       delivery: newDelivery({
@@ -80,6 +90,7 @@ const queue = (dispatcher: DeliveryDispatcher, record: WebhookRecord, count: num
         body: '{}',
         now: new Date(),
         lease: { owner: 'test', until: new Date(Date.now() + 60_000) },
+        trace,
       }),
       webhook: record,
     })),
@@ -114,5 +125,39 @@ describe('DeliveryDispatcher', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.arrivals.length).toBe(6);
     await dispatcher.stop();
+  });
+
+  it("records an attempt's span in the trace of the write that caused it, and none for an unsampled one", { timeout: 20_000 }, async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({
+      sampler: new ParentBasedSampler({ root: new AlwaysOffSampler() }),
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
+    const contextManager = new AsyncLocalStorageContextManager().enable();
+    context.setGlobalContextManager(contextManager);
+    trace.setGlobalTracerProvider(provider);
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    try {
+      const receiver = await startReceiver();
+      const record = webhook('wh_traced', 'org_a', `${receiver.url}/fast`);
+      const dispatcher = dispatcherFor([record], {});
+      const writeTrace = '0af7651916cd43dd8448eb211c80319c';
+      queue(dispatcher, record, 1, { traceparent: `00-${writeTrace}-b7ad6b7169203331-01` });
+      queue(dispatcher, record, 1, { traceparent: `00-${writeTrace}-b7ad6b7169203331-00` });
+      queue(dispatcher, record, 1);
+      await vi.waitFor(() => expect(receiver.arrivals).toHaveLength(3), { timeout: 5_000 });
+      await dispatcher.stop();
+      const spans = exporter.getFinishedSpans();
+      expect(spans).toHaveLength(1);
+      expect(spans[0]!.name).toBe('webhook.deliver');
+      expect(spans[0]!.spanContext().traceId).toBe(writeTrace);
+      expect(spans[0]!.parentSpanContext?.spanId).toBe('b7ad6b7169203331');
+      expect(spans[0]!.attributes).toMatchObject({ 'webhook.id': 'wh_traced', 'event.type': 'contact.created' });
+    } finally {
+      trace.disable();
+      propagation.disable();
+      context.disable();
+      await provider.shutdown();
+    }
   });
 });
