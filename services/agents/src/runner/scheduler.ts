@@ -7,12 +7,15 @@ import { executeRun } from './execute';
  * Executes due runs on this replica. The waits are durable: a waiting run is a record with `due_at`, so a run
  * recorded by a replica that died is executed by another one. The shared DueScheduler sleeps until the next due run
  * (an indexed query), is woken by the intake of this replica, and looks again at least every `idleCheckMs` for runs
- * recorded elsewhere. Claims are conditional updates: one replica executes a run; its lease is renewed while it
- * works, and an expired lease hands the run to another replica.
+ * recorded elsewhere. A pass claims every due run it has room for at once (up to `concurrency` executing), and a
+ * run that finishes frees its slot and wakes it. Claims are conditional updates: one replica executes a run; its
+ * lease is renewed while it works, and an expired lease hands the run to another replica.
  */
 export class RunScheduler {
   private readonly timer: DueScheduler;
   private readonly inFlight = new Set<Promise<void>>();
+  /** The last claim filled every slot: due runs may be left, and the next run that finishes looks for them. */
+  private full = false;
 
   constructor(private readonly options: { deps: AgentsDeps; concurrency: number; idleCheckMs: number }) {
     const { deps } = options;
@@ -38,14 +41,16 @@ export class RunScheduler {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  /** Takes one due run while this replica has room for it. */
+  /** Takes as many due runs as this replica has room for, in one claim. */
   private async claim(now: Date): Promise<number> {
     const { deps, concurrency } = this.options;
-    if (this.inFlight.size >= concurrency) return 0;
-    const run = await deps.runs.claimDue(now, new Date(now.getTime() + deps.settings.leaseMs));
-    if (!run) return 0;
-    this.track(run);
-    return 1;
+    const room = concurrency - this.inFlight.size;
+    this.full = room <= 0;
+    if (this.full) return 0;
+    const runs = await deps.runs.claimDue(now, new Date(now.getTime() + deps.settings.leaseMs), room);
+    this.full = runs.length >= room;
+    for (const run of runs) this.track(run);
+    return runs.length;
   }
 
   private track(run: RunRecord): void {
@@ -62,7 +67,7 @@ export class RunScheduler {
       .finally(() => {
         clearInterval(renew);
         this.inFlight.delete(work);
-        this.timer.wake();
+        if (this.full) this.timer.wake();
       });
     this.inFlight.add(work);
   }
