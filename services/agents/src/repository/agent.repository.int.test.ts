@@ -96,7 +96,8 @@ describe('agent, run and conversation-state repositories', () => {
       claimed.push(...claims.flat());
     }
     const mine = [run.id, ...others.map((other) => other.id)].sort();
-    expect(claimed.map((claimedRun) => claimedRun.id).filter((id) => mine.includes(id)).sort()).toEqual(mine);
+    const ids = claimed.map((claimedRun) => claimedRun.id);
+    expect(ids.filter((id) => mine.includes(id)).sort()).toEqual(mine);
     expect(claimed.every((claimedRun) => claimedRun.phase === 'executing')).toBe(true);
     expect(await deps.runs.getById(orgId, run.id)).not.toHaveProperty('lease_token');
     expect(await deps.runs.supersede(run.id, new Date())).toBe(false);

@@ -4,6 +4,12 @@ import type { RunRecord } from '../repository/run.repository';
 import { executeRun } from './execute';
 
 /**
+ * A pass starts this long after the run it was planned for, so that the runs falling due meanwhile are claimed
+ * with it: at 50 runs/s, one pass (claim, update, next due time) for ~3 runs instead of one per run.
+ */
+const GATHER_MS = 50;
+
+/**
  * Executes due runs on this replica. The waits are durable: a waiting run is a record with `due_at`, so a run
  * recorded by a replica that died is executed by another one. The shared DueScheduler sleeps until the next due run
  * (an indexed query), is woken by the intake of this replica, and looks again at least every `idleCheckMs` for runs
@@ -16,6 +22,8 @@ export class RunScheduler {
   private readonly inFlight = new Set<Promise<void>>();
   /** The last claim filled every slot: due runs may be left, and the next run that finishes looks for them. */
   private full = false;
+  /** The last claim took every due run: the pass ends without asking again (its next due time is read after it). */
+  private drained = false;
 
   constructor(private readonly options: { deps: AgentsDeps; concurrency: number; idleCheckMs: number }) {
     const { deps } = options;
@@ -23,7 +31,7 @@ export class RunScheduler {
       name: 'agent runs',
       idleCheckMs: options.idleCheckMs,
       logger: deps.logger,
-      work: { fireDue: (now) => this.claim(now), nextDueAt: () => deps.runs.nextDueAt() },
+      work: { fireDue: (now) => this.claim(now), nextDueAt: async () => later(await deps.runs.nextDueAt()) },
     });
   }
 
@@ -33,7 +41,7 @@ export class RunScheduler {
 
   /** Looks for due runs at `at` (now when absent). */
   wake(at?: Date): void {
-    this.timer.wake(at);
+    this.timer.wake(later(at ?? null) ?? undefined);
   }
 
   async stop(): Promise<void> {
@@ -46,9 +54,14 @@ export class RunScheduler {
     const { deps, concurrency } = this.options;
     const room = concurrency - this.inFlight.size;
     this.full = room <= 0;
-    if (this.full) return 0;
+    if (this.full || this.drained) {
+      this.drained = false;
+      return 0;
+    }
     const runs = await deps.runs.claimDue(now, new Date(now.getTime() + deps.settings.leaseMs), room);
     this.full = runs.length >= room;
+    // Fewer than asked for: none is left due now. (After a claim of none the pass ends by itself.)
+    this.drained = runs.length > 0 && !this.full;
     for (const run of runs) this.track(run);
     return runs.length;
   }
@@ -72,3 +85,5 @@ export class RunScheduler {
     this.inFlight.add(work);
   }
 }
+
+const later = (at: Date | null): Date | null => (at ? new Date(at.getTime() + GATHER_MS) : null);
