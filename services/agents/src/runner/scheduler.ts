@@ -13,9 +13,9 @@ const GATHER_MS = 50;
  * Executes due runs on this replica. The waits are durable: a waiting run is a record with `due_at`, so a run
  * recorded by a replica that died is executed by another one. The shared DueScheduler sleeps until the next due run
  * (an indexed query), is woken by the intake of this replica, and looks again at least every `idleCheckMs` for runs
- * recorded elsewhere. A pass claims every due run it has room for at once (up to `concurrency` executing), and a
- * run that finishes frees its slot and wakes it. Claims are conditional updates: one replica executes a run; its
- * lease is renewed while it works, and an expired lease hands the run to another replica.
+ * recorded elsewhere. A pass claims every due run it has room for at once (up to `concurrency` executing); when
+ * every slot was taken, a run that finishes wakes it. Claims are conditional updates: one replica executes a run;
+ * its lease is renewed while it works, and an expired lease hands the run to another replica.
  */
 export class RunScheduler {
   private readonly timer: DueScheduler;
