@@ -42,6 +42,11 @@ export interface AgentRateFigure {
    */
   cpu_ms_per_reply?: Record<string, number>;
   cpu_bound_per_s?: number;
+  /**
+   * The database server's operations per reply during the wave (its opcounters: inserts, queries, updates,
+   * deletes, commands; on a shared server, others' work counts too).
+   */
+  db_ops_per_reply?: number;
 }
 
 export interface AgentFigures {
@@ -78,10 +83,12 @@ async function main(): Promise<void> {
     for (const [index, rate] of rates.entries()) {
       log(`${rate} inbound/s for ${seconds} s`);
       const started = Date.now();
+      const opsBefore = await databaseOps(own);
       const { result, ...cpu } = await withCpuShare(own, ['messaging', 'agents', 'crm'], () =>
         measureWave(own, number.ref, rate, seconds, delayMs, index),
       );
-      const figure = { ...result, cpu, ...cpuPerReply(cpu, (Date.now() - started) / 1000, result.replied) };
+      const db_ops_per_reply = round(((await databaseOps(own)) - opsBefore) / Math.max(1, result.replied), 1);
+      const figure = { ...result, cpu, ...cpuPerReply(cpu, (Date.now() - started) / 1000, result.replied), db_ops_per_reply };
       log(JSON.stringify(figure));
       figures.push(figure);
     }
@@ -186,6 +193,17 @@ async function measureWave(
     ...stages,
     kept_up: replies.size === count && duplicates === 0 && p95 <= delayMs + 1_000,
   };
+}
+
+/** The database server's operations so far (serverStatus opcounters, all kinds). */
+async function databaseOps(own: OwnSystem): Promise<number> {
+  const connection = await mongoose.createConnection(own.system.env.MONGODB_URI ?? '').asPromise();
+  try {
+    const status = (await connection.db!.admin().command({ serverStatus: 1 })) as { opcounters?: Record<string, number> };
+    return Object.values(status.opcounters ?? {}).reduce((sum, count) => sum + Number(count), 0);
+  } finally {
+    await connection.close();
+  }
 }
 
 /** From the agents database: inbound → run recorded, and reply due → run finished (see AgentRateFigure). */

@@ -443,8 +443,9 @@ export function agentSection(results: BenchResults): string[] {
 function replyCostLine(figure: AgentRateFigure): string[] {
   if (!figure.cpu_ms_per_reply) return [];
   const costs = Object.entries(figure.cpu_ms_per_reply).map(([name, ms]) => `${name} ${ms} ms`);
+  const ops = figure.db_ops_per_reply === undefined ? '' : ` Database operations per reply: ${figure.db_ops_per_reply}.`;
   return [
-    `At ${figure.rate_per_s}/s: CPU per reply ${costs.join(', ')}: at most ${figure.cpu_bound_per_s} replies/s on ${figure.cpu.cores} cores with nothing else running (the database's share not counted).`,
+    `At ${figure.rate_per_s}/s: CPU per reply ${costs.join(', ')}: at most ${figure.cpu_bound_per_s} replies/s on ${figure.cpu.cores} cores with nothing else running (the database's share not counted).${ops}`,
   ];
 }
 
