@@ -1,11 +1,12 @@
 /**
  * `npm run bench:agents`: how an AI agent keeps up with a reply wave (issue 23 item 6), on a system of its own.
  * One organization, one QR-code number, one active agent that waits `BENCH_AGENT_DELAY_MS` (default 2,000 ms)
- * before it answers. At each rate of `BENCH_AGENT_RATES` (inbound messages per second, default 25,50,100) new
+ * before it answers. At each rate of `BENCH_AGENT_RATES` (inbound messages per second, default 10,25,50) new
  * customers write one message each for `BENCH_AGENT_SECONDS` (default 10) through the simulator's API, sent on
  * schedule whether or not earlier ones were answered (open loop). Measured: inbound posted → the agent's reply
  * received by the provider, per message; every customer must get exactly one reply. The sustainable rate is the
- * highest rate whose p95 ≤ delay + 1 s with nothing missing or doubled. Writes bench-results/agents.json; with
+ * highest rate whose p95 ≤ delay + 1 s with nothing missing or doubled; each process's CPU per reply says how many
+ * replies per second the machine's cores could give at most. Writes bench-results/agents.json; with
  * BENCH_CPU_PROFILE=<dir>, the agents, messaging and crm processes write CPU profiles there when they stop.
  */
 import mongoose from 'mongoose';
@@ -35,6 +36,17 @@ export interface AgentRateFigure {
   kept_up: boolean;
   /** How busy the system's processes were during the wave, and the machine's load. */
   cpu: CpuShare;
+  /**
+   * CPU each process spent per reply (ms), and the rate those costs allow on the machine's cores when nothing else
+   * runs there (the database's own share not counted): above it, a wave can only queue.
+   */
+  cpu_ms_per_reply?: Record<string, number>;
+  cpu_bound_per_s?: number;
+  /**
+   * The database server's operations per reply during the wave (its opcounters: inserts, queries, updates,
+   * deletes, commands; on a shared server, others' work counts too).
+   */
+  db_ops_per_reply?: number;
 }
 
 export interface AgentFigures {
@@ -53,7 +65,7 @@ const numberList = (value: string | undefined, fallback: number[]) =>
 async function main(): Promise<void> {
   const delayMs = Number(process.env.BENCH_AGENT_DELAY_MS ?? 2_000);
   const seconds = Number(process.env.BENCH_AGENT_SECONDS ?? 10);
-  const rates = numberList(process.env.BENCH_AGENT_RATES, [25, 50, 100]);
+  const rates = numberList(process.env.BENCH_AGENT_RATES, [10, 25, 50]);
   const own = await startOwnSystem({ crmReplicas: 1, webhooksReplicas: 1, envFor: cpuProfileEnv(['agents', 'messaging', 'crm']) });
   try {
     const [number] = (await connectNumbers(own, { official: 0, qrcode: 1 })).qrcode;
@@ -70,10 +82,13 @@ async function main(): Promise<void> {
     const figures: AgentRateFigure[] = [];
     for (const [index, rate] of rates.entries()) {
       log(`${rate} inbound/s for ${seconds} s`);
+      const started = Date.now();
+      const opsBefore = await databaseOps(own);
       const { result, ...cpu } = await withCpuShare(own, ['messaging', 'agents', 'crm'], () =>
         measureWave(own, number.ref, rate, seconds, delayMs, index),
       );
-      const figure = { ...result, cpu };
+      const db_ops_per_reply = round(((await databaseOps(own)) - opsBefore) / Math.max(1, result.replied), 1);
+      const figure = { ...result, cpu, ...cpuPerReply(cpu, (Date.now() - started) / 1000, result.replied), db_ops_per_reply };
       log(JSON.stringify(figure));
       figures.push(figure);
     }
@@ -93,6 +108,14 @@ async function main(): Promise<void> {
   }
 }
 
+function cpuPerReply(cpu: CpuShare, seconds: number, replies: number): Pick<AgentRateFigure, 'cpu_ms_per_reply' | 'cpu_bound_per_s'> {
+  const perReply = Object.fromEntries(
+    Object.entries(cpu.cpu_percent).map(([name, percent]) => [name, round(((percent / 100) * seconds * 1000) / Math.max(1, replies), 1)]),
+  );
+  const total = Object.values(perReply).reduce((sum, ms) => sum + ms, 0);
+  return { cpu_ms_per_reply: perReply, cpu_bound_per_s: total > 0 ? Math.round((cpu.cores * 1000) / total) : 0 };
+}
+
 interface Sent {
   body: { to: string };
   at: string;
@@ -106,7 +129,7 @@ async function measureWave(
   seconds: number,
   delayMs: number,
   wave: number,
-): Promise<Omit<AgentRateFigure, 'cpu'>> {
+): Promise<Omit<AgentRateFigure, 'cpu' | 'cpu_ms_per_reply' | 'cpu_bound_per_s'>> {
   const simUrl = own.system.env.SIM_URL ?? '';
   const count = Math.round(rate * seconds);
   const phone = (i: number) => `1777${String(wave).padStart(2, '0')}${String(i).padStart(5, '0')}`;
@@ -170,6 +193,17 @@ async function measureWave(
     ...stages,
     kept_up: replies.size === count && duplicates === 0 && p95 <= delayMs + 1_000,
   };
+}
+
+/** The database server's operations so far (serverStatus opcounters, all kinds). */
+async function databaseOps(own: OwnSystem): Promise<number> {
+  const connection = await mongoose.createConnection(own.system.env.MONGODB_URI ?? '').asPromise();
+  try {
+    const status = (await connection.db!.admin().command({ serverStatus: 1 })) as { opcounters?: Record<string, number> };
+    return Object.values(status.opcounters ?? {}).reduce((sum, count) => sum + Number(count), 0);
+  } finally {
+    await connection.close();
+  }
 }
 
 /** From the agents database: inbound → run recorded, and reply due → run finished (see AgentRateFigure). */

@@ -1,3 +1,4 @@
+import type { AgentRateFigure } from './agents';
 import { batchEventsSection } from './report-batch-events';
 import type { RouteFigures } from './http-scenarios';
 import type { LoadResult } from './load';
@@ -433,7 +434,18 @@ export function agentSection(results: BenchResults): string[] {
     '',
     `Sustainable rate (the highest measured one with p95 ≤ delay + 1 s and every customer answered once): ${figures.sustainable_per_s} inbound/s.`,
     ...figures.rates.flatMap((f) => cpuLine(f.cpu ?? {}).map((line) => `At ${f.rate_per_s}/s: ${line}`)),
+    ...figures.rates.flatMap((f) => replyCostLine(f)),
     '',
+  ];
+}
+
+/** CPU per reply and the rate it allows: the measured reason a rate the machine cannot give is missed. */
+function replyCostLine(figure: AgentRateFigure): string[] {
+  if (!figure.cpu_ms_per_reply) return [];
+  const costs = Object.entries(figure.cpu_ms_per_reply).map(([name, ms]) => `${name} ${ms} ms`);
+  const ops = figure.db_ops_per_reply === undefined ? '' : ` Database operations per reply: ${figure.db_ops_per_reply}.`;
+  return [
+    `At ${figure.rate_per_s}/s: CPU per reply ${costs.join(', ')}: at most ${figure.cpu_bound_per_s} replies/s on ${figure.cpu.cores} cores with nothing else running (the database's share not counted).${ops}`,
   ];
 }
 

@@ -80,14 +80,26 @@ describe('agent, run and conversation-state repositories', () => {
     expect(await deps.agents.takeSlot(orgId, holder, 2, new Date())).toBe(true);
   });
 
-  it('records one run per event and agent, and gives a due run to exactly one of 4 concurrent schedulers', async () => {
+  it('records one run per event and agent, and gives each due run to exactly one of 4 concurrent schedulers', async () => {
     const orgId = newId('organization');
     const run = runRecord(orgId);
     expect(await deps.runs.insert(run)).toBe(true);
     expect(await deps.runs.insert({ ...run, id: newId('agentRun') })).toBe(false);
+    const others = Array.from({ length: 5 }, () => runRecord(orgId));
+    for (const other of others) await deps.runs.insert(other);
     const now = new Date();
-    const claims = await Promise.all([1, 2, 3, 4].map(() => deps.runs.claimDue(now, new Date(now.getTime() + 30_000))));
-    expect(claims.filter((claimed) => claimed?.id === run.id)).toHaveLength(1);
+    const claimed: RunRecord[] = [];
+    // Rounds of 4 racing claims of up to 4 runs each, until none is left: each run is taken once, by one of them.
+    for (let round = 0; round < 6; round++) {
+      const claims = await Promise.all([1, 2, 3, 4].map(() => deps.runs.claimDue(now, new Date(now.getTime() + 30_000), 4)));
+      if (claims.every((batch) => batch.length === 0)) break;
+      claimed.push(...claims.flat());
+    }
+    const mine = [run.id, ...others.map((other) => other.id)].sort();
+    const ids = claimed.map((claimedRun) => claimedRun.id);
+    expect(ids.filter((id) => mine.includes(id)).sort()).toEqual(mine);
+    expect(claimed.every((claimedRun) => claimedRun.phase === 'executing')).toBe(true);
+    expect(await deps.runs.getById(orgId, run.id)).not.toHaveProperty('lease_token');
     expect(await deps.runs.supersede(run.id, new Date())).toBe(false);
     expect(await deps.runs.finish(run.id, { status: 'completed' })).toBe(true);
     expect(await deps.runs.getById(orgId, run.id)).toMatchObject({ status: 'completed', phase: null });

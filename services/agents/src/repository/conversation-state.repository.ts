@@ -41,10 +41,16 @@ export function createConversationStateRepository(storage: Storage) {
   return {
     collection: states.collection,
 
+    /** The state, created empty on its first read, so that the conditional writes after it have a record to match. */
     async get(orgId: string, conversationId: string): Promise<ConversationStateRecord> {
       const state = await states.update({ _id: conversationId, org_id: orgId }, { $setOnInsert: EMPTY }, { upsert: true });
       if (!state) throw new Error('conversation state upsert returned nothing');
       return state;
+    },
+
+    /** The state as stored, without creating it: what a conversation the runner never saw has is the empty state. */
+    async read(orgId: string, conversationId: string): Promise<ConversationStateRecord> {
+      return (await states.findOne({ _id: conversationId, org_id: orgId })) ?? { id: conversationId, org_id: orgId, ...EMPTY };
     },
 
     /** Sets `set` when the fields of `expected` still hold; false when another writer changed them. */

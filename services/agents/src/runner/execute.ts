@@ -26,30 +26,35 @@ type Outcome =
  */
 export async function executeRun(deps: AgentsDeps, run: RunRecord): Promise<void> {
   const outcome = await outcomeOf(deps, run);
+  // Two independent writes, made at once. A crash between them leaves either a pending id that the conversation's
+  // next message replaces, or a run still executing whose lease expires and that runs again (its send is idempotent).
+  await Promise.all([recordOutcome(deps, run, outcome), clearPending(deps, run)]);
+}
+
+/** The run's outcome, with its events; counted once, by the execution that finished it. */
+async function recordOutcome(deps: AgentsDeps, run: RunRecord, outcome: Outcome): Promise<void> {
   const now = deps.now();
   const common = { completed_at: now, duration_ms: now.getTime() - run.started_at.getTime() };
   if (outcome.status === 'skipped') {
     if (await deps.runs.finish(run.id, { ...common, status: 'skipped', skip_reason: outcome.skip_reason })) countRun('skipped');
-  } else {
-    const reply = outcome.reply;
-    const usage = reply
-      ? {
-          tokens: reply.usage.total_tokens,
-          cost_cents: Math.ceil((reply.usage.total_tokens * deps.settings.costCentsPerMillionTokens) / 1e6),
-        }
-      : null;
-    const set: Partial<RunRecord> = {
-      ...common,
-      status: outcome.status,
-      model: reply?.model ?? null,
-      usage,
-      handoff: outcome.handoff,
-      ...(outcome.status === 'completed' ? { messages_sent: outcome.sent } : { error_message: outcome.error_message }),
-    };
-    const finished = await deps.runs.finish(run.id, set, runEvents({ ...run, ...set }, now));
-    if (finished) countRun(outcome.status, outcome.handoff !== null);
+    return;
   }
-  await clearPending(deps, run);
+  const reply = outcome.reply;
+  const usage = reply
+    ? {
+        tokens: reply.usage.total_tokens,
+        cost_cents: Math.ceil((reply.usage.total_tokens * deps.settings.costCentsPerMillionTokens) / 1e6),
+      }
+    : null;
+  const set: Partial<RunRecord> = {
+    ...common,
+    status: outcome.status,
+    model: reply?.model ?? null,
+    usage,
+    handoff: outcome.handoff,
+    ...(outcome.status === 'completed' ? { messages_sent: outcome.sent } : { error_message: outcome.error_message }),
+  };
+  if (await deps.runs.finish(run.id, set, runEvents({ ...run, ...set }, now))) countRun(outcome.status, outcome.handoff !== null);
 }
 
 /**
@@ -66,15 +71,18 @@ function runEvents(run: RunRecord, at: Date): OutboxEntry[] {
 }
 
 async function outcomeOf(deps: AgentsDeps, run: RunRecord): Promise<Outcome> {
-  const state = await deps.states.get(run.org_id, run.conversation_id);
+  const state = await deps.states.read(run.org_id, run.conversation_id);
   if (await isSuperseded(deps, run, state)) return { status: 'skipped', skip_reason: 'superseded' };
-  const agent = await deps.agents.getForRun(run.org_id, run.agent.id);
+  // Read at once: they are independent, and a run rarely stops at the checks between them.
+  const [agent, conversation, history] = await Promise.all([
+    deps.agents.getForRun(run.org_id, run.agent.id),
+    deps.messaging.getConversation({ org_id: run.org_id, id: run.conversation_id }),
+    conversationHistory(deps, run),
+  ]);
   if (!agent) return { status: 'failed', error_message: 'The agent no longer exists.', reply: null, handoff: null };
-  const conversation = await deps.messaging.getConversation({ org_id: run.org_id, id: run.conversation_id });
   const changed = await changedWhileWaiting(deps, agent, run, conversation, state);
   if (changed) return { status: 'skipped', skip_reason: changed };
 
-  const history = await conversationHistory(deps, run);
   const keyword = handoffKeyword(agent, unansweredText(history));
   if (keyword) {
     const handoff = await handOff(deps, agent, run, `The contact wrote the handoff keyword "${keyword}".`, summaryOf(history));
@@ -104,7 +112,8 @@ async function outcomeOf(deps: AgentsDeps, run: RunRecord): Promise<Outcome> {
       return failed(deps, agent, run, history, `The reply was refused: ${error.code}: ${error.message}`, reply);
     }
   }
-  await deps.states.compareAndSet(run.org_id, run.conversation_id, {}, { consecutive_failures: 0 });
+  // A success ends a run of failures; with none counted (the common case) there is nothing to write.
+  if (state.consecutive_failures > 0) await deps.states.compareAndSet(run.org_id, run.conversation_id, {}, { consecutive_failures: 0 });
   const handoff =
     reply.handoff && handsOffOnModelRequest(agent)
       ? await handOff(

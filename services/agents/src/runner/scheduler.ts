@@ -4,15 +4,26 @@ import type { RunRecord } from '../repository/run.repository';
 import { executeRun } from './execute';
 
 /**
+ * A pass starts this long after the run it was planned for, so that the runs falling due meanwhile are claimed
+ * with it: at 50 runs/s, one pass (claim, update, next due time) for ~3 runs instead of one per run.
+ */
+const GATHER_MS = 50;
+
+/**
  * Executes due runs on this replica. The waits are durable: a waiting run is a record with `due_at`, so a run
  * recorded by a replica that died is executed by another one. The shared DueScheduler sleeps until the next due run
  * (an indexed query), is woken by the intake of this replica, and looks again at least every `idleCheckMs` for runs
- * recorded elsewhere. Claims are conditional updates: one replica executes a run; its lease is renewed while it
- * works, and an expired lease hands the run to another replica.
+ * recorded elsewhere. A pass claims every due run it has room for at once (up to `concurrency` executing); when
+ * every slot was taken, a run that finishes wakes it. Claims are conditional updates: one replica executes a run;
+ * its lease is renewed while it works, and an expired lease hands the run to another replica.
  */
 export class RunScheduler {
   private readonly timer: DueScheduler;
   private readonly inFlight = new Set<Promise<void>>();
+  /** The last claim filled every slot: due runs may be left, and the next run that finishes looks for them. */
+  private full = false;
+  /** The last claim took every due run: the pass ends without asking again (its next due time is read after it). */
+  private drained = false;
 
   constructor(private readonly options: { deps: AgentsDeps; concurrency: number; idleCheckMs: number }) {
     const { deps } = options;
@@ -20,7 +31,7 @@ export class RunScheduler {
       name: 'agent runs',
       idleCheckMs: options.idleCheckMs,
       logger: deps.logger,
-      work: { fireDue: (now) => this.claim(now), nextDueAt: () => deps.runs.nextDueAt() },
+      work: { fireDue: (now) => this.claim(now), nextDueAt: async () => later(await deps.runs.nextDueAt()) },
     });
   }
 
@@ -30,7 +41,7 @@ export class RunScheduler {
 
   /** Looks for due runs at `at` (now when absent). */
   wake(at?: Date): void {
-    this.timer.wake(at);
+    this.timer.wake(later(at ?? null) ?? undefined);
   }
 
   async stop(): Promise<void> {
@@ -38,14 +49,21 @@ export class RunScheduler {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  /** Takes one due run while this replica has room for it. */
+  /** Takes as many due runs as this replica has room for, in one claim. */
   private async claim(now: Date): Promise<number> {
     const { deps, concurrency } = this.options;
-    if (this.inFlight.size >= concurrency) return 0;
-    const run = await deps.runs.claimDue(now, new Date(now.getTime() + deps.settings.leaseMs));
-    if (!run) return 0;
-    this.track(run);
-    return 1;
+    const room = concurrency - this.inFlight.size;
+    this.full = room <= 0;
+    if (this.full || this.drained) {
+      this.drained = false;
+      return 0;
+    }
+    const runs = await deps.runs.claimDue(now, new Date(now.getTime() + deps.settings.leaseMs), room);
+    this.full = runs.length >= room;
+    // Fewer than asked for: none is left due now. (After a claim of none the pass ends by itself.)
+    this.drained = runs.length > 0 && !this.full;
+    for (const run of runs) this.track(run);
+    return runs.length;
   }
 
   private track(run: RunRecord): void {
@@ -62,8 +80,10 @@ export class RunScheduler {
       .finally(() => {
         clearInterval(renew);
         this.inFlight.delete(work);
-        this.timer.wake();
+        if (this.full) this.timer.wake();
       });
     this.inFlight.add(work);
   }
 }
+
+const later = (at: Date | null): Date | null => (at ? new Date(at.getTime() + GATHER_MS) : null);

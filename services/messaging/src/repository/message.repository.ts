@@ -131,7 +131,8 @@ export function createMessageRepository(storage: Storage) {
     list(orgId: string, conversationId: string, query: MessageQuery) {
       const conditions: StoreFilter[] = [{ org_id: orgId, conversation_id: conversationId, deleted_at: null }];
       if (query.created_after) conditions.push({ created_at: { $gte: new Date(query.created_after) } });
-      return messages.listPage(conditions, { field: 'created_at', order: query.order, type: 'date' }, query);
+      // A conversation's messages are few next to an organization's: read whole, not in windows (record-store.ts).
+      return messages.listPage(conditions, { field: 'created_at', order: query.order, type: 'date' }, query, { few: true });
     },
 
     /**

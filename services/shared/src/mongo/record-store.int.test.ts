@@ -1,5 +1,5 @@
 import { Schema } from 'mongoose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testEvent, testStorage } from '../../../../test/support/integration';
 import { WriteConflict } from './conflicts';
 import { RecordStore, RevisionedRecords } from './record-store';
@@ -138,6 +138,28 @@ describe('the storage kit on the real database server', () => {
     } finally {
       unsubscribe();
     }
+  });
+
+  it('reads a page of a small set (`few`) in one find, the same page the windowed read gives', async () => {
+    const schema = thingSchema().set('collection', 'few').index({ org_id: 1, created_at: -1, _id: -1 });
+    const recent = new RecordStore<Thing>(storage, { model: 'FewThing', schema, what: 'thing' });
+    await recent.model.init();
+    await Promise.all([1, 2, 3].map((n) => recent.insert({ ...thing(n), created_at: new Date(Date.now() - n * 1_000) })));
+    const read = async (few: boolean) => {
+      const finds = vi.spyOn(recent.model, 'find');
+      const page = await recent.listPage(
+        [{ org_id: 'org_a' }],
+        { field: 'created_at', order: 'desc', type: 'date' },
+        { limit: 20, after: undefined },
+        { few },
+      );
+      const commands = finds.mock.calls.length;
+      finds.mockRestore();
+      return { ids: page.items.map((record) => record.id), commands };
+    };
+    const windowed = await read(false);
+    expect(windowed.ids).toEqual(['th_001', 'th_002', 'th_003']);
+    expect(await read(true)).toEqual({ ids: windowed.ids, commands: 1 });
   });
 
   it('makes one record of 10 concurrent upserts of one unique key', async () => {

@@ -128,22 +128,35 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
 
   /**
    * One keyset page of the records matching every condition (list-page.ts), windowed where the store needs it.
-   * Null conditions match nothing (a search with no word in it): an empty page, no query.
+   * Null conditions match nothing (a search with no word in it): an empty page, no query. `few` says the
+   * conditions pin a small set (a conversation's messages): one command reads it whole, where windows sized for
+   * a large list would take one command each until the page is full (five for a conversation of a few messages).
    */
-  async listPage(conditions: StoreFilter[] | null, order: PageOrder, page: PageRequest): Promise<KeysetPage<S>> {
+  async listPage(
+    conditions: StoreFilter[] | null,
+    order: PageOrder,
+    page: PageRequest,
+    options: { few?: boolean } = {},
+  ): Promise<KeysetPage<S>> {
     if (!conditions) return { items: [], hasMore: false, next: undefined };
-    const result = await this.storedPage(conditions, order, page);
+    const result = await this.storedPage(conditions, order, page, options);
     return { ...result, items: result.items.map(this.record) };
   }
 
   /** The same page as stored documents, internal keys included. */
-  async storedPage(conditions: StoreFilter[], order: PageOrder, page: PageRequest): Promise<KeysetPage<StoredDocument>> {
+  async storedPage(
+    conditions: StoreFilter[],
+    order: PageOrder,
+    page: PageRequest,
+    options: { few?: boolean } = {},
+  ): Promise<KeysetPage<StoredDocument>> {
     const fetch = (filter: StoreFilter, sort: Record<string, SortOrder>, limit: number) =>
       this.model.find(filter).sort(sort).limit(limit).lean<StoredDocument[]>();
     const need = page.limit + 1;
-    const rows = this.windows
-      ? await this.windows.page({ conditions, order, after: page.after, need }, fetch)
-      : await (({ filter, sort }) => fetch(filter, sort, need))(keysetQuery(conditions, order, page.after));
+    const rows =
+      this.windows && !options.few
+        ? await this.windows.page({ conditions, order, after: page.after, need }, fetch)
+        : await (({ filter, sort }) => fetch(filter, sort, need))(keysetQuery(conditions, order, page.after));
     return toPage(rows, page.limit, order.field);
   }
 
