@@ -67,7 +67,11 @@ describe('concurrent single-document commands on the real database server', () =
 
   it('reads with other shapes of filter alone, as before', async () => {
     const counted = withCommandCount(() =>
-      Promise.all([items.findOne({ _id: { $in: ['it_3'] } }), items.findOne({ org_id: 'org_a', name: 'Item 4' }), items.findOne({ _id: 'it_5' })]),
+      Promise.all([
+        items.findOne({ _id: { $in: ['it_3'] } }),
+        items.findOne({ org_id: 'org_a', name: 'Item 4' }),
+        items.findOne({ _id: 'it_5' }),
+      ]),
     );
     const [three, four, five] = await counted.result;
     expect([three?.id, four?.id, five?.id]).toEqual(['it_3', 'it_4', 'it_5']);

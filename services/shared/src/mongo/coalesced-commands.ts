@@ -61,7 +61,9 @@ async function insertEach(collection: Collection<Document>, docs: readonly Docum
     if (failures.size === 0) throw error;
     return docs.map((_, index) => {
       const failure = failures.get(index);
-      return failure ? new MongoServerError({ message: failure.errmsg ?? 'write failed', code: failure.code, errmsg: failure.errmsg }) : true;
+      return failure
+        ? new MongoServerError({ message: failure.errmsg ?? 'write failed', code: failure.code, errmsg: failure.errmsg })
+        : true;
     });
   }
 }
