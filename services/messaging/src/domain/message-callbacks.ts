@@ -23,10 +23,6 @@ export async function applyStatus(
   instance: ChatInstanceRecord,
   callback: Callback<'status'>,
 ): Promise<CallbackOutcome> {
-  // A send is stored `sent` once the provider accepted it, so `sent` moves no message: answered without a read. It
-  // often arrives before the send's own write ends, and a `retry` made the provider post it again (a broadcast
-  // spent ~2 reads per recipient on that: its profiled database commands).
-  if (callback.status === 'sent') return 'applied';
   const message = await deps.messages.getByExternalId(instance.id, callback.external_id);
   if (!message) return 'retry';
   const at = deps.now();
