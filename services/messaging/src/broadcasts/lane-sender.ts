@@ -90,17 +90,16 @@ export class LaneSender {
         continue;
       }
       for (const recipient of batch) {
-        if (!(await this.waitUntil(Math.max(this.schedule.nextAt(), this.blockedUntil)))) this.running = false;
         // While the window is full the lease is still renewed: a slow provider must not look like a dead replica.
         while (this.running && inFlight.size >= this.window) {
           await Promise.race([...inFlight, new Promise((resolve) => setTimeout(resolve, CHECK_EVERY_MS))]);
           if (!(await this.check(false))) this.running = false;
         }
-        if (!this.running) {
+        if (!this.running || !(await this.takeSlot())) {
+          this.running = false;
           await Promise.all(inFlight);
           return false;
         }
-        this.schedule.started(Date.now());
         const sending: Promise<void> = this.sendOne(recipient).then((outcome) => {
           inFlight.delete(sending);
           if (outcome === 'stop') this.running = false;
@@ -116,7 +115,24 @@ export class LaneSender {
     for (let attempt = 0; ; attempt++) {
       const outcome = await this.send(recipient, attempt);
       if (outcome !== 'retry') return outcome;
-      if (!(await this.waitUntil(this.blockedUntil))) return 'stop';
+      // A repeated send is a send to the provider like any other: it waits for a slot of the schedule.
+      if (!(await this.takeSlot())) return 'stop';
+    }
+  }
+
+  /**
+   * Waits for the schedule's next slot (and the end of a provider rate limit) and takes it; false when the lane
+   * must stop. Every call to the provider takes one, so the schedule's bounds hold for all of them.
+   */
+  private async takeSlot(): Promise<boolean> {
+    for (;;) {
+      if (!(await this.waitUntil(Math.max(this.schedule.nextAt(), this.blockedUntil)))) return false;
+      // Another send may have taken the slot meanwhile (a retry beside the lane's loop): then wait again.
+      const now = Date.now();
+      if (Math.max(this.schedule.nextAt(), this.blockedUntil) <= now) {
+        this.schedule.started(now);
+        return true;
+      }
     }
   }
 

@@ -17,7 +17,10 @@ const CHANNEL_OF: Record<InstanceKind, Channel> = { qrcode: 'chatapp', official:
 
 /** Applies one provider callback. Every branch is idempotent: providers retry callbacks until answered 2xx. */
 export async function applyCallback(deps: MessagingDeps, kind: InstanceKind, callback: ProviderCallback): Promise<CallbackOutcome> {
-  const instance = await deps.instances.getByProviderRef(kind, callback.ref);
+  const instance =
+    callback.kind === 'status'
+      ? await deps.instances.getByProviderRefForStatus(kind, callback.ref)
+      : await deps.instances.getByProviderRef(kind, callback.ref);
   if (!instance) {
     deps.logger.warn({ kind, ref: callback.ref }, 'callback for an unknown number or page; ignored');
     return 'ignored';

@@ -1,6 +1,7 @@
 import { type OutboxEntry, type PageRequest, RevisionedRecords, type Storage, type StoreFilter, TtlCache } from '@crm/shared';
 import type { BroadcastStatus, SendProfile } from '@crm/shared/schemas';
 import { Schema } from 'mongoose';
+import { latestDateWrites } from './latest-date-writes';
 
 export interface BroadcastAudience {
   type: 'all' | 'tags' | 'contacts';
@@ -157,10 +158,13 @@ export function createBroadcastRepository(storage: Storage) {
       return result.deletedCount > 0;
     },
 
-    /** A recipient changed (sent, failed, delivered, read): the stored stats are stale from `at` on. */
-    async noteRecipientChange(id: string, at: Date): Promise<void> {
+    /**
+     * A recipient changed (sent, failed, delivered, read): the stored stats are stale from `at` on. Notes of one
+     * broadcast asked while one is being written share the next write (settled once it is stored).
+     */
+    noteRecipientChange: latestDateWrites(async (id, at) => {
       await Broadcast.updateOne({ _id: id }, { $max: { recipients_changed_at: at } });
-    },
+    }),
 
     /**
      * Stores stats counted from the recipients as they were at `countedAt`, unless stats counted later are

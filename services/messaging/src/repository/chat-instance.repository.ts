@@ -1,4 +1,4 @@
-import { type OutboxEntry, type PageRequest, RevisionedRecords, type Storage, type StoreFilter } from '@crm/shared';
+import { type OutboxEntry, type PageRequest, RevisionedRecords, type Storage, type StoreFilter, TtlCache } from '@crm/shared';
 import type { InstanceKind } from '@crm/shared/schemas';
 import { Schema } from 'mongoose';
 
@@ -57,6 +57,8 @@ export function createChatInstanceRepository(storage: Storage) {
     what: 'chat instance',
     outbox: true,
   });
+  const forStatuses = new TtlCache<ChatInstanceRecord | null>(1_000);
+
   return {
     collection: instances.collection,
 
@@ -69,6 +71,18 @@ export function createChatInstanceRepository(storage: Storage) {
 
     /** Callbacks carry only the provider handle; the instance tells the organization. */
     getByProviderRef: (kind: InstanceKind, providerRef: string) => instances.findOne({ kind, provider_ref: providerRef }),
+
+    /**
+     * The same for delivery statuses, which need only the number's id and organization (fixed for a handle): read
+     * at most once a second per number, not for each of a broadcast's dozens of statuses a second. An unknown
+     * handle is not remembered (a number created just now is found at once).
+     */
+    async getByProviderRefForStatus(kind: InstanceKind, providerRef: string) {
+      const key = `${kind}:${providerRef}`;
+      const found = await forStatuses.get(key, () => instances.findOne({ kind, provider_ref: providerRef }));
+      if (!found) forStatuses.invalidate(key);
+      return found;
+    },
 
     findDefault: (orgId: string, kinds: InstanceKind[]) =>
       instances.findOne({ org_id: orgId, kind: { $in: kinds }, is_default: true }, { created_at: 1 }),
