@@ -18,7 +18,7 @@ type Primitive = string | number | boolean | null;
  * Single-document commands on one collection that start in the same turn of the event loop, sent as one: inserts as
  * one unordered insertMany (each caller learns its own document's failure, e.g. a duplicate key), reads by _id under
  * the same conditions as one find with `$in`. A batch upsert's items and concurrent requests step through their
- * round trips side by side, so ten items cost one command per step instead of ten (issue 23: batched writes). The
+ * round trips side by side, so ten items cost one command per step instead of ten. The
  * wait is until the next turn of the loop (setImmediate), microseconds when idle. Writes inside a transaction and
  * reads with other shapes go directly.
  */
