@@ -24,6 +24,21 @@ const BUDGETS: Array<{
     budget: 6,
     call: (org, ids) => org.raw.patch(`/v1/contacts/${ids.contact}`, { name: `Renamed ${Math.random()}` }),
   },
+  {
+    // Ten new people with external ids and e-mails: their reads and inserts go as one command per step (about 60 if
+    // each item went alone).
+    route: 'POST /v1/contacts/batch/upsert (10 items)',
+    budget: 12,
+    call: (org) => {
+      const run = Math.random().toString(36).slice(2);
+      const items = Array.from({ length: 10 }, (_, n) => ({
+        external_id: `budget-${run}-${n}`,
+        email: `budget-${run}-${n}@example.com`,
+        name: `Budget ${n}`,
+      }));
+      return org.raw.post('/v1/contacts/batch/upsert', { items });
+    },
+  },
   { route: 'GET /v1/deals', budget: 5, call: (org) => org.raw.get('/v1/deals?limit=50') },
   { route: 'GET /v1/deals/{id}', budget: 5, call: (org, ids) => org.raw.get(`/v1/deals/${ids.deal}`) },
   {

@@ -1,8 +1,8 @@
-import { AppError, type KeysetPosition, newId, notFound, type Nullable } from '@crm/shared';
+import { AppError, type KeysetPosition, notFound, type Nullable } from '@crm/shared';
 import { createWebhookBody, parseOrThrow, rotateSecretBody, updateWebhookBody } from '@crm/shared/schemas';
 import type { Webhook } from '@crm/proto/gen/webhooks/v1/webhooks';
 import { generateSecret } from '../delivery/secrets';
-import type { WebhookRecord, WebhookStatus } from '../repository/webhook.repository';
+import { newWebhookRecord, type WebhookRecord, type WebhookStatus } from '../repository/webhook.repository';
 import type { WebhookDeps } from './deps';
 import { checkSubscriptionUrl } from './target-url';
 import { viewWebhook } from './webhook.view';
@@ -38,25 +38,10 @@ export async function createWebhook(deps: WebhookDeps, orgId: string, rawBody: u
   await checkSubscriptionUrl(deps.settings, body.url);
   await requireRoomForSubscription(deps, orgId);
   const now = deps.now();
-  const record: WebhookRecord = {
-    id: newId('webhook'),
-    org_id: orgId,
-    name: body.name,
-    url: body.url,
-    events: body.events,
-    status: 'active',
-    secret: generateSecret(),
-    previous_secret: null,
-    previous_secret_expires_at: null,
-    consecutive_failures: 0,
-    last_delivery_at: null,
-    last_failure_at: null,
-    last_failure_reason: null,
-    paused_reason: null,
-    key_id: keyId,
-    created_at: now,
-    updated_at: now,
-  };
+  const record = newWebhookRecord(
+    { org_id: orgId, name: body.name, url: body.url, events: body.events, secret: generateSecret(), key_id: keyId },
+    now,
+  );
   await deps.webhooks.insert(record);
   return viewWebhook(record, { withSecret: true, now });
 }

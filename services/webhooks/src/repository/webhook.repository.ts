@@ -1,4 +1,4 @@
-import { type PageRequest, RecordStore, type Storage, type StoreFilter, type UpdateOperators } from '@crm/shared';
+import { newId, type PageRequest, RecordStore, type Storage, type StoreFilter, type UpdateOperators } from '@crm/shared';
 import { Schema } from 'mongoose';
 import type { SecretBox } from '../delivery/secret-box';
 
@@ -28,6 +28,27 @@ export interface WebhookRecord {
   key_id: string | null;
   created_at: Date;
   updated_at: Date;
+}
+
+/** What a subscription is created with; the rest of a new record is its starting state. */
+export type NewWebhook = Pick<WebhookRecord, 'org_id' | 'name' | 'url' | 'events' | 'secret' | 'key_id'>;
+
+/** A new subscription's record: active, never delivered to, no failure, no previous secret. */
+export function newWebhookRecord(fields: NewWebhook, now: Date): WebhookRecord {
+  return {
+    id: newId('webhook'),
+    ...fields,
+    status: 'active',
+    previous_secret: null,
+    previous_secret_expires_at: null,
+    consecutive_failures: 0,
+    last_delivery_at: null,
+    last_failure_at: null,
+    last_failure_reason: null,
+    paused_reason: null,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 /** A stored webhook: its secrets sealed. */
