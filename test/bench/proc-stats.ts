@@ -7,7 +7,7 @@ import { REPO_ROOT } from '../../deploy/lib/local-stack';
 export interface Watched {
   name: string;
   pid: number;
-  /** Node processes of the system have the 150 MB target; the DB server and Kafka are reported only. */
+  /** The system's own processes have the 150 MB target; the DB server, Kafka and the provider simulator are reported only. */
   node: boolean;
 }
 

@@ -66,7 +66,7 @@ export function renderReport(results: BenchResults): string {
     '## Processes: memory and idle CPU',
     '',
     `RSS after the load runs, peak RSS over the whole run (VmHWM), and CPU over ${results.resources.idle_seconds} s with no traffic (utime + stime from /proc).`,
-    'The database server and Kafka may also serve other users of the same local stack.',
+    'The database server and Kafka may also serve other users of the same local stack. The provider simulator stands in for the messaging providers (no deployment runs it): reported, without a target.',
     '',
     processTable(results),
     '',
