@@ -391,6 +391,7 @@ export function broadcastSection(results: BenchResults): string[] {
     ...cpuLine(large),
     ...costLine(large),
     '',
+    ...(results.broadcastNotes ? [results.broadcastNotes, ''] : []),
   ];
 }
 
@@ -399,7 +400,7 @@ function costLine(large: NonNullable<BenchResults['broadcasts']>['large']): stri
   if (large.db_commands_per_recipient === undefined) return [];
   const top = Object.entries(large.db_commands_top ?? {}).map(([name, count]) => `${name} ${count}`);
   return [
-    `Messaging per recipient (launch to every recipient read, status callbacks included): ${large.messaging_cpu_ms_per_recipient} ms of CPU, ${large.db_commands_per_recipient} database commands (${top.join(', ')}); its peak RSS at the end ${large.messaging_peak_rss_mb ?? '?'} MB${large.messaging_heap ? ` (V8 heap: at most ${large.messaging_heap.used_mb} MB used, ${large.messaging_heap.after_full_gc_mb} MB alive after a full collection)` : ''}.`,
+    `Messaging per recipient (launch to every recipient read, status callbacks included): ${large.messaging_cpu_ms_per_recipient} ms of CPU, ${large.db_commands_per_recipient} database commands (${top.join(', ')}); its RSS once started ${large.messaging_ready_rss_mb ?? '?'} MB, at its peak ${large.messaging_peak_rss_mb ?? '?'} MB${large.messaging_heap ? ` (V8 heap: at most ${large.messaging_heap.used_mb} MB used, ${large.messaging_heap.after_full_gc_mb} MB alive after a full collection)` : ''}.`,
   ];
 }
 
