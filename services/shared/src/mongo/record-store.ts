@@ -1,7 +1,7 @@
 import type { Collection, Document } from 'mongodb';
 import type { ClientSession, FilterQuery, Model, Schema, SortOrder } from 'mongoose';
 import type { OutboxEntry } from '../outbox/domain-event';
-import { OUTBOX_FIELDS, OUTBOX_KEYS, outboxLeaseFree, outboxOnInsert } from '../outbox/outbox-fields';
+import { OUTBOX_FIELDS, OUTBOX_KEYS, outboxOnInsert } from '../outbox/outbox-fields';
 import { retryOnConflict, WriteConflict } from './conflicts';
 import { isDuplicateKeyError } from './client';
 import { CoalescedCommands } from './coalesced-commands';
@@ -253,8 +253,6 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     const events = this.eventsOf(options);
     const { derive, guard } = await this.derivation(filter, change, options.session, options.sort);
     const operators = this.revisioned(withEvents(operatorsOf(change, derive), events));
-    const leased = events.length > 0 ? await this.updateLeased({ ...filter, ...guard }, operators, options) : null;
-    if (leased) return this.record(leased);
     let doc = await this.model
       .findOneAndUpdate({ ...filter, ...guard }, operators, {
         new: !options.before,
@@ -269,31 +267,6 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
       doc = await this.model.findOne(filter, null, { session: options.session }).lean<StoredDocument>();
     if (doc && events.length > 0) this.storage.eventsWritten({ collection: this.collection.collectionName, id: doc._id }, options.session);
     return doc ? this.record(doc) : null;
-  }
-
-  /**
-   * An update with events that leases its record to this process's relay in the same write, when no relay holds it
-   * (the common case: the entries of its last change are published), as an insert does: the relay is handed every
-   * pending entry of the answer and publishes without a round trip of its own to lease the record. Null when it
-   * did not apply — the record is leased (its holder publishes the new entries after its acknowledgement), or
-   * `filter` matches nothing — and the caller updates as usual. Not for a write in a transaction, an upsert, a
-   * sorted match, or one that answers the record before the change.
-   */
-  private async updateLeased(filter: StoreFilter, operators: UpdateOperators, options: UpdateOptions): Promise<StoredDocument | null> {
-    const now = Date.now();
-    const lease = this.storage.outbox.leaseOnWrite(now);
-    if (!lease || options.session || options.upsert || options.sort || options.before || '$or' in filter) return null;
-    const doc = await this.model
-      .findOneAndUpdate(
-        { ...filter, ...outboxLeaseFree(new Date(now)) },
-        { ...operators, $set: { ...operators.$set, ...lease } },
-        { new: true },
-      )
-      .lean<StoredDocument>();
-    if (!doc) return null;
-    const entries = (doc._outbox as OutboxEntry[] | undefined) ?? [];
-    this.storage.eventsWritten({ collection: this.collection.collectionName, id: doc._id, leased: entries });
-    return doc;
   }
 
   /**

@@ -1,6 +1,5 @@
 import type { Collection, Document } from 'mongodb';
 import type { OutboxEntry } from './domain-event';
-import { outboxLeaseFree } from './outbox-fields';
 
 /** A record leased to one relay, with the entries it publishes. */
 export interface ClaimedRecord {
@@ -9,6 +8,7 @@ export interface ClaimedRecord {
 }
 
 const PENDING = { _outbox_pending: true } as const;
+const leaseFree = (now: Date) => ({ $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] });
 const entriesOf = (record: Document): ClaimedRecord => ({ id: record._id, entries: (record._outbox as OutboxEntry[] | undefined) ?? [] });
 
 /**
@@ -31,15 +31,12 @@ export class OutboxClaims {
   async pending(collection: Collection<Document>, limit: number): Promise<ClaimedRecord[]> {
     const now = new Date();
     const candidates = await collection
-      .find({ ...PENDING, ...outboxLeaseFree(now) }, { projection: { _outbox: 1 } })
+      .find({ ...PENDING, ...leaseFree(now) }, { projection: { _outbox: 1 } })
       .limit(limit)
       .toArray();
     if (candidates.length === 0) return [];
     const ids = candidates.map((candidate) => candidate._id);
-    const { modifiedCount } = await collection.updateMany(
-      { _id: { $in: ids }, ...PENDING, ...outboxLeaseFree(now) },
-      { $set: this.lease(now) },
-    );
+    const { modifiedCount } = await collection.updateMany({ _id: { $in: ids }, ...PENDING, ...leaseFree(now) }, { $set: this.lease(now) });
     const leased =
       modifiedCount === candidates.length
         ? candidates
@@ -57,7 +54,7 @@ export class OutboxClaims {
     const leased = await Promise.all(
       ids.map((id) =>
         collection.findOneAndUpdate(
-          { _id: id as Document['_id'], ...PENDING, ...outboxLeaseFree(now) },
+          { _id: id as Document['_id'], ...PENDING, ...leaseFree(now) },
           { $set: this.lease(now) },
           { returnDocument: 'after', projection: { _outbox: 1 } },
         ),

@@ -26,6 +26,3 @@ export function outboxOnInsert(entries: OutboxEntry[], lease?: OutboxLeaseFields
 export function outboxOnUpdate(entries: OutboxEntry[]): { $push: { _outbox: { $each: OutboxEntry[] } }; $set: { _outbox_pending: true } } {
   return { $push: { _outbox: { $each: entries } }, $set: { _outbox_pending: true } };
 }
-
-/** Matches a record no relay holds: never leased, or its lease expired. */
-export const outboxLeaseFree = (now: Date) => ({ $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] });

@@ -5,13 +5,12 @@ import { testBus, testEvent, testStorage, uniqueName } from '../../../../test/su
 import type { EventBus, OutgoingMessage } from '../kafka/event-bus';
 import { kafkaFromEnv } from '../kafka/kafka-client';
 import { createLogger } from '../logger';
-import { withCommandCount } from '../mongo/command-count';
 import { RecordStore } from '../mongo/record-store';
 import type { Storage } from '../mongo/storage';
 import { newEvent } from './domain-event';
 import { outboxOnInsert, outboxOnUpdate } from './outbox-fields';
 import { OutboxRelay } from './outbox-relay';
-import { OutboxSignal, type WrittenRecord } from './outbox-signal';
+import { OutboxSignal } from './outbox-signal';
 
 /**
  * A write that carries events wakes the relay by itself (the storage kit signals it): with the relay's idle check
@@ -192,73 +191,6 @@ describe('outbox acknowledgements', () => {
       }
       await waitFor('every record acknowledged', async () => (await collection.countDocuments({ _outbox_pending: true })) === 0, 5_000);
       expect(updates).toHaveLength(1);
-    } finally {
-      await relay.stop();
-    }
-  });
-});
-
-/** An update with events takes the record's lease in its own write when nobody holds it, as an insert does. */
-describe('outbox updates leased by their own write', () => {
-  let storage: Storage;
-  beforeAll(async () => {
-    storage = await testStorage('outbox_update_lease');
-  });
-  afterAll(() => storage.close());
-
-  it('leases a free record to this process in the update and publishes from the answer; a record another relay holds keeps its lease', async () => {
-    const notes = new RecordStore<{ id: string; org_id: string; text: string }>(storage, {
-      model: 'LeasedNote',
-      schema: new Schema({ _id: String, org_id: String, text: String }, { versionKey: false, collection: 'leased_notes' }),
-      what: 'note',
-      outbox: true,
-    });
-    await notes.model.init();
-    const recorder = recordingBus();
-    const relay = new OutboxRelay({
-      outbox: storage.outbox,
-      bus: recorder.bus,
-      topic: 'unused',
-      logger: createLogger('relay', 'silent'),
-      idleCheckMs: 600_000,
-    });
-    const stored = (id: string) => notes.collection.findOne({ _id: id as never });
-    // This process's relay as the writes see it: what each write hands it.
-    const handed: WrittenRecord[] = [];
-    const stop = storage.outbox.subscribe({ owner: 'this-replica', leaseMs: 60_000, written: (record) => void handed.push(record) });
-    await notes.collection.insertOne({ _id: 'nt_lessee' as never, org_id: 'org_a', text: 'first' });
-    const first = testEvent('org_a');
-    await notes.update({ _id: 'nt_lessee' }, { text: 'second' }, { events: [first] });
-    expect(await stored('nt_lessee')).toMatchObject({ _outbox_lease_owner: 'this-replica', _outbox_pending: true });
-    expect(handed).toEqual([{ collection: 'leased_notes', id: 'nt_lessee', leased: [expect.objectContaining({ id: first.id })] }]);
-    stop();
-
-    relay.start();
-    try {
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      await notes.insert({ id: 'nt_free', org_id: 'org_a', text: 'first' }, { events: [testEvent('org_a')] });
-      await waitFor('the insert acknowledged', async () => (await stored('nt_free'))?._outbox_pending === false, 5_000);
-
-      const edited = testEvent('org_a');
-      const counted = withCommandCount(() => notes.update({ _id: 'nt_free' }, { text: 'second' }, { events: [edited] }));
-      expect(await counted.result).toMatchObject({ text: 'second' });
-      expect(counted.commands).toEqual(['findAndModify:leased_notes']);
-      await waitFor('the update published and acknowledged', async () => (await stored('nt_free'))?._outbox_pending === false, 5_000);
-      expect(recorder.published).toContain(edited.id);
-
-      // Another replica's relay holds this one: the update leaves its lease to it (its holder looks again).
-      const held = { _outbox_lease_owner: 'other-replica', _outbox_lease_until: new Date(Date.now() + 60_000) };
-      await notes.collection.insertOne({
-        _id: 'nt_held' as never,
-        org_id: 'org_a',
-        text: 'first',
-        ...outboxOnInsert([testEvent('org_a')]),
-        ...held,
-      });
-      const appended = testEvent('org_a');
-      expect(await notes.update({ _id: 'nt_held' }, { text: 'second' }, { events: [appended] })).toMatchObject({ text: 'second' });
-      expect(await stored('nt_held')).toMatchObject({ ...held, _outbox_pending: true, text: 'second' });
-      expect(recorder.published).not.toContain(appended.id);
     } finally {
       await relay.stop();
     }
