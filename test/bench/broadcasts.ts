@@ -5,11 +5,17 @@
  * bench:report` adds it to BENCHMARKS.md.
  */
 import type { SendProfile } from '@crm/shared/schemas';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { SEND_RATES } from '../../services/messaging/src/broadcasts/pacing';
 import { apiClient, type ApiClient } from './api-client';
 import { connectNumbers, launch, seedAudience } from './broadcast-setup';
 import { withCpuShare, type CpuShare } from './cpu-share';
+import { startDbCommandTally, tallySince } from './db-command-tally';
+import { startLocalStack } from '../../deploy/lib/local-stack';
 import { cpuProfileEnv, startOwnSystem, type OwnSystem } from './own-system';
+import { cpuSecondsOf, memoryOf } from './proc-stats';
 import { writeResult } from './results';
 import { sleep } from './stats';
 
@@ -21,18 +27,60 @@ export interface ProfileFigure {
   measured_per_s: number;
 }
 
+/** What the 2,000-recipient broadcast cost the messaging service, from launch until every recipient was read. */
+export interface LargeCost {
+  /** CPU of the messaging process (user + system) per recipient. */
+  messaging_cpu_ms_per_recipient: number;
+  /** Database commands the messaging process sent per recipient (heartbeats left out), and the largest kinds. */
+  db_commands_per_recipient: number;
+  db_commands_top: Record<string, number>;
+  /** The messaging process's resident memory once started, and its peak (VmHWM) at the end of the bench. */
+  messaging_ready_rss_mb: number | null;
+  messaging_peak_rss_mb: number | null;
+  /** Its V8 heap over the whole bench (heap-peak.mjs): the largest used heap, and the largest right after a full GC (alive). */
+  messaging_heap: { used_mb: number; after_full_gc_mb: number } | null;
+}
+
 export interface BroadcastFigures {
   profiles: ProfileFigure[];
-  large: { recipients: number; target_per_s: number; send_s: number; completed_s: number; all_read_s: number; per_s: number } & CpuShare;
+  large: { recipients: number; target_per_s: number; send_s: number; completed_s: number; all_read_s: number; per_s: number } & CpuShare &
+    Partial<LargeCost>;
 }
 
 const log = (line: string) => console.log(`[bench:broadcasts ${new Date().toISOString().slice(11, 19)}] ${line}`);
 const PROFILES: SendProfile[] = ['conservative', 'moderate', 'aggressive'];
 
 async function main(): Promise<void> {
-  const own = await startOwnSystem({ crmReplicas: 1, webhooksReplicas: 1, envFor: cpuProfileEnv(['messaging', 'crm']) });
+  // Messaging reaches the database through a counting proxy: its commands per recipient.
+  const tally = await startDbCommandTally((await startLocalStack()).MONGODB_URI);
+  const profiled = cpuProfileEnv(['messaging', 'crm']);
+  const heapDir = mkdtempSync(join(tmpdir(), 'bench-heap-'));
+  // BENCH_V8_FLAGS: V8 settings of the messaging process for an A/B of its memory (v8-flags.mjs).
+  const preloads = [
+    profiled?.messaging?.NODE_OPTIONS,
+    `--import ${resolve(__dirname, 'heap-peak.mjs')}`,
+    process.env.BENCH_V8_FLAGS ? `--import ${resolve(__dirname, 'v8-flags.mjs')}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const own = await startOwnSystem({
+    crmReplicas: 1,
+    webhooksReplicas: 1,
+    envFor: {
+      ...profiled,
+      messaging: {
+        ...profiled?.messaging,
+        NODE_OPTIONS: preloads,
+        HEAP_PEAK_DIR: heapDir,
+        MONGODB_URI: tally.uri,
+        BENCH_V8_FLAGS: process.env.BENCH_V8_FLAGS ?? '',
+      },
+    },
+  });
   try {
     const api = apiClient(own.system.baseUrl, own.key);
+    const messaging = own.system.process('messaging').snapshot().pid ?? 0;
+    const readyRss = memoryOf(messaging)?.rss_mb ?? null;
     const numbers = await connectNumbers(own);
     const figures: ProfileFigure[] = [];
     // Official numbers: about 10 s of sending per profile, one profile at a time.
@@ -47,16 +95,39 @@ async function main(): Promise<void> {
       ...(await Promise.all(PROFILES.map((profile, index) => measureProfile(own, api, numbers.qrcode[index]!, 'qrcode', profile, 5)))),
     );
     await seedAudience(own, 'large', 2_000, 60_000);
-    const { result: sent, ...cpu } = await withCpuShare(own, ['messaging', 'crm', 'webhooks'], () =>
+    const [commandsBefore, cpuBefore] = [tally.snapshot(), cpuSecondsOf(messaging) ?? 0];
+    const { result: sent, ...cpu } = await withCpuShare(own, ['messaging', 'crm', 'webhooks', 'simulator'], () =>
       measureLarge(own, api, numbers.official[3]!),
     );
-    const large = { ...sent, ...cpu };
+    const commands = tallySince(commandsBefore, tally.snapshot());
+    const perRecipient = (value: number) => Math.round((value / sent.recipients) * 100) / 100;
+    const large = {
+      ...sent,
+      ...cpu,
+      messaging_cpu_ms_per_recipient: perRecipient(((cpuSecondsOf(messaging) ?? 0) - cpuBefore) * 1000),
+      db_commands_per_recipient: perRecipient(commands.reduce((sum, [, count]) => sum + count, 0)),
+      db_commands_top: Object.fromEntries(commands.slice(0, 20).map(([name, count]) => [name, perRecipient(count)])),
+      messaging_ready_rss_mb: readyRss,
+      messaging_peak_rss_mb: memoryOf(messaging)?.peak_rss_mb ?? null,
+      messaging_heap: heapPeakOf(heapDir, messaging),
+    };
     const result: BroadcastFigures = { profiles: figures, large };
     writeResult('broadcasts', result);
     console.table(figures);
     console.log(large);
   } finally {
     await own.stop();
+    await tally.close();
+  }
+}
+
+/** What heap-peak.mjs last wrote for the process (it writes every second). */
+function heapPeakOf(dir: string, pid: number): LargeCost['messaging_heap'] {
+  try {
+    const peak = JSON.parse(readFileSync(join(dir, `messaging-${pid}.json`), 'utf8')) as { used_mb: number; after_full_gc_mb: number };
+    return { used_mb: peak.used_mb, after_full_gc_mb: peak.after_full_gc_mb };
+  } catch {
+    return null;
   }
 }
 

@@ -389,7 +389,18 @@ export function broadcastSection(results: BenchResults): string[] {
     '',
     `2,000 recipients, one official number, aggressive: all sent after ${large.send_s} s (${large.per_s}/s, ${percent(large.per_s / large.target_per_s)} of ${large.target_per_s}/s: ${mark(largeVerdict)}), \`completed\` after ${large.completed_s} s, every recipient \`read\` after ${large.all_read_s} s.`,
     ...cpuLine(large),
+    ...costLine(large),
     '',
+    ...(results.broadcastNotes ? [results.broadcastNotes, ''] : []),
+  ];
+}
+
+/** The 2,000-recipient broadcast's cost in the messaging service, launch to every recipient read. */
+function costLine(large: NonNullable<BenchResults['broadcasts']>['large']): string[] {
+  if (large.db_commands_per_recipient === undefined) return [];
+  const top = Object.entries(large.db_commands_top ?? {}).map(([name, count]) => `${name} ${count}`);
+  return [
+    `Messaging per recipient (launch to every recipient read, status callbacks included): ${large.messaging_cpu_ms_per_recipient} ms of CPU, ${large.db_commands_per_recipient} database commands (${top.join(', ')}); its RSS once started ${large.messaging_ready_rss_mb ?? '?'} MB, at its peak ${large.messaging_peak_rss_mb ?? '?'} MB${large.messaging_heap ? ` (V8 heap: at most ${large.messaging_heap.used_mb} MB used, ${large.messaging_heap.after_full_gc_mb} MB alive after a full collection)` : ''}.`,
   ];
 }
 

@@ -56,6 +56,8 @@ export interface BenchResults {
   webhookNotes?: string;
   /** bench-results/processes-notes.md, written by hand: where the memory of the processes goes. */
   processNotes?: string;
+  /** bench-results/broadcasts-notes.md, written by hand: what a profile of the broadcast figures found. */
+  broadcastNotes?: string;
 }
 
 const git = (...args: string[]): string => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
@@ -106,6 +108,7 @@ export function readResults(): BenchResults {
     ...(existsSync(resolve(RESULTS_DIR, 'capacity.json')) ? { capacity: read('capacity') } : {}),
     ...notes('webhookNotes', 'webhooks-notes.md'),
     ...notes('processNotes', 'processes-notes.md'),
+    ...notes('broadcastNotes', 'broadcasts-notes.md'),
     ...(existsSync(resolve(RESULTS_DIR, 'batch-events.json')) ? { 'batch-events': read('batch-events') } : {}),
     ...(existsSync(resolve(RESULTS_DIR, 'scaleout.json')) ? { scaleout: read('scaleout') } : {}),
     profiles: readProfiles(),
@@ -113,7 +116,7 @@ export function readResults(): BenchResults {
 }
 
 /** A section's notes, written by hand beside the figures, when the file exists. */
-function notes(key: 'webhookNotes' | 'processNotes', file: string): Partial<BenchResults> {
+function notes(key: 'webhookNotes' | 'processNotes' | 'broadcastNotes', file: string): Partial<BenchResults> {
   const path = resolve(RESULTS_DIR, file);
   return existsSync(path) ? { [key]: readFileSync(path, 'utf8').trim() } : {};
 }

@@ -23,7 +23,7 @@ export async function applyStatus(
   instance: ChatInstanceRecord,
   callback: Callback<'status'>,
 ): Promise<CallbackOutcome> {
-  const message = await deps.messages.getByExternalId(instance.id, callback.external_id);
+  const message = await deps.messages.getForStatus(instance.id, callback.external_id);
   if (!message) return 'retry';
   const at = deps.now();
   const written = await deps.messages.applyStatus(message, callback.status, callback.error, at, (next) =>

@@ -19,7 +19,7 @@ export function storeMessage(
   kind: 'message.received' | 'message.sent',
   alsoInTransaction?: (session: ClientSession) => Promise<void>,
 ): Promise<{ message: MessageView; conversation: ConversationRecord } | null> {
-  return retryOnConflict(async () => {
+  const storing = retryOnConflict(async () => {
     try {
       return await deps.transaction(async (session) => {
         const touched = await deps.conversations.touch(touch, session);
@@ -30,7 +30,7 @@ export function storeMessage(
         ];
         await deps.messages.insert(stored, events, session);
         await alsoInTransaction?.(session);
-        return { message: viewMessage(stored), conversation: touched.conversation };
+        return { stored, conversation: touched.conversation };
       });
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
@@ -40,6 +40,12 @@ export function storeMessage(
       throw new WriteConflict('conversation');
     }
   });
+  // Its status callbacks (due within the second) wait for this write instead of reading, or being sent back.
+  deps.messages.storing(
+    record,
+    storing.then((result) => result?.stored ?? null),
+  );
+  return storing.then((result) => result && { message: viewMessage(result.stored), conversation: result.conversation });
 }
 
 /** A conversation's first message creates it (conversation.created); a message in a closed one reopens it. */

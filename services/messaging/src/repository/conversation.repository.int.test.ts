@@ -5,6 +5,7 @@ import { instanceRecord, messageRecord, touchOf } from '../../../../test/support
 import { loadMessagingConfig } from '../config';
 import { storeMessage } from '../domain/store-message';
 import { createDeps } from '../wiring';
+import type { MessageRecord } from './message.repository';
 
 describe('conversation, message, number and template repositories', () => {
   let deps: ReturnType<typeof createDeps>;
@@ -55,6 +56,38 @@ describe('conversation, message, number and template repositories', () => {
     expect((await deps.messages.getById(orgId, record.id))?.status).toBe('read');
     expect(outcomes.filter((written) => written?.status === 'read')).toHaveLength(1);
     expect(await deps.messages.applyStatus({ ...record, status: 'read' }, 'delivered', null, new Date(), () => [])).toBeNull();
+  });
+
+  it('applies a status from the recent copy of a sent message, and from the stored one once an edit or a merge made the copy stale', async () => {
+    const orgId = newId('organization');
+    const instanceId = newId('chatInstance');
+    const touch = touchOf(orgId, newId('contact'), instanceId, { inbound: false });
+    const record = messageRecord(orgId, '', {
+      instance_id: instanceId,
+      contact_id: touch.contact.id,
+      status: 'sent',
+      external_id: 'wamid.7',
+    });
+    await storeMessage(deps, touch, record, 'message.sent');
+    const copy = (await deps.messages.getForStatus(instanceId, 'wamid.7'))!;
+    // What the status's event is built from (the message as it will be).
+    const seen: MessageRecord[] = [];
+    const eventOf = (next: MessageRecord) => (seen.push(next), testEvent(orgId));
+    const delivered = await deps.messages.applyStatus(copy, 'delivered', null, new Date(), (next) => [eventOf(next)]);
+    expect(delivered).toMatchObject({ status: 'delivered', content: 'hello' });
+
+    // Another writer edits the message and a merge moves it: the copy this replica keeps no longer says so.
+    const stale = (await deps.messages.getForStatus(instanceId, 'wamid.7'))!;
+    await deps.messages.applyEdit(record.id, 'edited', new Date(Date.now() + 1_000), () => []);
+    await deps.transaction((session) =>
+      deps.messages.moveConversation(orgId, stale.conversation_id, { conversation_id: 'conv_moved', contact_id: 'ct_moved' }, session),
+    );
+    const read = await deps.messages.applyStatus(stale, 'read', null, new Date(), (next) => [eventOf(next)]);
+    expect(read).toMatchObject({ status: 'read', content: 'edited', conversation_id: 'conv_moved', contact_id: 'ct_moved' });
+    expect(seen.at(-1)).toMatchObject({ status: 'read', content: 'edited', conversation_id: 'conv_moved', contact_id: 'ct_moved' });
+    // Read is its last status: the copy is dropped, and a late repeat reads the stored message (and changes nothing).
+    expect(await deps.messages.getForStatus(instanceId, 'wamid.7')).toMatchObject({ status: 'read' });
+    expect(await deps.messages.applyStatus(stale, 'delivered', null, new Date(), () => [])).toBeNull();
   });
 
   it('applies an edit once, and never an older one over a newer', async () => {

@@ -202,9 +202,8 @@ export function createConversationRepository(storage: Storage) {
      * Marks the conversation changed when one of its messages changed (status, edit), so that a client recovering
      * missed events by `updated_after` (spec §6 rule 8) finds it.
      */
-    async touchUpdatedAt(orgId: string, id: string, at: Date): Promise<void> {
-      await conversations.model.updateOne({ _id: id, org_id: orgId }, { $max: { updated_at: at } });
-    },
+    touchUpdatedAt: (orgId: string, id: string, at: Date): Promise<void> =>
+      conversations.updateBeside({ _id: id, org_id: orgId }, { $max: { updated_at: at } }),
 
     /** Conversations whose window alarm is due (the expiry scheduler's batch), earliest first. */
     dueWindowAlarms: (now: Date, limit: number) =>

@@ -10,6 +10,7 @@ import {
 } from '@crm/shared';
 import type { Channel } from '@crm/shared/schemas';
 import { Schema, type ClientSession } from 'mongoose';
+import { RecentMessages } from './recent-messages';
 
 export type MessageStatus = 'queued' | 'sent' | 'delivered' | 'read' | 'failed' | 'received';
 
@@ -91,6 +92,11 @@ export type MessageRepository = ReturnType<typeof createMessageRepository>;
 
 export const providerKey = (instanceId: string, externalId: string): string => `${instanceId}:${externalId}`;
 
+/** Statuses after which no status callback is expected: the message leaves the recent ones. */
+const LAST_STATUSES: MessageStatus[] = ['read', 'failed'];
+/** Messages whose statuses are still expected, kept per replica (a broadcast at 80/s with statuses ~1 s later keeps ~100). */
+const RECENT_CAPACITY = 2_000;
+
 export function createMessageRepository(storage: Storage) {
   const messages = new RecordStore<MessageRecord>(storage, {
     model: 'Message',
@@ -104,8 +110,33 @@ export function createMessageRepository(storage: Storage) {
         ? { provider_key: fields.external_id ? providerKey(fields.instance_id, fields.external_id) : null }
         : {},
   });
+  const recent = new RecentMessages(RECENT_CAPACITY);
+  const keyOf = (record: MessageRecord) => (record.external_id ? providerKey(record.instance_id, record.external_id) : undefined);
+  const remember = (record: MessageRecord) => {
+    const key = keyOf(record);
+    if (!key || record.direction !== 'outbound') return;
+    if (LAST_STATUSES.includes(record.status)) recent.forget(key);
+    else recent.set(key, record);
+  };
   return {
     collection: messages.collection,
+
+    /**
+     * A message this replica is storing (after its provider accepted it): its status callbacks wait for the write
+     * and take the message as stored (getForStatus), instead of reading it or asking the provider to retry.
+     */
+    storing(record: MessageRecord, stored: Promise<MessageRecord | null>): void {
+      const key = keyOf(record);
+      if (!key || record.direction !== 'outbound') return;
+      recent.storing(key, stored);
+      stored.then(
+        (message) => {
+          recent.stored(key, stored);
+          if (message) remember(message);
+        },
+        () => recent.stored(key, stored),
+      );
+    },
 
     /**
      * Inserts the message with its events; false when the provider id on this number is already stored. In a
@@ -120,6 +151,16 @@ export function createMessageRepository(storage: Storage) {
     getStored: (orgId: string, id: string) => messages.findOne({ _id: id, org_id: orgId }),
 
     getByExternalId: (instanceId: string, externalId: string) => messages.findOne({ provider_key: providerKey(instanceId, externalId) }),
+
+    /**
+     * The message a status callback is about: as this replica is storing it, or its recent copy, possibly stale
+     * (only for applyStatus, whose write is conditional on what the copy says); otherwise read.
+     */
+    async getForStatus(instanceId: string, externalId: string): Promise<MessageRecord | null> {
+      const key = providerKey(instanceId, externalId);
+      const stored = await recent.whenStored(key)?.catch(() => null);
+      return stored ?? recent.get(key) ?? messages.findOne({ provider_key: key });
+    },
 
     /** Outbound messages a number sent since `since` (its warm-up volume). */
     countOutboundSince: (orgId: string, instanceId: string, since: Date) =>
@@ -136,10 +177,11 @@ export function createMessageRepository(storage: Storage) {
     },
 
     /**
-     * A provider status callback on the message as the caller read it: one update conditional on the status read,
-     * that only moves the status forward, with its event. Null when it is already at (or past) that status: repeats
-     * change nothing. When another status changed the message since it was read, it is read again and tried again
-     * (the conflict policy).
+     * A provider status callback on the message as the caller read it: one update conditional on the message being
+     * as read (its status, its last change, its conversation and contact: what the event carries), that only moves
+     * the status forward, with its event. Null when it is already at (or past) that status: repeats change nothing.
+     * When anything changed the message since it was read (another status, an edit, a merge, or a stale recent
+     * copy), it is read again and tried again (the conflict policy).
      */
     applyStatus(
       read: MessageRecord,
@@ -153,12 +195,22 @@ export function createMessageRepository(storage: Storage) {
         if (!current || !MOVES_FROM[status]?.includes(current.status)) return null;
         const next: MessageRecord = { ...current, status, error: error ?? current.error, updated_at: at };
         const updated = await messages.update(
-          { _id: current.id, status: current.status },
+          {
+            _id: current.id,
+            status: current.status,
+            updated_at: current.updated_at,
+            conversation_id: current.conversation_id,
+            contact_id: current.contact_id,
+          },
           { status, error: next.error, updated_at: at },
           { events: events(next) },
         );
-        if (updated) return updated;
+        if (updated) {
+          remember(updated);
+          return updated;
+        }
         current = await messages.findOne({ _id: current.id });
+        if (current) remember(current);
         throw new WriteConflict('message');
       });
     },

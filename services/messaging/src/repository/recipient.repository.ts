@@ -109,6 +109,13 @@ export function createRecipientRepository(storage: Storage) {
       return result.modifiedCount > 0;
     },
 
+    /**
+     * A delivery of the recipient's message, or its reading: the recipient moves forward to it (a repeat or a late
+     * one changes nothing). No answer: the write goes beside the other status writes of the moment.
+     */
+    moveStatus: (messageId: string, status: 'delivered' | 'read', at: Date) =>
+      recipients.updateBeside({ message_id: messageId, status: { $in: MOVES_FROM[status] } }, { $set: { status, updated_at: at } }),
+
     /** A delivery status of the recipient's message; the record before the change, or null when nothing changed. */
     applyStatus: (messageId: string, status: 'delivered' | 'read' | 'failed', error: RecipientRecord['error'], at: Date) =>
       recipients.update(

@@ -77,4 +77,22 @@ describe('concurrent single-document commands on the real database server', () =
     expect([three?.id, four?.id, five?.id]).toEqual(['it_3', 'it_4', 'it_5']);
     expect(counted.commands).toHaveLength(3);
   });
+
+  it('sends updates without an answer started together as one command, each applied to its own document', async () => {
+    const at = new Date(Date.UTC(2026, 10, 26));
+    const counted = withCommandCount(() =>
+      Promise.all([
+        items.updateBeside({ _id: 'it_6', org_id: 'org_a' }, { $set: { name: 'Six' } }),
+        items.updateBeside({ _id: 'it_7', org_id: 'org_a' }, { $max: { deleted_at: at } }),
+        items.updateBeside({ _id: 'it_8', org_id: 'org_b' }, { $set: { name: 'not this organization' } }),
+        items.updateBeside({ _id: 'it_missing' }, { $set: { name: 'nobody' } }),
+      ]),
+    );
+    await counted.result;
+    expect(counted.commands).toEqual(['update:coalesced_items']);
+    expect(await items.findOne({ _id: 'it_6' })).toEqual({ ...item(6), name: 'Six' });
+    expect(await items.findOne({ _id: 'it_7' })).toEqual({ ...item(7), deleted_at: at });
+    expect(await items.findOne({ _id: 'it_8' })).toEqual(item(8));
+    expect(await items.findOne({ _id: 'it_missing' })).toBeNull();
+  });
 });

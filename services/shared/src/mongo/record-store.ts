@@ -285,6 +285,15 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     return { derive: (fields: Partial<R>) => derive({ ...guard, ...fields } as Partial<R>), guard };
   }
 
+  /**
+   * One single-document update that carries no events and needs no answer (a date moved forward, a row's status),
+   * sent beside the other such updates of this turn of the loop in one command; settles once stored. The driver's
+   * operators as given: no derived keys, no revision, no schema casting.
+   */
+  updateBeside(filter: StoreFilter, operators: Document): Promise<void> {
+    return this.coalesced.updateOne(filter, operators);
+  }
+
   /** The same change on every matching record (no events); returns how many changed. */
   async updateMany(filter: StoreFilter, change: Change<R>, options: { session?: ClientSession } = {}): Promise<number> {
     const set = operatorsOf(change).$set ?? {};

@@ -15,6 +15,13 @@ export async function applyRecipientStatus(
 ): Promise<void> {
   if (message.sender.type !== 'broadcast' || status === 'sent') return;
   const at = deps.now();
+  const broadcastId = message.broadcast_id ?? message.sender.id;
+  if (status !== 'failed' && broadcastId) {
+    // Marks the stats stale also after a repeat that moved nothing: one more count, where the answer would cost a read.
+    await deps.broadcasts.recipients.moveStatus(message.id, status, at);
+    await deps.broadcasts.records.noteRecipientChange(broadcastId, at);
+    return;
+  }
   const before = await deps.broadcasts.recipients.applyStatus(message.id, status, error, at);
   if (!before) return;
   await deps.broadcasts.records.noteRecipientChange(before.broadcast_id, at);
