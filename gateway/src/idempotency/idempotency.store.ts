@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@crm/shared/mongo-driver';
+import { CoalescedCommands, isDuplicateKeyError } from '@crm/shared/mongo-driver';
 import type { Collection, Db } from 'mongodb';
 
 export interface StoredResponse {
@@ -44,6 +44,8 @@ export interface IdempotencyLimits {
  */
 export class IdempotencyStore {
   private readonly records: Collection<IdempotencyDoc>;
+  /** Claims and completions of concurrent requests go to the server as one command each (coalesced-commands.ts). */
+  private readonly coalesced: CoalescedCommands;
   private readonly ttlMs: number;
   private readonly lockMs: number;
 
@@ -52,6 +54,7 @@ export class IdempotencyStore {
     private readonly limits: IdempotencyLimits,
   ) {
     this.records = db.collection<IdempotencyDoc>('idempotency_keys');
+    this.coalesced = new CoalescedCommands(this.records as unknown as Collection);
     this.ttlMs = limits.ttlMs;
     this.lockMs = limits.lockMs ?? 60_000;
   }
@@ -74,7 +77,7 @@ export class IdempotencyStore {
       expires_at: new Date(now.getTime() + this.ttlMs),
     };
     try {
-      await this.records.insertOne(fresh);
+      await this.coalesced.insert(fresh);
       return { outcome: 'claimed' };
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
@@ -97,7 +100,7 @@ export class IdempotencyStore {
   async complete(orgId: string, key: string, response: StoredResponse, now = new Date()): Promise<void> {
     const _id = `${orgId}:${key}`;
     if (response.status < 400) {
-      await this.records.updateOne({ _id }, { $set: { state: 'done', response } });
+      await this.coalesced.updateOne({ _id }, { $set: { state: 'done', response } });
       return;
     }
     const { maxErrorsPerOrganization: cap, errorTtlMs } = this.limits;

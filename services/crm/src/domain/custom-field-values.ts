@@ -38,7 +38,8 @@ export async function checkCustomFields(
       definition.default_value !== null &&
       definition.default_value !== undefined
     ) {
-      result[definition.key] = definition.default_value;
+      // The definitions are shared by every request of the replica (the repository's cache): the value is copied.
+      result[definition.key] = structuredClone(definition.default_value);
     }
     const present = result[definition.key];
     if (definition.required && (present === undefined || present === null || present === '')) {
@@ -58,7 +59,7 @@ export async function checkCustomFields(
  * upsert: one request, one view of the definitions, and one query instead of one per item.
  */
 export function withDefinitionsOnce<D extends Pick<CrmDeps, 'customFields'>>(deps: D): D {
-  const read = new Map<string, Promise<CustomFieldRecord[]>>();
+  const read = new Map<string, Promise<readonly CustomFieldRecord[]>>();
   const activeFor = (orgId: string, entity: CustomFieldEntity) => {
     const key = `${orgId}|${entity}`;
     const definitions = read.get(key) ?? deps.customFields.activeFor(orgId, entity);

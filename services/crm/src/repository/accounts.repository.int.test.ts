@@ -1,12 +1,17 @@
-import { createLogger, newId } from '@crm/shared';
-import { describe, expect, it } from 'vitest';
+import { connectStorage, createLogger, newId, type Storage } from '@crm/shared';
+import { describe, expect, inject, it } from 'vitest';
 import { useDatabase } from '../../../../test/support/integration';
 import type { CrmDeps } from '../domain/deps';
 import { createDeps } from '../wiring';
+import { createCustomFieldRepository, type CustomFieldRepository } from './custom-field.repository';
 
 describe('organization, key, member and custom-field repositories', () => {
   let deps: CrmDeps;
-  useDatabase('crm_accounts', (storage) => void (deps = createDeps(storage, createLogger('test', 'silent'))));
+  let storage: Storage;
+  useDatabase('crm_accounts', (opened) => {
+    storage = opened;
+    deps = createDeps(storage, createLogger('test', 'silent'));
+  });
 
   it('finds a key by its hash, and revokes it once', async () => {
     const orgId = newId('organization');
@@ -76,5 +81,37 @@ describe('organization, key, member and custom-field repositories', () => {
     await deps.customFields.insert({ ...field, id: newId('customField'), entity: 'deal' });
     expect((await deps.customFields.activeFor(orgId, 'contact')).map((found) => found.options)).toEqual([null]);
     expect(await deps.customFields.count(orgId)).toBe(2);
+  });
+
+  it("reuses an organization's definitions, and every replica sees a new one once its insert has answered", async () => {
+    const orgId = newId('organization');
+    const field = (key: string) => ({
+      id: newId('customField'),
+      org_id: orgId,
+      key,
+      label: key,
+      type: 'text' as const,
+      entity: 'contact' as const,
+      options: null,
+      default_value: null,
+      required: true,
+      is_active: true,
+      created_at: new Date(),
+      updated_at: new Date(),
+    });
+    // Another replica: its own connection to the same database, its own cache.
+    const other = await connectStorage(inject('integration').MONGODB_URI, storage.connection.name);
+    const replica = createCustomFieldRepository(other);
+    try {
+      await deps.customFields.insert(field('industry'));
+      const keys = async (of: CustomFieldRepository) => (await of.activeFor(orgId, 'contact')).map((found) => found.key).sort();
+      expect(await keys(replica)).toEqual(['industry']);
+      // The replica's copy predates this insert, which answers only once that copy has expired.
+      await deps.customFields.insert(field('region'));
+      expect(await keys(replica)).toEqual(['industry', 'region']);
+      expect(await keys(deps.customFields)).toEqual(['industry', 'region']);
+    } finally {
+      await other.close();
+    }
   });
 });

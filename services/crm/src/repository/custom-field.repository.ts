@@ -1,4 +1,6 @@
-import { type PageRequest, RecordStore, type Storage } from '@crm/shared';
+import { type PageRequest, RecordStore, type Storage, TtlCache } from '@crm/shared';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { performance } from 'node:perf_hooks';
 import { Schema } from 'mongoose';
 
 export const CUSTOM_FIELD_ENTITIES = ['contact', 'company', 'deal'] as const;
@@ -56,6 +58,15 @@ customFieldSchema.index({ org_id: 1, created_at: -1, _id: -1 });
 
 export type CustomFieldRepository = ReturnType<typeof createCustomFieldRepository>;
 
+/**
+ * How long a replica reuses an organization's active definitions (every contact, company and deal write checks
+ * them: one query per write otherwise). The cache stays exact across replicas because every write of a definition
+ * goes through `insert` below, which answers only once this long has passed since it was stored: by then every
+ * replica's copy read before the write has expired (an entry lives from the start of its read), so a request sent
+ * after the definition was written is checked against it, on any replica.
+ */
+export const DEFINITIONS_CACHE_MS = 500;
+
 export function createCustomFieldRepository(storage: Storage) {
   const fields = new RecordStore<CustomFieldRecord>(storage, {
     model: 'CustomField',
@@ -64,10 +75,18 @@ export function createCustomFieldRepository(storage: Storage) {
     // An empty option list is stored by some writers; the API promises null, never [].
     fromStored: (record) => ({ ...record, options: record.options && record.options.length > 0 ? record.options : null }),
   });
+  const active = new TtlCache<CustomFieldRecord[]>(DEFINITIONS_CACHE_MS);
   return {
-    insert: (record: CustomFieldRecord) => fields.insert(record),
+    async insert(record: CustomFieldRecord) {
+      const stored = await fields.insert(record);
+      active.invalidatePrefix(`${record.org_id}|`);
+      await sleep(DEFINITIONS_CACHE_MS);
+      return stored;
+    },
     count: (orgId: string) => fields.count({ org_id: orgId }),
-    activeFor: (orgId: string, entity: CustomFieldEntity) => fields.findMany({ org_id: orgId, entity, is_active: true }),
+    /** Shared between requests: read-only to callers. */
+    activeFor: (orgId: string, entity: CustomFieldEntity): Promise<readonly CustomFieldRecord[]> =>
+      active.get(`${orgId}|${entity}`, () => fields.findMany({ org_id: orgId, entity, is_active: true }), performance.now()),
     list: (orgId: string, entity: CustomFieldEntity | undefined, page: PageRequest) =>
       fields.listPage([{ org_id: orgId, ...(entity ? { entity } : {}) }], { field: 'created_at', order: 'desc', type: 'date' }, page),
   };

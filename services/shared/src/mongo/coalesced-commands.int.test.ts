@@ -2,6 +2,7 @@ import { Schema } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testStorage } from '../../../../test/support/integration';
 import { isDuplicateKeyError } from './client';
+import { CoalescedCommands } from './coalesced-commands';
 import { withCommandCount } from './command-count';
 import { RecordStore } from './record-store';
 import type { Storage } from './storage';
@@ -94,5 +95,25 @@ describe('concurrent single-document commands on the real database server', () =
     expect(await items.findOne({ _id: 'it_7' })).toEqual({ ...item(7), deleted_at: at });
     expect(await items.findOne({ _id: 'it_8' })).toEqual(item(8));
     expect(await items.findOne({ _id: 'it_missing' })).toBeNull();
+  });
+
+  it('sends updates started together as one command; an update that fails fails its own caller alone', async () => {
+    const collection = storage.connection.db!.collection('coalesced_updates');
+    await collection.insertMany([0, 1, 2].map((n) => ({ _id: `up_${n}` as unknown as never, n, state: 'running' })));
+    const commands = new CoalescedCommands(collection);
+    const counted = withCommandCount(() =>
+      Promise.allSettled([
+        commands.updateOne({ _id: 'up_0' }, { $set: { state: 'done' } }),
+        commands.updateOne({ _id: 'up_1' }, { $set: { state: 'done' } }),
+        // Not a number: the server refuses this one alone.
+        commands.updateOne({ _id: 'up_2' }, { $inc: { state: 1 } }),
+        commands.updateOne({ _id: 'up_missing' }, { $set: { state: 'done' } }),
+      ]),
+    );
+    const outcomes = await counted.result;
+    expect(counted.commands).toEqual(['update:coalesced_updates']);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    const stored = await collection.find({}, { sort: { _id: 1 } }).toArray();
+    expect(stored.map((doc) => doc.state)).toEqual(['done', 'done', 'running']);
   });
 });

@@ -1,5 +1,12 @@
 import DataLoader from 'dataloader';
-import { MongoBulkWriteError, MongoServerError, type AnyBulkWriteOperation, type Collection, type Document } from 'mongodb';
+import {
+  MongoBulkWriteError,
+  MongoServerError,
+  type AnyBulkWriteOperation,
+  type Collection,
+  type Document,
+  type UpdateFilter,
+} from 'mongodb';
 import type { Model } from 'mongoose';
 import type { StoredDocument } from './stored-document';
 
@@ -14,38 +21,30 @@ interface ReadById {
 
 type Primitive = string | number | boolean | null;
 
-/** A single-document update whose caller needs no answer but that it was applied. */
+/** An update of at most one document, whose caller needs no count back. */
 interface UpdateOne {
   filter: Document;
-  update: Document;
+  update: UpdateFilter<Document>;
 }
 
 /**
  * Single-document commands on one collection that start in the same turn of the event loop, sent as one: inserts as
- * one unordered insertMany (each caller learns its own document's failure, e.g. a duplicate key), reads by _id under
- * the same conditions as one find with `$in`, updates that answer nothing as one unordered bulkWrite. A batch upsert's items and concurrent requests step through their
+ * one unordered insertMany (each caller learns its own document's failure, e.g. a duplicate key), updates as one
+ * unordered bulk write, reads by _id under the same conditions as one find with `$in` (with a mongoose model). A batch upsert's items and concurrent requests step through their
  * round trips side by side, so ten items cost one command per step instead of ten. The
  * wait is until the next turn of the loop (setImmediate), microseconds when idle. Writes inside a transaction and
  * reads with other shapes go directly.
  */
 export class CoalescedCommands {
   private readonly inserts: DataLoader<Document, true>;
-  private readonly reads: DataLoader<ReadById, StoredDocument | null, ReadById>;
   private readonly updates: DataLoader<UpdateOne, true, UpdateOne>;
+  private readonly reads: DataLoader<ReadById, StoredDocument | null, ReadById> | undefined;
 
-  constructor(collection: Collection<Document>, model: Model<StoredDocument>) {
+  constructor(collection: Collection<Document>, model?: Model<StoredDocument>) {
     const options = { cache: false, maxBatchSize: 1_000, batchScheduleFn: (dispatch: () => void) => setImmediate(dispatch) };
     this.inserts = new DataLoader((docs) => insertEach(collection, docs), options);
-    this.reads = new DataLoader((reads) => readEach(model, reads), options);
     this.updates = new DataLoader((updates) => updateEach(collection, updates), options);
-  }
-
-  /**
-   * Applies one update to the first document `filter` matches (none: nothing happens), beside the other updates of
-   * this turn; settles once it is stored. The driver's own operators and types: no schema casting.
-   */
-  async updateOne(filter: Document, update: Document): Promise<void> {
-    await this.updates.load({ filter, update });
+    this.reads = model && new DataLoader((reads) => readEach(model, reads), options);
   }
 
   /** Inserts one document; a failure of this document alone (a duplicate key) rejects with the server's error. */
@@ -53,13 +52,18 @@ export class CoalescedCommands {
     await this.inserts.load(doc);
   }
 
+  /** Updates the one document `filter` matches, if any; a failure of this update alone rejects with the server's error. */
+  async updateOne(filter: Document, update: UpdateFilter<Document>): Promise<void> {
+    await this.updates.load({ filter, update });
+  }
+
   /**
    * The document `filter` matches, when the filter is an _id and plain equalities (null included): undefined when
-   * the filter has another shape (the caller queries itself).
+   * the filter has another shape or there is no model (the caller queries itself).
    */
   findById(filter: Record<string, unknown>): Promise<StoredDocument | null> | undefined {
     const { _id: id, ...rest } = filter;
-    if (typeof id !== 'string' || !Object.values(rest).every(isPrimitive)) return undefined;
+    if (!this.reads || typeof id !== 'string' || !Object.values(rest).every(isPrimitive)) return undefined;
     return this.reads.load({ id, rest: rest as Record<string, Primitive>, shape: JSON.stringify(rest) });
   }
 }
@@ -67,28 +71,31 @@ export class CoalescedCommands {
 const isPrimitive = (value: unknown): value is Primitive =>
   value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
-function insertEach(collection: Collection<Document>, docs: readonly Document[]): Promise<Array<true | Error>> {
-  return eachOutcome(docs.length, () => collection.insertMany(docs as Document[], { ordered: false }));
-}
+const insertEach = (collection: Collection<Document>, docs: readonly Document[]) =>
+  eachOutcome(docs.length, () => collection.insertMany(docs as Document[], { ordered: false }));
 
-function updateEach(collection: Collection<Document>, updates: readonly UpdateOne[]): Promise<Array<true | Error>> {
-  const operations: AnyBulkWriteOperation[] = updates.map(({ filter, update }) => ({ updateOne: { filter, update } }));
-  return eachOutcome(updates.length, () => collection.bulkWrite(operations, { ordered: false }));
-}
+const updateEach = (collection: Collection<Document>, updates: readonly UpdateOne[]) =>
+  eachOutcome(updates.length, () =>
+    collection.bulkWrite(
+      updates.map(({ filter, update }): AnyBulkWriteOperation<Document> => ({ updateOne: { filter, update } })),
+      { ordered: false },
+    ),
+  );
 
-/** The outcome of each of `count` writes sent as one unordered command: true, or that write's own failure. */
+/** Runs one unordered write of `count` operations: each caller gets its own operation's failure, or true. */
 async function eachOutcome(count: number, write: () => Promise<unknown>): Promise<Array<true | Error>> {
-  const done = Array.from({ length: count }, () => true as const);
   try {
     await write();
-    return done;
+    return Array.from({ length: count }, () => true);
   } catch (error) {
     if (!(error instanceof MongoBulkWriteError)) throw error;
     const failures = new Map([error.writeErrors].flat().map((failure) => [failure.index, failure]));
     if (failures.size === 0) throw error;
-    return done.map((ok, index) => {
+    return Array.from({ length: count }, (_, index) => {
       const failure = failures.get(index);
-      return failure ? new MongoServerError({ message: failure.errmsg ?? 'write failed', code: failure.code, errmsg: failure.errmsg }) : ok;
+      return failure
+        ? new MongoServerError({ message: failure.errmsg ?? 'write failed', code: failure.code, errmsg: failure.errmsg })
+        : true;
     });
   }
 }

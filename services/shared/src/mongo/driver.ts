@@ -3,5 +3,6 @@
  * capabilities checked, duplicate keys, per-request command counting — without mongoose (the gateway).
  */
 export * from './client';
+export * from './coalesced-commands';
 export * from './command-count';
 export * from './store';
