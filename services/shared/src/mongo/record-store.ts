@@ -139,22 +139,19 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     options: { few?: boolean } = {},
   ): Promise<KeysetPage<S>> {
     if (!conditions) return { items: [], hasMore: false, next: undefined };
-    // Without what `record` drops anyway (a contact's search keys are half its size: the store sends, and the driver
-    // decodes, half as much per page), but with the sort key, internal or not: the next page's position is read off it.
-    const { [order.field]: _sortKey, ...projection } = this.hidden;
-    const result = await this.storedPage(conditions, order, page, { ...options, projection });
+    const result = await this.storedPage(conditions, order, page, options);
     return { ...result, items: result.items.map(this.record) };
   }
 
-  /** The same page as stored documents, internal keys included unless a `projection` leaves them out. */
+  /** The same page as stored documents, internal keys included. */
   async storedPage(
     conditions: StoreFilter[],
     order: PageOrder,
     page: PageRequest,
-    options: { few?: boolean; projection?: Record<string, 0> } = {},
+    options: { few?: boolean } = {},
   ): Promise<KeysetPage<StoredDocument>> {
     const fetch = (filter: StoreFilter, sort: Record<string, SortOrder>, limit: number) =>
-      this.model.find(filter, options.projection).sort(sort).limit(limit).lean<StoredDocument[]>();
+      this.model.find(filter).sort(sort).limit(limit).lean<StoredDocument[]>();
     const need = page.limit + 1;
     const rows =
       this.windows && !options.few
