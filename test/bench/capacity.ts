@@ -11,14 +11,16 @@
  * CAPACITY_TENANT_CONCURRENCY (the gateway's TENANT_CONCURRENCY; its default when unset), CAPACITY_CRM_CALLS_PER_ORG
  * (the CRM's CRM_CALL_CONCURRENCY_PER_ORG, its default when unset; 0: no per-organization share), CAPACITY_PROFILE=1 (every
  * process writes spans; the light requests' wait is split by where it was spent: capacity-profile.ts. Tracing costs
- * CPU, so a profiled run's latencies are not comparable with an unprofiled one's), BENCH_CPU_PROFILE=<dir> (the
- * gateway's CPU profile).
+ * CPU, so a profiled run's latencies are not comparable with an unprofiled one's), BENCH_CPU_PROFILE=<dir> (CPU
+ * profiles of the gateway and the CRM replicas). Also reports the CPU of the gateway, the CRM replicas and its own
+ * load generator over the overload, and the machine's load average.
  */
 import autocannon from 'autocannon';
 import { loadavg } from 'node:os';
 import { machineInfo } from './config';
 import { DEFAULT_TENANT_CONCURRENCY } from '../../gateway/src/config';
 import { waitProfile, type WaitProfile } from './capacity-profile';
+import { withCpuShare, type CpuShare } from './cpu-share';
 import { cpuProfileEnv, startOwnSystem, type OwnSystem } from './own-system';
 import { writeResult } from './results';
 import { seedContacts } from './seed';
@@ -58,6 +60,11 @@ export interface CapacityFigures {
   goodput_ratio: number | null;
   /** The machine's 1-minute load average when the overload began (the machine is shared; 2 cores). */
   load_average?: number;
+  /**
+   * CPU over the overload, in % of one core: the gateway, each CRM replica, and the benchmark's own load generator
+   * (this process with its two client worker threads) — on 2 shared cores, what the system under test did not get.
+   */
+  overload_cpu?: CpuShare['cpu_percent'];
   /** With CAPACITY_PROFILE=1: where the light organization's requests waited under overload. */
   light_wait_profile?: WaitProfile;
 }
@@ -112,14 +119,15 @@ async function main(): Promise<void> {
   const concurrency = process.env.CAPACITY_TENANT_CONCURRENCY;
   const callsPerOrg = process.env.CAPACITY_CRM_CALLS_PER_ORG;
   const profile = process.env.CAPACITY_PROFILE === '1';
+  // BENCH_CPU_PROFILE=<dir>: the gateway and each CRM replica also write a CPU profile of the whole run there.
+  const profiled = cpuProfileEnv(['gateway', 'crm']);
   const own = await startOwnSystem({
     crmReplicas: 2,
     webhooksReplicas: 1,
     // The bulkheads on (own-system turns them off for the other benches); the default sizes unless told otherwise.
-    // BENCH_CPU_PROFILE=<dir>: the gateway also writes a CPU profile of the whole run there.
     envFor: {
-      gateway: { TENANT_CONCURRENCY: concurrency ?? DEFAULT_TENANT_CONCURRENCY, ...cpuProfileEnv(['gateway'])?.gateway },
-      ...(callsPerOrg === undefined ? {} : { crm: { CRM_CALL_CONCURRENCY_PER_ORG: callsPerOrg } }),
+      gateway: { TENANT_CONCURRENCY: concurrency ?? DEFAULT_TENANT_CONCURRENCY, ...profiled?.gateway },
+      crm: { ...(callsPerOrg === undefined ? {} : { CRM_CALL_CONCURRENCY_PER_ORG: callsPerOrg }), ...profiled?.crm },
     },
     traces: profile,
   });
@@ -136,10 +144,16 @@ async function main(): Promise<void> {
     log(`overload: ${HEAVY_PATH} from ${clients} clients, ${LIGHT_PATH} of another organization at ${lightRate}/s`);
     const overloadFrom = Date.now();
     const [loadAverage = 0] = loadavg();
-    const [heavy, lightLoad] = await Promise.all([
-      drive(own, own.key, HEAVY_PATH, clients, seconds),
-      drive(own, light.key, LIGHT_PATH, 4, seconds, lightRate),
-    ]);
+    const clientCpuBefore = process.cpuUsage();
+    const overload = await withCpuShare(own, ['gateway', 'crm-1', 'crm-2'], () =>
+      Promise.all([drive(own, own.key, HEAVY_PATH, clients, seconds), drive(own, light.key, LIGHT_PATH, 4, seconds, lightRate)]),
+    );
+    const [heavy, lightLoad] = overload.result;
+    const clientCpu = process.cpuUsage(clientCpuBefore);
+    const overloadCpu = {
+      ...overload.cpu_percent,
+      load_generator: Math.round((clientCpu.user + clientCpu.system) / 1e4 / ((Date.now() - overloadFrom) / 1000)),
+    };
     const goodput = heavy.goodput + lightLoad.goodput;
     // The span files are written every 200 ms: wait for the last ones.
     if (profile) await sleep(2_000);
@@ -155,6 +169,7 @@ async function main(): Promise<void> {
       capacity,
       overload: { heavy, light: lightLoad },
       load_average: round(loadAverage, 1),
+      overload_cpu: overloadCpu,
       goodput_ratio: capacity.goodput > 0 ? round(goodput / capacity.goodput, 2) : null,
       ...(lightWait ? { light_wait_profile: lightWait } : {}),
     };
@@ -170,6 +185,8 @@ async function main(): Promise<void> {
       'light 5xx': lightLoad.fivexx,
       'light 2xx/s': lightLoad.goodput,
       'goodput / capacity': figures.goodput_ratio,
+      'load average (1 min) at the overload': figures.load_average,
+      'CPU % of a core under overload': JSON.stringify(overloadCpu),
     });
     if (lightWait) {
       log(`light requests traced: ${lightWait.requests}; where they waited (ms):`);

@@ -27,6 +27,14 @@ export function capacitySection({ capacity: figures }: BenchResults): string[] {
     `| overload: goodput (both) / capacity | ${ratio ?? '—'} | ≥ 0.8 | ${ok(ratio !== null && ratio >= 0.8)} |`,
     '',
     ...(figures.load_average === undefined ? [] : [`Load average (1 min, 2 cores) when the overload began: ${figures.load_average}.`, '']),
+    ...(figures.overload_cpu === undefined
+      ? []
+      : [
+          `CPU over the overload, % of one core: ${Object.entries(figures.overload_cpu)
+            .map(([name, percent]) => `${name.replace('_', ' ')} ${percent}`)
+            .join(', ')}.`,
+          '',
+        ]),
     `The other organization's ${light.clients} clients each wait for their answer, so its number of answers falls as its latency grows. Runs side by side and what the profile says: [docs/capacity.md](docs/capacity.md) ("Measured").`,
     '',
     ...waitSection(figures.light_wait_profile),

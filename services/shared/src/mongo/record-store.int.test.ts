@@ -110,6 +110,29 @@ describe('the storage kit on the real database server', () => {
     }
   });
 
+  it('pages by an internal sort key: the page reads it for the next position, the records never show it nor the outbox', async () => {
+    const named = new RevisionedRecords<Thing>(storage, {
+      model: 'NamedThing',
+      schema: thingSchema().set('collection', 'named'),
+      what: 'thing',
+      outbox: true,
+      internal: ['name_key'],
+      derive: (fields) => (fields.name ? { name_key: fields.name.toLowerCase() } : {}),
+    });
+    await named.model.init();
+    const names = ['delta', 'Alpha', 'charlie', 'Bravo', 'echo'];
+    for (const [n, name] of names.entries()) await named.insert({ ...thing(n), name }, { events: [testEvent('org_a')] });
+    const seen: Array<Record<string, unknown>> = [];
+    let after;
+    do {
+      const page = await named.listPage([{ org_id: 'org_a' }], { field: 'name_key', order: 'asc', type: 'string' }, { limit: 2, after });
+      seen.push(...(page.items as unknown as Array<Record<string, unknown>>));
+      after = page.next;
+    } while (after);
+    expect(seen.map((record) => record.name)).toEqual(['Alpha', 'Bravo', 'charlie', 'delta', 'echo']);
+    for (const record of seen) expect(Object.keys(record).filter((key) => key === 'name_key' || key.startsWith('_'))).toEqual([]);
+  });
+
   it('commits the writes of a transaction together or not at all, and wakes the relay only after the commit', async () => {
     const woken: string[] = [];
     const unsubscribe = storage.outbox.subscribe({
