@@ -14,13 +14,11 @@ import { completeIfDone } from '../domain/broadcasts/final-status';
 const CHECK_EVERY_MS = 250;
 const BATCH = 100;
 /**
- * Sends one lane has in flight at once (at the provider, then storing): two seconds of sends at its fastest pace,
- * 8 to 160. The schedule decides when a send starts (never beyond the provider's limit); the window lets it start
- * while earlier ones still wait for the provider and the database, so their latency does not cap the rate. Half a
- * second of sends (37 on an official number) capped a lane at 37 / latency: ~28/s of the promised 60 when a loaded
- * machine made a send take 1.3 s.
+ * Sends one lane has at the provider at once: half a second of sends at its fastest pace, 8 to 40. The schedule
+ * decides when a send starts; the window lets it start while earlier ones still wait for the provider and the
+ * database, so their latency does not cap the rate (at 80/s, 40 sends of up to 500 ms each).
  */
-const windowFor = (minGapMs: number): number => Math.min(160, Math.max(8, Math.ceil(2_000 / minGapMs)));
+const windowFor = (minGapMs: number): number => Math.min(40, Math.max(8, Math.ceil(500 / minGapMs)));
 /** Sends the provider did not confirm are retried with the same idempotency key this many times. */
 const UNCONFIRMED_RETRIES = 4;
 
