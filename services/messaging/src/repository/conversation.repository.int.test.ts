@@ -90,6 +90,25 @@ describe('conversation, message, number and template repositories', () => {
     expect(await deps.messages.applyStatus(stale, 'delivered', null, new Date(), () => [])).toBeNull();
   });
 
+  it('gives a status callback that arrives while its send is being stored the message once stored, not nothing', async () => {
+    const orgId = newId('organization');
+    const instanceId = newId('chatInstance');
+    const touch = touchOf(orgId, newId('contact'), instanceId, { inbound: false });
+    const record = messageRecord(orgId, '', {
+      instance_id: instanceId,
+      contact_id: touch.contact.id,
+      status: 'sent',
+      external_id: 'wamid.8',
+    });
+    const storing = storeMessage(deps, touch, record, 'message.sent');
+    // Asked before the transaction committed: a read would find nothing (and the provider would be told to retry).
+    const found = await deps.messages.getForStatus(instanceId, 'wamid.8');
+    expect(found).toMatchObject({ id: record.id, status: 'sent', conversation_id: (await storing)!.conversation.id });
+    expect(await deps.messages.applyStatus(found!, 'delivered', null, new Date(), () => [testEvent(orgId)])).toMatchObject({
+      status: 'delivered',
+    });
+  });
+
   it('applies an edit once, and never an older one over a newer', async () => {
     const orgId = newId('organization');
     const record = messageRecord(orgId, newId('conversation'));

@@ -30,10 +30,10 @@ interface UpdateOne {
 /**
  * Single-document commands on one collection that start in the same turn of the event loop, sent as one: inserts as
  * one unordered insertMany (each caller learns its own document's failure, e.g. a duplicate key), updates as one
- * unordered bulk write, reads by _id under the same conditions as one find with `$in` (with a mongoose model). A batch upsert's items and concurrent requests step through their
- * round trips side by side, so ten items cost one command per step instead of ten. The
- * wait is until the next turn of the loop (setImmediate), microseconds when idle. Writes inside a transaction and
- * reads with other shapes go directly.
+ * unordered bulk write, reads by _id under the same conditions as one find with `$in` (with a mongoose model). A
+ * batch upsert's items and concurrent requests step through their round trips side by side, so ten items cost one
+ * command per step instead of ten. The wait is until the next turn of the loop (setImmediate), microseconds when
+ * idle. Writes inside a transaction and reads with other shapes go directly.
  */
 export class CoalescedCommands {
   private readonly inserts: DataLoader<Document, true>;
