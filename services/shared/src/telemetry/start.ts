@@ -6,7 +6,14 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
-import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  AlwaysOffSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  type Sampler,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { FileSpanExporter } from './file-span-exporter';
 import { serveMetrics, type MetricsEndpoint } from './metrics-endpoint';
@@ -91,9 +98,7 @@ export function startTelemetry(serviceName: string, settings: TelemetrySettings)
     new MongoDBInstrumentation({ enhancedDatabaseReporting: false, dbStatementSerializer: statementShape }),
   ];
   const resource = resourceFromAttributes({ 'service.name': settings.OTEL_SERVICE_NAME ?? serviceName });
-  // Sampled, not off: every span of an unsampled trace is a no-op (measured: recording every span cost the gateway
-  // and the CRM about a tenth of their CPU per request under load), while the context still propagates.
-  const sampler = new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(settings.OTEL_TRACES_SAMPLER_ARG ?? 0.1) });
+  const sampler = chooseSampler(processors.length > 0, settings.OTEL_TRACES_SAMPLER_ARG ?? 0.1);
   const tracerProvider = new NodeTracerProvider({ resource, sampler, spanProcessors: processors });
   // The global tracer provider, the AsyncLocalStorage context manager and the W3C trace-context propagator.
   tracerProvider.register();
@@ -107,6 +112,16 @@ export function startTelemetry(serviceName: string, settings: TelemetrySettings)
       await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
     },
   };
+}
+
+/**
+ * Sampled, not off, when spans go somewhere: every span of an unsampled trace is a no-op (measured: recording every
+ * span cost the gateway and the CRM about a tenth of their CPU per request under load), while the context still
+ * propagates. With no exporter nothing is recorded at all, whatever the caller's trace flags: a recorded span would
+ * only be built and dropped. Trace ids still propagate (unsampled), so logs keep correlating across processes.
+ */
+function chooseSampler(exporting: boolean, ratio: number): Sampler {
+  return exporting ? new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }) : new AlwaysOffSampler();
 }
 
 /**
