@@ -339,6 +339,8 @@ function readsSection({ reads }: BenchResults): string[] {
         TARGETS.readGrowth(size.reads[name].p50_ms, base?.reads[name].p50_ms),
       ),
     );
+  const at10k = reads.sizes.find((size) => size.contacts === 10_000);
+  const list10k = at10k && TARGETS.listAt10kVsPeer(at10k.reads['first page'].p50_ms, at10k.probe.plain_page_ms);
   const probe = reads.sizes.map((size) => [
     size.contacts.toLocaleString('en'),
     size.probe.plain_page_ms,
@@ -357,6 +359,12 @@ function readsSection({ reads }: BenchResults): string[] {
     '',
     table(['contacts', 'page, organization only', 'page, windowed', 'regex search', 'search keys'], probe),
     '',
+    ...(at10k && list10k
+      ? [
+          `List cost at 10,000 contacts: the project's first page ${at10k.reads['first page'].p50_ms} ms through the gateway against the peer's page query ${at10k.probe.plain_page_ms} ms (its query alone, through the driver, without its count): ${mark(list10k)} ${list10k.target}.`,
+          '',
+        ]
+      : []),
   ];
 }
 

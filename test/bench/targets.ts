@@ -62,6 +62,14 @@ export const TARGETS = {
     target: '≤ 2 × at 1,000',
     ok: holds(p50, (value) => holds(at1k, (base) => value <= 2 * base)),
   }),
+  /**
+   * Issue 23: a list page at 10,000 contacts costs at most 1.3 × what the peer's costs. The peer's is its page query
+   * alone, straight through the driver (reads-probe.ts `plain_page_ms`, its count left out: in the peer's favour).
+   */
+  listAt10kVsPeer: (projectMs: number | undefined, peerPageMs: number | undefined): Verdict => ({
+    target: "≤ 1.3 × the peer's page query",
+    ok: holds(projectMs, (value) => holds(peerPageMs, (peer) => value <= 1.3 * peer)),
+  }),
   idleCpu: (percent: number | null): Verdict => ({ target: '< 1 % of a core', ok: holds(percent, (value) => value < 1) }),
 } as const;
 
