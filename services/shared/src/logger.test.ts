@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { withRequestId } from './grpc/request-id';
 import { createLogger } from './logger';
 
 function capture() {
@@ -28,5 +29,20 @@ describe('logger redaction', () => {
     expect(output).not.toContain(key);
     expect(output).not.toContain(secret);
     expect(output.match(/\[redacted\]/g)?.length).toBe(17);
+  });
+});
+
+describe('logger correlation', () => {
+  it('puts the id of the API request being served on each line written while serving it, and none outside', () => {
+    const { logger, text } = capture();
+    withRequestId('req_abc123', () => logger.info('inside'));
+    logger.info('outside');
+    const [inside, outside] = text()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { msg: string; request_id?: string });
+    expect(inside).toMatchObject({ msg: 'inside', request_id: 'req_abc123' });
+    expect(outside?.msg).toBe('outside');
+    expect(outside).not.toHaveProperty('request_id');
   });
 });

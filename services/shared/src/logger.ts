@@ -1,5 +1,6 @@
 import { trace } from '@opentelemetry/api';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { currentRequestId } from './grpc/request-id';
 
 export type { Logger };
 
@@ -33,17 +34,21 @@ export const REDACT_PATHS = [
 
 export const REDACT = { paths: REDACT_PATHS, censor: '[redacted]' };
 
-/** A pino logger whose lines carry the active trace id; credentials are redacted wherever they appear. */
+/**
+ * A pino logger whose lines carry the public id of the API request being served (the `meta.request_id` a client
+ * quotes, in every process the request reached) and, when traces are exported, the active trace and span ids;
+ * credentials are redacted wherever they appear.
+ */
 export function createLogger(service: string, level: string, destination?: DestinationStream): Logger {
   const options = {
     name: service,
     level,
     redact: REDACT,
     mixin() {
+      const requestId = currentRequestId();
       const span = trace.getActiveSpan();
-      if (!span) return {};
-      const { traceId, spanId } = span.spanContext();
-      return { trace_id: traceId, span_id: spanId };
+      const ids = span?.spanContext();
+      return { ...(requestId ? { request_id: requestId } : {}), ...(ids ? { trace_id: ids.traceId, span_id: ids.spanId } : {}) };
     },
   };
   return destination ? pino(options, destination) : pino(options);

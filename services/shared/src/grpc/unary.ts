@@ -37,7 +37,7 @@ type AnyHandler = (request: unknown, call: ServerUnaryCall<unknown, unknown> | S
 
 /**
  * Binds async handlers to grpc-js. The only place a gRPC callback is called: results become replies, AppErrors
- * travel with their catalogue code, anything else is logged with its trace id and answered as INTERNAL_ERROR.
+ * travel with their catalogue code, anything else is logged with its request id and answered as INTERNAL_ERROR.
  * A handler runs under its call's deadline (deadline.ts): the calls it makes to other services end by then.
  * With a `scheduler`, a unary call waits for a place in its organization's turn (fair-scheduler.ts) and is never
  * started if its deadline passes or its caller goes away meanwhile.

@@ -4,16 +4,9 @@ import { registerInstrumentations } from '@opentelemetry/instrumentation';
 import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
-import { resourceFromAttributes } from '@opentelemetry/resources';
+import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
-import {
-  AlwaysOffSampler,
-  BatchSpanProcessor,
-  ParentBasedSampler,
-  TraceIdRatioBasedSampler,
-  type Sampler,
-  type SpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { FileSpanExporter } from './file-span-exporter';
 import { serveMetrics, type MetricsEndpoint } from './metrics-endpoint';
@@ -65,7 +58,10 @@ const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
  * Starts OpenTelemetry. Must run before grpc, mongodb and kafkajs are first required: the services' bootstrap
  * (service/run-service.ts) starts it right after reading the configuration and only then loads the rest; the
  * gateway's main.ts imports its instrumentation file first. Spans go to OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is
- * set, to a JSON-lines file when OTEL_TRACES_FILE is set, and nowhere otherwise (context still propagates).
+ * set, to a JSON-lines file when OTEL_TRACES_FILE is set. With neither, no tracing is set up at all: no tracer
+ * provider, no instrumentation, no trace context. Instrumentation that records for nobody still wraps every request,
+ * call and command (with telemetry off entirely, one run side by side: the gateway's CPU per read 0.63 → 0.49 ms,
+ * the CRM's 0.66 → 0.60); log lines then correlate by the request id (logger.ts).
  *
  * Metrics are collected from here on (the meter provider is global before any instrument is created) and read
  * only when Prometheus scrapes the endpoint that startMetricsEndpoint opens once the configuration is loaded;
@@ -87,6 +83,27 @@ export function startTelemetry(serviceName: string, settings: TelemetrySettings)
     processors.push(new BatchSpanProcessor(new FileSpanExporter(settings.OTEL_TRACES_FILE), { scheduledDelayMillis: 200 }));
   }
   prometheus = new PrometheusExporter({ preventServerStart: true, withoutScopeInfo: true, withResourceConstantLabels: /^service\.name$/ });
+  const resource = resourceFromAttributes({ 'service.name': settings.OTEL_SERVICE_NAME ?? serviceName });
+  const meterProvider = new MeterProvider({ resource, readers: [prometheus] });
+  metrics.setGlobalMeterProvider(meterProvider);
+  const tracerProvider = processors.length > 0 ? startTracing(resource, processors, settings.OTEL_TRACES_SAMPLER_ARG ?? 0.1) : undefined;
+  sdk = {
+    shutdown: async () => {
+      await Promise.all([tracerProvider?.shutdown(), meterProvider.shutdown()]);
+    },
+  };
+}
+
+/**
+ * The tracer provider (registered globally with the AsyncLocalStorage context manager and the W3C trace-context
+ * propagator) and the instrumentations that make spans of incoming HTTP requests, gRPC calls and database commands.
+ */
+function startTracing(resource: Resource, spanProcessors: SpanProcessor[], ratio: number): NodeTracerProvider {
+  // Sampled, not off: every span of an unsampled trace is a no-op (measured: recording every span cost the gateway
+  // and the CRM about a tenth of their CPU per request under load), while the context still propagates.
+  const sampler = new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+  const tracerProvider = new NodeTracerProvider({ resource, sampler, spanProcessors });
+  tracerProvider.register();
   // Credentials stay out of spans (test/e2e/secrets-hygiene.test.ts): no request or response headers are copied
   // (no headersToSpanAttributes), no gRPC metadata (no metadataToSpanAttributes), and database statements keep
   // their shape with every value replaced by "?" (enhancedDatabaseReporting off), so no stored secret is recorded.
@@ -97,31 +114,10 @@ export function startTelemetry(serviceName: string, settings: TelemetrySettings)
     new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
     new MongoDBInstrumentation({ enhancedDatabaseReporting: false, dbStatementSerializer: statementShape }),
   ];
-  const resource = resourceFromAttributes({ 'service.name': settings.OTEL_SERVICE_NAME ?? serviceName });
-  const sampler = chooseSampler(processors.length > 0, settings.OTEL_TRACES_SAMPLER_ARG ?? 0.1);
-  const tracerProvider = new NodeTracerProvider({ resource, sampler, spanProcessors: processors });
-  // The global tracer provider, the AsyncLocalStorage context manager and the W3C trace-context propagator.
-  tracerProvider.register();
-  const meterProvider = new MeterProvider({ resource, readers: [prometheus] });
-  metrics.setGlobalMeterProvider(meterProvider);
   // The instrumentations' own metrics are not wanted: they get a meter that records nothing. (A DROP view still
   // hashed the attributes of every sample: the MongoDB pool's counters cost ~1 % of the CRM's CPU per request.)
   registerInstrumentations({ instrumentations, tracerProvider, meterProvider: { getMeter: () => NOOP_METER } });
-  sdk = {
-    shutdown: async () => {
-      await Promise.all([tracerProvider.shutdown(), meterProvider.shutdown()]);
-    },
-  };
-}
-
-/**
- * Sampled, not off, when spans go somewhere: every span of an unsampled trace is a no-op (measured: recording every
- * span cost the gateway and the CRM about a tenth of their CPU per request under load), while the context still
- * propagates. With no exporter nothing is recorded at all, whatever the caller's trace flags: a recorded span would
- * only be built and dropped. Trace ids still propagate (unsampled), so logs keep correlating across processes.
- */
-function chooseSampler(exporting: boolean, ratio: number): Sampler {
-  return exporting ? new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) }) : new AlwaysOffSampler();
+  return tracerProvider;
 }
 
 /**
