@@ -37,7 +37,10 @@ function contactAt(orgId: string, i: number, now: number): ContactRecord {
   return contactRecord(orgId, {
     name: `${first} ${last}`,
     // The API accepts ASCII addresses only: José and Zoë write theirs without the accents.
-    email: `${first}.${last}.${i}@example${i % 40}.com`.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase(),
+    email: `${first}.${last}.${i}@example${i % 40}.com`
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase(),
     phone: `+1${String(2_025_550_000 + i)}`,
     tags: i % 100 === 0 ? [TAG_ONE_PERCENT, `t${i % 10}`] : [`t${i % 10}`],
     created_at: new Date(now - i * SPACING_MS - (i % 7) * 1_000),
