@@ -1,16 +1,15 @@
 /**
  * The peer: one Fastify process with the official mongodb driver answering the contact routes the simplest way, on
  * the same database server and data as the project. Per request: look the bearer key's SHA-256 up in the CRM's
- * `api_keys`, then GET /v1/contacts: one sorted page of 25 live contacts of that organization (newest first) with
- * each contact's notes and deals counts, and the count, in parallel; GET /v1/contacts/:id: the contact with its
- * notes and deals counts and newest 10 deals; POST /v1/contacts: claim the Idempotency-Key, insert the contact with
- * its contact.created event in the same document (as the project's outbox), store the response under the key. No
- * gRPC hop, no schema layer, no caches: what one process doing the same work can reach.
+ * `api_keys`, then GET /v1/contacts: one sorted page of 25 live contacts of that organization (newest first) and a
+ * count, in parallel, then the page's notes and deals counts; GET /v1/contacts/:id: the contact with its notes and
+ * deals counts and newest 10 deals; POST /v1/contacts: claim the Idempotency-Key, insert the contact with its
+ * contact.created event in the same document (as the project's outbox), store the response under the key. No gRPC
+ * hop, no schema layer, no caches: what one process doing the same work can reach.
  *
  * The same work means the same answer from the same queries: the API shows every contact's notes_count and
  * deals_count, and the detail its newest deals, so the peer reads them with the queries the project sends (one
- * aggregate each: the page with a $lookup per count, the detail with $unionWith), and what is compared is what the
- * architecture costs around them.
+ * aggregate each, $unionWith over notes and deals), and what is compared is what the architecture costs around them.
  * Started by the benchmark: `BENCH_PORT=… MONGODB_URI=… CRM_DB_NAME=… node --import tsx …`.
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -66,12 +65,27 @@ async function main(): Promise<void> {
     return !key || key.revoked_at || (key.expires_at && key.expires_at <= new Date()) ? null : key.org_id;
   };
   const shown = ({ _id, _outbox: _events, _outbox_pending: _pending, name_key: _key, ...rest }: ContactDoc) => ({ id: _id, ...rest });
+  const notes = db.collection('notes');
   const liveOf = (orgId: string) => ({ org_id: orgId, deleted_at: null });
 
-  /** Each row's live rows of `from` whose `field` holds its id, counted in the page's command (as the project's list). */
-  const countOf = (orgId: string, from: string, field: string, as: string) => ({
-    $lookup: { from, localField: '_id', foreignField: field, pipeline: [{ $match: liveOf(orgId) }, { $count: 'n' }], as },
-  });
+  /** The notes and deals linked to each of `ids`, one row per link, grouped: one command (as the project's list). */
+  const countsOf = async (orgId: string, ids: string[]) => {
+    const linked = (field: string, kind: string) => [
+      { $match: { ...liveOf(orgId), [field]: { $in: ids } } },
+      { $unwind: `$${field}` },
+      { $match: { [field]: { $in: ids } } },
+      { $project: { _id: 0, kind: { $literal: kind }, contact: `$${field}` } },
+    ];
+    const rows = await notes
+      .aggregate<{ _id: { kind: string; contact: string }; n: number }>([
+        ...linked('contact_id', 'notes'),
+        { $unionWith: { coll: 'deals', pipeline: linked('contact_ids', 'deals') } },
+        { $group: { _id: { kind: '$kind', contact: '$contact' }, n: { $sum: 1 } } },
+      ])
+      .toArray();
+    const count = (kind: string, id: string) => rows.find((row) => row._id.kind === kind && row._id.contact === id)?.n ?? 0;
+    return (id: string) => ({ notes_count: count('notes', id), deals_count: count('deals', id) });
+  };
 
   /** The contact, its notes and deals counts and its newest 10 deals: one aggregate (as the project's detail). */
   const detailOf = async (orgId: string, id: string) => {
@@ -109,20 +123,18 @@ async function main(): Promise<void> {
     const live = liveOf(orgId);
     const [rows, total] = await Promise.all([
       contacts
-        .aggregate<ContactDoc & { notes: Array<{ n: number }>; deals: Array<{ n: number }> }>([
-          { $match: live },
-          { $sort: { created_at: -1, _id: -1 } },
-          { $limit: PAGE + 1 },
-          { $project: { _outbox: 0, _outbox_pending: 0, name_key: 0, search_keys: 0, search_text: 0 } },
-          countOf(orgId, 'notes', 'contact_id', 'notes'),
-          countOf(orgId, 'deals', 'contact_ids', 'deals'),
-        ])
+        .find(live, { projection: { _outbox: 0, _outbox_pending: 0, name_key: 0, search_keys: 0, search_text: 0 } })
+        .sort({ created_at: -1, _id: -1 })
+        .limit(PAGE + 1)
         .toArray(),
       contacts.countDocuments(live),
     ]);
-    const data = rows
-      .slice(0, PAGE)
-      .map(({ notes, deals, ...row }) => ({ ...shown(row), notes_count: notes[0]?.n ?? 0, deals_count: deals[0]?.n ?? 0 }));
+    const page = rows.slice(0, PAGE);
+    const counts = await countsOf(
+      orgId,
+      page.map((row) => row._id),
+    );
+    const data = page.map((row) => ({ ...shown(row), ...counts(row._id) }));
     return { data, meta: { total, has_more: rows.length > PAGE } };
   });
 
