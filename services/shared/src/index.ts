@@ -15,7 +15,6 @@ export * from './mongo/connect';
 export * from './mongo/conflicts';
 export * from './concurrency/due-scheduler';
 export * from './mongo/list-page';
-export type { LinkedCount, LinkedCountsOf } from './mongo/linked-counts';
 export * from './mongo/record-mapper';
 export * from './mongo/record-store';
 export * from './mongo/revisioned-write';

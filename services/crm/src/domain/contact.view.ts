@@ -1,5 +1,5 @@
 import type { DealSummary } from '@crm/proto/gen/crm/v1/contacts';
-import { isoOrNull, iso, type LinkedCountsOf, type Nullable } from '@crm/shared';
+import { isoOrNull, iso, type Nullable } from '@crm/shared';
 import type { ContactObject } from '@crm/shared/events';
 import type { ContactRecord } from '../repository/contact.repository';
 import type { ContactDetailLinks } from '../repository/links.repository';
@@ -10,24 +10,21 @@ export type ContactView = ContactObject & { messages_count: number | null; deals
 
 /**
  * Renders contacts as the API shows them, with company names and real note and deal counts, in 1 query (2 when a
- * contact has a company; none for a contact just created: nothing can link to it yet). `counts`: the counts read
- * with the records (a list page's), so only company names are read here.
+ * contact has a company; none for a contact just created: nothing can link to it yet).
  */
 export async function viewContacts(
   deps: Pick<CrmDeps, 'links'>,
   orgId: string,
   records: ContactRecord[],
-  options: { created?: boolean; counts?: LinkedCountsOf } = {},
+  options: { created?: boolean } = {},
 ): Promise<ContactView[]> {
-  const ids = options.created || options.counts ? [] : records.map((record) => record.id);
+  const ids = options.created ? [] : records.map((record) => record.id);
   const companyIds = records.flatMap((record) => (record.company_id ? [record.company_id] : []));
   const [companies, { notes, deals }] = await Promise.all([
     deps.links.companyNames(orgId, companyIds),
     deps.links.countsByContact(orgId, ids),
   ]);
-  const countOf = (kind: 'notes' | 'deals', id: string) =>
-    options.counts?.get(id)?.[kind] ?? (kind === 'notes' ? notes : deals).get(id) ?? 0;
-  return records.map((record) => render(record, companies, countOf('notes', record.id), countOf('deals', record.id)));
+  return records.map((record) => render(record, companies, notes.get(record.id) ?? 0, deals.get(record.id) ?? 0));
 }
 
 /** One contact as the API shows it, from its record and the names and counts of what links to it. */

@@ -32,9 +32,8 @@ export async function listContacts(deps: CrmDeps, orgId: string, query: ContactQ
   const companyId = query.company_id;
   if (companyId && !(await deps.links.companyExists(orgId, companyId))) throw notFound('company');
   const count = companyId ? deps.contacts.countByCompany(orgId, companyId) : deps.contacts.countLive(orgId);
-  // The page and its contacts' notes and deals counts in one command; company names in a second when it has any.
-  const [page, total] = await Promise.all([deps.contacts.list(orgId, query, deps.links.contactCounts(orgId)), count]);
-  return { items: await viewContacts(deps, orgId, page.items, { counts: page.counts }), hasMore: page.hasMore, next: page.next, total };
+  const [page, total] = await Promise.all([deps.contacts.list(orgId, query), count]);
+  return { items: await viewContacts(deps, orgId, page.items), hasMore: page.hasMore, next: page.next, total };
 }
 
 export async function getContact(deps: CrmDeps, orgId: string, id: string): Promise<ContactView> {

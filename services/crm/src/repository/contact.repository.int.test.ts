@@ -1,6 +1,6 @@
 import { createLogger, newId, WriteConflict } from '@crm/shared';
 import { describe, expect, it, vi } from 'vitest';
-import { contactRecord, dealRecord, noteRecord } from '../../../../test/support/crm-records';
+import { contactRecord } from '../../../../test/support/crm-records';
 import { testEvent, useDatabase } from '../../../../test/support/integration';
 import type { CrmDeps } from '../domain/deps';
 import { createDeps } from '../wiring';
@@ -28,13 +28,7 @@ describe('contact repository', () => {
     ] as const)
       await deps.contacts.insert(contactRecord(orgId, { name, tags: [...tags], chatapp_jid: jid }), []);
     const names = async (query: Partial<Parameters<CrmDeps['contacts']['list']>[1]>) =>
-      (
-        await deps.contacts.list(
-          orgId,
-          { sort: 'name', order: 'asc', limit: 10, after: undefined, ...query },
-          deps.links.contactCounts(orgId),
-        )
-      ).items.map((c) => c.name);
+      (await deps.contacts.list(orgId, { sort: 'name', order: 'asc', limit: 10, after: undefined, ...query })).items.map((c) => c.name);
     expect(await names({})).toEqual(['Alice', 'bob', 'carol']);
     expect(await names({ tag: 'vip' })).toEqual(['bob', 'carol']);
     expect(await names({ search: 'CAR' })).toEqual(['carol']);
@@ -42,35 +36,6 @@ describe('contact repository', () => {
     expect(await names({ search: 'AR' })).toEqual([]);
     expect(await names({ has_chatapp: true })).toEqual(['bob']);
     expect(await names({ search: '.*' })).toEqual([]);
-  });
-
-  it("answers each contact of a page with its live notes and deals, counted in the page's one command", async () => {
-    const orgId = newId('organization');
-    const [ada, bob] = [
-      await deps.contacts.insert(contactRecord(orgId, { name: 'Ada' }), []),
-      await deps.contacts.insert(contactRecord(orgId, { name: 'Bob' }), []),
-    ];
-    const [first, gone] = [noteRecord(orgId, { contact_id: ada.id }), noteRecord(orgId, { contact_id: ada.id })];
-    for (const note of [first, gone, noteRecord(orgId, { contact_id: bob.id }), noteRecord('org_other', { contact_id: ada.id })])
-      await deps.notes.insert(note, []);
-    await deps.notes.update(orgId, { kind: 'contact', id: ada.id }, gone.id, { deleted_at: new Date() });
-    for (const contact_ids of [[ada.id, bob.id], [ada.id], [bob.id]]) await deps.deals.insert(dealRecord(orgId, { contact_ids }), []);
-    await deps.deals.insert(dealRecord(orgId, { contact_ids: [ada.id], deleted_at: new Date() }), []);
-
-    const page = await deps.contacts.list(
-      orgId,
-      { sort: 'name', order: 'asc', limit: 10, after: undefined },
-      deps.links.contactCounts(orgId),
-    );
-    expect(page.items.map((contact) => contact.name)).toEqual(['Ada', 'Bob']);
-    expect(page.items[0]).not.toHaveProperty('__linked_notes');
-    expect(page.counts.get(ada.id)).toEqual({ notes: 1, deals: 2 });
-    expect(page.counts.get(bob.id)).toEqual({ notes: 1, deals: 2 });
-    // The same counts as the query the other routes read them with.
-    const separate = await deps.links.countsByContact(orgId, [ada.id, bob.id]);
-    expect([separate.notes.get(ada.id), separate.deals.get(ada.id), separate.notes.get(bob.id), separate.deals.get(bob.id)]).toEqual([
-      1, 2, 1, 2,
-    ]);
   });
 
   it('counts a message event once however often it is delivered, and keeps the latest message time', async () => {

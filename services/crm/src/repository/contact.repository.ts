@@ -1,6 +1,5 @@
 import {
   type KeysetPage,
-  type LinkedCount,
   type Order,
   type OutboxEntry,
   type PageRequest,
@@ -202,10 +201,9 @@ export function createContactRepository(storage: Storage) {
 
     countByCompany: (orgId: string, companyId: string) => contacts.count({ ...live(orgId), company_id: companyId }),
 
-    /** One page of the list, with `counts` of what links to each of its contacts (links.repository contactCounts). */
-    list: (orgId: string, query: ContactQuery, counts: readonly LinkedCount[]) => {
+    list: (orgId: string, query: ContactQuery) => {
       const filters = filtersOf(query);
-      return contacts.listPageCounting(filters && [live(orgId), ...filters], { ...SORT[query.sort], order: query.order }, query, counts);
+      return contacts.listPage(filters && [live(orgId), ...filters], { ...SORT[query.sort], order: query.order }, query);
     },
 
     /** Stores many new contacts at once, with their derived keys and no events (an import; the benchmark's seed). */

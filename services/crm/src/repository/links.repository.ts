@@ -1,4 +1,4 @@
-import type { LinkedCount, Storage } from '@crm/shared';
+import type { Storage } from '@crm/shared';
 import type { mongo } from 'mongoose';
 
 type Document = mongo.Document;
@@ -64,18 +64,6 @@ export function createLinksRepository({ connection: db }: Storage) {
         .toArray();
       for (const { _id, n } of rows) counts[_id.kind].set(_id.contact, n);
       return counts;
-    },
-
-    /**
-     * The notes_count and deals_count of each contact of a page, as counts the page's own command makes
-     * (contact.repository listCounting): its live notes (contact_id) and live deals (contact_ids).
-     */
-    contactCounts(orgId: string): LinkedCount[] {
-      const where = { org_id: orgId, deleted_at: null };
-      return [
-        { name: 'notes', from: notes.collectionName, field: 'contact_id', where },
-        { name: 'deals', from: deals.collectionName, field: 'contact_ids', where },
-      ];
     },
 
     /** Live deals linked to any of these contacts, each counted once (a merge's deals_count). */

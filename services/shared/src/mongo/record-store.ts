@@ -8,7 +8,6 @@ import { CoalescedCommands } from './coalesced-commands';
 import { refreshDerived } from './derived-fields';
 import type { StoredDocument } from './stored-document';
 import { keysetQuery, toPage, type KeysetPage, type PageOrder, type PageRequest } from './list-page';
-import { linkedCountStages, takeLinkedCounts, type LinkedCount, type LinkedCountsOf } from './linked-counts';
 import { ListWindows } from './list-window';
 import { toDocument, toRecord } from './record-mapper';
 import type { Storage } from './storage';
@@ -144,45 +143,15 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     return { ...result, items: result.items.map(this.record) };
   }
 
-  /**
-   * listPage, with how many rows of other collections link to each of the page's rows (linked-counts.ts) counted
-   * in the same command: a page and its rows' counts in one round trip.
-   */
-  async listPageCounting(
-    conditions: StoreFilter[] | null,
-    order: PageOrder,
-    page: PageRequest,
-    counts: readonly LinkedCount[],
-  ): Promise<KeysetPage<S> & { counts: LinkedCountsOf }> {
-    if (!conditions) return { items: [], hasMore: false, next: undefined, counts: new Map() };
-    const stages = linkedCountStages(counts);
-    const fetch = (filter: StoreFilter, sort: Record<string, SortOrder>, limit: number) =>
-      this.collection.aggregate<StoredDocument>([{ $match: filter }, { $sort: sort }, { $limit: limit }, ...stages]).toArray();
-    const result = await this.fetchPage(conditions, order, page, {}, fetch);
-    const linked = takeLinkedCounts(result.items, counts);
-    return { ...result, items: result.items.map(this.record), counts: linked };
-  }
-
   /** The same page as stored documents, internal keys included. */
-  storedPage(
+  async storedPage(
     conditions: StoreFilter[],
     order: PageOrder,
     page: PageRequest,
     options: { few?: boolean } = {},
   ): Promise<KeysetPage<StoredDocument>> {
-    return this.fetchPage(conditions, order, page, options, (filter, sort, limit) =>
-      this.model.find(filter).sort(sort).limit(limit).lean<StoredDocument[]>(),
-    );
-  }
-
-  /** One page through `fetch` (a find, or an aggregate that adds to each row): windowed where the store needs it. */
-  private async fetchPage(
-    conditions: StoreFilter[],
-    order: PageOrder,
-    page: PageRequest,
-    options: { few?: boolean },
-    fetch: (filter: StoreFilter, sort: Record<string, SortOrder>, limit: number) => Promise<StoredDocument[]>,
-  ): Promise<KeysetPage<StoredDocument>> {
+    const fetch = (filter: StoreFilter, sort: Record<string, SortOrder>, limit: number) =>
+      this.model.find(filter).sort(sort).limit(limit).lean<StoredDocument[]>();
     const need = page.limit + 1;
     const rows =
       this.windows && !options.few
