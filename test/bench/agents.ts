@@ -13,7 +13,9 @@ import mongoose from 'mongoose';
 import { apiClient } from './api-client';
 import { connectNumbers } from './broadcast-setup';
 import { withCpuShare, type CpuShare } from './cpu-share';
+import { startDbCommandTally, tallySince, type DbCommandTally } from './db-command-tally';
 import { cpuProfileEnv, startOwnSystem, type OwnSystem } from './own-system';
+import { startLocalStack } from '../../deploy/lib/local-stack';
 import { writeResult } from './results';
 import { percentile, round, sleep } from './stats';
 
@@ -47,6 +49,12 @@ export interface AgentRateFigure {
    * deletes, commands; on a shared server, others' work counts too).
    */
   db_ops_per_reply?: number;
+  /**
+   * The commands each process sent to the database per reply (through a counting proxy, db-command-tally.ts), and
+   * the largest kinds (`<command>:<collection>`): where the database round trips of a reply are.
+   */
+  db_commands_per_reply?: Record<string, number>;
+  db_commands_top?: Record<string, number>;
 }
 
 export interface AgentFigures {
@@ -66,7 +74,20 @@ async function main(): Promise<void> {
   const delayMs = Number(process.env.BENCH_AGENT_DELAY_MS ?? 2_000);
   const seconds = Number(process.env.BENCH_AGENT_SECONDS ?? 10);
   const rates = numberList(process.env.BENCH_AGENT_RATES, [10, 25, 50]);
-  const own = await startOwnSystem({ crmReplicas: 1, webhooksReplicas: 1, envFor: cpuProfileEnv(['agents', 'messaging', 'crm']) });
+  // Each measured process reaches the database through its own counting proxy: its commands per reply.
+  const upstream = (await startLocalStack()).MONGODB_URI;
+  const tallies: Record<Measured, DbCommandTally> = {
+    agents: await startDbCommandTally(upstream),
+    messaging: await startDbCommandTally(upstream),
+    crm: await startDbCommandTally(upstream),
+  };
+  const profiled = cpuProfileEnv([...MEASURED]);
+  const own = await startOwnSystem({
+    crmReplicas: 1,
+    webhooksReplicas: 1,
+    envFor: Object.fromEntries(MEASURED.map((name) => [name, { ...profiled?.[name], MONGODB_URI: tallies[name].uri }])),
+    traces: process.env.BENCH_TRACES === '1',
+  });
   try {
     const [number] = (await connectNumbers(own, { official: 0, qrcode: 1 })).qrcode;
     if (!number) throw new Error('no QR-code number');
@@ -84,11 +105,16 @@ async function main(): Promise<void> {
       log(`${rate} inbound/s for ${seconds} s`);
       const started = Date.now();
       const opsBefore = await databaseOps(own);
-      const { result, ...cpu } = await withCpuShare(own, ['messaging', 'agents', 'crm'], () =>
-        measureWave(own, number.ref, rate, seconds, delayMs, index),
-      );
+      const commandsBefore = snapshots(tallies);
+      const { result, ...cpu } = await withCpuShare(own, [...MEASURED], () => measureWave(own, number.ref, rate, seconds, delayMs, index));
       const db_ops_per_reply = round(((await databaseOps(own)) - opsBefore) / Math.max(1, result.replied), 1);
-      const figure = { ...result, cpu, ...cpuPerReply(cpu, (Date.now() - started) / 1000, result.replied), db_ops_per_reply };
+      const figure = {
+        ...result,
+        cpu,
+        ...cpuPerReply(cpu, (Date.now() - started) / 1000, result.replied),
+        db_ops_per_reply,
+        ...commandsPerReply(commandsBefore, snapshots(tallies), result.replied),
+      };
       log(JSON.stringify(figure));
       figures.push(figure);
     }
@@ -105,7 +131,35 @@ async function main(): Promise<void> {
     console.log(`sustainable: ${result.sustainable_per_s} inbound/s`);
   } finally {
     await own.stop();
+    await Promise.all(Object.values(tallies).map((tally) => tally.close()));
   }
+}
+
+const MEASURED = ['messaging', 'agents', 'crm'] as const;
+type Measured = (typeof MEASURED)[number];
+
+const snapshots = (tallies: Record<Measured, DbCommandTally>) =>
+  Object.fromEntries(MEASURED.map((name) => [name, tallies[name].snapshot()])) as Record<Measured, Map<string, number>>;
+
+function commandsPerReply(
+  before: Record<Measured, Map<string, number>>,
+  after: Record<Measured, Map<string, number>>,
+  replies: number,
+): Pick<AgentRateFigure, 'db_commands_per_reply' | 'db_commands_top'> {
+  const perReply = (count: number) => round(count / Math.max(1, replies), 2);
+  const kinds = MEASURED.flatMap((name) =>
+    tallySince(before[name], after[name]).map(([command, count]): [string, number] => [`${name} ${command}`, count]),
+  );
+  const total = (name: Measured) => kinds.filter(([kind]) => kind.startsWith(`${name} `)).reduce((sum, [, count]) => sum + count, 0);
+  return {
+    db_commands_per_reply: Object.fromEntries(MEASURED.map((name) => [name, perReply(total(name))])),
+    db_commands_top: Object.fromEntries(
+      kinds
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 25)
+        .map(([kind, count]) => [kind, perReply(count)]),
+    ),
+  };
 }
 
 function cpuPerReply(cpu: CpuShare, seconds: number, replies: number): Pick<AgentRateFigure, 'cpu_ms_per_reply' | 'cpu_bound_per_s'> {

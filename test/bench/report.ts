@@ -464,8 +464,13 @@ function replyCostLine(figure: AgentRateFigure): string[] {
   if (!figure.cpu_ms_per_reply) return [];
   const costs = Object.entries(figure.cpu_ms_per_reply).map(([name, ms]) => `${name} ${ms} ms`);
   const ops = figure.db_ops_per_reply === undefined ? '' : ` Database operations per reply: ${figure.db_ops_per_reply}.`;
+  const commands = figure.db_commands_per_reply
+    ? ` Commands each process sent per reply: ${Object.entries(figure.db_commands_per_reply)
+        .map(([name, count]) => `${name} ${count}`)
+        .join(', ')}.`
+    : '';
   return [
-    `At ${figure.rate_per_s}/s: CPU per reply ${costs.join(', ')}: at most ${figure.cpu_bound_per_s} replies/s on ${figure.cpu.cores} cores with nothing else running (the database's share not counted).${ops}`,
+    `At ${figure.rate_per_s}/s: CPU per reply ${costs.join(', ')}: at most ${figure.cpu_bound_per_s} replies/s on ${figure.cpu.cores} cores with nothing else running (the database's share not counted).${ops}${commands}`,
   ];
 }
 

@@ -11,6 +11,7 @@ import { estimateAudienceHandler } from './handlers/estimate-audience.handler';
 import { getBroadcastHandler } from './handlers/get-broadcast.handler';
 import { getChatInstanceHandler } from './handlers/get-chat-instance.handler';
 import { getConversationHandler } from './handlers/get-conversation.handler';
+import { getConversationHistoryHandler } from './handlers/get-conversation-history.handler';
 import { getMessageHandler } from './handlers/get-message.handler';
 import { launchBroadcastHandler } from './handlers/launch-broadcast.handler';
 import { listBroadcastsHandler } from './handlers/list-broadcasts.handler';
@@ -34,6 +35,7 @@ export function messagingGrpcServices(deps: MessagingDeps, logger: Logger): Grpc
       listConversations: listConversationsHandler,
       getConversation: getConversationHandler,
       listMessages: listMessagesHandler,
+      getConversationHistory: getConversationHistoryHandler,
       assignConversation: assignConversationHandler,
       closeConversation: closeConversationHandler,
       sendMessage: sendMessageHandler,

@@ -162,6 +162,21 @@ export interface ListMessagesResponse {
   page: PageInfo | undefined;
 }
 
+export interface ConversationHistoryRequest {
+  org_id: string;
+  conversation_id: string;
+  /** The latest messages wanted (1–100). */
+  limit: number;
+}
+
+export interface ConversationHistory {
+  conversation:
+    | Conversation
+    | undefined;
+  /** Newest first. */
+  messages: Message[];
+}
+
 export interface SendMessageRequest {
   org_id: string;
   sender_key_id: string;
@@ -1825,6 +1840,131 @@ export const ListMessagesResponse: MessageFns<ListMessagesResponse> = {
   },
 };
 
+function createBaseConversationHistoryRequest(): ConversationHistoryRequest {
+  return { org_id: "", conversation_id: "", limit: 0 };
+}
+
+export const ConversationHistoryRequest: MessageFns<ConversationHistoryRequest> = {
+  encode(message: ConversationHistoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.org_id !== "") {
+      writer.uint32(10).string(message.org_id);
+    }
+    if (message.conversation_id !== "") {
+      writer.uint32(18).string(message.conversation_id);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConversationHistoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConversationHistoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.org_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.conversation_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseConversationHistory(): ConversationHistory {
+  return { conversation: undefined, messages: [] };
+}
+
+export const ConversationHistory: MessageFns<ConversationHistory> = {
+  encode(message: ConversationHistory, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.conversation !== undefined) {
+      Conversation.encode(message.conversation, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.messages) {
+      Message.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConversationHistory {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConversationHistory();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.conversation = Conversation.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.messages.push(Message.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 function createBaseSendMessageRequest(): SendMessageRequest {
   return {
     org_id: "",
@@ -2723,6 +2863,20 @@ export const MessagingServiceService = {
       Buffer.from(ListMessagesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListMessagesResponse => ListMessagesResponse.decode(value),
   },
+  /**
+   * The conversation and its latest messages in one call, without a total: what an AI agent's run reads before it
+   * answers (one round trip and one conversation read instead of GetConversation and ListMessages).
+   */
+  getConversationHistory: {
+    path: "/messaging.v1.MessagingService/GetConversationHistory" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConversationHistoryRequest): Buffer =>
+      Buffer.from(ConversationHistoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConversationHistoryRequest => ConversationHistoryRequest.decode(value),
+    responseSerialize: (value: ConversationHistory): Buffer => Buffer.from(ConversationHistory.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConversationHistory => ConversationHistory.decode(value),
+  },
   /** Body: {assigned_to: member id | null}. */
   assignConversation: {
     path: "/messaging.v1.MessagingService/AssignConversation" as const,
@@ -2807,6 +2961,11 @@ export interface MessagingServiceServer extends UntypedServiceImplementation {
   listConversations: handleUnaryCall<ListConversationsRequest, ListConversationsResponse>;
   getConversation: handleUnaryCall<RecordRef, Conversation>;
   listMessages: handleUnaryCall<ListMessagesRequest, ListMessagesResponse>;
+  /**
+   * The conversation and its latest messages in one call, without a total: what an AI agent's run reads before it
+   * answers (one round trip and one conversation read instead of GetConversation and ListMessages).
+   */
+  getConversationHistory: handleUnaryCall<ConversationHistoryRequest, ConversationHistory>;
   /** Body: {assigned_to: member id | null}. */
   assignConversation: handleUnaryCall<WriteRequest, Conversation>;
   closeConversation: handleUnaryCall<RecordRef, Conversation>;
@@ -2865,6 +3024,25 @@ export interface MessagingServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListMessagesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The conversation and its latest messages in one call, without a total: what an AI agent's run reads before it
+   * answers (one round trip and one conversation read instead of GetConversation and ListMessages).
+   */
+  getConversationHistory(
+    request: ConversationHistoryRequest,
+    callback: (error: ServiceError | null, response: ConversationHistory) => void,
+  ): ClientUnaryCall;
+  getConversationHistory(
+    request: ConversationHistoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConversationHistory) => void,
+  ): ClientUnaryCall;
+  getConversationHistory(
+    request: ConversationHistoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConversationHistory) => void,
   ): ClientUnaryCall;
   /** Body: {assigned_to: member id | null}. */
   assignConversation(

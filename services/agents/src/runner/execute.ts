@@ -73,10 +73,10 @@ function runEvents(run: RunRecord, at: Date): OutboxEntry[] {
 async function outcomeOf(deps: AgentsDeps, run: RunRecord): Promise<Outcome> {
   const state = await deps.states.read(run.org_id, run.conversation_id);
   if (await isSuperseded(deps, run, state)) return { status: 'skipped', skip_reason: 'superseded' };
-  // Read at once: they are independent, and a run rarely stops at the checks between them.
-  const [agent, conversation, history] = await Promise.all([
+  // Read at once: they are independent, and a run rarely stops at the checks between them. The conversation and
+  // its history come in one call to messaging.
+  const [agent, { conversation, history }] = await Promise.all([
     deps.agents.getForRun(run.org_id, run.agent.id),
-    deps.messaging.getConversation({ org_id: run.org_id, id: run.conversation_id }),
     conversationHistory(deps, run),
   ]);
   if (!agent) return { status: 'failed', error_message: 'The agent no longer exists.', reply: null, handoff: null };

@@ -1,4 +1,4 @@
-import type { Message } from '@crm/proto/gen/messaging/v1/messaging';
+import type { Conversation, Message } from '@crm/proto/gen/messaging/v1/messaging';
 import type { AgentsDeps } from '../domain/deps';
 import { boundedHistory, type ChatTurn } from '../models';
 import type { RunRecord } from '../repository/run.repository';
@@ -11,21 +11,25 @@ function turnOf(message: Message): ChatTurn | null {
 }
 
 /**
- * The conversation's latest messages as model turns, oldest first: this conversation of this organization only
- * (messaging ListMessages is scoped by both), at most `historyMessages` messages and `historyChars` characters.
+ * The conversation and its latest messages as model turns, oldest first, in one call to messaging (its
+ * GetConversationHistory, scoped by organization and conversation): at most `historyMessages` messages and
+ * `historyChars` characters.
  */
-export async function conversationHistory(deps: AgentsDeps, run: RunRecord): Promise<ChatTurn[]> {
-  const page = await deps.messaging.listMessages({
+export async function conversationHistory(deps: AgentsDeps, run: RunRecord): Promise<{ conversation: Conversation; history: ChatTurn[] }> {
+  const read = await deps.messaging.getConversationHistory({
     org_id: run.org_id,
     conversation_id: run.conversation_id,
-    page: { limit: deps.settings.historyMessages, after: undefined },
-    order: 'desc',
+    limit: deps.settings.historyMessages,
   });
-  const turns = page.items
+  if (!read.conversation) throw new Error('GetConversationHistory answered without the conversation');
+  const turns = read.messages
     .map(turnOf)
     .filter((turn): turn is ChatTurn => turn !== null)
     .reverse();
-  return boundedHistory(turns, { maxTurns: deps.settings.historyMessages, maxChars: deps.settings.historyChars });
+  return {
+    conversation: read.conversation,
+    history: boundedHistory(turns, { maxTurns: deps.settings.historyMessages, maxChars: deps.settings.historyChars }),
+  };
 }
 
 /** What the contact wrote since the business last spoke: the text handoff keywords are looked for in. */

@@ -52,6 +52,18 @@ export async function listMessages(
   return { items: page.items.map(viewMessage), hasMore: page.hasMore, next: page.next, total };
 }
 
+/**
+ * The conversation and its latest `limit` messages, newest first, read at once and without a total: an AI agent's
+ * run reads both before it answers (one call, one conversation read, no count).
+ */
+export async function conversationHistory(deps: MessagingDeps, orgId: string, id: string, limit: number) {
+  const [record, page] = await Promise.all([
+    requireConversation(deps, orgId, id),
+    deps.messages.list(orgId, id, { order: 'desc', limit, after: undefined }),
+  ]);
+  return { conversation: viewConversation(record), messages: page.items.map(viewMessage) };
+}
+
 export async function getMessage(deps: MessagingDeps, orgId: string, id: string) {
   const record = await deps.messages.getById(orgId, id);
   if (!record) throw notFound('message');
