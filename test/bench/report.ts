@@ -215,7 +215,7 @@ function peerGaps(routes: RouteFigures[], most: number): string[] {
     lines.push(
       `- \`GET /v1/contacts\` ✗ one command per page: ${list.db_commands} (${list.commands.join(', ')}). The total is cached (approximate, spec §8); ` +
         'what remains is the page and the notes and deals counts of its contacts, computed from the linked records on read (one aggregate) so that they never drift. ' +
-        "One command needs those counts stored on each contact and kept by every note and deal write (a `$lookup` in the page's aggregate is one command but costs the database more: docs/performance.md): not done.",
+        'One command would need those counts stored on each contact and kept by every note and deal write: not done.',
     );
   return lines.length > 0 ? ['Targets missed, and where the cost is (measured in this run):', '', ...lines, ''] : [];
 }
