@@ -3,6 +3,7 @@ import { listAll } from '@crm/client';
 import { eventsOf } from '../support/events';
 import { setContactChannels, storedContact } from '../support/fixtures';
 import { addCustomField, createTestOrg, type TestOrg } from '../support/orgs';
+import { createDeal, createFunnel } from '../support/pipelines';
 
 let org: TestOrg;
 
@@ -470,5 +471,45 @@ describe('concurrent writes', () => {
     expect((await org.client.GET('/v1/contacts/{id}', { params: { path: { id: contact.id } } })).data!.data.tags.sort()).toEqual(
       [...tags].sort(),
     );
+  });
+});
+
+describe('notes_count and deals_count on the contact list', () => {
+  it('are exact on the page after notes and deals are created, relinked and deleted', async () => {
+    const own = await createTestOrg();
+    const contact = async (name: string) => (await own.client.POST('/v1/contacts', { body: { name } })).data!.data.id;
+    const [ada, bob] = [await contact('Ada'), await contact('Bob')];
+    /** [notes_count, deals_count] of Ada and of Bob, as the list page shows them. */
+    const counts = async () => {
+      const page = await own.raw.get('/v1/contacts?limit=50');
+      expect(page.status, page.text).toBe(200);
+      const rows = page.body.data as Array<{ id: string; notes_count: number; deals_count: number }>;
+      return [ada, bob].map((id) => rows.filter((row) => row.id === id).map((row) => [row.notes_count, row.deals_count])[0]);
+    };
+    const notes = [];
+    for (let i = 0; i < 3; i++)
+      notes.push((await own.raw.post(`/v1/contacts/${ada}/notes`, { content: `note ${i}` })).body.data.id as string);
+    const funnel = await createFunnel(own.client);
+    const deal = async (title: string, contact_ids: string[]) =>
+      (await createDeal(own.client, { title, value: 1, contact_ids, funnel_id: funnel.id })).id as string;
+    const [both, adas] = [await deal('Both', [ada, bob]), await deal('Ada only', [ada])];
+    expect(await counts()).toEqual([
+      [3, 2],
+      [0, 1],
+    ]);
+
+    expect((await own.raw.delete(`/v1/contacts/${ada}/notes/${notes[0]}`)).status).toBe(204);
+    expect((await own.raw.patch(`/v1/deals/${adas}`, { contact_ids: [bob] })).status).toBe(200);
+    expect(await counts()).toEqual([
+      [2, 1],
+      [0, 2],
+    ]);
+
+    expect((await own.raw.delete(`/v1/deals/${both}`)).status).toBe(204);
+    await own.raw.post(`/v1/contacts/${bob}/notes`, { content: 'first of Bob' });
+    expect(await counts()).toEqual([
+      [2, 0],
+      [1, 1],
+    ]);
   });
 });
