@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { REQUIRED_SETTINGS, testEvent, useDatabase } from '../../../../test/support/integration';
 import { instanceRecord, messageRecord, touchOf } from '../../../../test/support/messaging-records';
 import { loadMessagingConfig } from '../config';
+import { conversationHistory } from '../domain/conversations';
 import { storeMessage } from '../domain/store-message';
 import { createDeps } from '../wiring';
 import type { MessageRecord } from './message.repository';
@@ -27,6 +28,29 @@ describe('conversation, message, number and template repositories', () => {
     expect(new Set(touched.map((touch) => touch.conversation.id)).size).toBe(1);
     const stored = await deps.conversations.getById(orgId, touched[0]!.conversation.id);
     expect(stored).toMatchObject({ unread_count: 8, window_expires_at: later, status: 'open', rev: 8 });
+  });
+
+  it("answers an agent's history: the conversation with its newest messages first, and nothing of another organization", async () => {
+    const orgId = newId('organization');
+    const instanceId = newId('chatInstance');
+    const touch = touchOf(orgId, newId('contact'), instanceId);
+    const start = Date.now() - 60_000;
+    for (const n of [1, 2, 3]) {
+      const at = new Date(start + n * 1_000);
+      const record = messageRecord(orgId, '', {
+        instance_id: instanceId,
+        content: `m${n}`,
+        external_id: `wamid.h${n}`,
+        created_at: at,
+        updated_at: at,
+      });
+      await storeMessage(deps, touch, record, 'message.sent');
+    }
+    const conversation = await deps.conversations.find(orgId, touch.contact.id, 'chatapp', instanceId);
+    const history = await conversationHistory(deps, orgId, conversation!.id, 2);
+    expect(history.conversation.id).toBe(conversation!.id);
+    expect(history.messages.map((message) => message.content)).toEqual(['m3', 'm2']);
+    await expect(conversationHistory(deps, newId('organization'), conversation!.id, 2)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('stores a message and its conversation change in one transaction, once per provider id', async () => {
