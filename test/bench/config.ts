@@ -82,7 +82,7 @@ export function loadBenchConfig(): BenchConfig {
     failingSubscriptions: int('BENCH_FAILING_SUBSCRIPTIONS', 3, 0),
     broadcastRecipients: int('BENCH_BROADCAST_RECIPIENTS', 2_000, 0),
     webhookScenarios: scenarios(process.env.BENCH_WEBHOOK_SCENARIOS),
-    idleSeconds: int('BENCH_IDLE_SECONDS', Math.min(20, 2 * seconds)),
+    idleSeconds: int('BENCH_IDLE_SECONDS', Math.min(40, 4 * seconds)),
     // One replica, as the issue 23 comparison with the peer: one gateway, one CRM process.
     crmReplicas: int('BENCH_CRM_REPLICAS', 1),
     webhooksReplicas: int('BENCH_WEBHOOKS_REPLICAS', 2),
