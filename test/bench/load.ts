@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { runPacedLoad } from './paced-load';
 import { round } from './stats';
 
 /** One HTTP request of a scenario; `next(i)` varies it per request (a different deal, a different value). */
@@ -15,7 +16,7 @@ export interface LoadOptions {
   request: LoadRequest;
   clients: number;
   seconds: number;
-  /** Requests per second over all clients (autocannon `overallRate`); unset means as fast as the server answers. */
+  /** Requests per second over all clients, evenly paced (paced-load.ts); unset means as fast as the server answers. */
   rate?: number;
 }
 
@@ -37,15 +38,15 @@ export interface LoadResult {
   non_2xx: number;
 }
 
-/** Drives `clients` keep-alive connections at the route for `seconds` with autocannon (in this process). */
+/** Drives `clients` keep-alive connections at the route for `seconds` with autocannon (in this process), or paced. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  if (options.rate) return runPacedLoad({ ...options, rate: options.rate });
   const { request } = options;
   let sequence = 0;
   const result = await autocannon({
     url: options.baseUrl,
     connections: options.clients,
     duration: options.seconds,
-    overallRate: options.rate,
     requests: [
       {
         method: request.method,

@@ -1,0 +1,74 @@
+import { Agent, request as httpRequest } from 'node:http';
+import type { LoadOptions, LoadResult } from './load';
+import { percentile, round, sleep } from './stats';
+
+/**
+ * Open-loop load at an even pace: request i is due at start + i / rate whatever the earlier answers did, on at most
+ * `clients` keep-alive connections (a request waits for a free one), and its latency counts from when it was due,
+ * so a slow answer shows in every request it delays. autocannon's rate instead lets each connection send its whole
+ * second's share at once at the start of every second: "half the maximum rate" was then the maximum rate for half
+ * of each second, and its latencies those of a saturated server.
+ */
+export async function runPacedLoad(options: LoadOptions & { rate: number }): Promise<LoadResult> {
+  const { request } = options;
+  const url = new URL(options.baseUrl);
+  const agent = new Agent({ keepAlive: true, maxSockets: options.clients });
+  const total = Math.round(options.rate * options.seconds);
+  const latencies: number[] = [];
+  let ok = 0;
+  let non2xx = 0;
+  let errors = 0;
+  const sent: Promise<void>[] = [];
+  const start = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / options.rate;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const varied = { ...request, ...request.next?.(i) };
+    sent.push(
+      send(agent, url, varied).then(
+        (status) => {
+          latencies.push(performance.now() - due);
+          if (status >= 200 && status < 300) ok++;
+          else non2xx++;
+        },
+        () => {
+          errors++;
+        },
+      ),
+    );
+  }
+  await Promise.all(sent);
+  agent.destroy();
+  const seconds = (performance.now() - start) / 1000;
+  const sorted = latencies.sort((a, b) => a - b);
+  const at = (p: number) => (sorted.length > 0 ? round(percentile(sorted, p)) : null);
+  return {
+    clients: options.clients,
+    seconds: round(seconds, 2),
+    target_rate: options.rate,
+    requests: total,
+    ok,
+    rps: round(ok / seconds),
+    p50_ms: at(50),
+    p90_ms: at(90),
+    p99_ms: at(99),
+    max_ms: at(100),
+    errors,
+    non_2xx: non2xx,
+  };
+}
+
+/** One request on the pool; resolves with the status once the whole answer has been read. */
+function send(agent: Agent, url: URL, request: LoadOptions['request']): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      { agent, host: url.hostname, port: url.port, method: request.method, path: request.path, headers: request.headers },
+      (answer) => {
+        answer.on('end', () => resolve(answer.statusCode ?? 0)).resume();
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(request.body);
+  });
+}
