@@ -22,12 +22,14 @@ import { DEFAULT_TENANT_CONCURRENCY } from '../../gateway/src/config';
 import { waitProfile, type WaitProfile } from './capacity-profile';
 import { withCpuShare, type CpuShare } from './cpu-share';
 import { cpuProfileEnv, startOwnSystem, type OwnSystem } from './own-system';
+import { runPacedLoad } from './paced-load';
 import { writeResult } from './results';
 import { seedContacts } from './seed';
 import { round, sleep } from './stats';
 
 const HEAVY_PATH = '/v1/contacts?limit=100';
 const LIGHT_PATH = '/v1/contacts?limit=25';
+const LIGHT_CONNECTIONS = 16;
 
 export interface Flood {
   clients: number;
@@ -56,6 +58,8 @@ export interface CapacityFigures {
   /** The heavy list alone, every client served. */
   capacity: Flood;
   overload: { heavy: Flood; light: Flood };
+  /** The light organization's requests were paced open loop (pacedLight); older results: autocannon's rate. */
+  light_paced?: boolean;
   /** (heavy 2xx + light 2xx) per second under overload / capacity. */
   goodput_ratio: number | null;
   /** The machine's 1-minute load average when the overload began (the machine is shared; 2 cores). */
@@ -73,12 +77,12 @@ const log = (line: string) => console.log(`[bench:capacity ${new Date().toISOStr
 const numberEnv = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 
 /**
- * `clients` connections calling `path` for `seconds`, at `rate` per second overall or as fast as answered (a refusal
- * is answered at once and called again: clients that never back off). Each load runs in a worker thread of its own,
- * as two organizations' clients are two programs: the light organization's latencies are then not the time its
- * answers waited behind the heavy one's thousand connections in one client event loop.
+ * `clients` connections calling `path` for `seconds` as fast as answered (a refusal is answered at once and called
+ * again: clients that never back off), in a worker thread of its own: the light organization's latencies
+ * (pacedLight, in this thread) are then not the time its answers waited behind these thousand connections in one
+ * client event loop.
  */
-async function drive(own: OwnSystem, key: string, path: string, clients: number, seconds: number, rate?: number): Promise<Flood> {
+async function drive(own: OwnSystem, key: string, path: string, clients: number, seconds: number): Promise<Flood> {
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     autocannon(
       {
@@ -86,7 +90,6 @@ async function drive(own: OwnSystem, key: string, path: string, clients: number,
         connections: clients,
         workers: 1,
         duration: seconds,
-        overallRate: rate,
         timeout: 30,
         requests: [{ method: 'GET', path, headers: { authorization: `Bearer ${key}` } }],
       },
@@ -100,13 +103,41 @@ async function drive(own: OwnSystem, key: string, path: string, clients: number,
   return {
     clients,
     seconds: round(result.duration, 2),
-    rate: rate ?? null,
+    rate: null,
     statuses,
     goodput: round(result['2xx'] / result.duration),
     p50_ms: answered ? result.latency.p50 : null,
     p99_ms: answered ? result.latency.p99 : null,
     errors: result.errors,
     fivexx: Object.entries(statuses).reduce((sum, [status, count]) => sum + (Number(status) >= 500 ? count : 0), 0),
+  };
+}
+
+/**
+ * The light organization's requests, open loop at an even pace, in this thread (the heavy load is in a worker of its
+ * own): each due at its time whatever the earlier answers did, its latency counted from then. Up to LIGHT_CONNECTIONS
+ * at once, so that its own pool adds no wait unless answers take longer than LIGHT_CONNECTIONS / rate. (autocannon's
+ * rate had each connection send its second's share back to back at the start of every second, measured each request
+ * from when it was sent, and dropped the requests a slow second left unsent.)
+ */
+async function pacedLight(own: OwnSystem, key: string, seconds: number, rate: number): Promise<Flood> {
+  const result = await runPacedLoad({
+    baseUrl: own.system.baseUrl,
+    request: { method: 'GET', path: LIGHT_PATH, headers: { authorization: `Bearer ${key}` } },
+    clients: LIGHT_CONNECTIONS,
+    seconds,
+    rate,
+  });
+  return {
+    clients: result.clients,
+    seconds: result.seconds,
+    rate,
+    statuses: result.statuses,
+    goodput: result.rps,
+    p50_ms: result.p50_ms,
+    p99_ms: result.p99_ms,
+    errors: result.errors,
+    fivexx: Object.entries(result.statuses).reduce((sum, [status, count]) => sum + (Number(status) >= 500 ? count : 0), 0),
   };
 }
 
@@ -146,7 +177,7 @@ async function main(): Promise<void> {
     const [loadAverage = 0] = loadavg();
     const clientCpuBefore = process.cpuUsage();
     const overload = await withCpuShare(own, ['gateway', 'crm-1', 'crm-2'], () =>
-      Promise.all([drive(own, own.key, HEAVY_PATH, clients, seconds), drive(own, light.key, LIGHT_PATH, 4, seconds, lightRate)]),
+      Promise.all([drive(own, own.key, HEAVY_PATH, clients, seconds), pacedLight(own, light.key, seconds, lightRate)]),
     );
     const [heavy, lightLoad] = overload.result;
     const clientCpu = process.cpuUsage(clientCpuBefore);
@@ -168,6 +199,7 @@ async function main(): Promise<void> {
       light_path: LIGHT_PATH,
       capacity,
       overload: { heavy, light: lightLoad },
+      light_paced: true,
       load_average: round(loadAverage, 1),
       overload_cpu: overloadCpu,
       goodput_ratio: capacity.goodput > 0 ? round(goodput / capacity.goodput, 2) : null,

@@ -9,7 +9,7 @@ import { percentile, round, sleep } from './stats';
  * second's share at once at the start of every second: "half the maximum rate" was then the maximum rate for half
  * of each second, and its latencies those of a saturated server.
  */
-export async function runPacedLoad(options: LoadOptions & { rate: number }): Promise<LoadResult> {
+export async function runPacedLoad(options: LoadOptions & { rate: number }): Promise<LoadResult & { statuses: Record<string, number> }> {
   const { request } = options;
   const url = new URL(options.baseUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: options.clients });
@@ -18,6 +18,7 @@ export async function runPacedLoad(options: LoadOptions & { rate: number }): Pro
   let ok = 0;
   let non2xx = 0;
   let errors = 0;
+  const statuses: Record<string, number> = {};
   const sent: Promise<void>[] = [];
   const start = performance.now();
   for (let i = 0; i < total; i++) {
@@ -29,6 +30,7 @@ export async function runPacedLoad(options: LoadOptions & { rate: number }): Pro
       send(agent, url, varied).then(
         (status) => {
           latencies.push(performance.now() - due);
+          statuses[status] = (statuses[status] ?? 0) + 1;
           if (status >= 200 && status < 300) ok++;
           else non2xx++;
         },
@@ -56,6 +58,7 @@ export async function runPacedLoad(options: LoadOptions & { rate: number }): Pro
     max_ms: at(100),
     errors,
     non_2xx: non2xx,
+    statuses,
   };
 }
 

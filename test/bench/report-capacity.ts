@@ -35,7 +35,11 @@ export function capacitySection({ capacity: figures }: BenchResults): string[] {
             .join(', ')}.`,
           '',
         ]),
-    `The other organization's ${light.clients} clients each wait for their answer, so its number of answers falls as its latency grows. Runs side by side and what the profile says: [docs/capacity.md](docs/capacity.md) ("Measured").`,
+    `${
+      figures.light_paced
+        ? `The other organization's requests are sent open loop at an even pace on up to ${light.clients} connections, each timed from when it was due (a slow answer shows in every request it delays).`
+        : `The other organization's ${light.clients} clients each wait for their answer, so its number of answers falls as its latency grows.`
+    } Runs side by side and what the profile says: [docs/capacity.md](docs/capacity.md) ("Measured").`,
     '',
     ...waitSection(figures.light_wait_profile),
   ];
