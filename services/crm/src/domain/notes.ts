@@ -1,5 +1,6 @@
 import { type KeysetPosition, newId, newEvent, notFound } from '@crm/shared';
 import { createNoteBody, parseOrThrow, updateNoteBody } from '@crm/shared/schemas';
+import type { ClientSession } from 'mongoose';
 import type { NoteParent, NoteRecord } from '../repository/note.repository';
 
 export type { NoteParent };
@@ -34,11 +35,16 @@ export async function createNote(deps: CrmDeps, orgId: string, parent: NoteParen
   };
   const view = viewNote(record);
   // The event rides in the note's own document: the note and its event are written together or not at all.
-  const event =
-    parent.kind === 'contact'
-      ? newEvent(orgId, 'contact.note.added', { note: view, contact_id: parent.id }, now)
-      : newEvent(orgId, 'deal.note.added', { note: view, deal_id: parent.id }, now);
-  await deps.notes.insert(record, [event]);
+  if (parent.kind === 'deal') {
+    await deps.notes.insert(record, [newEvent(orgId, 'deal.note.added', { note: view, deal_id: parent.id }, now)]);
+    return view;
+  }
+  // A contact's note moves the contact's stored notes_count in the same transaction.
+  const event = newEvent(orgId, 'contact.note.added', { note: view, contact_id: parent.id }, now);
+  await deps.transaction(async (session) => {
+    await deps.notes.insert(record, [event], session);
+    await deps.contacts.adjustCounts(orgId, [parent.id], { notes_count: 1 }, session);
+  });
   return view;
 }
 
@@ -56,8 +62,13 @@ export async function updateNote(deps: CrmDeps, orgId: string, parent: NoteParen
 export async function deleteNote(deps: CrmDeps, orgId: string, parent: NoteParent, id: string): Promise<void> {
   await requireParent(deps, orgId, parent);
   const at = deps.now();
-  const deleted = await deps.notes.update(orgId, parent, id, { deleted_at: at, updated_at: at });
-  if (!deleted) throw notFound('note');
+  const remove = async (session?: ClientSession) => {
+    const deleted = await deps.notes.update(orgId, parent, id, { deleted_at: at, updated_at: at }, session);
+    if (!deleted) throw notFound('note');
+    if (session) await deps.contacts.adjustCounts(orgId, [parent.id], { notes_count: -1 }, session);
+  };
+  // A contact's note: its stored notes_count moves in the same transaction (NOT_FOUND aborts it).
+  await (parent.kind === 'contact' ? deps.transaction(remove) : remove());
 }
 
 async function requireParent(deps: CrmDeps, orgId: string, parent: NoteParent): Promise<void> {
