@@ -20,7 +20,8 @@ export async function listNotes(deps: CrmDeps, orgId: string, parent: NoteParent
 
 export async function createNote(deps: CrmDeps, orgId: string, parent: NoteParent, rawBody: unknown) {
   const body = parseOrThrow(createNoteBody, rawBody);
-  await requireParent(deps, orgId, parent);
+  // A contact's existence is checked by the write of its count, below.
+  if (parent.kind === 'deal') await requireParent(deps, orgId, parent);
   const now = deps.now();
   const record: NoteRecord = {
     id: newId('note'),
@@ -39,11 +40,12 @@ export async function createNote(deps: CrmDeps, orgId: string, parent: NoteParen
     await deps.notes.insert(record, [newEvent(orgId, 'deal.note.added', { note: view, deal_id: parent.id }, now)]);
     return view;
   }
-  // A contact's note moves the contact's stored notes_count in the same transaction.
+  // A contact's note moves the contact's stored notes_count in the same transaction (a contact that is not
+  // current answers NOT_FOUND, and the transaction writes nothing).
   const event = newEvent(orgId, 'contact.note.added', { note: view, contact_id: parent.id }, now);
   await deps.transaction(async (session) => {
+    if (!(await deps.contacts.adjustCurrent(orgId, parent.id, { notes_count: 1 }, session))) throw notFound('contact');
     await deps.notes.insert(record, [event], session);
-    await deps.contacts.adjustCounts(orgId, [parent.id], { notes_count: 1 }, session);
   });
   return view;
 }
@@ -60,15 +62,19 @@ export async function updateNote(deps: CrmDeps, orgId: string, parent: NoteParen
 
 /** Soft delete: a note deleted right after its creation keeps its document until the relay published the event. */
 export async function deleteNote(deps: CrmDeps, orgId: string, parent: NoteParent, id: string): Promise<void> {
-  await requireParent(deps, orgId, parent);
   const at = deps.now();
-  const remove = async (session?: ClientSession) => {
-    const deleted = await deps.notes.update(orgId, parent, id, { deleted_at: at, updated_at: at }, session);
-    if (!deleted) throw notFound('note');
-    if (session) await deps.contacts.adjustCounts(orgId, [parent.id], { notes_count: -1 }, session);
-  };
-  // A contact's note: its stored notes_count moves in the same transaction (NOT_FOUND aborts it).
-  await (parent.kind === 'contact' ? deps.transaction(remove) : remove());
+  const remove = (session?: ClientSession) => deps.notes.update(orgId, parent, id, { deleted_at: at, updated_at: at }, session);
+  if (parent.kind === 'deal') {
+    await requireParent(deps, orgId, parent);
+    if (!(await remove())) throw notFound('note');
+    return;
+  }
+  // A contact's note: its stored notes_count moves in the same transaction, whose write checks the contact is
+  // current; a NOT_FOUND aborts it whole.
+  await deps.transaction(async (session) => {
+    if (!(await deps.contacts.adjustCurrent(orgId, parent.id, { notes_count: -1 }, session))) throw notFound('contact');
+    if (!(await remove(session))) throw notFound('note');
+  });
 }
 
 async function requireParent(deps: CrmDeps, orgId: string, parent: NoteParent): Promise<void> {

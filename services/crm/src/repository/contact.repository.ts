@@ -227,12 +227,21 @@ export function createContactRepository(storage: Storage) {
 
     /**
      * Moves the stored counts of these contacts by `deltas`, inside the transaction of the write that links or
-     * unlinks them (a note, a deal): one command. Contacts not counted yet keep no counts (see adjustCounters).
+     * unlinks them (a deal, whatever the state of its contacts): one command. Contacts not counted yet keep no
+     * counts (see adjustCounters).
      */
     adjustCounts: (orgId: string, ids: string[], deltas: Partial<ContactCounts>, session: ClientSession) =>
       ids.length === 0
-        ? Promise.resolve()
+        ? Promise.resolve(0)
         : contacts.adjustCounters({ _id: { $in: [...new Set(ids)] }, org_id: orgId }, deltas, { session }),
+
+    /**
+     * adjustCounts of one current contact (live, not claimed by a merge), which a note needs as its parent: false,
+     * and nothing changed, when it is not. The write is the existence check, so a note costs no separate read.
+     */
+    async adjustCurrent(orgId: string, id: string, deltas: Partial<ContactCounts>, session: ClientSession): Promise<boolean> {
+      return (await contacts.adjustCounters({ _id: id, ...current(orgId) }, deltas, { session })) === 1;
+    },
 
     /** Stores counts computed from the linked records in the same transaction (a merge's survivor); the contact as stored. */
     setCounts: (orgId: string, id: string, counts: ContactCounts, session: ClientSession) =>
