@@ -28,13 +28,14 @@ export interface CrmSettings {
 /** Builds the repositories over one database. Used by the server and by the admin CLI. */
 export function createDeps(db: Storage, logger: Logger, settings: CrmSettings = {}): CrmDeps {
   const links = createLinksRepository(db);
-  countContactsAtStart(db, links);
+  const contacts = createContactRepository(db);
+  countContactsAtStart(db, contacts, links);
   return {
     organizations: createOrganizationRepository(db),
     apiKeys: createApiKeyRepository(db),
     members: createMemberRepository(db),
     customFields: createCustomFieldRepository(db),
-    contacts: createContactRepository(db),
+    contacts,
     identities: createIdentityRepository(db),
     companyIdentities: createIdentityRepository(db, 'company'),
     links,

@@ -121,15 +121,28 @@ describe('the note and deal counts stored on contacts', () => {
 
     // The pass, with notes written to the contact while it runs: none is missed.
     const [counted] = await Promise.all([
-      countAll(storage, deps.contacts.collection, deps.links),
+      countAll(storage, deps.contacts, deps.links),
       ...Array.from({ length: 8 }, () => note(orgId, old.id)),
     ]);
     expect(counted).toBeGreaterThanOrEqual(1);
     expect(await stored(old.id)).toEqual(await truth(orgId, old.id));
     expect(await stored(old.id)).toEqual({ notes_count: 10, deals_count: 1 });
     // A second pass finds nothing left to count; later writes move the stored counts.
-    expect(await countAll(storage, deps.contacts.collection, deps.links)).toBe(0);
+    expect(await countAll(storage, deps.contacts, deps.links)).toBe(0);
     await note(orgId, old.id);
     expect((await stored(old.id)).notes_count).toBe(11);
+  });
+
+  it('the start-up pass counts every contact stored before, page after page, across organizations', async () => {
+    const orgs = [newId('organization'), newId('organization')];
+    const olds = Array.from({ length: 230 }, (_, i) => contactRecord(orgs[i % 2]!, { name: `Old ${i}` }));
+    await deps.contacts.collection.insertMany(olds.map(({ id, ...fields }) => ({ ...fields, _id: id, name_key: 'old', rev: 1 }) as never));
+    const noted = [olds[0]!, olds[101]!, olds[229]!];
+    for (const contact of noted) await deps.notes.insert(noteRecord(contact.org_id, { contact_id: contact.id }), []);
+
+    expect(await countAll(storage, deps.contacts, deps.links)).toBe(230);
+    expect(await deps.contacts.collection.countDocuments({ notes_count: { $exists: false } })).toBe(0);
+    for (const contact of noted) expect(await stored(contact.id)).toEqual({ notes_count: 1, deals_count: 0 });
+    expect(await stored(olds[100]!.id)).toEqual({ notes_count: 0, deals_count: 0 });
   });
 });

@@ -1,5 +1,6 @@
 import {
   type KeysetPage,
+  type KeysetPosition,
   type Order,
   type OutboxEntry,
   type PageRequest,
@@ -61,6 +62,9 @@ export type ContactCounts = Required<Pick<ContactRecord, 'notes_count' | 'deals_
 
 /** What a contact nothing links to yet holds: a new contact's counts. */
 const NO_LINKS: ContactCounts = { notes_count: 0, deals_count: 0 };
+
+/** A contact stored before its counts were (ContactRecord.notes_count). */
+export const UNCOUNTED = { $or: [{ notes_count: { $exists: false } }, { deals_count: { $exists: false } }] };
 
 const contactSchema = new Schema(
   {
@@ -242,6 +246,13 @@ export function createContactRepository(storage: Storage) {
     async adjustCurrent(orgId: string, id: string, deltas: Partial<ContactCounts>, session: ClientSession): Promise<boolean> {
       return (await contacts.adjustCounters({ _id: id, ...current(orgId) }, deltas, { session })) === 1;
     },
+
+    /**
+     * Contacts stored before their counts, of every organization, in `_id` order: the start-up pass's pages
+     * (contact-counts.repository.ts), windowed by the kit like every list where the store needs it.
+     */
+    uncountedPage: (after: KeysetPosition | undefined, limit: number) =>
+      contacts.storedPage([UNCOUNTED], { field: '_id', order: 'asc', type: 'string', unique: true }, { limit, after }),
 
     /** Stores counts computed from the linked records in the same transaction (a merge's survivor); the contact as stored. */
     setCounts: (orgId: string, id: string, counts: ContactCounts, session: ClientSession) =>
