@@ -214,8 +214,7 @@ function peerGaps(routes: RouteFigures[], most: number): string[] {
   if (list && !TARGETS.listCommands(list.db_commands).ok)
     lines.push(
       `- \`GET /v1/contacts\` ✗ one command per page: ${list.db_commands} (${list.commands.join(', ')}). The total is cached (approximate, spec §8); ` +
-        'what remains is the page and the notes and deals counts of its contacts, computed from the linked records on read (one aggregate) so that they never drift. ' +
-        "Counting them in the page's own command ($lookup) was measured and reverted: it costs the database more than the two commands (25 against 15 ms of CPU a page of 50 at 1,000 contacts, 620 against 120 at 10,000; docs/performance.md). One cheaper command needs the counts stored on each contact and kept by every note and deal write: not done.",
+        "the notes and deals counts are stored on each contact (docs/performance.md), so a command beside the page is the company names of a page that has companies, or the counts of contacts stored before the counts were, until the CRM's start-up pass has counted them.",
     );
   return lines.length > 0 ? ['Targets missed, and where the cost is (measured in this run):', '', ...lines, ''] : [];
 }

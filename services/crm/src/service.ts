@@ -14,7 +14,7 @@ export function crmService(config: CrmConfig): ServiceDefinition<CrmConfig, CrmD
   // A task written here with a due time wakes this replica's alarm scheduler (wiring.ts taskAlarmArmed).
   let alarms: DueScheduler | undefined;
   return {
-    database: { name: config.CRM_DB_NAME },
+    database: { name: config.CRM_DB_NAME, requires: ['transactions'] },
     deps: (storage, logger) =>
       createDeps(storage, logger, { overdueAfterMs: config.TASK_OVERDUE_AFTER_MS, taskAlarmArmed: (at) => alarms?.wake(at) }),
     // task.due and task.overdue: any replica may fire an alarm; each fires once.

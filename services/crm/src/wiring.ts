@@ -3,6 +3,7 @@ import type { CrmDeps } from './domain/deps';
 import { createApiKeyRepository } from './repository/api-key.repository';
 import { createCompanyLinksRepository } from './repository/company-links.repository';
 import { createCompanyRepository } from './repository/company.repository';
+import { countContactsAtStart } from './repository/contact-counts.repository';
 import { createContactRepository } from './repository/contact.repository';
 import { createCustomFieldRepository } from './repository/custom-field.repository';
 import { createDealLinksRepository } from './repository/deal-links.repository';
@@ -26,15 +27,18 @@ export interface CrmSettings {
 
 /** Builds the repositories over one database. Used by the server and by the admin CLI. */
 export function createDeps(db: Storage, logger: Logger, settings: CrmSettings = {}): CrmDeps {
+  const links = createLinksRepository(db);
+  const contacts = createContactRepository(db);
+  countContactsAtStart(db, contacts, links);
   return {
     organizations: createOrganizationRepository(db),
     apiKeys: createApiKeyRepository(db),
     members: createMemberRepository(db),
     customFields: createCustomFieldRepository(db),
-    contacts: createContactRepository(db),
+    contacts,
     identities: createIdentityRepository(db),
     companyIdentities: createIdentityRepository(db, 'company'),
-    links: createLinksRepository(db),
+    links,
     tags: createTagRepository(db),
     deals: createDealRepository(db),
     dealLinks: createDealLinksRepository(db),
@@ -44,6 +48,7 @@ export function createDeps(db: Storage, logger: Logger, settings: CrmSettings = 
     notes: createNoteRepository(db),
     tasks: createTaskRepository(db, { overdueAfterMs: settings.overdueAfterMs ?? 3_600_000 }),
     refs: createRecordRefsRepository(db),
+    transaction: db.transaction,
     taskAlarmArmed: settings.taskAlarmArmed ?? (() => undefined),
     now: () => new Date(),
     logger,

@@ -9,8 +9,9 @@ import type { CrmDeps } from './deps';
 export type ContactView = ContactObject & { messages_count: number | null; deals: Nullable<DealSummary>[] };
 
 /**
- * Renders contacts as the API shows them, with company names and real note and deal counts, in 1 query (2 when a
- * contact has a company; none for a contact just created: nothing can link to it yet).
+ * Renders contacts as the API shows them, with company names and their note and deal counts as stored on them: no
+ * query (1 when a contact has a company). A contact stored before the counts were (not counted yet by the start-up
+ * pass) is counted from its linked records, in one query for all such contacts of the call.
  */
 export async function viewContacts(
   deps: Pick<CrmDeps, 'links'>,
@@ -18,14 +19,20 @@ export async function viewContacts(
   records: ContactRecord[],
   options: { created?: boolean } = {},
 ): Promise<ContactView[]> {
-  const ids = options.created ? [] : records.map((record) => record.id);
+  // A contact just created has nothing linking to it yet.
+  const uncounted = options.created ? [] : records.filter((record) => !isCounted(record)).map((record) => record.id);
   const companyIds = records.flatMap((record) => (record.company_id ? [record.company_id] : []));
   const [companies, { notes, deals }] = await Promise.all([
     deps.links.companyNames(orgId, companyIds),
-    deps.links.countsByContact(orgId, ids),
+    deps.links.countsByContact(orgId, uncounted),
   ]);
-  return records.map((record) => render(record, companies, notes.get(record.id) ?? 0, deals.get(record.id) ?? 0));
+  return records.map((record) =>
+    render(record, companies, record.notes_count ?? notes.get(record.id) ?? 0, record.deals_count ?? deals.get(record.id) ?? 0),
+  );
 }
+
+/** Whether the record holds its counts (contact.repository.ts, ContactRecord.notes_count). */
+const isCounted = (record: ContactRecord) => record.notes_count !== undefined && record.deals_count !== undefined;
 
 /** One contact as the API shows it, from its record and the names and counts of what links to it. */
 function render(record: ContactRecord, companies: Map<string, string>, notesCount: number, dealsCount: number): ContactView {
@@ -79,12 +86,12 @@ export async function viewContactDetail(
   record: ContactRecord,
   links?: ContactDetailLinks,
 ): Promise<ContactView> {
-  const [{ notesCount, dealsCount, deals }, companies] = await Promise.all([
+  const [{ deals }, [view]] = await Promise.all([
     links ?? deps.links.contactDetail(orgId, record.id, DETAIL_DEALS),
-    deps.links.companyNames(orgId, record.company_id ? [record.company_id] : []),
+    viewContacts(deps, orgId, [record]),
   ]);
+  if (!view) throw new Error('viewContacts returned nothing for one record');
   const summaries: Nullable<DealSummary>[] = deals;
-  const view = render(record, companies, notesCount, dealsCount);
   return { ...view, messages_count: record.messages_count, deals: summaries };
 }
 

@@ -32,7 +32,24 @@ export async function writeDeal(
       if (!view) throw new Error('viewDeals returned fewer views than records');
       return { view, before: before ?? view };
     },
-    write: (current, set, events) => deps.deals.updateAtRevision(orgId, id, current.rev, set, events),
+    write: (current, set, events) => {
+      const { linked, unlinked } = contactsMoved(current, set);
+      if (linked.length === 0 && unlinked.length === 0) return deps.deals.updateAtRevision(orgId, id, current.rev, set, events);
+      // The contacts' stored deals_count move in the same transaction; a lost race (WriteConflict) aborts it whole.
+      return deps.transaction(async (session) => {
+        const updated = await deps.deals.updateAtRevision(orgId, id, current.rev, set, events, session);
+        await deps.contacts.adjustCounts(orgId, linked, { deals_count: 1 }, session);
+        await deps.contacts.adjustCounts(orgId, unlinked, { deals_count: -1 }, session);
+        return updated;
+      });
+    },
   });
   return view;
+}
+
+/** The contacts a change of a live deal links it to and unlinks it from: a delete unlinks all of them. */
+export function contactsMoved(current: DealRecord, set: Partial<DealRecord>): { linked: string[]; unlinked: string[] } {
+  const before = new Set(current.contact_ids);
+  const after = new Set(set.deleted_at ? [] : (set.contact_ids ?? current.contact_ids));
+  return { linked: [...after].filter((id) => !before.has(id)), unlinked: [...before].filter((id) => !after.has(id)) };
 }

@@ -69,7 +69,14 @@ export async function createDeal(deps: CrmDeps, orgId: string, rawBody: unknown)
     updated_at: now,
   };
   const view = await viewDeal(deps, orgId, record);
-  await deps.deals.insert(record, [newEvent(orgId, 'deal.created', { object: view }, now)]);
+  const events = [newEvent(orgId, 'deal.created', { object: view }, now)];
+  if (record.contact_ids.length === 0) await deps.deals.insert(record, events);
+  // Its contacts' stored deals_count move in the same transaction.
+  else
+    await deps.transaction(async (session) => {
+      await deps.deals.insert(record, events, session);
+      await deps.contacts.adjustCounts(orgId, record.contact_ids, { deals_count: 1 }, session);
+    });
   return view;
 }
 

@@ -1,4 +1,4 @@
-import type { Logger } from '@crm/shared';
+import type { Logger, Storage } from '@crm/shared';
 import type { ApiKeyRepository } from '../repository/api-key.repository';
 import type { CompanyLinksRepository } from '../repository/company-links.repository';
 import type { CompanyRepository } from '../repository/company.repository';
@@ -36,6 +36,11 @@ export interface CrmDeps {
   notes: NoteRepository;
   tasks: TaskRepository;
   refs: RecordRefsRepository;
+  /**
+   * Runs `work` in one multi-document transaction (the storage kit's; retried by the driver on transient errors):
+   * a write that links or unlinks a contact moves the contact's stored counts in the same transaction.
+   */
+  transaction: Storage['transaction'];
   /** Tells this replica's task-alarm scheduler that a task falls due at `at`. */
   taskAlarmArmed: (at: Date) => void;
   now: () => Date;

@@ -16,13 +16,16 @@ const ABSORBED_KEPT = 200;
  * Steps 2–4 of a merge (contact-merge.ts), for the contacts of `ids` claimed into `survivorId`. Every step is
  * idempotent, and a lost race (the survivor changed since read) runs the whole pass again under the conflict
  * policy, so any number of runs of one merge — concurrent requests, a retry, the recovery pass — leave it done once:
- *   2. the claimed contacts' deals, notes and tasks are relinked to the survivor (updateMany; nothing left twice);
+ *   2. the claimed contacts' deals, notes and tasks are relinked to the survivor (updateMany; nothing left twice),
+ *      and the survivor's notes_count and deals_count recomputed from its linked records, in one transaction;
  *   3. the survivor takes their fields and tags, and records their ids, in one revision-conditional update with
  *      contact.merged (and contact.updated / contact.tag.added for what it gained) in its outbox: only the run
  *      that adds the ids raises them;
  *   4. their e-mail, phone and external_id claims move or are freed, then each is deleted (contact.deleted), conditionally on
  *      its claim, leaving the tombstone that answers 404 with details.merged_into.
- * Records a client wrote to a folded contact meanwhile are relinked once more at the end.
+ * Records a client wrote to a folded contact meanwhile are relinked once more at the end (and the counts recomputed).
+ * A note or deal written to the survivor during a recompute moves its count in its own transaction, which bumps
+ * the survivor's revision: one of the two transactions conflicts and runs again, so the counts miss no write.
  */
 export function completeMerge(deps: CrmDeps, orgId: string, survivorId: string, ids: string[]): Promise<Contact> {
   return retryOnConflict(async () => {
@@ -36,15 +39,14 @@ export function completeMerge(deps: CrmDeps, orgId: string, survivorId: string, 
     }
     if (claimed.length === 0) return survivor;
     const from = [...claimed.map((contact) => contact.id), ...chain.filter((id) => id !== survivor.id)];
-    await moveRecords(deps, orgId, from, survivor.id);
-    const absorbed = await absorb(deps, survivor, claimed);
+    const moved = await moveRecords(deps, orgId, from, survivor);
+    const absorbed = await absorb(deps, moved, claimed);
     await moveClaims(deps, absorbed, claimed);
     for (const contact of claimed) {
       const at = deps.now();
       await deps.contacts.merges.fold(contact, survivor.id, at, [newEvent(orgId, 'contact.deleted', { object: { id: contact.id } }, at)]);
     }
-    await moveRecords(deps, orgId, from, survivor.id);
-    return absorbed;
+    return moveRecords(deps, orgId, from, absorbed);
   });
 }
 
@@ -78,7 +80,10 @@ async function absorb(deps: CrmDeps, survivor: Contact, claimed: Contact[]): Pro
   return deps.contacts.merges.absorb(survivor, set, await survivorEvents(deps, survivor, next, mergedIds, at));
 }
 
-/** contact.merged with the survivor as it now is (its counts include the folded contacts' notes and deals). */
+/**
+ * contact.merged with the survivor as it now is: its counts, recomputed by step 2, include the folded contacts'
+ * notes and deals.
+ */
 async function survivorEvents(
   deps: CrmDeps,
   before: ContactRecord,
@@ -86,25 +91,28 @@ async function survivorEvents(
   mergedIds: string[],
   at: Date,
 ): Promise<OutboxEntry[]> {
-  const all = [next.id, ...mergedIds];
-  const [view, { notes }, dealsCount] = await Promise.all([
-    viewContact(deps, next.org_id, next),
-    deps.links.countsByContact(next.org_id, all),
-    deps.links.countDealsOfAny(next.org_id, all),
-  ]);
-  const notesCount = [...notes.values()].reduce((sum, n) => sum + n, 0);
-  const object = { ...view, notes_count: notesCount, deals_count: dealsCount };
+  const object = await viewContact(deps, next.org_id, next);
   return [
     newEvent(next.org_id, 'contact.merged', { object: eventObject(object), merged_ids: mergedIds }, at),
     ...contactChangeEvents(next.org_id, before, next, object, at),
   ];
 }
 
-/** Step 2: deals, notes and tasks of the folded contacts move to the survivor. */
-async function moveRecords(deps: CrmDeps, orgId: string, from: string[], to: string): Promise<void> {
-  await deps.deals.relinkContacts(orgId, from, to, deps.now());
-  await deps.notes.moveToContact(orgId, from, to);
-  await deps.tasks.moveToContact(orgId, from, to);
+/**
+ * Step 2: deals, notes and tasks of the folded contacts move to the survivor, whose counts are recomputed from
+ * its linked records in the same transaction. Answers the survivor as stored then (its revision advanced).
+ */
+function moveRecords(deps: CrmDeps, orgId: string, from: string[], survivor: Contact): Promise<Contact> {
+  return deps.transaction(async (session) => {
+    await deps.deals.relinkContacts(orgId, from, survivor.id, deps.now(), session);
+    await deps.notes.moveToContact(orgId, from, survivor.id, session);
+    await deps.tasks.moveToContact(orgId, from, survivor.id, session);
+    const { notes, deals } = await deps.links.countsByContact(orgId, [survivor.id], session);
+    const counts = { notes_count: notes.get(survivor.id) ?? 0, deals_count: deals.get(survivor.id) ?? 0 };
+    const counted = await deps.contacts.setCounts(orgId, survivor.id, counts, session);
+    if (!counted) throw new WriteConflict('contact');
+    return counted;
+  });
 }
 
 /** E-mail, phone and external_id claims: the survivor holds the values it took; the folded contacts' others are free. */

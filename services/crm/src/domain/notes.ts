@@ -1,5 +1,6 @@
 import { type KeysetPosition, newId, newEvent, notFound } from '@crm/shared';
 import { createNoteBody, parseOrThrow, updateNoteBody } from '@crm/shared/schemas';
+import type { ClientSession } from 'mongoose';
 import type { NoteParent, NoteRecord } from '../repository/note.repository';
 
 export type { NoteParent };
@@ -19,7 +20,8 @@ export async function listNotes(deps: CrmDeps, orgId: string, parent: NoteParent
 
 export async function createNote(deps: CrmDeps, orgId: string, parent: NoteParent, rawBody: unknown) {
   const body = parseOrThrow(createNoteBody, rawBody);
-  await requireParent(deps, orgId, parent);
+  // A contact's existence is checked by the write of its count, below.
+  if (parent.kind === 'deal') await requireParent(deps, orgId, parent);
   const now = deps.now();
   const record: NoteRecord = {
     id: newId('note'),
@@ -34,11 +36,17 @@ export async function createNote(deps: CrmDeps, orgId: string, parent: NoteParen
   };
   const view = viewNote(record);
   // The event rides in the note's own document: the note and its event are written together or not at all.
-  const event =
-    parent.kind === 'contact'
-      ? newEvent(orgId, 'contact.note.added', { note: view, contact_id: parent.id }, now)
-      : newEvent(orgId, 'deal.note.added', { note: view, deal_id: parent.id }, now);
-  await deps.notes.insert(record, [event]);
+  if (parent.kind === 'deal') {
+    await deps.notes.insert(record, [newEvent(orgId, 'deal.note.added', { note: view, deal_id: parent.id }, now)]);
+    return view;
+  }
+  // A contact's note moves the contact's stored notes_count in the same transaction (a contact that is not
+  // current answers NOT_FOUND, and the transaction writes nothing).
+  const event = newEvent(orgId, 'contact.note.added', { note: view, contact_id: parent.id }, now);
+  await deps.transaction(async (session) => {
+    if (!(await deps.contacts.adjustCurrent(orgId, parent.id, { notes_count: 1 }, session))) throw notFound('contact');
+    await deps.notes.insert(record, [event], session);
+  });
   return view;
 }
 
@@ -54,10 +62,19 @@ export async function updateNote(deps: CrmDeps, orgId: string, parent: NoteParen
 
 /** Soft delete: a note deleted right after its creation keeps its document until the relay published the event. */
 export async function deleteNote(deps: CrmDeps, orgId: string, parent: NoteParent, id: string): Promise<void> {
-  await requireParent(deps, orgId, parent);
   const at = deps.now();
-  const deleted = await deps.notes.update(orgId, parent, id, { deleted_at: at, updated_at: at });
-  if (!deleted) throw notFound('note');
+  const remove = (session?: ClientSession) => deps.notes.update(orgId, parent, id, { deleted_at: at, updated_at: at }, session);
+  if (parent.kind === 'deal') {
+    await requireParent(deps, orgId, parent);
+    if (!(await remove())) throw notFound('note');
+    return;
+  }
+  // A contact's note: its stored notes_count moves in the same transaction, whose write checks the contact is
+  // current; a NOT_FOUND aborts it whole.
+  await deps.transaction(async (session) => {
+    if (!(await deps.contacts.adjustCurrent(orgId, parent.id, { notes_count: -1 }, session))) throw notFound('contact');
+    if (!(await remove(session))) throw notFound('note');
+  });
 }
 
 async function requireParent(deps: CrmDeps, orgId: string, parent: NoteParent): Promise<void> {

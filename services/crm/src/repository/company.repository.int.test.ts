@@ -44,7 +44,7 @@ describe('company, note, task and link repositories', () => {
     expect(await deps.links.countsByContact(orgId, [contactId, otherId])).toEqual({ notes: new Map([[contactId, 2]]), deals: new Map() });
   });
 
-  it('reads a contact with its live notes and deals counted and its newest 10 deals in one command, within its organization', async () => {
+  it('reads a contact with its newest 10 live deals in one command, within its organization', async () => {
     const orgId = newId('organization');
     const contact = await deps.contacts.insert(contactRecord(orgId), []);
     const other = await deps.contacts.insert(contactRecord(orgId), []);
@@ -62,7 +62,6 @@ describe('company, note, task and link repositories', () => {
     const { record, linked } = await deps.contacts.getByIdWith(orgId, contact.id, branches);
     expect(record).toEqual(await deps.contacts.getById(orgId, contact.id));
     const detail = await deps.links.detailOf(orgId, linked);
-    expect(detail).toMatchObject({ notesCount: 1, dealsCount: 12 });
     expect(detail.deals.map((deal) => deal.title)).toEqual(titles.slice(2).reverse());
     expect(detail.deals[0]).toMatchObject({ value: 100, status: 'open', stage: { id: 'st_1', name: 'New' } });
     // The same detail for a record in hand, and nothing of the contact from another organization.

@@ -1,5 +1,6 @@
 import {
   type KeysetPage,
+  type KeysetPosition,
   type Order,
   type OutboxEntry,
   type PageRequest,
@@ -11,7 +12,7 @@ import {
   type StoreFilter,
   TtlCache,
 } from '@crm/shared';
-import { Schema } from 'mongoose';
+import { type ClientSession, Schema } from 'mongoose';
 import type { LinkBranch } from './links.repository';
 
 export interface ContactRecord {
@@ -47,7 +48,23 @@ export interface ContactRecord {
   absorbed_ids?: string[];
   /** The integrator's id; unique among the organization's live contacts (absent on records older than the field). */
   external_id?: string | null;
+  /**
+   * Live notes on the contact and live deals linking it, kept by every write that changes them, in the same
+   * transaction (docs/performance.md). Absent on contacts stored before the counts were: those are counted on read
+   * until the start-up pass (contact-counts.repository.ts) has stored theirs.
+   */
+  notes_count?: number;
+  deals_count?: number;
 }
+
+/** The stored counts of a contact. */
+export type ContactCounts = Required<Pick<ContactRecord, 'notes_count' | 'deals_count'>>;
+
+/** What a contact nothing links to yet holds: a new contact's counts. */
+const NO_LINKS: ContactCounts = { notes_count: 0, deals_count: 0 };
+
+/** A contact stored before its counts were (ContactRecord.notes_count). */
+export const UNCOUNTED = { $or: [{ notes_count: { $exists: false } }, { deals_count: { $exists: false } }] };
 
 const contactSchema = new Schema(
   {
@@ -80,6 +97,9 @@ const contactSchema = new Schema(
     search_keys: { type: [String], default: undefined },
     search_text: { type: String },
     external_id: { type: String, default: null },
+    // No default: absent means "not counted yet" (ContactRecord.notes_count).
+    notes_count: { type: Number },
+    deals_count: { type: Number },
   },
   { versionKey: false, collection: 'contacts', minimize: false },
 );
@@ -166,7 +186,7 @@ export function createContactRepository(storage: Storage) {
     collection: contacts.collection,
 
     async insert(record: ContactRecord, events: OutboxEntry[]) {
-      const stored = await contacts.insert(record, { events });
+      const stored = await contacts.insert({ ...NO_LINKS, ...record }, { events });
       totals.invalidate(record.org_id);
       return stored;
     },
@@ -207,7 +227,36 @@ export function createContactRepository(storage: Storage) {
     },
 
     /** Stores many new contacts at once, with their derived keys and no events (an import; the benchmark's seed). */
-    importMany: (records: ContactRecord[]) => contacts.importMany(records),
+    importMany: (records: ContactRecord[]) => contacts.importMany(records.map((record) => ({ ...NO_LINKS, ...record }))),
+
+    /**
+     * Moves the stored counts of these contacts by `deltas`, inside the transaction of the write that links or
+     * unlinks them (a deal, whatever the state of its contacts): one command. Contacts not counted yet keep no
+     * counts (see adjustCounters).
+     */
+    adjustCounts: (orgId: string, ids: string[], deltas: Partial<ContactCounts>, session: ClientSession) =>
+      ids.length === 0
+        ? Promise.resolve(0)
+        : contacts.adjustCounters({ _id: { $in: [...new Set(ids)] }, org_id: orgId }, deltas, { session }),
+
+    /**
+     * adjustCounts of one current contact (live, not claimed by a merge), which a note needs as its parent: false,
+     * and nothing changed, when it is not. The write is the existence check, so a note costs no separate read.
+     */
+    async adjustCurrent(orgId: string, id: string, deltas: Partial<ContactCounts>, session: ClientSession): Promise<boolean> {
+      return (await contacts.adjustCounters({ _id: id, ...current(orgId) }, deltas, { session })) === 1;
+    },
+
+    /**
+     * Contacts stored before their counts, of every organization, in `_id` order: the start-up pass's pages
+     * (contact-counts.repository.ts), windowed by the kit like every list where the store needs it.
+     */
+    uncountedPage: (after: KeysetPosition | undefined, limit: number) =>
+      contacts.storedPage([UNCOUNTED], { field: '_id', order: 'asc', type: 'string', unique: true }, { limit, after }),
+
+    /** Stores counts computed from the linked records in the same transaction (a merge's survivor); the contact as stored. */
+    setCounts: (orgId: string, id: string, counts: ContactCounts, session: ClientSession) =>
+      contacts.update({ _id: id, org_id: orgId }, counts, { session }),
 
     /**
      * One page of a broadcast audience, oldest first: keyset on (created_at, _id) ascending, which the

@@ -9,7 +9,7 @@ import {
   type StoreFilter,
   TtlCache,
 } from '@crm/shared';
-import { Schema } from 'mongoose';
+import { type ClientSession, Schema } from 'mongoose';
 
 export type DealStatus = 'open' | 'won' | 'lost';
 
@@ -150,8 +150,9 @@ export function createDealRepository(storage: Storage) {
   return {
     collection: deals.collection,
 
-    async insert(record: DealRecord, events: OutboxEntry[]) {
-      const stored = await deals.insert(record, { events });
+    /** In `session` when its contacts count it in the same transaction. */
+    async insert(record: DealRecord, events: OutboxEntry[], session?: ClientSession) {
+      const stored = await deals.insert(record, { events, session });
       totals.invalidatePrefix(`${record.org_id}|`);
       return stored;
     },
@@ -179,8 +180,15 @@ export function createDealRepository(storage: Storage) {
     },
 
     /** A change computed from the deal at revision `rev`, with its events; throws WriteConflict when it lost. */
-    async updateAtRevision(orgId: string, id: string, rev: number, set: Partial<DealRecord>, events: OutboxEntry[]) {
-      const updated = await deals.updateAtRevision({ _id: id, ...live(orgId) }, rev, set, { events });
+    async updateAtRevision(
+      orgId: string,
+      id: string,
+      rev: number,
+      set: Partial<DealRecord>,
+      events: OutboxEntry[],
+      session?: ClientSession,
+    ) {
+      const updated = await deals.updateAtRevision({ _id: id, ...live(orgId) }, rev, set, { events, session });
       // Counts per parent change with a delete or a re-link.
       if (set.deleted_at || set.contact_ids || set.company_id !== undefined) totals.invalidatePrefix(`${orgId}|`);
       return updated;
@@ -191,10 +199,10 @@ export function createDealRepository(storage: Storage) {
      * Idempotent (a repeat finds nothing linked to `from`); their revision advances, so a concurrent edit of their
      * contacts reads them again.
      */
-    async relinkContacts(orgId: string, from: string[], to: string, at: Date): Promise<void> {
+    async relinkContacts(orgId: string, from: string[], to: string, at: Date, session?: ClientSession): Promise<void> {
       const linked = { org_id: orgId, contact_ids: { $in: from } };
-      await deals.updateMany(linked, { $addToSet: { contact_ids: to }, $set: { updated_at: at } });
-      await deals.updateMany(linked, { $pull: { contact_ids: { $in: from } } });
+      await deals.updateMany(linked, { $addToSet: { contact_ids: to }, $set: { updated_at: at } }, { session });
+      await deals.updateMany(linked, { $pull: { contact_ids: { $in: from } } }, { session });
       totals.invalidatePrefix(`${orgId}|`);
     },
   };

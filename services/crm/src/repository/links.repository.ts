@@ -1,5 +1,5 @@
 import type { Storage } from '@crm/shared';
-import type { mongo } from 'mongoose';
+import type { ClientSession, mongo } from 'mongoose';
 
 type Document = mongo.Document;
 
@@ -11,10 +11,8 @@ export interface DealSummaryRow {
   stage: { id: string; name: string };
 }
 
-/** What GET /v1/contacts/{id} shows beside the record: its live notes and deals, counted, and its newest deals. */
+/** What GET /v1/contacts/{id} shows beside the record (whose counts are stored on it): its newest deals. */
 export interface ContactDetailLinks {
-  notesCount: number;
-  dealsCount: number;
   deals: DealSummaryRow[];
 }
 
@@ -31,7 +29,7 @@ export type LinksRepository = ReturnType<typeof createLinksRepository>;
 
 /**
  * Counts and summaries of the records linked to contacts and companies, computed from the linked records
- * themselves on read: the values are real and cannot drift, whatever writes run concurrently.
+ * themselves: the counts a contact stores are computed here where they are not stored yet (or recomputed, a merge).
  */
 export function createLinksRepository({ connection: db }: Storage) {
   const notes = db.collection('notes');
@@ -50,25 +48,33 @@ export function createLinksRepository({ connection: db }: Storage) {
   return {
     /**
      * How many live notes and deals link to each contact, in one command: the notes' rows and the deals' rows
-     * ($unionWith) grouped together, so a page of contacts costs its own query and this one.
+     * ($unionWith) grouped together. In a transaction (`session`: the counts of its snapshot) it is two, one per
+     * collection: a transaction takes no $unionWith.
      */
-    async countsByContact(orgId: string, contactIds: string[]): Promise<{ notes: Map<string, number>; deals: Map<string, number> }> {
+    async countsByContact(
+      orgId: string,
+      contactIds: string[],
+      session?: ClientSession,
+    ): Promise<{ notes: Map<string, number>; deals: Map<string, number> }> {
       const counts = { notes: new Map<string, number>(), deals: new Map<string, number>() };
       if (contactIds.length === 0) return counts;
-      const rows = await notes
-        .aggregate<{ _id: { kind: 'notes' | 'deals'; contact: string }; n: number }>([
-          ...linkedRows(orgId, 'contact_id', contactIds, 'notes'),
-          { $unionWith: { coll: deals.collectionName, pipeline: linkedRows(orgId, 'contact_ids', contactIds, 'deals') } },
-          { $group: { _id: { kind: '$kind', contact: '$contact' }, n: { $sum: 1 } } },
-        ])
-        .toArray();
-      for (const { _id, n } of rows) counts[_id.kind].set(_id.contact, n);
+      const group = { $group: { _id: { kind: '$kind', contact: '$contact' }, n: { $sum: 1 } } };
+      const notesRows = linkedRows(orgId, 'contact_id', contactIds, 'notes');
+      const dealsRows = linkedRows(orgId, 'contact_ids', contactIds, 'deals');
+      const pipelines: Array<[mongo.Collection, Document[]]> = session
+        ? [
+            [notes, [...notesRows, group]],
+            [deals, [...dealsRows, group]],
+          ]
+        : [[notes, [...notesRows, { $unionWith: { coll: deals.collectionName, pipeline: dealsRows } }, group]]];
+      for (const [collection, pipeline] of pipelines) {
+        const rows = await collection
+          .aggregate<{ _id: { kind: 'notes' | 'deals'; contact: string }; n: number }>(pipeline, { session })
+          .toArray();
+        for (const { _id, n } of rows) counts[_id.kind].set(_id.contact, n);
+      }
       return counts;
     },
-
-    /** Live deals linked to any of these contacts, each counted once (a merge's deals_count). */
-    countDealsOfAny: (orgId: string, contactIds: string[]) =>
-      deals.countDocuments({ org_id: orgId, deleted_at: null, contact_ids: { $in: contactIds } }),
 
     async companyNames(orgId: string, ids: string[]): Promise<Map<string, string>> {
       if (ids.length === 0) return new Map();
@@ -81,20 +87,15 @@ export function createLinksRepository({ connection: db }: Storage) {
     },
 
     /**
-     * The contact's notes and deals counts and its newest `limit` deals as branches of one query: the contact
-     * repository runs them beside the contact's own lookup (getByIdWith), `contactDetail` alone.
+     * The contact's newest `limit` deals as branches of one query: the contact repository runs them beside the
+     * contact's own lookup (getByIdWith), `contactDetail` alone. (Its counts are stored on the contact.)
      */
     detailBranches(orgId: string, contactId: string, limit: number): LinkBranch[] {
-      const live = { org_id: orgId, deleted_at: null };
-      const count = { $group: { _id: null, n: { $sum: 1 } } };
-      const dealsOf = { $match: { ...live, contact_ids: contactId } };
       return [
-        { coll: notes.collectionName, pipeline: [{ $match: { ...live, contact_id: contactId } }, count, { $set: { [LINK]: 'notes' } }] },
-        { coll: deals.collectionName, pipeline: [dealsOf, count, { $set: { [LINK]: 'deals' } }] },
         {
           coll: deals.collectionName,
           pipeline: [
-            dealsOf,
+            { $match: { org_id: orgId, deleted_at: null, contact_ids: contactId } },
             { $sort: { created_at: -1, _id: -1 } },
             { $limit: limit },
             { $project: { title: 1, value: 1, status: 1, stage_id: 1, [LINK]: 'deal' } },
@@ -113,11 +114,14 @@ export function createLinksRepository({ connection: db }: Storage) {
       return this.detailOf(orgId, rows);
     },
 
-    /** The rows of the detail branches as counts and summaries (stage names resolved: see summarize). */
+    /** The rows of the detail branches as summaries (stage names resolved: see summarize). */
     async detailOf(orgId: string, rows: Document[]): Promise<ContactDetailLinks> {
-      const count = (kind: string) => Number(rows.find((row) => row[LINK] === kind)?.n ?? 0);
-      const dealRows = rows.filter((row) => row[LINK] === 'deal');
-      return { notesCount: count('notes'), dealsCount: count('deals'), deals: await summarize(orgId, dealRows) };
+      return {
+        deals: await summarize(
+          orgId,
+          rows.filter((row) => row[LINK] === 'deal'),
+        ),
+      };
     },
   };
 

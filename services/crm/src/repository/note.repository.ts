@@ -1,5 +1,5 @@
 import { type OutboxEntry, type PageRequest, RecordStore, type Storage } from '@crm/shared';
-import { Schema } from 'mongoose';
+import { type ClientSession, Schema } from 'mongoose';
 
 /** The record a note hangs on: exactly one of a contact and a deal. */
 export type NoteParent = { kind: 'contact'; id: string } | { kind: 'deal'; id: string };
@@ -48,7 +48,8 @@ export function createNoteRepository(storage: Storage) {
   return {
     collection: notes.collection,
 
-    insert: (record: NoteRecord, events: OutboxEntry[]) => notes.insert(record, { events }),
+    /** In `session` when the note's contact counts it in the same transaction. */
+    insert: (record: NoteRecord, events: OutboxEntry[], session?: ClientSession) => notes.insert(record, { events, session }),
 
     getById: (orgId: string, parent: NoteParent, id: string) => notes.findOne({ _id: id, ...live(orgId, parent) }),
 
@@ -58,14 +59,15 @@ export function createNoteRepository(storage: Storage) {
       notes.listPage([live(orgId, parent)], { field: 'created_at', order: 'desc', type: 'date' }, page),
 
     /** A merge: the notes of the contacts `from` now belong to the contact `to` (idempotent). */
-    moveToContact: (orgId: string, from: string[], to: string) =>
-      notes.updateMany({ org_id: orgId, contact_id: { $in: from } }, { contact_id: to }),
+    moveToContact: (orgId: string, from: string[], to: string, session?: ClientSession) =>
+      notes.updateMany({ org_id: orgId, contact_id: { $in: from } }, { contact_id: to }, { session }),
 
     update: (
       orgId: string,
       parent: NoteParent,
       id: string,
       set: Partial<Pick<NoteRecord, 'content' | 'color' | 'category' | 'updated_at' | 'deleted_at'>>,
-    ) => notes.update({ _id: id, ...live(orgId, parent) }, set),
+      session?: ClientSession,
+    ) => notes.update({ _id: id, ...live(orgId, parent) }, set, { session }),
   };
 }

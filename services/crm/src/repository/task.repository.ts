@@ -1,5 +1,5 @@
 import { type Order, type OutboxEntry, type PageRequest, RecordStore, type Storage, type StoreFilter, TtlCache } from '@crm/shared';
-import { Schema } from 'mongoose';
+import { type ClientSession, Schema } from 'mongoose';
 
 export type TaskStatus = 'open' | 'completed';
 
@@ -137,8 +137,8 @@ export function createTaskRepository(storage: Storage, options: { overdueAfterMs
     },
 
     /** A merge: the tasks of the contacts `from` now belong to the contact `to` (idempotent). */
-    moveToContact: (orgId: string, from: string[], to: string) =>
-      tasks.updateMany({ org_id: orgId, contact_id: { $in: from } }, { contact_id: to }),
+    moveToContact: (orgId: string, from: string[], to: string, session?: ClientSession) =>
+      tasks.updateMany({ org_id: orgId, contact_id: { $in: from } }, { contact_id: to }, { session }),
 
     /** Open tasks whose `alarm` is due, earliest first (the scheduler's batch, across organizations). */
     dueAlarms: (alarm: TaskAlarm, now: Date, limit: number) =>

@@ -23,18 +23,29 @@ export interface DerivedTarget {
  * the revision (or the sources) it was computed from, and only a pass that found nothing left to change marks
  * the version done, so a second start after an upgrade walks again and catches what older replicas still wrote.
  */
-export async function refreshDerived(target: DerivedTarget): Promise<number> {
-  const marker = `${target.collection.collectionName}:${target.version}`;
-  if (await target.passes.findOne({ _id: marker as never })) return 0;
-  let changed = 0;
-  let after: KeysetPosition | undefined;
-  do {
-    const page = await target.page(after);
-    const writes = page.items.flatMap((doc) => refreshOf(target, doc));
-    if (writes.length > 0) changed += (await target.collection.bulkWrite(writes, { ordered: false })).modifiedCount;
-    after = page.next;
-  } while (after);
-  if (changed === 0) await target.passes.updateOne({ _id: marker as never }, { $set: { completed_at: new Date() } }, { upsert: true });
+export function refreshDerived(target: DerivedTarget): Promise<number> {
+  return oncePerVersion(target.passes, `${target.collection.collectionName}:${target.version}`, async () => {
+    let changed = 0;
+    let after: KeysetPosition | undefined;
+    do {
+      const page = await target.page(after);
+      const writes = page.items.flatMap((doc) => refreshOf(target, doc));
+      if (writes.length > 0) changed += (await target.collection.bulkWrite(writes, { ordered: false })).modifiedCount;
+      after = page.next;
+    } while (after);
+    return changed;
+  });
+}
+
+/**
+ * Runs a start-up pass over stored records (`pass` answers how many it changed) until one finds nothing left to
+ * change: that pass marks `marker` done in `passes`, and later starts skip it. A pass that changed something runs
+ * again at the next start, which catches what replicas of the previous version still wrote meanwhile.
+ */
+export async function oncePerVersion(passes: Collection<Document>, marker: string, pass: () => Promise<number>): Promise<number> {
+  if (await passes.findOne({ _id: marker as never })) return 0;
+  const changed = await pass();
+  if (changed === 0) await passes.updateOne({ _id: marker as never }, { $set: { completed_at: new Date() } }, { upsert: true });
   return changed;
 }
 

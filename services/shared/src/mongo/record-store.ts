@@ -355,6 +355,28 @@ export class RevisionedRecords<R extends { id: string }> extends RecordStore<R, 
     return updated;
   }
 
+  /**
+   * Adds `deltas` to counter fields of the records matching `filter` (in one command, inside the caller's
+   * transaction: the counters move with the write that moves them). A record that does not hold the counters yet
+   * (stored before they existed: a start-up pass counts it, and reads count it meanwhile) keeps them absent, but
+   * its revision advances all the same, so a transaction counting it at this moment conflicts with this one
+   * instead of missing its change. Answers how many records matched, counted or not.
+   */
+  async adjustCounters(filter: StoreFilter, deltas: Record<string, number>, options: { session?: ClientSession } = {}): Promise<number> {
+    const fields = Object.keys(deltas);
+    if (fields.length === 0) return 0;
+    const held = Object.fromEntries(fields.map((field) => [field, { $exists: true }]));
+    const lacking = { $or: fields.map((field) => ({ [field]: { $exists: false } })) };
+    const result = await this.collection.bulkWrite(
+      [
+        { updateMany: { filter: { $and: [filter, held] } as Document, update: withRevisionBump({ $inc: deltas }) } },
+        { updateMany: { filter: { $and: [filter, lacking] } as Document, update: withRevisionBump({}) } },
+      ],
+      { ordered: false, session: options.session },
+    );
+    return result.matchedCount;
+  }
+
   protected override newStored(record: R): Revised<R> {
     return { ...record, rev: INITIAL_REVISION };
   }
