@@ -2,14 +2,15 @@
  * The peer: one Fastify process with the official mongodb driver answering the contact routes the simplest way, on
  * the same database server and data as the project. Per request: look the bearer key's SHA-256 up in the CRM's
  * `api_keys`, then GET /v1/contacts: one sorted page of 25 live contacts of that organization (newest first) and a
- * count, in parallel, then the page's notes and deals counts; GET /v1/contacts/:id: the contact with its notes and
- * deals counts and newest 10 deals; POST /v1/contacts: claim the Idempotency-Key, insert the contact with its
- * contact.created event in the same document (as the project's outbox), store the response under the key. No gRPC
- * hop, no schema layer, no caches: what one process doing the same work can reach.
+ * count, in parallel; GET /v1/contacts/:id: the contact with its newest 10 deals (one aggregate); POST
+ * /v1/contacts: claim the Idempotency-Key, insert the contact with its contact.created event in the same document
+ * (as the project's outbox), store the response under the key. No gRPC hop, no schema layer, no caches: what one
+ * process doing the same work can reach.
  *
- * The same work means the same answer from the same queries: the API shows every contact's notes_count and
- * deals_count, and the detail its newest deals, so the peer reads them with the queries the project sends (one
- * aggregate each, $unionWith over notes and deals), and what is compared is what the architecture costs around them.
+ * The same work means the same answer from the same data and queries: every contact stores its notes_count and
+ * deals_count (the project keeps them in the transaction of each note and deal write), so the peer reads them from
+ * the record as the project does, and the detail's newest deals with the project's query; what is compared is what
+ * the architecture costs around them.
  * Started by the benchmark: `BENCH_PORT=… MONGODB_URI=… CRM_DB_NAME=… node --import tsx …`.
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -32,6 +33,8 @@ const EMPTY_CONTACT = {
   funnel_stage: null,
   last_message_at: null,
   messages_count: 0,
+  notes_count: 0,
+  deals_count: 0,
   deleted_at: null,
   rev: 1,
 };
@@ -65,43 +68,19 @@ async function main(): Promise<void> {
     return !key || key.revoked_at || (key.expires_at && key.expires_at <= new Date()) ? null : key.org_id;
   };
   const shown = ({ _id, _outbox: _events, _outbox_pending: _pending, name_key: _key, ...rest }: ContactDoc) => ({ id: _id, ...rest });
-  const notes = db.collection('notes');
   const liveOf = (orgId: string) => ({ org_id: orgId, deleted_at: null });
 
-  /** The notes and deals linked to each of `ids`, one row per link, grouped: one command (as the project's list). */
-  const countsOf = async (orgId: string, ids: string[]) => {
-    const linked = (field: string, kind: string) => [
-      { $match: { ...liveOf(orgId), [field]: { $in: ids } } },
-      { $unwind: `$${field}` },
-      { $match: { [field]: { $in: ids } } },
-      { $project: { _id: 0, kind: { $literal: kind }, contact: `$${field}` } },
-    ];
-    const rows = await notes
-      .aggregate<{ _id: { kind: string; contact: string }; n: number }>([
-        ...linked('contact_id', 'notes'),
-        { $unionWith: { coll: 'deals', pipeline: linked('contact_ids', 'deals') } },
-        { $group: { _id: { kind: '$kind', contact: '$contact' }, n: { $sum: 1 } } },
-      ])
-      .toArray();
-    const count = (kind: string, id: string) => rows.find((row) => row._id.kind === kind && row._id.contact === id)?.n ?? 0;
-    return (id: string) => ({ notes_count: count('notes', id), deals_count: count('deals', id) });
-  };
-
-  /** The contact, its notes and deals counts and its newest 10 deals: one aggregate (as the project's detail). */
+  /** The contact (its counts stored on it) and its newest 10 deals: one aggregate (as the project's detail). */
   const detailOf = async (orgId: string, id: string) => {
     const live = liveOf(orgId);
-    const dealsOf = { $match: { ...live, contact_ids: id } };
-    const count = { $group: { _id: null, n: { $sum: 1 } } };
     const rows = await contacts
-      .aggregate<ContactDoc & { _link?: string; n?: number }>([
+      .aggregate<ContactDoc & { _link?: string }>([
         { $match: { _id: id, ...live } },
-        { $unionWith: { coll: 'notes', pipeline: [{ $match: { ...live, contact_id: id } }, count, { $set: { _link: 'notes' } }] } },
-        { $unionWith: { coll: 'deals', pipeline: [dealsOf, count, { $set: { _link: 'deals' } }] } },
         {
           $unionWith: {
             coll: 'deals',
             pipeline: [
-              dealsOf,
+              { $match: { ...live, contact_ids: id } },
               { $sort: { created_at: -1, _id: -1 } },
               { $limit: 10 },
               { $project: { title: 1, value: 1, status: 1, stage_id: 1, _link: 'deal' } },
@@ -112,9 +91,8 @@ async function main(): Promise<void> {
       .toArray();
     const own = rows[0]?._id === id ? rows[0] : undefined;
     if (!own) return null;
-    const countOf = (kind: string) => rows.find((row) => row._link === kind)?.n ?? 0;
     const linkedDeals = rows.filter((row) => row._link === 'deal').map(({ _id, _link, ...deal }) => ({ id: _id, ...deal }));
-    return { ...shown(own), notes_count: countOf('notes'), deals_count: countOf('deals'), deals: linkedDeals };
+    return { ...shown(own), deals: linkedDeals };
   };
 
   app.get('/v1/contacts', async (request, reply) => {
@@ -129,12 +107,7 @@ async function main(): Promise<void> {
         .toArray(),
       contacts.countDocuments(live),
     ]);
-    const page = rows.slice(0, PAGE);
-    const counts = await countsOf(
-      orgId,
-      page.map((row) => row._id),
-    );
-    const data = page.map((row) => ({ ...shown(row), ...counts(row._id) }));
+    const data = rows.slice(0, PAGE).map(shown);
     return { data, meta: { total, has_more: rows.length > PAGE } };
   });
 

@@ -40,7 +40,7 @@ export function renderReport(results: BenchResults): string {
     '## HTTP: ceiling, peer, project',
     '',
     'ceiling = a bare Fastify route; peer = one Fastify process + the mongodb driver giving the same answers from the same queries on the same database server and data',
-    "(the key check; a page of 25 with the count and each contact's notes and deals counts; a contact with its counts and newest deals; a create with its event and idempotency record);",
+    "(the key check; a page of 25 with the count, each contact's notes and deals counts read from its record; a contact with its newest deals; a create with its event and idempotency record);",
     'project = through the gateway. "@ N/s" = half the best measured rate, sent open loop at an even pace on the same 16 connections (latency counted from when each request was due).',
     '',
     httpTable(results.http.routes, Math.max(...run.config.clients)),
