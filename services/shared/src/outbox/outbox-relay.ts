@@ -49,8 +49,9 @@ const FLUSH_TIMEOUT_MS = 5_000;
  *
  * The writes of this process hand it their records (OutboxSignal): a record inserted with events is leased to
  * this relay by the insert itself, and its entries come with the signal, so they go to Kafka with no round trip
- * to the store; a record updated with events is leased by id with one conditional update that answers its
- * entries. No relay reads another replica's fresh records, so replicas do not race for them. The sweep (every
+ * to the store; a record updated with events is leased the same way when no relay held it (the update answers
+ * every pending entry of the record, in order), and otherwise by id with one conditional update that answers its
+ * entries, once the relay that held it has acknowledged (it finds the record still pending). No relay reads another replica's fresh records, so replicas do not race for them. The sweep (every
  * collection's unleased pending records) runs at start, when a lease seen is due to expire (its holder may have
  * died), and otherwise every `idleCheckMs`. Acknowledgements run in the background, gathered over `ackDelayMs`
  * (20 ms) so that under a stream of writes one update acknowledges several passes; the records stay leased until
