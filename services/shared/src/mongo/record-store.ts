@@ -274,12 +274,14 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
   /**
    * An update with events, leased to this process's relay in the same write when no relay holds the record (as an
    * insert is): the relay publishes the record's pending entries as the write answered them, instead of leasing the
-   * record by id with a write of its own. Null when there is no relay here, for an upsert (a missed lease condition would insert), or when
-   * nothing matched: the record is held by another relay (the update is then made unleased, and that relay finds
-   * it still pending after its acknowledgement) or does not match the filter (the plain update says so).
+   * record by id with a write of its own. Null when there is no relay here or it holds the record already (not
+   * tried), for an upsert (a missed lease condition would insert), or when nothing matched: the record is held by
+   * another relay (the update is then made unleased, and that relay finds it still pending after its
+   * acknowledgement) or does not match the filter (the plain update says so).
    */
   private async updateLeased(filter: StoreFilter, operators: UpdateOperators, events: OutboxEntry[], options: UpdateOptions) {
-    const lease = options.upsert || options.before ? undefined : this.storage.outbox.leaseOnWrite();
+    const lease =
+      options.upsert || options.before ? undefined : this.storage.outbox.leaseOnUpdate(this.collection.collectionName, filter._id);
     if (!lease) return null;
     const doc = await this.model
       .findOneAndUpdate(
