@@ -25,12 +25,7 @@ export function heldByAnother(state: ConversationStateRecord, claim: Claim): boo
  * leaves a run that the event's redelivery finds and makes pending (intake.ts). Returns why the run must be skipped
  * when another active agent claimed the conversation first, otherwise null.
  */
-export function makePending(
-  deps: AgentsDeps,
-  run: RunRecord,
-  claim: Claim,
-  known?: ConversationStateRecord,
-): Promise<SkipReason | null> {
+export function makePending(deps: AgentsDeps, run: RunRecord, claim: Claim, known?: ConversationStateRecord): Promise<SkipReason | null> {
   // The state the caller just read serves the first try: the write below is conditional on what it says.
   let read: ConversationStateRecord | undefined = known;
   return retryOnConflict(async () => {
