@@ -29,6 +29,7 @@ import { deleteStageHandler } from './handlers/delete-stage.handler';
 import { deleteTaskHandler } from './handlers/delete-task.handler';
 import { getCompanyHandler } from './handlers/get-company.handler';
 import { getContactHandler } from './handlers/get-contact.handler';
+import { getContactFieldsHandler } from './handlers/get-contact-fields.handler';
 import { getDealHandler } from './handlers/get-deal.handler';
 import { getFunnelHandler } from './handlers/get-funnel.handler';
 import { getMeHandler } from './handlers/get-me.handler';
@@ -70,6 +71,7 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger, scheduler?: FairS
     {
       listContacts: listContactsHandler,
       getContact: getContactHandler,
+      getContactFields: getContactFieldsHandler,
       createContact: createContactHandler,
       updateContact: updateContactHandler,
       deleteContact: deleteContactHandler,

@@ -55,6 +55,17 @@ export interface Contact {
   external_id?: string | undefined;
 }
 
+/** A contact's own fields that other services address and scope it by (GetContactFields, ResolveChannelContact). */
+export interface ContactFields {
+  id: string;
+  name: string;
+  phone?: string | undefined;
+  photoapp_username?: string | undefined;
+  chatapp_jid?: string | undefined;
+  socialmsg_psid?: string | undefined;
+  tags: string[];
+}
+
 export interface ContactFilter {
   search?: string | undefined;
   tag?: string | undefined;
@@ -491,6 +502,126 @@ export const Contact: MessageFns<Contact> = {
             }
 
             message.external_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseContactFields(): ContactFields {
+  return {
+    id: "",
+    name: "",
+    phone: undefined,
+    photoapp_username: undefined,
+    chatapp_jid: undefined,
+    socialmsg_psid: undefined,
+    tags: [],
+  };
+}
+
+export const ContactFields: MessageFns<ContactFields> = {
+  encode(message: ContactFields, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.phone !== undefined) {
+      writer.uint32(26).string(message.phone);
+    }
+    if (message.photoapp_username !== undefined) {
+      writer.uint32(34).string(message.photoapp_username);
+    }
+    if (message.chatapp_jid !== undefined) {
+      writer.uint32(42).string(message.chatapp_jid);
+    }
+    if (message.socialmsg_psid !== undefined) {
+      writer.uint32(50).string(message.socialmsg_psid);
+    }
+    for (const v of message.tags) {
+      writer.uint32(58).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContactFields {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContactFields();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.phone = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.photoapp_username = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.chatapp_jid = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.socialmsg_psid = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.tags.push(reader.string());
             continue;
           }
         }
@@ -1116,6 +1247,20 @@ export const ContactServiceService = {
     responseSerialize: (value: Contact): Buffer => Buffer.from(Contact.encode(value).finish()),
     responseDeserialize: (value: Buffer): Contact => Contact.decode(value),
   },
+  /**
+   * For other services: the contact's own fields that address and scope it (its channel addresses and tags), in
+   * one indexed read, without what GetContact adds from other collections (notes and deals counts, newest deals).
+   * A contact merged into another answers NOT_FOUND naming it (details.merged_into), like GetContact.
+   */
+  getContactFields: {
+    path: "/crm.v1.ContactService/GetContactFields" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ContactRef): Buffer => Buffer.from(ContactRef.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ContactRef => ContactRef.decode(value),
+    responseSerialize: (value: ContactFields): Buffer => Buffer.from(ContactFields.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ContactFields => ContactFields.decode(value),
+  },
   createContact: {
     path: "/crm.v1.ContactService/CreateContact" as const,
     requestStream: false as const,
@@ -1164,6 +1309,7 @@ export const ContactServiceService = {
   /**
    * For the messaging service: the live contact reachable at a channel identifier, created (source = the
    * channel) when there is none. Idempotent: concurrent and repeated calls for one identifier create one contact.
+   * Answers the contact's own fields: an inbound message needs its id and name, not what links to it.
    */
   resolveChannelContact: {
     path: "/crm.v1.ContactService/ResolveChannelContact" as const,
@@ -1172,8 +1318,8 @@ export const ContactServiceService = {
     requestSerialize: (value: ResolveChannelContactRequest): Buffer =>
       Buffer.from(ResolveChannelContactRequest.encode(value).finish()),
     requestDeserialize: (value: Buffer): ResolveChannelContactRequest => ResolveChannelContactRequest.decode(value),
-    responseSerialize: (value: Contact): Buffer => Buffer.from(Contact.encode(value).finish()),
-    responseDeserialize: (value: Buffer): Contact => Contact.decode(value),
+    responseSerialize: (value: ContactFields): Buffer => Buffer.from(ContactFields.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ContactFields => ContactFields.decode(value),
   },
   /**
    * Folds the contacts of `body.contact_ids` into `id` (docs/contact-merge.md): their deals, notes, tasks, tags and
@@ -1203,6 +1349,12 @@ export const ContactServiceService = {
 export interface ContactServiceServer extends UntypedServiceImplementation {
   listContacts: handleUnaryCall<ListContactsRequest, ListContactsResponse>;
   getContact: handleUnaryCall<ContactRef, Contact>;
+  /**
+   * For other services: the contact's own fields that address and scope it (its channel addresses and tags), in
+   * one indexed read, without what GetContact adds from other collections (notes and deals counts, newest deals).
+   * A contact merged into another answers NOT_FOUND naming it (details.merged_into), like GetContact.
+   */
+  getContactFields: handleUnaryCall<ContactRef, ContactFields>;
   createContact: handleUnaryCall<WriteContactRequest, Contact>;
   updateContact: handleUnaryCall<WriteContactRequest, Contact>;
   deleteContact: handleUnaryCall<ContactRef, Empty>;
@@ -1211,8 +1363,9 @@ export interface ContactServiceServer extends UntypedServiceImplementation {
   /**
    * For the messaging service: the live contact reachable at a channel identifier, created (source = the
    * channel) when there is none. Idempotent: concurrent and repeated calls for one identifier create one contact.
+   * Answers the contact's own fields: an inbound message needs its id and name, not what links to it.
    */
-  resolveChannelContact: handleUnaryCall<ResolveChannelContactRequest, Contact>;
+  resolveChannelContact: handleUnaryCall<ResolveChannelContactRequest, ContactFields>;
   /**
    * Folds the contacts of `body.contact_ids` into `id` (docs/contact-merge.md): their deals, notes, tasks, tags and
    * missing fields move to it in one transaction, they are deleted, and contact.merged is raised. Idempotent.
@@ -1249,6 +1402,26 @@ export interface ContactServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Contact) => void,
+  ): ClientUnaryCall;
+  /**
+   * For other services: the contact's own fields that address and scope it (its channel addresses and tags), in
+   * one indexed read, without what GetContact adds from other collections (notes and deals counts, newest deals).
+   * A contact merged into another answers NOT_FOUND naming it (details.merged_into), like GetContact.
+   */
+  getContactFields(
+    request: ContactRef,
+    callback: (error: ServiceError | null, response: ContactFields) => void,
+  ): ClientUnaryCall;
+  getContactFields(
+    request: ContactRef,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ContactFields) => void,
+  ): ClientUnaryCall;
+  getContactFields(
+    request: ContactRef,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ContactFields) => void,
   ): ClientUnaryCall;
   createContact(
     request: WriteContactRequest,
@@ -1325,21 +1498,22 @@ export interface ContactServiceClient extends Client {
   /**
    * For the messaging service: the live contact reachable at a channel identifier, created (source = the
    * channel) when there is none. Idempotent: concurrent and repeated calls for one identifier create one contact.
+   * Answers the contact's own fields: an inbound message needs its id and name, not what links to it.
    */
   resolveChannelContact(
     request: ResolveChannelContactRequest,
-    callback: (error: ServiceError | null, response: Contact) => void,
+    callback: (error: ServiceError | null, response: ContactFields) => void,
   ): ClientUnaryCall;
   resolveChannelContact(
     request: ResolveChannelContactRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: Contact) => void,
+    callback: (error: ServiceError | null, response: ContactFields) => void,
   ): ClientUnaryCall;
   resolveChannelContact(
     request: ResolveChannelContactRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: Contact) => void,
+    callback: (error: ServiceError | null, response: ContactFields) => void,
   ): ClientUnaryCall;
   /**
    * Folds the contacts of `body.contact_ids` into `id` (docs/contact-merge.md): their deals, notes, tasks, tags and

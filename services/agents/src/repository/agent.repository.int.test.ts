@@ -100,7 +100,7 @@ describe('agent, run and conversation-state repositories', () => {
     expect(ids.filter((id) => mine.includes(id)).sort()).toEqual(mine);
     expect(claimed.every((claimedRun) => claimedRun.phase === 'executing')).toBe(true);
     expect(await deps.runs.getById(orgId, run.id)).not.toHaveProperty('lease_token');
-    expect(await deps.runs.supersede(run.id, new Date())).toBe(false);
+    expect(await deps.runs.skipWaiting(run.id, 'superseded', new Date())).toBe(false);
     expect(await deps.runs.finish(run.id, { status: 'completed' })).toBe(true);
     expect(await deps.runs.getById(orgId, run.id)).toMatchObject({ status: 'completed', phase: null });
   });

@@ -175,11 +175,14 @@ export function createRunRepository(storage: Storage) {
       return result.matchedCount > 0;
     },
 
-    /** A waiting run that a later message of the conversation replaced; false when it is already executing. */
-    async supersede(id: string, at: Date): Promise<boolean> {
+    /**
+     * Skips a waiting run: a later message of the conversation replaced it (`superseded`), or another agent claimed
+     * the conversation after it was recorded; false when it is already executing.
+     */
+    async skipWaiting(id: string, reason: SkipReason, at: Date): Promise<boolean> {
       const result = await Run.updateOne(
         { _id: id, phase: 'waiting' },
-        { $set: { phase: null, due_at: null, status: 'skipped', skip_reason: 'superseded', completed_at: at } },
+        { $set: { phase: null, due_at: null, status: 'skipped', skip_reason: reason, completed_at: at } },
       );
       return result.modifiedCount > 0;
     },

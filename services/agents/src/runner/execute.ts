@@ -9,7 +9,7 @@ import type { ConversationStateRecord } from '../repository/conversation-state.r
 import type { RunRecord } from '../repository/run.repository';
 import { handOff, type HandoffOutcome } from './handoff';
 import { conversationHistory, summaryOf, unansweredText } from './history';
-import { clearPending, isSuperseded } from './pending';
+import { isSuperseded } from './pending';
 import { failureThreshold, handoffKeyword, handsOffOnModelRequest } from './rules';
 import { countRun } from './run-metrics';
 
@@ -26,9 +26,10 @@ type Outcome =
  */
 export async function executeRun(deps: AgentsDeps, run: RunRecord): Promise<void> {
   const outcome = await outcomeOf(deps, run);
-  // Two independent writes, made at once. A crash between them leaves either a pending id that the conversation's
-  // next message replaces, or a run still executing whose lease expires and that runs again (its send is idempotent).
-  await Promise.all([recordOutcome(deps, run, outcome), clearPending(deps, run)]);
+  // One write: the conversation's state keeps naming this run as its pending one, which is harmless once the run
+  // has finished (the next message's run replaces it, and a finished run supersedes nothing). A crash before it
+  // leaves a run still executing whose lease expires and that runs again (its send is idempotent).
+  await recordOutcome(deps, run, outcome);
 }
 
 /** The run's outcome, with its events; counted once, by the execution that finished it. */

@@ -1,5 +1,5 @@
 import type { Conversation } from '@crm/proto/gen/messaging/v1/messaging';
-import { AppError, newId, retryOnConflict, WriteConflict, type DomainEvent } from '@crm/shared';
+import { AppError, newId, type DomainEvent } from '@crm/shared';
 import type { MessageObject } from '@crm/shared/events';
 import type { SkipReason } from '@crm/shared/schemas';
 import type { AgentsDeps } from '../domain/deps';
@@ -8,7 +8,7 @@ import type { ConversationStateRecord } from '../repository/conversation-state.r
 import type { RunRecord } from '../repository/run.repository';
 import { withinBusinessHours } from './business-hours';
 import { organizationTimezone } from './organization';
-import { makePending } from './pending';
+import { heldByAnother, makePending, type Claim } from './pending';
 import { channelInScope, factsOf, tagsInScope } from './rules';
 import { countRun } from './run-metrics';
 
@@ -28,7 +28,9 @@ class InboundContext {
   ) {}
 
   contactTags(): Promise<string[]> {
-    this.tags ??= this.deps.crm.contacts.getContact({ org_id: this.orgId, id: this.message.contact_id }).then((c) => c.tags);
+    this.tags ??= this.deps.crm.contacts
+      .getContactFields({ org_id: this.orgId, id: this.message.contact_id })
+      .then((contact) => contact.tags);
     return this.tags;
   }
 
@@ -93,23 +95,35 @@ async function recordRun(deps: AgentsDeps, agent: AgentRecord, eventId: string, 
   const run: RunRecord = reason
     ? { ...base, status: 'skipped', skip_reason: reason, completed_at: now, duration_ms: 0 }
     : { ...base, phase: 'waiting', due_at: dueAt };
+  const claim: Claim = { agentId: agent.id, activeIds: context.activeIds };
   // Inserted first, read only when it was there already: a redelivered event is rare, every event pays a read.
   if (await deps.runs.insert(run)) {
     if (reason) countRun('skipped');
-    else {
-      await makePending(deps, run, state);
-      deps.runScheduled(dueAt);
-    }
+    else await wait(deps, run, claim, state);
     return;
   }
   // Recorded by an earlier delivery of this event, which may have stopped before its wait became the pending one.
   const existing = await deps.runs.getByEvent(eventId, agent.id);
-  if (existing?.phase === 'waiting') await makePending(deps, existing);
+  if (existing?.phase === 'waiting') await wait(deps, existing, claim);
+}
+
+/**
+ * The recorded run claims the conversation and becomes its pending run (one write), and waits for its delay; it is
+ * skipped instead when another active agent claimed the conversation since the intake read its state.
+ */
+async function wait(deps: AgentsDeps, run: RunRecord, claim: Claim, known?: ConversationStateRecord): Promise<void> {
+  const lost = await makePending(deps, run, claim, known);
+  if (!lost) {
+    if (run.due_at) deps.runScheduled(run.due_at);
+    return;
+  }
+  if (await deps.runs.skipWaiting(run.id, lost, deps.now())) countRun('skipped');
 }
 
 /**
  * Null when the agent answers this message (with the conversation's state it read, for the next write);
- * otherwise why not. The agent that passes claims the conversation.
+ * otherwise why not. The agent that passes claims the conversation when its run becomes the pending one
+ * (makePending): the first active agent to answer a conversation keeps it; one deactivated or deleted loses it.
  */
 async function decide(
   deps: AgentsDeps,
@@ -139,25 +153,6 @@ async function decide(
     return { reason: 'inside_business_hours' };
   const cap = agent.behavior.max_replies_per_conversation;
   if (cap !== null && (await deps.runs.countReplies(orgId, conversation.id, agent.id)) >= cap) return { reason: 'reply_cap_reached' };
-  return { reason: await claimConversation(deps, agent, context, state.agent_id), state };
-}
-
-/**
- * The first active agent to answer a conversation keeps it; one that was deactivated or deleted loses it. A claim
- * that lost to another agent's reads the new holder and decides again (the conflict policy).
- */
-function claimConversation(
-  deps: AgentsDeps,
-  agent: AgentRecord,
-  context: InboundContext,
-  holder: string | null,
-): Promise<SkipReason | null> {
-  let known = holder;
-  return retryOnConflict(async () => {
-    if (known === agent.id) return null;
-    if (known && context.activeIds.has(known)) return 'another_agent_answering';
-    if (await deps.states.compareAndSet(context.orgId, context.conversation.id, { agent_id: known }, { agent_id: agent.id })) return null;
-    known = (await deps.states.get(context.orgId, context.conversation.id)).agent_id;
-    throw new WriteConflict('conversation state');
-  });
+  if (heldByAnother(state, { agentId: agent.id, activeIds: context.activeIds })) return { reason: 'another_agent_answering' };
+  return { reason: null, state };
 }

@@ -1,7 +1,8 @@
 import { AppError, derivedId, isDuplicateKeyError, newId, newEvent } from '@crm/shared';
 import { CHANNELS, type Channel } from '@crm/shared/schemas';
 import type { ChannelField, ContactRecord } from '../repository/contact.repository';
-import { eventObject, viewContact, viewContactDetail, type ContactView } from './contact.view';
+import { contactFieldsOf, type ContactFieldsView } from './contact-fields';
+import { eventObject, viewContact } from './contact.view';
 import type { CrmDeps } from './deps';
 
 const FIELD: Record<Channel, ChannelField> = { chatapp: 'chatapp_jid', photoapp: 'photoapp_username', socialmsg: 'socialmsg_psid' };
@@ -17,20 +18,21 @@ export interface ChannelContactInput {
  * The contact an inbound message belongs to (asked by the messaging service). Found by its channel identity, or
  * (chatapp) by the phone of the number, which then gains the identity; otherwise created with source = the
  * channel. The new contact's id is derived from the organization and the identity, so concurrent and retried
- * calls insert one document and the losers read the winner's.
+ * calls insert one document and the losers read the winner's. Answers the contact's own fields: the caller stores a
+ * message under its id and name, and what links to the contact (counts, deals) would cost reads of two more collections.
  */
-export async function resolveChannelContact(deps: CrmDeps, orgId: string, input: ChannelContactInput): Promise<ContactView> {
+export async function resolveChannelContact(deps: CrmDeps, orgId: string, input: ChannelContactInput): Promise<ContactFieldsView> {
   const channel = CHANNELS.find((candidate) => candidate === input.channel);
   const identifier = input.identifier.trim();
   if (!channel || !identifier) throw new AppError('VALIDATION_ERROR', 'channel and identifier are required.');
   const field = FIELD[channel];
 
   const existing = (await deps.contacts.findBy(orgId, field, identifier)) ?? (await survivorOf(deps, orgId, field, identifier));
-  if (existing) return viewContactDetail(deps, orgId, existing);
+  if (existing) return contactFieldsOf(existing);
   if (input.phone) {
     const byPhone = await deps.contacts.findBy(orgId, 'phone', input.phone);
     const linked = byPhone && (await deps.contacts.setChannelIdentity(orgId, byPhone.id, field, identifier));
-    if (linked) return viewContactDetail(deps, orgId, linked);
+    if (linked) return contactFieldsOf(linked);
   }
   return createChannelContact(deps, orgId, channel, identifier, input);
 }
@@ -59,7 +61,7 @@ async function createChannelContact(
   identifier: string,
   input: ChannelContactInput,
   id = derivedId('contact', `${orgId}|${channel}|${identifier}`),
-): Promise<ContactView> {
+): Promise<ContactFieldsView> {
   const now = deps.now();
   const phone = input.phone ?? null;
   const record: ContactRecord = {
@@ -91,14 +93,15 @@ async function createChannelContact(
   )
     record.phone = null;
   try {
-    const view = await viewContact(deps, orgId, record);
+    // Nothing links to a contact not yet stored: its event has no counts to read.
+    const view = await viewContact(deps, orgId, record, { created: true });
     await deps.contacts.insert(record, [newEvent(orgId, 'contact.created', { object: eventObject(view) }, now)]);
-    return viewContactDetail(deps, orgId, record);
+    return contactFieldsOf(record);
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
   }
   const winner = await deps.contacts.getById(orgId, id);
-  if (winner) return viewContactDetail(deps, orgId, winner);
+  if (winner) return contactFieldsOf(winner);
   // The derived id belongs to a deleted contact: the sender starts over as a new contact with a fresh id.
   return createChannelContact(deps, orgId, channel, identifier, input, newId('contact'));
 }

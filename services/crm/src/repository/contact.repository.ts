@@ -275,17 +275,15 @@ export function createContactRepository(storage: Storage) {
 
     /**
      * Counts one message event on the contact, once per event id: the event id joins a bounded list in the same
-     * conditional update, so a redelivered event matches nothing. Returns whether it was counted.
+     * conditional update, so a redelivered event matches nothing. Sent beside the other counts of the moment in one
+     * command (updateBeside: the driver's operators as given, so `counted_events`, bookkeeping outside the schema,
+     * is not stripped); settles once stored.
      */
-    async countMessage(orgId: string, id: string, eventId: string, at: Date): Promise<boolean> {
-      // The raw collection: `counted_events` is bookkeeping outside the schema, which mongoose would strip.
-      const result = await contacts.collection.updateOne({ _id: id as never, org_id: orgId, counted_events: { $ne: eventId } }, {
-        $inc: { messages_count: 1 },
-        $max: { last_message_at: at },
-        $push: { counted_events: { $each: [eventId], $slice: -200 } },
-      } as never);
-      return result.modifiedCount === 1;
-    },
+    countMessage: (orgId: string, id: string, eventId: string, at: Date): Promise<void> =>
+      contacts.updateBeside(
+        { _id: id, org_id: orgId, counted_events: { $ne: eventId } },
+        { $inc: { messages_count: 1 }, $max: { last_message_at: at }, $push: { counted_events: { $each: [eventId], $slice: -200 } } },
+      ),
 
     /**
      * A change computed from the contact at revision `rev`, with its events; throws WriteConflict when it lost (a

@@ -17,9 +17,10 @@ const CHANNEL_OF: Record<InstanceKind, Channel> = { qrcode: 'chatapp', official:
 
 /** Applies one provider callback. Every branch is idempotent: providers retry callbacks until answered 2xx. */
 export async function applyCallback(deps: MessagingDeps, kind: InstanceKind, callback: ProviderCallback): Promise<CallbackOutcome> {
+  // Connection, QR-code and template callbacks change the number: they read it as stored.
   const instance =
-    callback.kind === 'status'
-      ? await deps.instances.getByProviderRefForStatus(kind, callback.ref)
+    callback.kind === 'status' || callback.kind === 'message'
+      ? await deps.instances.getByProviderRefRecent(kind, callback.ref)
       : await deps.instances.getByProviderRef(kind, callback.ref);
   if (!instance) {
     deps.logger.warn({ kind, ref: callback.ref }, 'callback for an unknown number or page; ignored');

@@ -14,7 +14,7 @@ type Callback<K extends ProviderCallback['kind']> = Extract<ProviderCallback, { 
 const STATUS_EVENTS = { delivered: 'message.delivered', read: 'message.read', failed: 'message.failed' } as const;
 
 /**
- * A delivery status. `sent` raises nothing (message.sent was raised when the send was accepted); later statuses
+ * A delivery status. `sent` changes nothing (message.sent was raised when the send was accepted); later statuses
  * raise their platform kinds — `failed` (a refused delivery, e.g. 131042 without billing) raises message.failed
  * with the provider's error. A status for a send this service has not stored yet is answered `retry`.
  */
@@ -23,6 +23,10 @@ export async function applyStatus(
   instance: ChatInstanceRecord,
   callback: Callback<'status'>,
 ): Promise<CallbackOutcome> {
+  // Every message is stored once its provider accepted it, as `sent` (or `received`): a `sent` status moves no
+  // message, no broadcast recipient and raises nothing, so it needs no read — also when it arrives before its send
+  // is stored, which under load it often does (it was read, answered 425, and sent again by the provider).
+  if (callback.status === 'sent') return 'applied';
   const message = await deps.messages.getForStatus(instance.id, callback.external_id);
   if (!message) return 'retry';
   const at = deps.now();

@@ -39,7 +39,7 @@ export async function applyMarketingKeyword(
 export async function optOutContact(deps: MessagingDeps, orgId: string, contactId: string): Promise<OptOutView> {
   let contact: { id: string; name: string };
   try {
-    const found = await deps.crm.contacts.getContact({ org_id: orgId, id: contactId });
+    const found = await deps.crm.contacts.getContactFields({ org_id: orgId, id: contactId });
     contact = { id: found.id, name: found.name };
   } catch (error) {
     if (error instanceof AppError && error.code === 'NOT_FOUND') throw notFound('contact');

@@ -1,4 +1,4 @@
-import type { Contact } from '@crm/proto/gen/crm/v1/contacts';
+import type { ContactFields } from '@crm/proto/gen/crm/v1/contacts';
 import { AppError, invalidReference, newId } from '@crm/shared';
 import type { ClientSession } from 'mongoose';
 import { parseOrThrow, sendMessageBody, type Channel, type SendMessageBody } from '@crm/shared/schemas';
@@ -38,7 +38,7 @@ export async function sendMessage(
 }
 
 /** The fields of a contact a send needs: its name and its addresses at the channels. */
-export type ContactAddress = Pick<Contact, 'id' | 'name' | 'phone' | 'chatapp_jid' | 'photoapp_username' | 'socialmsg_psid'>;
+export type ContactAddress = Pick<ContactFields, 'id' | 'name' | 'phone' | 'chatapp_jid' | 'photoapp_username' | 'socialmsg_psid'>;
 
 export interface Delivery {
   orgId: string;
@@ -147,9 +147,10 @@ export async function deliver(deps: MessagingDeps, delivery: Delivery): Promise<
   return stored?.message ?? null;
 }
 
-async function requireContact(deps: MessagingDeps, orgId: string, contactId: string): Promise<Contact> {
+/** The contact's own fields (GetContactFields): a send needs its addresses, not what links to it in the CRM. */
+async function requireContact(deps: MessagingDeps, orgId: string, contactId: string): Promise<ContactFields> {
   try {
-    return await deps.crm.contacts.getContact({ org_id: orgId, id: contactId });
+    return await deps.crm.contacts.getContactFields({ org_id: orgId, id: contactId });
   } catch (error) {
     if (error instanceof AppError && error.code === 'NOT_FOUND') throw invalidReference('contact_id', contactId);
     throw error;

@@ -57,7 +57,7 @@ export function createChatInstanceRepository(storage: Storage) {
     what: 'chat instance',
     outbox: true,
   });
-  const forStatuses = new TtlCache<ChatInstanceRecord | null>(1_000);
+  const recentByRef = new TtlCache<ChatInstanceRecord | null>(1_000);
 
   return {
     collection: instances.collection,
@@ -73,14 +73,15 @@ export function createChatInstanceRepository(storage: Storage) {
     getByProviderRef: (kind: InstanceKind, providerRef: string) => instances.findOne({ kind, provider_ref: providerRef }),
 
     /**
-     * The same for delivery statuses, which need only the number's id and organization (fixed for a handle): read
-     * at most once a second per number, not for each of a broadcast's dozens of statuses a second. An unknown
-     * handle is not remembered (a number created just now is found at once).
+     * The same for the callbacks that arrive by the dozen a second — delivery statuses and inbound messages — which
+     * need the number's id, organization and kind (fixed for a handle) and its name (shown on a conversation it
+     * opens: a rename shows there within a second): read at most once a second per number, not for each callback.
+     * An unknown handle is not remembered (a number created just now is found at once).
      */
-    async getByProviderRefForStatus(kind: InstanceKind, providerRef: string) {
+    async getByProviderRefRecent(kind: InstanceKind, providerRef: string) {
       const key = `${kind}:${providerRef}`;
-      const found = await forStatuses.get(key, () => instances.findOne({ kind, provider_ref: providerRef }));
-      if (!found) forStatuses.invalidate(key);
+      const found = await recentByRef.get(key, () => instances.findOne({ kind, provider_ref: providerRef }));
+      if (!found) recentByRef.invalidate(key);
       return found;
     },
 

@@ -22,10 +22,15 @@ describe('conversation, message, number and template repositories', () => {
     const later = new Date(Date.now() + 86_400_000);
     const touched = await Promise.all(
       Array.from({ length: 8 }, (_, n) =>
-        deps.conversations.touch(touchOf(orgId, contactId, instanceId, { window_expires_at: n === 3 ? later : new Date() })),
+        storeMessage(
+          deps,
+          touchOf(orgId, contactId, instanceId, { window_expires_at: n === 3 ? later : new Date() }),
+          messageRecord(orgId, '', { instance_id: instanceId, direction: 'inbound', status: 'received', external_id: `wamid.c${n}` }),
+          'message.received',
+        ),
       ),
     );
-    expect(new Set(touched.map((touch) => touch.conversation.id)).size).toBe(1);
+    expect(new Set(touched.map((touch) => touch?.conversation.id)).size).toBe(1);
     const stored = await deps.conversations.getById(orgId, touched[0]!.conversation.id);
     expect(stored).toMatchObject({ unread_count: 8, window_expires_at: later, status: 'open', rev: 8 });
   });

@@ -5,7 +5,6 @@ import {
   type PageRequest,
   RevisionedRecords,
   type Storage,
-  type StoredDocument,
   type StoreFilter,
   TtlCache,
 } from '@crm/shared';
@@ -183,19 +182,19 @@ export function createConversationRepository(storage: Storage) {
      * expiry scheduler takes once. Two first messages that race to insert meet on the unique key: in a
      * transaction (`session`) the transaction aborts and the caller runs it again.
      */
-    async touch(touch: ConversationTouch, session?: ClientSession): Promise<TouchedConversation> {
+    async touch(touch: ConversationTouch, session: ClientSession): Promise<TouchedConversation> {
       const key = { org_id: touch.org_id, contact_id: touch.contact.id, channel: touch.channel, instance_id: touch.instance.id };
       const update = touchUpdate(touch);
       const open = await conversations.update({ ...key, status: 'open' }, update, { session });
       if (open) return { conversation: open, opened: null };
-      const before = await conversations.update(key, update, { upsert: true, session, before: true });
-      const doc = await conversations.model.findOne(key, null, { session }).lean<StoredDocument>();
-      if (!doc) throw new Error('upsert left no conversation');
+      // Not open a moment ago: closed, or not there yet. The upsert answers the conversation as written, and the id
+      // it would insert under tells which (one command fewer than reading the state before and the result after).
+      // Conditional on "still not open": a writer that opened it meanwhile makes this upsert meet its document on
+      // the unique key, and the transaction runs again (it then finds the conversation open).
+      const touched = await conversations.update({ ...key, status: { $ne: 'open' } }, update, { upsert: true, session });
+      if (!touched) throw new Error('upsert left no conversation');
       totals.invalidate(touch.org_id);
-      return {
-        conversation: conversations.record(doc),
-        opened: before === null ? 'created' : before.status === 'closed' ? 'reopened' : null,
-      };
+      return { conversation: touched, opened: touched.id === update.$setOnInsert._id ? 'created' : 'reopened' };
     },
 
     /**

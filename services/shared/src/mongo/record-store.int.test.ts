@@ -139,6 +139,7 @@ describe('the storage kit on the real database server', () => {
       owner: 'test',
       leaseMs: 60_000,
       written: ({ collection, id }) => void woken.push(`${collection}/${String(id)}`),
+      holds: () => false,
     });
     try {
       await expect(

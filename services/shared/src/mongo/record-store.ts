@@ -1,7 +1,7 @@
 import type { Collection, Document } from 'mongodb';
 import type { ClientSession, FilterQuery, Model, Schema, SortOrder } from 'mongoose';
 import type { OutboxEntry } from '../outbox/domain-event';
-import { OUTBOX_FIELDS, OUTBOX_KEYS, outboxOnInsert } from '../outbox/outbox-fields';
+import { leaseFree, OUTBOX_FIELDS, OUTBOX_KEYS, outboxOnInsert } from '../outbox/outbox-fields';
 import { retryOnConflict, WriteConflict } from './conflicts';
 import { isDuplicateKeyError } from './client';
 import { CoalescedCommands } from './coalesced-commands';
@@ -253,6 +253,8 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     const events = this.eventsOf(options);
     const { derive, guard } = await this.derivation(filter, change, options.session, options.sort);
     const operators = this.revisioned(withEvents(operatorsOf(change, derive), events));
+    const leased = events.length > 0 ? await this.updateLeased({ ...filter, ...guard }, operators, events, options) : null;
+    if (leased) return leased;
     let doc = await this.model
       .findOneAndUpdate({ ...filter, ...guard }, operators, {
         new: !options.before,
@@ -267,6 +269,37 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
       doc = await this.model.findOne(filter, null, { session: options.session }).lean<StoredDocument>();
     if (doc && events.length > 0) this.storage.eventsWritten({ collection: this.collection.collectionName, id: doc._id }, options.session);
     return doc ? this.record(doc) : null;
+  }
+
+  /**
+   * An update with events, leased to this process's relay in the same write when no relay holds the record (as an
+   * insert is): the relay publishes the record's pending entries as the write answered them, instead of leasing the
+   * record by id with a write of its own. Null when there is no relay here or it holds the record already (not
+   * tried), for an upsert (a missed lease condition would insert), or when nothing matched: the record is held by
+   * another relay (the update is then made unleased, and that relay finds it still pending after its
+   * acknowledgement) or does not match the filter (the plain update says so).
+   */
+  private async updateLeased(filter: StoreFilter, operators: UpdateOperators, events: OutboxEntry[], options: UpdateOptions) {
+    const lease =
+      options.upsert || options.before ? undefined : this.storage.outbox.leaseOnUpdate(this.collection.collectionName, filter._id);
+    if (!lease) return null;
+    const doc = await this.model
+      .findOneAndUpdate(
+        { $and: [filter, leaseFree(new Date())] },
+        { ...operators, $set: { ...operators.$set, ...lease } },
+        {
+          new: true,
+          sort: options.sort,
+          session: options.session,
+        },
+      )
+      .lean<StoredDocument>();
+    if (!doc) return null;
+    // Every pending entry, in the record's order: those written before by a replica whose relay has not leased the
+    // record yet come first (that relay then finds it leased here).
+    const pending = (doc._outbox as OutboxEntry[] | undefined) ?? events;
+    this.storage.eventsWritten({ collection: this.collection.collectionName, id: doc._id, leased: pending }, options.session);
+    return this.record(doc);
   }
 
   /**

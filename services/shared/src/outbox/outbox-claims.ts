@@ -1,5 +1,6 @@
 import type { Collection, Document } from 'mongodb';
 import type { OutboxEntry } from './domain-event';
+import { leaseFree } from './outbox-fields';
 
 /** A record leased to one relay, with the entries it publishes. */
 export interface ClaimedRecord {
@@ -8,7 +9,6 @@ export interface ClaimedRecord {
 }
 
 const PENDING = { _outbox_pending: true } as const;
-const leaseFree = (now: Date) => ({ $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] });
 const entriesOf = (record: Document): ClaimedRecord => ({ id: record._id, entries: (record._outbox as OutboxEntry[] | undefined) ?? [] });
 
 /**

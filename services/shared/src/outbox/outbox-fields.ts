@@ -17,6 +17,9 @@ export const OUTBOX_FIELDS = {
 /** The outbox's bookkeeping keys: never part of a record the domain sees. */
 export const OUTBOX_KEYS = ['_outbox', '_outbox_pending', '_outbox_lease_until', '_outbox_lease_owner'];
 
+/** A record no relay holds: never leased, or its lease ran out (its relay died or stalled). */
+export const leaseFree = (now: Date) => ({ $or: [{ _outbox_lease_until: null }, { _outbox_lease_until: { $lt: now } }] });
+
 /** Fields to merge into an inserted document; leased to this process's relay when one runs (OutboxSignal.leaseOnWrite). */
 export function outboxOnInsert(entries: OutboxEntry[], lease?: OutboxLeaseFields): { _outbox: OutboxEntry[]; _outbox_pending: true } {
   return { _outbox: entries, _outbox_pending: true, ...lease };

@@ -49,8 +49,9 @@ const FLUSH_TIMEOUT_MS = 5_000;
  *
  * The writes of this process hand it their records (OutboxSignal): a record inserted with events is leased to
  * this relay by the insert itself, and its entries come with the signal, so they go to Kafka with no round trip
- * to the store; a record updated with events is leased by id with one conditional update that answers its
- * entries. No relay reads another replica's fresh records, so replicas do not race for them. The sweep (every
+ * to the store; a record updated with events is leased the same way when no relay held it (the update answers
+ * every pending entry of the record, in order), and otherwise by id with one conditional update that answers its
+ * entries, once the relay that held it has acknowledged (it finds the record still pending). No relay reads another replica's fresh records, so replicas do not race for them. The sweep (every
  * collection's unleased pending records) runs at start, when a lease seen is due to expire (its holder may have
  * died), and otherwise every `idleCheckMs`. Acknowledgements run in the background, gathered over `ackDelayMs`
  * (20 ms) so that under a stream of writes one update acknowledges several passes; the records stay leased until
@@ -74,6 +75,8 @@ export class OutboxRelay implements OutboxLessee {
   private readonly acknowledging = new Set<Promise<void>>();
   /** Published records waiting for their acknowledgement (ackDelayMs), per collection; still leased to this relay. */
   private readonly unacknowledged = new Map<Collection<Document>, ClaimedRecord[]>();
+  /** The records this relay leased (at a write, or claimed) and has not acknowledged yet: `<collection>:<id>`. */
+  private readonly held = new Set<string>();
   private ackTimer: NodeJS.Timeout | undefined;
   private stopObserving: (() => void) | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -97,8 +100,13 @@ export class OutboxRelay implements OutboxLessee {
 
   /** A write of this process gave events to a record (after its commit): they leave at once. */
   written(record: WrittenRecord): void {
+    if (record.leased) this.held.add(heldKey(record.collection, record.id));
     this.work.add(record);
     this.wake?.();
+  }
+
+  holds(collection: string, id: unknown): boolean {
+    return this.held.has(heldKey(collection, id));
   }
 
   /**
@@ -184,13 +192,15 @@ export class OutboxRelay implements OutboxLessee {
     const outcomes = await Promise.allSettled(
       this.collections.map(async (collection) => {
         const name = collection.collectionName;
-        const records = [...(work.leased.get(name) ?? []), ...(await this.claims.byIds(collection, work.ids.get(name) ?? []))];
+        const claimed = await this.claims.byIds(collection, work.ids.get(name) ?? []);
         if (work.sweep.has(name)) {
           const swept = await this.claims.pending(collection, batchSize);
           // A full batch: more may be pending.
           if (swept.length >= batchSize) this.work.sweepAgain(name);
-          records.push(...swept);
+          claimed.push(...swept);
         }
+        for (const record of claimed) this.held.add(heldKey(name, record.id));
+        const records = [...(work.leased.get(name) ?? []), ...claimed];
         return { collection, records };
       }),
     );
@@ -227,7 +237,12 @@ export class OutboxRelay implements OutboxLessee {
     this.unacknowledged.clear();
     const done = Promise.all(
       batches.map(async ([collection, records]) => {
-        await this.claims.acknowledge(collection, records);
+        try {
+          await this.claims.acknowledge(collection, records);
+        } finally {
+          // Released, or left to expire (a failed acknowledgement): either way no longer this relay's to write around.
+          for (const record of records) this.held.delete(heldKey(collection.collectionName, record.id));
+        }
         const again = await this.claims.stillPending(collection, records);
         if (again.length === 0) return;
         for (const id of again) this.work.add({ collection: collection.collectionName, id });
@@ -268,3 +283,5 @@ export class OutboxRelay implements OutboxLessee {
     });
   }
 }
+
+const heldKey = (collection: string, id: unknown): string => `${collection}:${String(id)}`;

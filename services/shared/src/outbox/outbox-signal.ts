@@ -14,6 +14,8 @@ export interface OutboxLessee {
   owner: string;
   leaseMs: number;
   written(record: WrittenRecord): void;
+  /** Whether this relay holds a lease on the record (handed, claimed or published, and not yet acknowledged). */
+  holds(collection: string, id: unknown): boolean;
 }
 
 /** The outbox's lease fields, as a write stores them. */
@@ -54,6 +56,15 @@ export class OutboxSignal {
   leaseOnWrite(now = Date.now()): OutboxLeaseFields | undefined {
     const lessee = this.lessee;
     return lessee && { _outbox_lease_until: new Date(now + lessee.leaseMs), _outbox_lease_owner: lessee.owner };
+  }
+
+  /**
+   * The lease an update with events tries to give its record: none when no relay runs here, or when this process's
+   * relay holds the record already (its lease is in the way until it acknowledges; it then finds the record still
+   * pending and leases it again by id).
+   */
+  leaseOnUpdate(collection: string, id: unknown): OutboxLeaseFields | undefined {
+    return this.lessee?.holds(collection, id) ? undefined : this.leaseOnWrite();
   }
 
   /** The relay of this process starts hearing writes; returns the function that stops it. One relay per process. */

@@ -1,0 +1,50 @@
+import { createLogger, newId } from '@crm/shared';
+import { describe, expect, it } from 'vitest';
+import { contactRecord } from '../../../../test/support/crm-records';
+import { useDatabase } from '../../../../test/support/integration';
+import { createDeps } from '../wiring';
+import { resolveChannelContact } from './channel-contacts';
+import { getContactFields } from './contact-fields';
+import type { CrmDeps } from './deps';
+import { completeMerge } from './merge-completion';
+
+/** What other services read of a contact (GetContactFields, ResolveChannelContact): its own fields, on the real server. */
+describe("a contact's own fields for other services", () => {
+  let deps: CrmDeps;
+  useDatabase('crm_contact_fields', (storage) => void (deps = createDeps(storage, createLogger('test', 'silent'))));
+
+  it('answers the addresses and tags of a live contact, and NOT_FOUND naming the survivor for a merged one', async () => {
+    const orgId = newId('organization');
+    const survivor = await deps.contacts.insert(
+      contactRecord(orgId, { name: 'Survivor', phone: '+15550100', chatapp_jid: '15550100@c.chatapp', tags: ['vip'] }),
+      [],
+    );
+    expect(await getContactFields(deps, orgId, survivor.id)).toEqual({
+      id: survivor.id,
+      name: 'Survivor',
+      phone: '+15550100',
+      photoapp_username: null,
+      chatapp_jid: '15550100@c.chatapp',
+      socialmsg_psid: null,
+      tags: ['vip'],
+    });
+    await expect(getContactFields(deps, newId('organization'), survivor.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+
+    const folded = await deps.contacts.insert(contactRecord(orgId, { name: 'Folded' }), []);
+    await deps.contacts.merges.claim(folded, survivor.id, new Date());
+    await completeMerge(deps, orgId, survivor.id, [folded.id]);
+    await expect(getContactFields(deps, orgId, folded.id)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      details: { merged_into: survivor.id },
+    });
+  });
+
+  it('resolves concurrent first messages of one sender to one new contact, answered with its fields', async () => {
+    const orgId = newId('organization');
+    const input = { channel: 'chatapp', identifier: '15550199@c.chatapp', name: 'Grace', phone: '+15550199' };
+    const resolved = await Promise.all(Array.from({ length: 4 }, () => resolveChannelContact(deps, orgId, input)));
+    expect(new Set(resolved.map((contact) => contact.id)).size).toBe(1);
+    expect(resolved[0]).toMatchObject({ name: 'Grace', phone: '+15550199', chatapp_jid: '15550199@c.chatapp', tags: [] });
+    expect(resolved[0]).not.toHaveProperty('notes_count');
+  });
+});
