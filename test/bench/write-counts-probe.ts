@@ -1,3 +1,4 @@
+import { contactRecord } from '../support/crm-records';
 import { cpuSecondsOf, stackProcesses } from './proc-stats';
 import { round } from './stats';
 
@@ -72,31 +73,7 @@ async function organization(crm: Crm) {
   for (let i = 0; i < 50; i++) {
     const id = crm.newId('contact');
     contacts.push(id);
-    await crm.deps.contacts.insert(
-      {
-        id,
-        org_id: orgId,
-        name: `Probe ${i}`,
-        email: null,
-        phone: null,
-        photoapp_username: null,
-        chatapp_jid: null,
-        socialmsg_psid: null,
-        socialmsg_name: null,
-        source: 'api',
-        avatar_url: null,
-        company_id: null,
-        tags: [],
-        custom_fields: {},
-        funnel_stage: null,
-        last_message_at: null,
-        messages_count: 0,
-        created_at: at,
-        updated_at: at,
-        deleted_at: null,
-      },
-      [],
-    );
+    await crm.deps.contacts.insert(contactRecord(orgId, { id, name: `Probe ${i}`, created_at: at, updated_at: at }), []);
   }
   return { orgId, funnelId: funnel.id, contacts };
 }
