@@ -1,4 +1,4 @@
-import type { Collection, Document } from 'mongodb';
+import type { Collection, Document, UpdateFilter } from 'mongodb';
 import type { OutboxEntry } from './domain-event';
 import { leaseFree } from './outbox-fields';
 
@@ -12,6 +12,24 @@ const PENDING = { _outbox_pending: true } as const;
 const entriesOf = (record: Document): ClaimedRecord => ({ id: record._id, entries: (record._outbox as OutboxEntry[] | undefined) ?? [] });
 
 /**
+ * One conditional update per record, sent as one command. Not an updateMany: on SecantusDB a multi-document update
+ * that waits for a document an open transaction wrote deadlocks with that transaction's next write to it (neither
+ * ever ends: the store's transaction reaper cannot abort a transaction whose command is waiting), and the relay
+ * runs beside every writer — a merge's transaction writes each relinked deal twice. Single-document updates wait
+ * for the commit and then apply (outbox-claims.int.test.ts).
+ */
+async function eachById(
+  collection: Collection<Document>,
+  ids: unknown[],
+  filter: Document,
+  update: UpdateFilter<Document> | Document[],
+): Promise<number> {
+  if (ids.length === 0) return 0;
+  const operations = ids.map((id) => ({ updateOne: { filter: { ...filter, _id: id as Document['_id'] }, update } }));
+  return (await collection.bulkWrite(operations, { ordered: false })).modifiedCount;
+}
+
+/**
  * The outbox relay's operations on one collection's records. Every one is a conditional write or an indexed read
  * the store applies per document atomically, so of several relays that want one record, exactly one leases it.
  */
@@ -23,7 +41,7 @@ export class OutboxClaims {
 
   /**
    * Leases up to `limit` pending records that nobody holds (the sweep: records whose writer's relay died, or
-   * that a command-line tool wrote) with one conditional update. The entries are read with the candidates: when
+   * that a command-line tool wrote) with one command of conditional updates. The entries are read with the candidates: when
    * every candidate was leased here, they are the ones to publish (an entry appended after the read stays
    * pending, since the acknowledgement removes only published ids); when another relay won some, the records
    * leased here are read again.
@@ -36,7 +54,7 @@ export class OutboxClaims {
       .toArray();
     if (candidates.length === 0) return [];
     const ids = candidates.map((candidate) => candidate._id);
-    const { modifiedCount } = await collection.updateMany({ _id: { $in: ids }, ...PENDING, ...leaseFree(now) }, { $set: this.lease(now) });
+    const modifiedCount = await eachById(collection, ids, { ...PENDING, ...leaseFree(now) }, { $set: this.lease(now) });
     const leased =
       modifiedCount === candidates.length
         ? candidates
@@ -64,16 +82,21 @@ export class OutboxClaims {
   }
 
   /**
-   * Removes the published entries and releases the leases of a batch in one update, each document atomically.
+   * Removes the published entries and releases the leases of a batch in one command, each document atomically.
    * Entries a writer appended meanwhile stay, and keep their record pending.
    */
   async acknowledge(collection: Collection<Document>, records: ClaimedRecord[]): Promise<void> {
     const published = records.flatMap((record) => record.entries.map((entry) => entry.id));
-    await collection.updateMany({ _id: { $in: records.map((record) => record.id) }, _outbox_lease_owner: this.owner }, [
-      { $set: { _outbox: { $filter: { input: '$_outbox', cond: { $not: [{ $in: ['$$this.id', published] }] } } } } },
-      { $set: { _outbox_pending: { $gt: [{ $size: '$_outbox' }, 0] } } },
-      { $unset: ['_outbox_lease_until', '_outbox_lease_owner'] },
-    ]);
+    await eachById(
+      collection,
+      records.map((record) => record.id),
+      { _outbox_lease_owner: this.owner },
+      [
+        { $set: { _outbox: { $filter: { input: '$_outbox', cond: { $not: [{ $in: ['$$this.id', published] }] } } } } },
+        { $set: { _outbox_pending: { $gt: [{ $size: '$_outbox' }, 0] } } },
+        { $unset: ['_outbox_lease_until', '_outbox_lease_owner'] },
+      ],
+    );
   }
 
   /**
