@@ -73,6 +73,10 @@ export interface CapacityFigures {
   light_wait_profile?: WaitProfile;
 }
 
+/** Answers with a 5xx status among `statuses` (answers by status). */
+const fivexxOf = (statuses: Record<string, number>): number =>
+  Object.entries(statuses).reduce((sum, [status, count]) => sum + (Number(status) >= 500 ? count : 0), 0);
+
 const log = (line: string) => console.log(`[bench:capacity ${new Date().toISOString().slice(11, 19)}] ${line}`);
 const numberEnv = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 
@@ -109,7 +113,7 @@ async function drive(own: OwnSystem, key: string, path: string, clients: number,
     p50_ms: answered ? result.latency.p50 : null,
     p99_ms: answered ? result.latency.p99 : null,
     errors: result.errors,
-    fivexx: Object.entries(statuses).reduce((sum, [status, count]) => sum + (Number(status) >= 500 ? count : 0), 0),
+    fivexx: fivexxOf(statuses),
   };
 }
 
@@ -137,7 +141,7 @@ async function pacedLight(own: OwnSystem, key: string, seconds: number, rate: nu
     p50_ms: result.p50_ms,
     p99_ms: result.p99_ms,
     errors: result.errors,
-    fivexx: Object.entries(result.statuses).reduce((sum, [status, count]) => sum + (Number(status) >= 500 ? count : 0), 0),
+    fivexx: fivexxOf(result.statuses),
   };
 }
 

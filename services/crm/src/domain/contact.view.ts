@@ -86,11 +86,10 @@ export async function viewContactDetail(
   record: ContactRecord,
   links?: ContactDetailLinks,
 ): Promise<ContactView> {
-  const [{ deals }, [view]] = await Promise.all([
+  const [{ deals }, view] = await Promise.all([
     links ?? deps.links.contactDetail(orgId, record.id, DETAIL_DEALS),
-    viewContacts(deps, orgId, [record]),
+    viewContact(deps, orgId, record),
   ]);
-  if (!view) throw new Error('viewContacts returned nothing for one record');
   const summaries: Nullable<DealSummary>[] = deals;
   return { ...view, messages_count: record.messages_count, deals: summaries };
 }

@@ -1,6 +1,9 @@
 import { eachEventByKey, EventConsumer, type ConsumedEvent, type EventBus, type Logger } from '@crm/shared';
 import type { CrmDeps } from '../domain/deps';
 
+/** Contacts whose counts one batch writes at once. */
+const COUNTS_AT_ONCE = 64;
+
 /**
  * Keeps each contact's `messages_count` and `last_message_at` from the messaging service's events (a message
  * received or sent counts as "a message exchanged"). Each event is counted once: the event id is recorded in the
@@ -8,9 +11,6 @@ import type { CrmDeps } from '../domain/deps';
  * of a batch are counted at once, one contact's after another (the counts commute; the database gets them in a few
  * commands instead of one each: two per AI agent reply).
  */
-/** Contacts whose counts one batch writes at once. */
-const COUNTS_AT_ONCE = 64;
-
 export function messageConsumer(
   deps: CrmDeps,
   bus: EventBus,
