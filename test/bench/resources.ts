@@ -46,29 +46,34 @@ export async function measureResources(watched: Watched[], seconds: number): Pro
   const wall = (performance.now() - started) / 1000;
   const processes = watched.map((process, index): ProcessFigures => {
     const memory = memoryOf(process.pid);
-    const shares = windowShares(
+    const idle = idleCpu(
       readings.map((reading) => reading[index] ?? null),
       ends,
     );
-    const first = readings[0]![index];
-    const last = readings.at(-1)![index];
-    const sorted = [...(shares ?? [])].sort((a, b) => a - b);
     return {
       ...process,
       rss_mb: memory?.rss_mb ?? null,
       peak_rss_mb: memory?.peak_rss_mb ?? null,
-      idle_cpu_percent: shares ? round(percentile(sorted, 50), 2) : null,
-      idle_cpu_mean_percent: first == null || last == null ? null : round(((last - first) / wall) * 100, 2),
-      idle_cpu_max_window_percent: shares ? round(sorted.at(-1)!, 2) : null,
+      idle_cpu_percent: idle?.median ?? null,
+      idle_cpu_mean_percent: idle?.mean ?? null,
+      idle_cpu_max_window_percent: idle?.busiest ?? null,
     };
   });
   const total = processes.reduce((sum, process) => sum + (process.idle_cpu_percent ?? 0), 0);
   return { idle_seconds: round(wall, 1), idle_window_seconds: IDLE_WINDOW_SECONDS, processes, idle_cpu_total_percent: round(total, 2) };
 }
 
-/** Percent of one core in each window between consecutive readings; null when the process was not readable. */
-function windowShares(cpuSeconds: Array<number | null>, ends: number[]): number[] | null {
-  if (cpuSeconds.some((value) => value === null)) return null;
+/**
+ * A process's CPU over consecutive windows, in % of one core: the median window, the mean over all of them and the
+ * busiest one. `cpuSeconds[i]` is its CPU time read at `at[i]` (ms); null when the process was not readable.
+ */
+export function idleCpu(cpuSeconds: Array<number | null>, at: number[]): { median: number; mean: number; busiest: number } | null {
+  if (cpuSeconds.length < 2 || cpuSeconds.some((value) => value === null)) return null;
   const values = cpuSeconds as number[];
-  return values.slice(1).map((value, i) => ((value - values[i]!) / ((ends[i + 1]! - ends[i]!) / 1000)) * 100);
+  const percentOf = (from: number, to: number) => ((values[to]! - values[from]!) / ((at[to]! - at[from]!) / 1000)) * 100;
+  const windows = values
+    .slice(1)
+    .map((_, i) => percentOf(i, i + 1))
+    .sort((a, b) => a - b);
+  return { median: round(percentile(windows, 50), 2), mean: round(percentOf(0, values.length - 1), 2), busiest: round(windows.at(-1)!, 2) };
 }
