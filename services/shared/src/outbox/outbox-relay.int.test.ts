@@ -1,4 +1,4 @@
-import { MongoClient, type Collection, type Document } from 'mongodb';
+import { type CommandStartedEvent, MongoClient, type Collection, type Document } from 'mongodb';
 import { Schema } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testBus, testEvent, testStorage, uniqueName } from '../../../../test/support/integration';
@@ -23,7 +23,7 @@ describe('outbox writes wake the relay', () => {
   });
   afterAll(() => storage.close());
 
-  it('publishes the events of an insert and of an update to Kafka at once, without any nudge', async () => {
+  it('publishes the events of an insert and of an update to Kafka at once, without any nudge, claiming the updated record once', async () => {
     const notes = new RecordStore<{ id: string; org_id: string; text: string }>(storage, {
       model: 'Note',
       schema: new Schema({ _id: String, org_id: String, text: String }, { versionKey: false, collection: 'notes' }),
@@ -41,10 +41,18 @@ describe('outbox writes wake the relay', () => {
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
     await consumer.run({ eachMessage: async ({ message }) => void received.push(String(message.headers?.['event-id'])) });
+    // The update finds the record still leased to the relay (the insert leased it), so the relay claims it once,
+    // after the acknowledgement of the insert's event — not also before, when the claim cannot succeed.
+    let claims = 0;
+    const countClaims = (event: CommandStartedEvent) => {
+      const set = (event.command.update as { $set?: Document } | undefined)?.$set;
+      if (event.command.findAndModify === 'notes' && set && Object.keys(set).join() === '_outbox_lease_until,_outbox_lease_owner') claims++;
+    };
     relay.start();
     try {
       // The relay's first pass (every collection, at start) is over before the writes below.
       await new Promise((resolve) => setTimeout(resolve, 500));
+      storage.connection.getClient().on('commandStarted', countClaims);
       const created = testEvent('org_a');
       await notes.insert({ id: 'nt_1', org_id: 'org_a', text: 'first' }, { events: [created] });
       const edited = testEvent('org_a');
@@ -53,7 +61,9 @@ describe('outbox writes wake the relay', () => {
       await expect
         .poll(async () => (await notes.collection.findOne({ _id: 'nt_1' as never }))?._outbox_pending, { timeout: 5_000 })
         .toBe(false);
+      expect(claims).toBe(1);
     } finally {
+      storage.connection.getClient().off('commandStarted', countClaims);
       await relay.stop();
       await consumer.disconnect();
       await bus.close();

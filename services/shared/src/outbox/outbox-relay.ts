@@ -101,6 +101,9 @@ export class OutboxRelay implements OutboxLessee {
   /** A write of this process gave events to a record (after its commit): they leave at once. */
   written(record: WrittenRecord): void {
     if (record.leased) this.held.add(heldKey(record.collection, record.id));
+    // Updated while this relay holds it: its acknowledgement finds it still pending and claims it then (a claim
+    // before could not succeed: the lease is this relay's own).
+    else if (this.holds(record.collection, record.id)) return;
     this.work.add(record);
     this.wake?.();
   }
