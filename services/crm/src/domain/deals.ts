@@ -1,4 +1,4 @@
-import { isId, newId, newEvent, notFound, retryOnConflict } from '@crm/shared';
+import { isId, newId, newEvent, notFound } from '@crm/shared';
 import { createDealBody, parseOrThrow, updateDealBody } from '@crm/shared/schemas';
 import type { DealQuery, DealRecord } from '../repository/deal.repository';
 import { previousOf, viewDeal, viewDeals, type DealView } from './deal.view';
@@ -73,12 +73,10 @@ export async function createDeal(deps: CrmDeps, orgId: string, rawBody: unknown)
   if (record.contact_ids.length === 0) await deps.deals.insert(record, events);
   // Its contacts' stored deals_count move in the same transaction.
   else
-    await retryOnConflict(() =>
-      deps.transaction(async (session) => {
-        await deps.deals.insert(record, events, session);
-        await deps.contacts.adjustCounts(orgId, record.contact_ids, { deals_count: 1 }, session);
-      }),
-    );
+    await deps.transaction(async (session) => {
+      await deps.deals.insert(record, events, session);
+      await deps.contacts.adjustCounts(orgId, record.contact_ids, { deals_count: 1 }, session);
+    });
   return view;
 }
 

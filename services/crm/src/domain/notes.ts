@@ -1,4 +1,4 @@
-import { type KeysetPosition, newId, newEvent, notFound, retryOnConflict } from '@crm/shared';
+import { type KeysetPosition, newId, newEvent, notFound } from '@crm/shared';
 import { createNoteBody, parseOrThrow, updateNoteBody } from '@crm/shared/schemas';
 import type { ClientSession } from 'mongoose';
 import type { NoteParent, NoteRecord } from '../repository/note.repository';
@@ -43,12 +43,10 @@ export async function createNote(deps: CrmDeps, orgId: string, parent: NoteParen
   // A contact's note moves the contact's stored notes_count in the same transaction (a contact that is not
   // current answers NOT_FOUND, and the transaction writes nothing).
   const event = newEvent(orgId, 'contact.note.added', { note: view, contact_id: parent.id }, now);
-  await retryOnConflict(() =>
-    deps.transaction(async (session) => {
-      if (!(await deps.contacts.adjustCurrent(orgId, parent.id, { notes_count: 1 }, session))) throw notFound('contact');
-      await deps.notes.insert(record, [event], session);
-    }),
-  );
+  await deps.transaction(async (session) => {
+    if (!(await deps.contacts.adjustCurrent(orgId, parent.id, { notes_count: 1 }, session))) throw notFound('contact');
+    await deps.notes.insert(record, [event], session);
+  });
   return view;
 }
 
@@ -73,12 +71,10 @@ export async function deleteNote(deps: CrmDeps, orgId: string, parent: NoteParen
   }
   // A contact's note: its stored notes_count moves in the same transaction, whose write checks the contact is
   // current; a NOT_FOUND aborts it whole.
-  await retryOnConflict(() =>
-    deps.transaction(async (session) => {
-      if (!(await deps.contacts.adjustCurrent(orgId, parent.id, { notes_count: -1 }, session))) throw notFound('contact');
-      if (!(await remove(session))) throw notFound('note');
-    }),
-  );
+  await deps.transaction(async (session) => {
+    if (!(await deps.contacts.adjustCurrent(orgId, parent.id, { notes_count: -1 }, session))) throw notFound('contact');
+    if (!(await remove(session))) throw notFound('note');
+  });
 }
 
 async function requireParent(deps: CrmDeps, orgId: string, parent: NoteParent): Promise<void> {

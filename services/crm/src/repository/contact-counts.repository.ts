@@ -1,4 +1,4 @@
-import { type KeysetPosition, oncePerVersion, retryOnConflict, type Storage, withRevisionBump } from '@crm/shared';
+import { type KeysetPosition, oncePerVersion, type Storage, withRevisionBump } from '@crm/shared';
 import type { mongo } from 'mongoose';
 import { type ContactRepository, UNCOUNTED } from './contact.repository';
 import type { LinksRepository } from './links.repository';
@@ -41,22 +41,20 @@ export async function countAll(storage: Storage, contacts: Contacts, links: Link
 
 /** One page, found outside the transaction (it only names candidates), counted and written inside it. */
 function countPage(storage: Storage, contacts: mongo.Collection, links: Links, found: mongo.Document[]): Promise<number> {
-  return retryOnConflict(() =>
-    storage.transaction(async (session) => {
-      let written = 0;
-      for (const [orgId, ids] of byOrganization(found)) {
-        const { notes, deals } = await links.countsByContact(orgId, ids, session);
-        const writes = ids.map((id) => ({
-          updateOne: {
-            filter: { $and: [{ _id: id }, UNCOUNTED] } as mongo.Filter<mongo.Document>,
-            update: withRevisionBump({ $set: { notes_count: notes.get(id) ?? 0, deals_count: deals.get(id) ?? 0 } }),
-          },
-        }));
-        written += (await contacts.bulkWrite(writes, { ordered: false, session })).modifiedCount;
-      }
-      return written;
-    }),
-  );
+  return storage.transaction(async (session) => {
+    let written = 0;
+    for (const [orgId, ids] of byOrganization(found)) {
+      const { notes, deals } = await links.countsByContact(orgId, ids, session);
+      const writes = ids.map((id) => ({
+        updateOne: {
+          filter: { $and: [{ _id: id }, UNCOUNTED] } as mongo.Filter<mongo.Document>,
+          update: withRevisionBump({ $set: { notes_count: notes.get(id) ?? 0, deals_count: deals.get(id) ?? 0 } }),
+        },
+      }));
+      written += (await contacts.bulkWrite(writes, { ordered: false, session })).modifiedCount;
+    }
+    return written;
+  });
 }
 
 function byOrganization(docs: mongo.Document[]): Map<string, string[]> {

@@ -1,4 +1,3 @@
-import { retryOnConflict } from '@crm/shared';
 import type { MessagingDeps } from './deps';
 
 /**
@@ -17,16 +16,14 @@ export async function moveMergedConversations(
 ): Promise<void> {
   for (const folded of mergedIds) {
     for (const conversation of await deps.conversations.ofContact(orgId, folded)) {
-      await retryOnConflict(() =>
-        deps.transaction(async (session) => {
-          const at = deps.now();
-          const target = await deps.conversations.find(orgId, survivor.id, conversation.channel, conversation.instance_id);
-          const to = { conversation_id: target?.id ?? conversation.id, contact_id: survivor.id };
-          await deps.messages.moveConversation(orgId, conversation.id, to, session);
-          if (target) await deps.conversations.absorb(target, conversation, at, session);
-          else await deps.conversations.reassign(conversation, survivor, at, session);
-        }),
-      );
+      await deps.transaction(async (session) => {
+        const at = deps.now();
+        const target = await deps.conversations.find(orgId, survivor.id, conversation.channel, conversation.instance_id);
+        const to = { conversation_id: target?.id ?? conversation.id, contact_id: survivor.id };
+        await deps.messages.moveConversation(orgId, conversation.id, to, session);
+        if (target) await deps.conversations.absorb(target, conversation, at, session);
+        else await deps.conversations.reassign(conversation, survivor, at, session);
+      });
     }
     await deps.broadcasts.optOuts.carryOver(orgId, folded, survivor);
   }

@@ -2,7 +2,7 @@ import type { ClientSession, Connection } from 'mongoose';
 import { OutboxSignal, type WrittenRecord } from '../outbox/outbox-signal';
 import { connectMongo } from './connect';
 import type { StoreCapability, StoreDescription } from './store';
-import { attemptTransaction } from './transaction-attempt';
+import { runTransaction } from './transaction';
 
 /**
  * One service's database as the storage kit sees it: the connection its repositories define their records on,
@@ -16,10 +16,9 @@ export interface Storage {
   /** Record stores with versioned derived keys, which refreshDerivedFields brings up to date (derived-fields.ts). */
   readonly derived: Set<{ refreshDerived(): Promise<number>; readonly collection: { collectionName: string } }>;
   /**
-   * Runs `work` in one multi-document transaction, once: a conflict with another transaction aborts it and throws
-   * WriteConflict (transaction-attempt.ts), so run it under retryOnConflict — alone, or inside the read-plan-write
-   * it belongs to, which then reads afresh. Events its writes gave to outboxes wake the relay after the commit,
-   * when the relay can see them.
+   * Runs `work` in one multi-document transaction, whole again after a write conflict with another transaction,
+   * with a growing pause (transaction.ts). Events its writes gave to outboxes wake the relay after the commit, when
+   * the relay can see them.
    */
   transaction<T>(work: (session: ClientSession) => Promise<T>): Promise<T>;
   /** Called by the kit's writes: wakes the relay now, or at the commit of the transaction `session` belongs to. */
@@ -39,8 +38,11 @@ export function createStorage(connection: Connection, store?: StoreDescription):
     async transaction(work) {
       const session = await connection.startSession();
       try {
-        uncommitted.set(session, []);
-        const result = await attemptTransaction(session, work);
+        const result = await runTransaction(session, (inTransaction) => {
+          // Only the committed try's records count.
+          uncommitted.set(session, []);
+          return work(inTransaction);
+        });
         for (const record of uncommitted.get(session) ?? []) outbox.written(record);
         return result;
       } finally {
