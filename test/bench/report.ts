@@ -206,7 +206,8 @@ function peerGaps(routes: RouteFigures[], most: number): string[] {
     lines.push(
       `- \`${project.route}\` ✗ (${Math.round((rps(project) / rps(peer)) * 100) / 100} × the peer): ${round(total(project.cost))} CPU ms per request against the peer's ${round(total(peer.cost))} — ` +
         `gateway ${round(cpu.gateway ?? 0)} + CRM ${round(cpu.crm ?? 0)} (a second process and the gRPC hop the peer does not have; the peer's own process: ${round(peer.cost.cpu_ms_per_request.peer ?? 0)}) ` +
-        `and database ${round(database(project.cost))} against ${round(database(peer.cost))} (${project.cost.db_commands ?? '?'} commands: ${project.cost.commands.join(', ')}). ` +
+        `and database ${round(database(project.cost))} against ${round(database(peer.cost))} (${project.cost.db_commands ?? '?'} commands: ${project.cost.commands.join(', ')})` +
+        `${cpu.kafka ? `, Kafka ${round(cpu.kafka)} against ${round(peer.cost.cpu_ms_per_request.kafka ?? 0)} (the project publishes each event; the peer leaves its event in the document)` : ''}. ` +
         `On 2 cores shared by all of them, req/s ≈ 2,000 ÷ CPU ms per request at best.`,
     );
   }
