@@ -1,6 +1,6 @@
 import { AppError, createLogger, newId } from '@crm/shared';
 import { describe, expect, it } from 'vitest';
-import { contactRecord } from '../../../../test/support/crm-records';
+import { contactRecord, noteRecord } from '../../../../test/support/crm-records';
 import { useDatabase } from '../../../../test/support/integration';
 import { createDeps } from '../wiring';
 import type { CrmDeps } from './deps';
@@ -34,6 +34,24 @@ describe('completing a contact merge', () => {
     expect(await stored(folded.id)).toMatchObject({ merged_into: survivor.id, merging_into: null, deleted_at: expect.any(Date) });
     expect(await outboxTypes(folded.id)).toEqual(['contact.deleted']);
     expect(await deps.contacts.merges.stale(new Date(), 10)).toEqual([]);
+  });
+
+  it('answers the survivor with the moved records counted, wherever a concurrent run completes the merge between its reads', async () => {
+    // The same merge requested at once: one run may find the merge done by another between two of its own reads.
+    for (let completedAfterRead = 1; completedAfterRead <= 3; completedAfterRead++) {
+      const orgId = newId('organization');
+      const { survivor, folded } = await claimedPair(orgId);
+      await deps.notes.insert(noteRecord(orgId, { contact_id: folded.id }), []);
+      let reads = 0;
+      const getAny: CrmDeps['contacts']['getAny'] = async (...args) => {
+        const found = await deps.contacts.getAny(...args);
+        if (++reads === completedAfterRead) await completeMerge(deps, orgId, survivor.id, [folded.id]);
+        return found;
+      };
+      const racing = { ...deps, contacts: { ...deps.contacts, getAny } } as CrmDeps;
+      const answer = await completeMerge(racing, orgId, survivor.id, [folded.id]);
+      expect([completedAfterRead, answer.notes_count]).toEqual([completedAfterRead, 1]);
+    }
   });
 
   it('releases the claims when the survivor was deleted meanwhile: the folded contact is as it was', async () => {

@@ -29,8 +29,10 @@ const ABSORBED_KEPT = 200;
  */
 export function completeMerge(deps: CrmDeps, orgId: string, survivorId: string, ids: string[]): Promise<Contact> {
   return retryOnConflict(async () => {
-    const { survivor, chain } = await currentSurvivor(deps, orgId, survivorId);
+    // The claimed contacts first: one a concurrent run has folded was folded after that run counted the
+    // survivor's records, so the survivor read next includes them (read before, it could answer without them).
     const stored = await deps.contacts.getAny(orgId, ids);
+    const { survivor, chain } = await currentSurvivor(deps, orgId, survivorId);
     const claimed = stored.filter((contact) => !contact.deleted_at && chain.includes(contact.merging_into ?? ''));
     if (!survivor) {
       // The survivor was deleted meanwhile: nothing is merged, the claimed contacts are as they were.
