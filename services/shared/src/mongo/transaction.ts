@@ -1,4 +1,4 @@
-import { ExponentialBackoff, type IBackoff } from 'cockatiel';
+import { ExponentialBackoff, handleWhen, retry } from 'cockatiel';
 import { MongoError, MongoErrorLabel } from 'mongodb';
 import type { ClientSession } from 'mongoose';
 import { WriteConflict } from './conflicts';
@@ -21,25 +21,23 @@ const COMMIT_TRIES = 3;
  * conditional write means what the caller read is stale, and its read-plan-write reads again.
  */
 export async function runTransaction<T>(session: ClientSession, work: (session: ClientSession) => Promise<T>): Promise<T> {
-  const giveUpAt = Date.now() + BUDGET_MS;
-  let pause: IBackoff<unknown> | undefined;
-  for (;;) {
-    try {
-      return await attempt(session, work);
-    } catch (error) {
-      if (!isTransientConflict(error)) throw error;
-      if (Date.now() >= giveUpAt) throw new WriteConflict('record');
-      pause = pause ? pause.next(undefined) : backoff.next();
-      const ms = pause.duration;
-      await new Promise((resolve) => setTimeout(resolve, ms));
-    }
+  try {
+    return await transactionPolicy.execute(() => attempt(session, work), AbortSignal.timeout(BUDGET_MS));
+  } catch (error) {
+    // Still in conflict when the budget ran out.
+    if (isTransientConflict(error)) throw new WriteConflict('record');
+    throw error;
   }
 }
 
-const backoff = new ExponentialBackoff({ initialDelay: 2, maxDelay: 250 });
-
 const isTransientConflict = (error: unknown) =>
   error instanceof MongoError && error.hasErrorLabel(MongoErrorLabel.TransientTransactionError);
+
+/** Any number of tries while the budget's signal has not fired (cockatiel stops retrying once it has). */
+const transactionPolicy = retry(handleWhen(isTransientConflict), {
+  maxAttempts: Infinity,
+  backoff: new ExponentialBackoff({ initialDelay: 2, maxDelay: 250 }),
+});
 
 async function attempt<T>(session: ClientSession, work: (session: ClientSession) => Promise<T>): Promise<T> {
   session.startTransaction();
