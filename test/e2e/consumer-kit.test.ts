@@ -71,12 +71,13 @@ describe('the consumer kit', () => {
     handledIds.add(event.id);
     handled.push(tag);
   };
-  const start = async () => {
+  const start = async (options: { group?: string; topic?: string; commitIntervalMs?: number } = {}) => {
     const consumer = await runConsumer({
       bus,
       logger,
-      groupId,
-      topic,
+      groupId: options.group ?? groupId,
+      commitIntervalMs: options.commitIntervalMs,
+      topic: options.topic ?? topic,
       kinds: ['contact.tag.added'],
       initialDelayMs: 20,
       maxDelayMs: 100,
@@ -152,6 +153,42 @@ describe('the consumer kit', () => {
       await waitFor('the next event', () => handled.includes('last'));
       // What the first consumer committed is not handled twice; the dead letters are not handled at all.
       expect(handled.slice(before)).toEqual(['outage', 'last']);
+    },
+  );
+
+  it(
+    'commits at most once per interval, and at a stop what it handled: the next consumer of the group reads none of it again',
+    { timeout: 60_000 },
+    async () => {
+      const [own, group] = [`${topic}.commits`, `kit-commits-${randomUUID().slice(0, 8)}`];
+      await bus.ensureTopic(own, 1);
+      const admin = kafkaFromEnv(testSystem().env, { clientId: 'kit-offsets' }).admin();
+      await admin.connect();
+      const committed = async () => {
+        const [offsets] = await admin.fetchOffsets({ groupId: group, topics: [own] });
+        return Number(offsets!.partitions[0]!.offset);
+      };
+      try {
+        const consumer = await start({ group, topic: own, commitIntervalMs: 60_000 });
+        const tags = Array.from({ length: 4 }, (_, index) => `batch-${index}-${randomUUID().slice(0, 4)}`);
+        for (const tag of tags) {
+          await bus.publish(own, [tagEvent(tag)]);
+          await waitFor(`${tag} handled`, () => handled.includes(tag));
+        }
+        // The first batch was committed at once; the three after it wait for the interval.
+        expect(await committed()).toBe(1);
+        await consumer.stop();
+        expect(await committed()).toBe(4);
+
+        await start({ group, topic: own });
+        const last = `after-${randomUUID().slice(0, 4)}`;
+        await bus.publish(own, [tagEvent(last)]);
+        await waitFor('the next event', () => handled.includes(last));
+        // Each handled once: the restarted consumer began after the stop's commit.
+        expect(tags.map((tag) => attempts.get(tag))).toEqual([1, 1, 1, 1]);
+      } finally {
+        await admin.disconnect();
+      }
     },
   );
 });

@@ -7,6 +7,7 @@ import { countDeadLetter, countProcessed, countRetry, recordEventAge } from './c
 import { deadLetterMessage } from './dead-letter';
 import { decodeEvent, type ConsumedEvent } from './event-decoding';
 import type { EventBus } from './event-bus';
+import { OffsetCommits } from './offset-commits';
 
 export type { ConsumedEvent } from './event-decoding';
 
@@ -40,6 +41,11 @@ export interface EventConsumerOptions<K extends EventType> {
   partitionsConsumedConcurrently?: number;
   /** Wait before joining the group again after kafkajs gave up (default 1 s). */
   restartDelayMs?: number;
+  /**
+   * Longest time a handled batch's offset waits to be committed (default 1 s; offset-commits.ts): a crash re-reads
+   * at most this much.
+   */
+  commitIntervalMs?: number;
 }
 
 type Handles = (type: EventType) => boolean;
@@ -56,6 +62,7 @@ type Handles = (type: EventType) => boolean;
  */
 export class EventConsumer<K extends EventType> {
   private consumer: Consumer | undefined;
+  private commits: OffsetCommits | undefined;
   private deadLetterTopic = '';
   private readonly stopping = new AbortController();
   private readonly handles: Handles;
@@ -92,6 +99,13 @@ export class EventConsumer<K extends EventType> {
     this.deadLetterTopic = await bus.ensureDeadLetterTopic(topic);
     const consumer = bus.consumer(groupId, topic, { maxWaitTimeInMs: this.options.maxWaitTimeInMs ?? 1_000 });
     this.consumer = consumer;
+    const commits = new OffsetCommits(
+      (offsets) => consumer.commitOffsets(offsets),
+      this.options.commitIntervalMs ?? 1_000,
+      (error) => this.options.logger.warn({ err: error, group: groupId }, 'could not commit offsets; those events will be read again'),
+    );
+    this.commits = commits;
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => commits.retain(payload.memberAssignment));
     await consumer.connect();
     await consumer.subscribe({ topic, fromBeginning: true });
     // kafkajs gives up for good on a non-retriable error (e.g. the group forgot a member whose batch outlived the
@@ -106,22 +120,27 @@ export class EventConsumer<K extends EventType> {
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 3,
-      eachBatch: (payload) => this.consumeBatch(consumer, payload),
+      eachBatch: (payload) => this.consumeBatch(payload),
     });
   }
 
-  /** Stops fetching, lets the batches in hand finish (a retry wait is cut short and not committed), leaves the group. */
+  /**
+   * Stops fetching, lets the batches in hand finish (a retry wait is cut short and not committed), commits what
+   * they handled, leaves the group.
+   */
   async stop(): Promise<void> {
     this.stopping.abort();
     const consumer = this.consumer;
     this.consumer = undefined;
     if (!consumer) return;
+    await this.commits?.finishing();
     await consumer.disconnect();
     this.options.bus.release(consumer);
   }
 
   private async restart(crashed: Consumer): Promise<void> {
     if (this.stopping.signal.aborted || this.consumer !== crashed) return;
+    this.commits?.discard();
     await crashed.disconnect().catch(() => undefined);
     this.options.bus.release(crashed);
     this.start().catch((error: unknown) => {
@@ -133,7 +152,7 @@ export class EventConsumer<K extends EventType> {
     });
   }
 
-  private async consumeBatch(consumer: Consumer, control: EachBatchPayload): Promise<void> {
+  private async consumeBatch(control: EachBatchPayload): Promise<void> {
     const { batch } = control;
     const events: ConsumedEvent<K>[] = [];
     for (const message of batch.messages) {
@@ -147,7 +166,7 @@ export class EventConsumer<K extends EventType> {
     if (!last || !control.isRunning() || control.isStale()) return;
     // Resolved: the next fetch of this partition starts after it (unresolved, kafkajs would fetch it again).
     control.resolveOffset(last.offset);
-    await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
+    await this.commits?.handled(batch.topic, batch.partition, (BigInt(last.offset) + 1n).toString());
     countProcessed(this.options.groupId, batch.topic, batch.messages.length);
     const now = Date.now();
     for (const { event } of events) recordEventAge(this.options.groupId, (now - Date.parse(event.created_at)) / 1000);
