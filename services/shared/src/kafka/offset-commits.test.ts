@@ -8,7 +8,11 @@ describe('offset commits', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     commits = [];
-    offsets = new OffsetCommits(async (list) => void commits.push(list), 1_000, () => undefined);
+    offsets = new OffsetCommits(
+      async (list) => void commits.push(list),
+      1_000,
+      () => undefined,
+    );
   });
   afterEach(() => vi.useRealTimers());
 
