@@ -1,5 +1,5 @@
-import { createLogger, newId, type Storage } from '@crm/shared';
-import { describe, expect, it } from 'vitest';
+import { createLogger, newId, RecordStore, type Storage } from '@crm/shared';
+import { describe, expect, it, vi } from 'vitest';
 import { REQUIRED_SETTINGS, useDatabase } from '../../../../test/support/integration';
 import { webhookRecord } from '../../../../test/support/webhook-records';
 import { loadWebhooksConfig } from '../config';
@@ -110,6 +110,32 @@ describe('webhook and delivery repositories', () => {
       attempts: [attempt],
       lease_owner: null,
     });
+  });
+
+  it("counts a replay's deliveries while they finish: each is counted once, none missed between two counts", async () => {
+    const [orgId, webhookId, replayId] = [newId('organization'), newId('webhook'), newId('replay')];
+    const records = Array.from({ length: 7 }, (_, index) =>
+      deliveryRecord(orgId, webhookId, { dedup_key: `replay:${replayId}:${index}`, status: index < 2 ? 'succeeded' : 'pending' }),
+    );
+    await deps.deliveries.insertNew(records);
+    // The worker finishes the 5 pending deliveries while the counts run: after any other count was answered, just
+    // before the pending ones are counted.
+    const count = RecordStore.prototype.count;
+    const spy = vi.spyOn(RecordStore.prototype, 'count').mockImplementation(async function (this: RecordStore<{ id: string }>, filter) {
+      if ((filter as { status?: string }).status === 'pending') {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await storage.connection
+          .collection('deliveries')
+          .updateMany({ dedup_key: { $regex: `^replay:${replayId}:` } }, { $set: { status: 'succeeded' } });
+      }
+      return count.call(this, filter);
+    });
+    try {
+      const counts = await deps.deliveries.replayCounts(orgId, webhookId, replayId);
+      expect(counts.pending + counts.succeeded + counts.failed).toBe(7);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('holds the due attempts of a paused subscription and resumes them, and knows when the worker must wake', async () => {
