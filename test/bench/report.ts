@@ -483,8 +483,11 @@ function replyCostLine(figure: AgentRateFigure): string[] {
         .map(([name, count]) => `${name} ${count}`)
         .join(', ')}.`
     : '';
+  // Results written before the stack's servers were counted name only the system's processes.
+  const counted = Object.keys(figure.cpu_ms_per_reply).some((name) => name.startsWith('database'));
+  const scope = counted ? '' : " (the database's share not counted)";
   return [
-    `At ${figure.rate_per_s}/s: CPU per reply ${costs.join(', ')}: at most ${figure.cpu_bound_per_s} replies/s on ${figure.cpu.cores} cores with nothing else running (the database's share not counted).${ops}${commands}`,
+    `At ${figure.rate_per_s}/s: CPU per reply ${costs.join(', ')}: at most ${figure.cpu_bound_per_s} replies/s on ${figure.cpu.cores} cores with nothing else running${scope}.${ops}${commands}`,
   ];
 }
 
