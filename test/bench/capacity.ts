@@ -42,6 +42,8 @@ export interface Flood {
   goodput: number;
   p50_ms: number | null;
   p99_ms: number | null;
+  /** Paced runs: how late this process itself sent the requests (p99, ms), counted in the latencies. */
+  send_lag_p99_ms?: number | null;
   errors: number;
   fivexx: number;
 }
@@ -140,6 +142,7 @@ async function pacedLight(own: OwnSystem, key: string, seconds: number, rate: nu
     goodput: result.rps,
     p50_ms: result.p50_ms,
     p99_ms: result.p99_ms,
+    send_lag_p99_ms: result.send_lag_p99_ms,
     errors: result.errors,
     fivexx: fivexxOf(result.statuses),
   };

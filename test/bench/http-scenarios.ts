@@ -82,5 +82,5 @@ async function drain({ baseUrl, request }: RouteScenario): Promise<void> {
 
 function line(scenario: RouteScenario, run: LoadResult): string {
   const rate = run.target_rate === null ? '' : ` @${run.target_rate}/s`;
-  return `${scenario.side.padEnd(8)} ${scenario.route.padEnd(26)} c=${String(run.clients).padEnd(2)}${rate.padEnd(9)} ${String(run.rps).padStart(8)} req/s  p50 ${run.p50_ms} ms  p99 ${run.p99_ms} ms  errors ${run.errors}  non-2xx ${run.non_2xx}`;
+  return `${scenario.side.padEnd(8)} ${scenario.route.padEnd(26)} c=${String(run.clients).padEnd(2)}${rate.padEnd(9)} ${String(run.rps).padStart(8)} req/s  p50 ${run.p50_ms} ms  p99 ${run.p99_ms} ms  errors ${run.errors}  non-2xx ${run.non_2xx}${run.send_lag_p99_ms == null ? '' : `  sent late p99 ${run.send_lag_p99_ms} ms`}`;
 }

@@ -36,6 +36,11 @@ export interface LoadResult {
   max_ms: number | null;
   errors: number;
   non_2xx: number;
+  /**
+   * Paced runs: how late the load generator itself sent its requests (p99, ms after each was due) — time counted in
+   * the latencies that no server spent: this process waited for a core or for its own event loop.
+   */
+  send_lag_p99_ms?: number | null;
 }
 
 /** Drives `clients` keep-alive connections at the route for `seconds` with autocannon (in this process), or paced. */

@@ -15,6 +15,7 @@ export async function runPacedLoad(options: LoadOptions & { rate: number }): Pro
   const agent = new Agent({ keepAlive: true, maxSockets: options.clients });
   const total = Math.round(options.rate * options.seconds);
   const latencies: number[] = [];
+  const sendLags: number[] = [];
   let ok = 0;
   let non2xx = 0;
   let errors = 0;
@@ -25,6 +26,7 @@ export async function runPacedLoad(options: LoadOptions & { rate: number }): Pro
     const due = start + (i * 1000) / options.rate;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
+    sendLags.push(performance.now() - due);
     const varied = { ...request, ...request.next?.(i) };
     sent.push(
       send(agent, url, varied).then(
@@ -58,6 +60,15 @@ export async function runPacedLoad(options: LoadOptions & { rate: number }): Pro
     max_ms: at(100),
     errors,
     non_2xx: non2xx,
+    send_lag_p99_ms:
+      sendLags.length > 0
+        ? round(
+            percentile(
+              sendLags.sort((a, b) => a - b),
+              99,
+            ),
+          )
+        : null,
     statuses,
   };
 }

@@ -27,6 +27,12 @@ export function capacitySection({ capacity: figures }: BenchResults): string[] {
     `| overload: goodput (both) / capacity | ${ratio ?? '—'} | ≥ 0.8 | ${ok(ratio !== null && ratio >= 0.8)} |`,
     '',
     ...(figures.load_average === undefined ? [] : [`Load average (1 min, 2 cores) when the overload began: ${figures.load_average}.`, '']),
+    ...(light.send_lag_p99_ms == null
+      ? []
+      : [
+          `The load generator sent the other organization's requests late by up to ${light.send_lag_p99_ms} ms (p99 after each was due): that much of its latency is the generator's own wait for a core, not the system's.`,
+          '',
+        ]),
     ...(figures.overload_cpu === undefined
       ? []
       : [
