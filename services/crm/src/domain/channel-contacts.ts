@@ -27,7 +27,8 @@ export async function resolveChannelContact(deps: CrmDeps, orgId: string, input:
   if (!channel || !identifier) throw new AppError('VALIDATION_ERROR', 'channel and identifier are required.');
   const field = FIELD[channel];
 
-  const existing = (await deps.contacts.findBy(orgId, field, identifier)) ?? (await survivorOf(deps, orgId, field, identifier));
+  const holders = await deps.contacts.holdersOf(orgId, field, identifier);
+  const existing = holders.live ?? (await survivorOf(deps, orgId, holders.folded?.merged_into ?? null));
   if (existing) return contactFieldsOf(existing);
   if (input.phone) {
     const byPhone = await deps.contacts.findBy(orgId, 'phone', input.phone);
@@ -42,10 +43,10 @@ const MAX_MERGE_HOPS = 5;
 
 /**
  * The identity of a contact folded by a merge that the survivor could not take (it has its own): its messages
- * belong to the contact it was merged into (docs/contact-merge.md).
+ * belong to the contact it was merged into (docs/contact-merge.md), followed from `mergedInto`.
  */
-async function survivorOf(deps: CrmDeps, orgId: string, field: ChannelField, identifier: string) {
-  let id = (await deps.contacts.findMergedBy(orgId, field, identifier))?.merged_into ?? null;
+async function survivorOf(deps: CrmDeps, orgId: string, mergedInto: string | null) {
+  let id = mergedInto;
   for (let hop = 0; id && hop < MAX_MERGE_HOPS; hop++) {
     const live = await deps.contacts.getById(orgId, id);
     if (live) return live;

@@ -1,5 +1,5 @@
-import { createLogger, newId } from '@crm/shared';
-import { describe, expect, it } from 'vitest';
+import { createLogger, newId, RecordStore } from '@crm/shared';
+import { describe, expect, it, vi } from 'vitest';
 import { contactRecord } from '../../../../test/support/crm-records';
 import { useDatabase } from '../../../../test/support/integration';
 import { createDeps } from '../wiring';
@@ -46,5 +46,37 @@ describe("a contact's own fields for other services", () => {
     expect(new Set(resolved.map((contact) => contact.id)).size).toBe(1);
     expect(resolved[0]).toMatchObject({ name: 'Grace', phone: '+15550199', chatapp_jid: '15550199@c.chatapp', tags: [] });
     expect(resolved[0]).not.toHaveProperty('notes_count');
+  });
+
+  it("finds a sender in one read of its identity: the live holder, else a folded holder's survivor, else by phone", async () => {
+    const orgId = newId('organization');
+    const jid = '15550123@c.chatapp';
+    const survivor = await deps.contacts.insert(contactRecord(orgId, { name: 'Survivor', chatapp_jid: '15550124@c.chatapp' }), []);
+    // Folded into a survivor with an identity of its own: the tombstone keeps the identity, its messages go to the survivor.
+    const folded = await deps.contacts.insert(contactRecord(orgId, { name: 'Folded', chatapp_jid: jid }), []);
+    await deps.contacts.merges.claim(folded, survivor.id, new Date());
+    await completeMerge(deps, orgId, survivor.id, [folded.id]);
+    const byPhone = await deps.contacts.insert(contactRecord(orgId, { name: 'By phone', phone: '+15550125' }), []);
+
+    const reads = vi.spyOn(RecordStore.prototype, 'findMany');
+    const single = vi.spyOn(RecordStore.prototype, 'findOne');
+    const contactReads = () =>
+      [...reads.mock.contexts, ...single.mock.contexts].filter(
+        (store) => (store as RecordStore<{ id: string }>).collection.collectionName === 'contacts',
+      ).length;
+    try {
+      expect((await resolveChannelContact(deps, orgId, { channel: 'chatapp', identifier: jid })).id).toBe(survivor.id);
+      // The identity's holders, then the survivor.
+      expect(contactReads()).toBe(2);
+      reads.mockClear();
+      single.mockClear();
+      const linked = await resolveChannelContact(deps, orgId, { channel: 'chatapp', identifier: '15550125@c.chatapp', phone: '+15550125' });
+      expect(linked).toMatchObject({ id: byPhone.id, chatapp_jid: '15550125@c.chatapp' });
+      // The identity's holders (none), then the phone's.
+      expect(contactReads()).toBe(2);
+    } finally {
+      reads.mockRestore();
+      single.mockRestore();
+    }
   });
 });

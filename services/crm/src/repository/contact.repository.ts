@@ -303,9 +303,18 @@ export function createContactRepository(storage: Storage) {
 
     merges: mergeSteps(contacts, live, () => totals),
 
-    /** A folded contact still holding a channel identity or phone: messages to it belong to the contact it became. */
-    findMergedBy: (orgId: string, field: ChannelField | 'phone', value: string) =>
-      contacts.findOne({ org_id: orgId, [field]: value, merged_into: { $ne: null } }, { deleted_at: -1 }),
+    /**
+     * The contacts holding a channel identity, in one read on its (org_id, identity) index: the oldest live one, and
+     * the one a merge folded last (messages to it belong to the contact it became). An identity has a handful of
+     * holders, tombstones included.
+     */
+    async holdersOf(orgId: string, field: ChannelField, value: string) {
+      const holders = await contacts.findMany({ org_id: orgId, [field]: value });
+      const time = (at: Date | null | undefined) => at?.getTime() ?? 0;
+      const live = holders.filter((contact) => !contact.deleted_at).sort((a, b) => time(a.created_at) - time(b.created_at));
+      const folded = holders.filter((contact) => contact.merged_into).sort((a, b) => time(b.deleted_at) - time(a.deleted_at));
+      return { live: live[0] ?? null, folded: folded[0] ?? null };
+    },
   };
 }
 
