@@ -42,6 +42,14 @@ describe('offset commits', () => {
     expect(commits[2]).toEqual([{ topic: 'events', partition: 1, offset: '10' }]);
   });
 
+  it('commits nothing more for a consumer that crashed: its pending offsets are dropped with the timer', async () => {
+    await offsets.handled('events', 0, '1');
+    await offsets.handled('events', 0, '2');
+    offsets.discard();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(commits).toEqual([[{ topic: 'events', partition: 0, offset: '1' }]]);
+  });
+
   it('reports a failed commit and goes on committing', async () => {
     const errors: unknown[] = [];
     let fail = true;

@@ -1,4 +1,4 @@
-import { ExponentialBackoff, handleType, retry } from 'cockatiel';
+import { ExponentialBackoff, handleType, retry, type RetryPolicy } from 'cockatiel';
 import { AppError } from '../errors/app-error';
 import { instruments } from '../telemetry/metrics';
 
@@ -27,12 +27,22 @@ const conflicts = instruments((meter) =>
  * carry dozens of concurrent writers of one record (30 tag adds through two replicas in the e2e suite) and bound
  * a hopeless one to a few seconds.
  */
-const conflictPolicy = retry(handleType(WriteConflict), {
-  maxAttempts: 40,
-  backoff: new ExponentialBackoff({ initialDelay: 2, maxDelay: 100 }),
-});
-conflictPolicy.onRetry(() => conflicts().add(1, { outcome: 'retried' }));
-conflictPolicy.onGiveUp(() => conflicts().add(1, { outcome: 'gave_up' }));
+const conflictPolicy = countedAsConflicts(
+  retry(handleType(WriteConflict), {
+    maxAttempts: 40,
+    backoff: new ExponentialBackoff({ initialDelay: 2, maxDelay: 100 }),
+  }),
+);
+
+/**
+ * Counts a retry policy's retries and give-ups in crm_storage_write_conflicts_total: this one's, and the storage
+ * kit's transactions rerun after meeting another transaction (transaction.ts).
+ */
+export function countedAsConflicts(policy: RetryPolicy): RetryPolicy {
+  policy.onRetry(() => conflicts().add(1, { outcome: 'retried' }));
+  policy.onGiveUp(() => conflicts().add(1, { outcome: 'gave_up' }));
+  return policy;
+}
 
 /**
  * Runs a read-plan-write and runs it again while it throws WriteConflict. `attempt` must read what it decides on

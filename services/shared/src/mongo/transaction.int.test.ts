@@ -1,3 +1,6 @@
+import { metrics } from '@opentelemetry/api';
+import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import type { mongo } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testStorage } from '../../../../test/support/integration';
@@ -26,19 +29,41 @@ describe('a transaction that meets another transaction on the real database serv
     };
   }
 
+  /** crm_storage_write_conflicts_total by outcome while `work` runs (the counter operators alert on). */
+  async function conflictsCounted(work: () => Promise<unknown>): Promise<Record<string, number>> {
+    const exporter = new PrometheusExporter({ preventServerStart: true });
+    const provider = new MeterProvider({ readers: [exporter] });
+    metrics.setGlobalMeterProvider(provider);
+    try {
+      await work();
+      const { resourceMetrics } = await exporter.collect();
+      const counter = resourceMetrics.scopeMetrics
+        .flatMap((scope) => scope.metrics)
+        .find((metric) => metric.descriptor.name === 'crm_storage_write_conflicts_total');
+      return Object.fromEntries((counter?.dataPoints ?? []).map((point) => [String(point.attributes.outcome), Number(point.value)]));
+    } finally {
+      await provider.shutdown();
+      metrics.disable();
+    }
+  }
+
   const increment = (id: string) => (session: mongo.ClientSession) => counters.updateOne({ _id: id }, { $inc: { n: 1 } }, { session });
 
   it('runs again, whole, until the other transaction has committed, and counts once', async () => {
     await counters.insertOne({ _id: 'waited', n: 0 });
     const holder = await holdOpen('waited');
     let attempts = 0;
-    await storage.transaction(async (session) => {
-      attempts++;
-      // The other writer commits while the third attempt runs: that attempt finds the record free.
-      if (attempts === 3) await holder.commit();
-      await increment('waited')(session);
-    });
+    const counted = await conflictsCounted(() =>
+      storage.transaction(async (session) => {
+        attempts++;
+        // The other writer commits while the third attempt runs: that attempt finds the record free.
+        if (attempts === 3) await holder.commit();
+        await increment('waited')(session);
+      }),
+    );
     expect(attempts).toBe(3);
+    // Each rerun is a write conflict retried, as the operators' counter has always said of conditional writes.
+    expect(counted).toEqual({ retried: 2 });
     expect(await counters.findOne({ _id: 'waited' })).toEqual({ _id: 'waited', n: 2 });
   });
 

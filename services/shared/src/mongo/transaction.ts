@@ -1,7 +1,7 @@
 import { ExponentialBackoff, handleWhen, retry } from 'cockatiel';
 import { MongoError, MongoErrorLabel } from 'mongodb';
 import type { ClientSession } from 'mongoose';
-import { WriteConflict } from './conflicts';
+import { countedAsConflicts, WriteConflict } from './conflicts';
 
 /**
  * How long a transaction keeps trying while another transaction holds what it writes: as long as the driver's
@@ -9,8 +9,6 @@ import { WriteConflict } from './conflicts';
  * lifetime limit (`transactionLifetimeLimitSeconds`, 60 s by default on MongoDB and SecantusDB).
  */
 const BUDGET_MS = 120_000;
-/** A commit whose outcome the driver could not learn is asked again this many times (the driver retries once more itself). */
-const COMMIT_TRIES = 3;
 
 /**
  * Runs `work` in one transaction on `session`, whole again after each write conflict with another transaction
@@ -33,32 +31,34 @@ export async function runTransaction<T>(session: ClientSession, work: (session: 
 const isTransientConflict = (error: unknown) =>
   error instanceof MongoError && error.hasErrorLabel(MongoErrorLabel.TransientTransactionError);
 
-/** Any number of tries while the budget's signal has not fired (cockatiel stops retrying once it has). */
-const transactionPolicy = retry(handleWhen(isTransientConflict), {
-  maxAttempts: Infinity,
-  backoff: new ExponentialBackoff({ initialDelay: 2, maxDelay: 250 }),
-});
+/**
+ * Any number of tries while the budget's signal has not fired (cockatiel stops retrying once it has); each rerun,
+ * and a budget run out, counted as a write conflict.
+ */
+const transactionPolicy = countedAsConflicts(
+  retry(handleWhen(isTransientConflict), {
+    maxAttempts: Infinity,
+    backoff: new ExponentialBackoff({ initialDelay: 2, maxDelay: 250 }),
+  }),
+);
+
+/**
+ * A commit whose outcome the driver could not learn is asked again, twice (the driver retries once more itself):
+ * committing again is safe, the server answers a transaction's commit the same way each time it is asked.
+ */
+const commitPolicy = retry(
+  handleWhen((error) => error instanceof MongoError && error.hasErrorLabel(MongoErrorLabel.UnknownTransactionCommitResult)),
+  { maxAttempts: 2 },
+);
 
 async function attempt<T>(session: ClientSession, work: (session: ClientSession) => Promise<T>): Promise<T> {
   session.startTransaction();
   try {
     const result = await work(session);
-    await commit(session);
+    await commitPolicy.execute(() => session.commitTransaction());
     return result;
   } catch (error) {
     if (session.inTransaction()) await session.abortTransaction().catch(() => undefined);
     throw error;
-  }
-}
-
-async function commit(session: ClientSession): Promise<void> {
-  for (let tries = 1; ; tries++) {
-    try {
-      return await session.commitTransaction();
-    } catch (error) {
-      // Committing again is safe: the server answers a transaction's commit the same way each time it is asked.
-      const unknown = error instanceof MongoError && error.hasErrorLabel(MongoErrorLabel.UnknownTransactionCommitResult);
-      if (!unknown || tries >= COMMIT_TRIES) throw error;
-    }
   }
 }
