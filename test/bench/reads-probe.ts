@@ -6,13 +6,18 @@ import { percentile, round } from './stats';
  * the benchmark's own data, without gateway, gRPC or service. It shows what the store costs: a page of 25 by an
  * index bounded only by the organization (what MongoDB's scan stops early on, and the local store reads whole)
  * against the same page bounded to a window of the sort key, and the old unanchored regular-expression search
- * against one equality on the search keys.
+ * against one equality on the search keys. And two lookups of one contact: by id with the organization written
+ * before the id and after it (the store reads a filter through the first of its fields that leads an index:
+ * id-first.ts), and the live contact holding a phone (a new chat sender's lookup, through its index).
  */
 export interface ProbeFigures {
   plain_page_ms: number;
   windowed_page_ms: number;
   regex_search_ms: number | null;
   keyed_search_ms: number;
+  by_id_org_first_ms: number;
+  by_id_id_first_ms: number;
+  by_phone_ms: number;
 }
 
 const PAGE = 26;
@@ -71,5 +76,8 @@ export async function probeStore(db: mongo.Db, orgId: string, term: string, rege
         .limit(PAGE)
         .toArray(),
     ),
+    by_id_org_first_ms: await median(7, () => contacts.findOne({ ...live, _id: edge?._id })),
+    by_id_id_first_ms: await median(7, () => contacts.findOne({ _id: edge?._id, ...live })),
+    by_phone_ms: await median(7, () => contacts.findOne({ ...live, phone: edge?.phone }, { sort: { created_at: 1 } })),
   };
 }

@@ -64,8 +64,9 @@ companySchema.index({ org_id: 1, deleted_at: 1, created_at: -1, _id: -1 });
 companySchema.index({ org_id: 1, deleted_at: 1, tags: 1, created_at: -1, _id: -1 });
 companySchema.index({ org_id: 1, deleted_at: 1, search_keys: 1, created_at: -1, _id: -1 });
 companySchema.index({ org_id: 1, assigned_to: 1 });
-companySchema.index({ org_id: 1, email: 1 });
-companySchema.index({ org_id: 1, phone: 1 });
+// A batch upsert matches the live company by e-mail or phone: the filter's fields exactly (contact.repository.ts).
+companySchema.index({ org_id: 1, email: 1, deleted_at: 1 });
+companySchema.index({ org_id: 1, phone: 1, deleted_at: 1 });
 
 export interface CompanyQuery extends PageRequest {
   search?: string | null;

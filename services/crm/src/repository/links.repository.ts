@@ -78,7 +78,7 @@ export function createLinksRepository({ connection: db }: Storage) {
 
     async companyNames(orgId: string, ids: string[]): Promise<Map<string, string>> {
       if (ids.length === 0) return new Map();
-      const rows = await companies.find({ org_id: orgId, _id: { $in: [...new Set(ids)] } as never }, { projection: { name: 1 } }).toArray();
+      const rows = await companies.find({ _id: { $in: [...new Set(ids)] } as never, org_id: orgId }, { projection: { name: 1 } }).toArray();
       return new Map(rows.map((row) => [String(row._id), String(row.name)]));
     },
 

@@ -15,7 +15,7 @@ export function createRecordRefsRepository({ connection: db }: Storage) {
   async function labels(name: RefCollection, field: 'name' | 'title', orgId: string, ids: string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
     const rows = await collection(name)
-      .find({ org_id: orgId, _id: { $in: [...new Set(ids)] } as never }, { projection: { [field]: 1 } })
+      .find({ _id: { $in: [...new Set(ids)] } as never, org_id: orgId }, { projection: { [field]: 1 } })
       .toArray();
     return new Map(rows.map((row) => [String(row._id), String(row[field] ?? '')]));
   }

@@ -8,6 +8,7 @@ import {
   type UpdateFilter,
 } from 'mongodb';
 import type { Model } from 'mongoose';
+import { idFirst } from './id-first';
 import type { StoredDocument } from './stored-document';
 
 /** A read of one document by its _id, under conditions on other fields whose values are plain (same shape, same query). */
@@ -77,7 +78,7 @@ const insertEach = (collection: Collection<Document>, docs: readonly Document[])
 const updateEach = (collection: Collection<Document>, updates: readonly UpdateOne[]) =>
   eachOutcome(updates.length, () =>
     collection.bulkWrite(
-      updates.map(({ filter, update }): AnyBulkWriteOperation<Document> => ({ updateOne: { filter, update } })),
+      updates.map(({ filter, update }): AnyBulkWriteOperation<Document> => ({ updateOne: { filter: idFirst(filter), update } })),
       { ordered: false },
     ),
   );
