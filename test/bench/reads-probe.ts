@@ -8,7 +8,7 @@ import { percentile, round } from './stats';
  * against the same page bounded to a window of the sort key, and the old unanchored regular-expression search
  * against one equality on the search keys. And two lookups of one contact: by id with the organization written
  * before the id and after it (the store reads a filter through the first of its fields that leads an index:
- * id-first.ts), and the live contact holding a phone (a new chat sender's lookup, through its index).
+ * filter-routing.ts), and the live contact holding a phone (a new chat sender's lookup, through its index).
  */
 export interface ProbeFigures {
   plain_page_ms: number;

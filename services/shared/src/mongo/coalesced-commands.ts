@@ -8,7 +8,7 @@ import {
   type UpdateFilter,
 } from 'mongodb';
 import type { Model } from 'mongoose';
-import { idFirst } from './id-first';
+import { idFirst } from './filter-routing';
 import type { StoredDocument } from './stored-document';
 
 /** A read of one document by its _id, under conditions on other fields whose values are plain (same shape, same query). */

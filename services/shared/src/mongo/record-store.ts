@@ -5,7 +5,7 @@ import { leaseFree, OUTBOX_FIELDS, OUTBOX_KEYS, outboxOnInsert } from '../outbox
 import { retryOnConflict, WriteConflict } from './conflicts';
 import { isDuplicateKeyError } from './client';
 import { CoalescedCommands } from './coalesced-commands';
-import { idFirst, sendIdFirst } from './id-first';
+import { idFirst, routeFilters } from './filter-routing';
 import { refreshDerived } from './derived-fields';
 import type { StoredDocument } from './stored-document';
 import { keysetQuery, toPage, type KeysetPage, type PageOrder, type PageRequest } from './list-page';
@@ -96,7 +96,7 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     protected readonly options: RecordStoreOptions<R>,
   ) {
     if (options.outbox) addOnce(options.schema, '_outbox', OUTBOX_FIELDS, { _outbox_pending: 1 });
-    sendIdFirst(options.schema);
+    routeFilters(options.schema);
     this.model = storage.connection.model<StoredDocument>(options.model, options.schema);
     this.collection = this.model.collection as unknown as Collection<Document>;
     if (options.outbox) storage.outbox.register(this.collection);

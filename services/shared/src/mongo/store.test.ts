@@ -9,6 +9,7 @@ describe('the storage seam', () => {
       version: 'v1.24.2',
       capabilities: { isolatedUpdates: false, transactions: false, ttlIndexes: false },
       readsWholeMatch: true,
+      routesByLeadingFields: false,
     });
     expect(() => requireCapabilities(store, ['isolatedUpdates', 'ttlIndexes'])).toThrow(
       /FerretDB v1\.24\.2 lacks isolatedUpdates, ttlIndexes/,
@@ -21,10 +22,13 @@ describe('the storage seam', () => {
       version: '0.5.3-beta.196',
       capabilities: { isolatedUpdates: true, transactions: true, ttlIndexes: true },
       readsWholeMatch: true,
+      routesByLeadingFields: true,
     });
     expect(classify({ version: '7.0.14' }, { setName: 'rs0' }).capabilities.transactions).toBe(true);
     // MongoDB's index scan stops at a find's limit: its pages need no window.
     expect(classify({ version: '7.0.14' }, { setName: 'rs0' }).readsWholeMatch).toBe(false);
+    // MongoDB plans a filter by cost: it needs no shaping for its router.
+    expect(classify({ version: '7.0.14' }, { setName: 'rs0' }).routesByLeadingFields).toBe(false);
     expect(classify({ version: '7.0.14' }, { msg: 'isdbgrid' }).capabilities.transactions).toBe(true);
   });
 

@@ -23,6 +23,11 @@ export interface StoreDescription {
    * scan stops at the limit: keyset pages then bound their own filter (list-window.ts).
    */
   readsWholeMatch: boolean;
+  /**
+   * A filter is read through an index only when its fields are exactly the index's leading fields, otherwise
+   * through its first field that leads one (SecantusDB 0.5): the kit sends filters shaped for it (filter-routing.ts).
+   */
+  routesByLeadingFields: boolean;
 }
 
 interface BuildInfo {
@@ -54,6 +59,7 @@ export function classify(buildInfo: BuildInfo, hello: Hello): StoreDescription {
       version: String(buildInfo.ferretdbVersion ?? version),
       capabilities: { isolatedUpdates: false, transactions: false, ttlIndexes: false },
       readsWholeMatch: true,
+      routesByLeadingFields: false,
     };
   }
   // A replica set (or a mongos) runs transactions; a standalone mongod does not.
@@ -64,6 +70,7 @@ export function classify(buildInfo: BuildInfo, hello: Hello): StoreDescription {
     version: buildInfo.secantusVersion ?? version,
     capabilities: { isolatedUpdates: true, transactions, ttlIndexes: true },
     readsWholeMatch: server === 'SecantusDB',
+    routesByLeadingFields: server === 'SecantusDB',
   };
 }
 

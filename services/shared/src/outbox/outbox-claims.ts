@@ -25,7 +25,7 @@ async function eachById(
   update: UpdateFilter<Document> | Document[],
 ): Promise<number> {
   if (ids.length === 0) return 0;
-  // _id first: the store reads a filter through the first of its fields that leads an index (id-first.ts).
+  // _id first: the store reads a filter through the first of its fields that leads an index (filter-routing.ts).
   const operations = ids.map((id) => ({ updateOne: { filter: { _id: id as Document['_id'], ...filter }, update } }));
   return (await collection.bulkWrite(operations, { ordered: false })).modifiedCount;
 }

@@ -10,6 +10,8 @@ interface Item {
   org_id: string;
   name: string;
   created_at: Date;
+  kind?: string;
+  status?: string;
 }
 
 const itemSchema = () => {
@@ -19,16 +21,20 @@ const itemSchema = () => {
       org_id: { type: String, required: true },
       name: { type: String, required: true },
       created_at: { type: Date, required: true },
+      kind: { type: String },
+      status: { type: String },
     },
     { versionKey: false, collection: 'items', minimize: false },
   );
   schema.index({ org_id: 1, created_at: -1, _id: -1 });
+  schema.index({ org_id: 1, name: 1, kind: 1 }, { unique: true, partialFilterExpression: { kind: { $type: 'string' } } });
+  schema.index({ org_id: 1, kind: 1, name: 1 });
   return schema;
 };
 
 const item = (n: number): Item => ({ id: `it_${n}`, org_id: 'org_a', name: `Item ${n}`, created_at: new Date(Date.UTC(2026, 0, n)) });
 
-describe('filters reach the database server with _id first', () => {
+describe('filters reach the database server shaped for its router', () => {
   let storage: Storage;
   let items: RecordStore<Item>;
   const sent: CommandStartedEvent[] = [];
@@ -67,8 +73,26 @@ describe('filters reach the database server with _id first', () => {
     expect(await items.findOne({ _id: 'it_1' })).toMatchObject({ name: 'Beside' });
   });
 
-  it('leaves a filter without _id as written', async () => {
+  it('leaves a filter that no index pins beyond the organization as written', async () => {
     expect((await items.findMany({ org_id: 'org_a', name: 'Item 3' })).map((found) => found.id)).toEqual(['it_3']);
     expect(lastFilterKeys('find', (body) => body.filter)).toEqual(['org_id', 'name']);
+  });
+
+  it('sends a key with one more condition through the key on a store that routes by leading fields, upserts included', async () => {
+    const routes = storage.store?.routesByLeadingFields === true;
+    const key = { org_id: 'org_a', kind: 'k', name: 'Keyed' };
+    const created = await items.update(
+      { ...key, status: { $ne: 'open' } },
+      { $set: { status: 'open' }, $setOnInsert: { _id: 'it_9', created_at: new Date(Date.UTC(2026, 1, 1)) } },
+      { upsert: true },
+    );
+    // The upsert took the key's fields from the filter, as from the plain one.
+    expect(created).toMatchObject({ id: 'it_9', ...key, status: 'open' });
+    const sentUpsert = sent.filter((event) => event.command.findAndModify === 'items').at(-1)?.command.query as Document;
+    expect(Object.keys(sentUpsert)).toEqual(routes ? ['$and'] : ['org_id', 'kind', 'name', 'status']);
+    if (routes) expect(sentUpsert.$and).toEqual([{ org_id: 'org_a', kind: 'k', name: 'Keyed' }, { $and: [{ status: { $ne: 'open' } }] }]);
+
+    expect(await items.findOne({ ...key, status: 'open' })).toMatchObject({ id: 'it_9' });
+    expect(await items.findOne({ ...key, status: 'closed' })).toBeNull();
   });
 });

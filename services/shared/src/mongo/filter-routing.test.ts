@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { IndexPrefixes, idFirst } from './filter-routing';
+
+const order = (filter: object) => JSON.stringify(filter);
+
+describe('filters sent with _id first', () => {
+  it('moves _id to the front, keeping every condition', () => {
+    const filter = { org_id: 'org_1', deleted_at: null, _id: 'ct_1' };
+    expect(order(idFirst(filter))).toBe(order({ _id: 'ct_1', org_id: 'org_1', deleted_at: null }));
+    expect(order(idFirst({ org_id: 'org_1', _id: { $in: ['a', 'b'] } }))).toBe(order({ _id: { $in: ['a', 'b'] }, org_id: 'org_1' }));
+  });
+
+  it('puts the conjunct holding _id first in a $and, the filter\'s other fields after the conjuncts', () => {
+    const lease = { $or: [{ lease: null }, { lease: { $lt: 5 } }] };
+    expect(order(idFirst({ $and: [lease, { org_id: 'org_1', _id: 'm_1' }] }))).toBe(
+      order({ $and: [{ _id: 'm_1', org_id: 'org_1' }, lease] }),
+    );
+    expect(order(idFirst({ org_id: 'org_1', $and: [{ _id: 'm_1' }, lease] }))).toBe(
+      order({ $and: [{ _id: 'm_1' }, lease, { org_id: 'org_1' }] }),
+    );
+  });
+
+  it('leaves a filter alone when _id leads or is not in it', () => {
+    const led = { _id: 'ct_1', org_id: 'org_1' };
+    expect(idFirst(led)).toBe(led);
+    const page = { org_id: 'org_1', created_at: { $lt: new Date(0) } };
+    expect(idFirst(page)).toBe(page);
+    const and = { $and: [{ _id: 'a', org_id: 'org_1' }, { x: 1 }] };
+    expect(idFirst(and)).toBe(and);
+    const noId = { $and: [{ org_id: 'org_1' }, { x: 1 }] };
+    expect(idFirst(noId)).toBe(noId);
+  });
+});
+
+describe('filters sent through the index that pins them', () => {
+  const prefixes = new IndexPrefixes([
+    ['org_id', 'deleted_at', 'created_at', '_id'],
+    ['org_id', 'contact_id', 'channel', 'instance_id'],
+    ['org_id', 'deal_id', 'deleted_at', 'created_at', '_id'],
+  ]);
+
+  it('reads a key with one more condition through the key', () => {
+    const filter = { org_id: 'o', contact_id: 'c', channel: 'chat', instance_id: 'i', status: { $ne: 'open' } };
+    expect(order(prefixes.route(filter))).toBe(
+      order({ $and: [{ org_id: 'o', contact_id: 'c', channel: 'chat', instance_id: 'i' }, { $and: [{ status: { $ne: 'open' } }] }] }),
+    );
+  });
+
+  it('takes a range on the field after the fixed ones', () => {
+    const filter = { org_id: 'o', deleted_at: null, deal_id: { $in: ['d1', 'd2'] } };
+    expect(order(prefixes.route(filter))).toBe(order({ $and: [{ org_id: 'o', deal_id: { $in: ['d1', 'd2'] } }, { $and: [{ deleted_at: null }] }] }));
+  });
+
+  it('leaves a filter that is exactly an index, or that no index pins beyond the organization', () => {
+    const exact = { org_id: 'o', deleted_at: null };
+    expect(prefixes.route(exact)).toBe(exact);
+    const page = { org_id: 'o', deleted_at: null, created_at: { $lt: new Date(0) } };
+    expect(prefixes.route(page)).toBe(page);
+    const loose = { org_id: 'o', status: 'open' };
+    expect(prefixes.route(loose)).toBe(loose);
+    const operators = { $or: [{ a: 1 }], org_id: 'o', contact_id: 'c' };
+    expect(prefixes.route(operators)).toBe(operators);
+  });
+});

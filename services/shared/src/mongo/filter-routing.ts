@@ -1,0 +1,145 @@
+import type { Aggregate, MongooseQueryMiddleware, Query, Schema } from 'mongoose';
+import type { StoreDescription } from './store';
+
+type Filter = Record<string, unknown>;
+
+/**
+ * How a filter reaches the store so that it reads only what the filter pins. SecantusDB 0.5 reads a filter through
+ * an index only when the filter's fields are exactly an index's leading fields (equalities, then at most one range
+ * on the next field); any other filter it reads through the first of its fields, in the order sent, that leads an
+ * index, checking the rest document by document (a `$and` is read conjunct by conjunct, in order, when one of them
+ * is an operator). Most filters name the organization first, and almost every index is led by `org_id`: a filter
+ * that was not exactly an index read its organization's whole range of the collection. MongoDB plans by cost and
+ * ignores both the order and the nesting. Measured by `npm run bench:reads`' driver probe (docs/performance.md).
+ */
+
+/**
+ * `_id` first, or in a `$and` the conjunct holding `_id` first, with the filter's other fields after it: a record
+ * by id is a point lookup whatever else the filter says (`{org_id, _id}` read the organization's range: 20 ms of
+ * the server's CPU at 10,000 contacts against 0.3). Applied on every store. Returns the filter itself when `_id`
+ * already leads (or is absent).
+ */
+export function idFirst<F extends Filter>(filter: F): F {
+  const keys = Object.keys(filter);
+  if (keys[0] === '_id') return filter;
+  if ('_id' in filter) return { _id: filter._id, ...filter };
+  const { $and: conjuncts, ...rest } = filter;
+  if (!Array.isArray(conjuncts)) return filter;
+  const at = conjuncts.findIndex((part) => isFilter(part) && '_id' in part);
+  if (at < 0) return filter;
+  const first = idFirst(conjuncts[at] as Filter);
+  const others = conjuncts.filter((_, index) => index !== at);
+  if (at === 0 && first === conjuncts[0] && Object.keys(rest).length === 0) return filter;
+  return { $and: [first, ...others, ...(Object.keys(rest).length > 0 ? [rest] : [])] } as unknown as F;
+}
+
+/**
+ * On a store that routes by leading fields: a plain filter that is not exactly an index's leading fields, but
+ * fixes two or more of some index's leading fields (or one and a range on the next), is sent as
+ * `{$and: [<those fields>, {$and: [<the rest>]}]}` — the same documents, read through that index (the
+ * conversation a message lands in, `{org_id, contact_id, channel, instance_id, status}`, through its unique key
+ * instead of the organization's range). The index that pins the most fields wins; between equals, the one more of
+ * whose fields the filter names.
+ */
+export class IndexPrefixes {
+  constructor(private readonly indexes: string[][]) {}
+
+  static of(schema: Schema): IndexPrefixes {
+    return new IndexPrefixes(
+      schema
+        .indexes()
+        .filter(([key, options]) => plainIndex(key, options as { sparse?: boolean; partialFilterExpression?: unknown }))
+        .map(([key]) => Object.keys(key)),
+    );
+  }
+
+  route<F extends Filter>(filter: F): F {
+    const keys = Object.keys(filter);
+    if (keys.length < 2 || keys.some((key) => key.startsWith('$') || key === '_id')) return filter;
+    const fixed = new Set(keys.filter((key) => isEquality(filter[key])));
+    const ranged = new Set(keys.filter((key) => !fixed.has(key)));
+    let best: string[] = [];
+    let bestNamed = 0;
+    for (const index of this.indexes) {
+      const prefix = pinnedPrefix(index, fixed, ranged);
+      if (prefix.length === keys.length && ranged.size <= 1) return filter;
+      // Between equal prefixes, the index more of whose fields the filter names (it was made for this filter).
+      const named = index.filter((field) => field in filter).length;
+      if (prefix.length > best.length || (prefix.length === best.length && named > bestNamed)) [best, bestNamed] = [prefix, named];
+    }
+    if (best.length < 2) return filter;
+    const pinned = Object.fromEntries(best.map((key) => [key, filter[key]]));
+    const rest = Object.fromEntries(keys.filter((key) => !best.includes(key)).map((key) => [key, filter[key]]));
+    return { $and: [pinned, { $and: [rest] }] } as unknown as F;
+  }
+}
+
+/** The index's leading fields the filter fixes, then the next one if the filter bounds it with a range. */
+function pinnedPrefix(index: string[], fixed: Set<string>, ranged: Set<string>): string[] {
+  const prefix: string[] = [];
+  for (const field of index) {
+    if (fixed.has(field)) prefix.push(field);
+    else {
+      if (ranged.has(field)) prefix.push(field);
+      break;
+    }
+  }
+  return prefix;
+}
+
+function plainIndex(key: Record<string, unknown>, options: { sparse?: boolean; partialFilterExpression?: unknown } = {}): boolean {
+  return !options.sparse && !options.partialFilterExpression && Object.values(key).every((direction) => direction === 1 || direction === -1);
+}
+
+/** A value the filter fixes the field to: not an operator document, a regular expression or an array. */
+function isEquality(value: unknown): boolean {
+  if (value instanceof RegExp || Array.isArray(value)) return false;
+  if (!isFilter(value) || value instanceof Date) return true;
+  const keys = Object.keys(value);
+  return keys.length === 0 || !keys.every((key) => key.startsWith('$'));
+}
+
+const isFilter = (value: unknown): value is Filter => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const QUERIES: MongooseQueryMiddleware[] = [
+  'countDocuments',
+  'deleteMany',
+  'deleteOne',
+  'find',
+  'findOne',
+  'findOneAndDelete',
+  'findOneAndReplace',
+  'findOneAndUpdate',
+  'replaceOne',
+  'updateMany',
+  'updateOne',
+];
+
+const routed = new WeakSet<Schema>();
+
+/**
+ * Every query and aggregate of the schema's models sends its filter (an aggregate: its first `$match`) with `_id`
+ * first, and on a store that routes by leading fields through the index that pins it (IndexPrefixes).
+ */
+export function routeFilters(schema: Schema): void {
+  if (routed.has(schema)) return;
+  routed.add(schema);
+  // Read on first use: the kit adds the outbox's index to the schema while building the store.
+  let prefixes: IndexPrefixes | undefined;
+  const routeOn = (store: StoreDescription | undefined) => (filter: Filter) => {
+    const first = idFirst(filter);
+    if (first !== filter || !store?.routesByLeadingFields) return first;
+    prefixes ??= IndexPrefixes.of(schema);
+    return prefixes.route(filter);
+  };
+  const storeOf = (model: { db: unknown }) => (model.db as { store?: StoreDescription }).store;
+  schema.pre(QUERIES, { document: false, query: true }, function (this: Query<unknown, unknown>) {
+    const filter = this.getFilter();
+    const sent = routeOn(storeOf(this.model))(filter);
+    if (sent !== filter) this.setQuery(sent);
+  });
+  schema.pre('aggregate', function (this: Aggregate<unknown>) {
+    const [stage] = this.pipeline() as Array<{ $match?: Filter }>;
+    if (stage?.$match) stage.$match = routeOn(storeOf(this.model()))(stage.$match);
+  });
+}
