@@ -374,7 +374,19 @@ function readsSection({ reads }: BenchResults): string[] {
     '',
     "The same query shapes straight through the mongodb driver (median ms, no gateway or service): a page of 26 by the organization's index alone, the same page bounded to a window of `created_at` (what the storage kit sends on this store), the old unanchored regular-expression search, and one equality on the search keys. Then one contact by id, its filter written `{org_id, deleted_at, _id}` and `{_id, org_id, deleted_at}` (the store reads a filter through the first of its fields that leads an index; the storage kit sends `_id` first), and the live contact holding a phone (a new chat sender's lookup, through the index of exactly its fields).",
     '',
-    table(['contacts', 'page, organization only', 'page, windowed', 'regex search', 'search keys', 'by id, org first', 'by id, id first', 'by phone'], probe),
+    table(
+      [
+        'contacts',
+        'page, organization only',
+        'page, windowed',
+        'regex search',
+        'search keys',
+        'by id, org first',
+        'by id, id first',
+        'by phone',
+      ],
+      probe,
+    ),
     '',
     ...(at10k && list10k
       ? [

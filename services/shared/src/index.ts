@@ -12,6 +12,7 @@ export * from './kafka/kafka-client';
 export * from './kafka/event-consumer';
 export type { EventData, EventDataInput, EventType } from './events/event-catalogue';
 export * from './mongo/connect';
+export { routedFilter } from './mongo/filter-routing';
 export * from './mongo/conflicts';
 export * from './concurrency/due-scheduler';
 export * from './mongo/list-page';

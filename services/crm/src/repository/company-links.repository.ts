@@ -1,4 +1,4 @@
-import type { Storage } from '@crm/shared';
+import { routedFilter, type Storage } from '@crm/shared';
 
 export interface CompanyLinkCounts {
   contacts_count: number;
@@ -25,10 +25,15 @@ export function createCompanyLinksRepository({ connection: db }: Storage) {
       if (companyIds.length === 0) return result;
       const match = { org_id: orgId, deleted_at: null, company_id: { $in: [...new Set(companyIds)] } };
       const [contactRows, dealRows] = await Promise.all([
-        contacts.aggregate<{ _id: string; n: number }>([{ $match: match }, { $group: { _id: '$company_id', n: { $sum: 1 } } }]).toArray(),
+        contacts
+          .aggregate<{ _id: string; n: number }>([
+            { $match: routedFilter(db, 'contacts', match) },
+            { $group: { _id: '$company_id', n: { $sum: 1 } } },
+          ])
+          .toArray(),
         deals
           .aggregate<{ _id: string; n: number; value: number }>([
-            { $match: match },
+            { $match: routedFilter(db, 'deals', match) },
             { $group: { _id: '$company_id', n: { $sum: 1 }, value: { $sum: '$value' } } },
           ])
           .toArray(),

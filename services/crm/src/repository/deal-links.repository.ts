@@ -1,4 +1,4 @@
-import type { Storage } from '@crm/shared';
+import { routedFilter, type Storage } from '@crm/shared';
 
 export type DealLinksRepository = ReturnType<typeof createDealLinksRepository>;
 
@@ -14,7 +14,7 @@ export function createDealLinksRepository({ connection: db }: Storage) {
       if (dealIds.length === 0) return new Map();
       const rows = await notes
         .aggregate<{ _id: string; n: number }>([
-          { $match: { org_id: orgId, deleted_at: null, deal_id: { $in: dealIds } } },
+          { $match: routedFilter(db, 'notes', { org_id: orgId, deleted_at: null, deal_id: { $in: dealIds } }) },
           { $group: { _id: '$deal_id', n: { $sum: 1 } } },
         ])
         .toArray();

@@ -3,6 +3,7 @@ import {
   type OutboxEntry,
   type PageRequest,
   RevisionedRecords,
+  routedFilter,
   searchConditions,
   searchFields,
   type Storage,
@@ -140,7 +141,14 @@ export function createDealRepository(storage: Storage) {
     if (ids.length === 0) return new Map();
     const rows = await deals.collection
       .aggregate<{ _id: string; deals: number; value: number }>([
-        { $match: { org_id: orgId, deleted_at: null, status: 'open', [field]: { $in: ids } } },
+        {
+          $match: routedFilter(storage.connection, deals.collection.collectionName, {
+            org_id: orgId,
+            deleted_at: null,
+            status: 'open',
+            [field]: { $in: ids },
+          }),
+        },
         { $group: { _id: `$${field}`, deals: { $sum: 1 }, value: { $sum: '$value' } } },
       ])
       .toArray();

@@ -1,4 +1,4 @@
-import type { Storage } from '@crm/shared';
+import { routedFilter, type Storage } from '@crm/shared';
 import type { ClientSession, mongo } from 'mongoose';
 
 type Document = mongo.Document;
@@ -38,8 +38,8 @@ export function createLinksRepository({ connection: db }: Storage) {
   const funnels = db.collection('funnels');
 
   /** One counting stage per linked collection: its live rows linked to any of `ids`, one row per link. */
-  const linkedRows = (orgId: string, field: string, ids: string[], kind: string) => [
-    { $match: { org_id: orgId, deleted_at: null, [field]: { $in: ids } } },
+  const linkedRows = (collection: string, orgId: string, field: string, ids: string[], kind: string) => [
+    { $match: routedFilter(db, collection, { org_id: orgId, deleted_at: null, [field]: { $in: ids } }) },
     { $unwind: `$${field}` },
     { $match: { [field]: { $in: ids } } },
     { $project: { _id: 0, kind: { $literal: kind }, contact: `$${field}` } },
@@ -59,8 +59,8 @@ export function createLinksRepository({ connection: db }: Storage) {
       const counts = { notes: new Map<string, number>(), deals: new Map<string, number>() };
       if (contactIds.length === 0) return counts;
       const group = { $group: { _id: { kind: '$kind', contact: '$contact' }, n: { $sum: 1 } } };
-      const notesRows = linkedRows(orgId, 'contact_id', contactIds, 'notes');
-      const dealsRows = linkedRows(orgId, 'contact_ids', contactIds, 'deals');
+      const notesRows = linkedRows(notes.collectionName, orgId, 'contact_id', contactIds, 'notes');
+      const dealsRows = linkedRows(deals.collectionName, orgId, 'contact_ids', contactIds, 'deals');
       const pipelines: Array<[mongo.Collection, Document[]]> = session
         ? [
             [notes, [...notesRows, group]],
@@ -95,7 +95,7 @@ export function createLinksRepository({ connection: db }: Storage) {
         {
           coll: deals.collectionName,
           pipeline: [
-            { $match: { org_id: orgId, deleted_at: null, contact_ids: contactId } },
+            { $match: routedFilter(db, deals.collectionName, { org_id: orgId, deleted_at: null, contact_ids: contactId }) },
             { $sort: { created_at: -1, _id: -1 } },
             { $limit: limit },
             { $project: { title: 1, value: 1, status: 1, stage_id: 1, [LINK]: 'deal' } },

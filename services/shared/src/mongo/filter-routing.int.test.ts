@@ -2,6 +2,7 @@ import type { CommandStartedEvent, Document } from 'mongodb';
 import { Schema } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testStorage } from '../../../../test/support/integration';
+import { routedFilter } from './filter-routing';
 import { RecordStore } from './record-store';
 import type { Storage } from './storage';
 
@@ -94,5 +95,15 @@ describe('filters reach the database server shaped for its router', () => {
 
     expect(await items.findOne({ ...key, status: 'open' })).toMatchObject({ id: 'it_9' });
     expect(await items.findOne({ ...key, status: 'closed' })).toBeNull();
+  });
+
+  it("shapes a hand-written driver filter with the indexes of the collection's model", async () => {
+    const routes = storage.store?.routesByLeadingFields === true;
+    const filter = { org_id: 'org_a', kind: 'k', name: 'Keyed', status: 'open' };
+    const shaped = routedFilter(storage.connection, 'items', filter);
+    expect(shaped).toEqual(routes ? { $and: [{ org_id: 'org_a', kind: 'k', name: 'Keyed' }, { $and: [{ status: 'open' }] }] } : filter);
+    expect(await items.collection.countDocuments(shaped)).toBe(1);
+    // A collection no model of the connection names: only _id first.
+    expect(Object.keys(routedFilter(storage.connection, 'elsewhere', { org_id: 'org_a', _id: 'x' }))).toEqual(['_id', 'org_id']);
   });
 });

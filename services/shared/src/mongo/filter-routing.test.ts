@@ -10,7 +10,7 @@ describe('filters sent with _id first', () => {
     expect(order(idFirst({ org_id: 'org_1', _id: { $in: ['a', 'b'] } }))).toBe(order({ _id: { $in: ['a', 'b'] }, org_id: 'org_1' }));
   });
 
-  it('puts the conjunct holding _id first in a $and, the filter\'s other fields after the conjuncts', () => {
+  it("puts the conjunct holding _id first in a $and, the filter's other fields after the conjuncts", () => {
     const lease = { $or: [{ lease: null }, { lease: { $lt: 5 } }] };
     expect(order(idFirst({ $and: [lease, { org_id: 'org_1', _id: 'm_1' }] }))).toBe(
       order({ $and: [{ _id: 'm_1', org_id: 'org_1' }, lease] }),
@@ -48,7 +48,9 @@ describe('filters sent through the index that pins them', () => {
 
   it('takes a range on the field after the fixed ones', () => {
     const filter = { org_id: 'o', deleted_at: null, deal_id: { $in: ['d1', 'd2'] } };
-    expect(order(prefixes.route(filter))).toBe(order({ $and: [{ org_id: 'o', deal_id: { $in: ['d1', 'd2'] } }, { $and: [{ deleted_at: null }] }] }));
+    expect(order(prefixes.route(filter))).toBe(
+      order({ $and: [{ org_id: 'o', deal_id: { $in: ['d1', 'd2'] } }, { $and: [{ deleted_at: null }] }] }),
+    );
   });
 
   it('leaves a filter that is exactly an index, or that no index pins beyond the organization', () => {

@@ -1,4 +1,4 @@
-import type { Aggregate, MongooseQueryMiddleware, Query, Schema } from 'mongoose';
+import type { Aggregate, Connection, MongooseQueryMiddleware, Query, Schema } from 'mongoose';
 import type { StoreDescription } from './store';
 
 type Filter = Record<string, unknown>;
@@ -88,7 +88,9 @@ function pinnedPrefix(index: string[], fixed: Set<string>, ranged: Set<string>):
 }
 
 function plainIndex(key: Record<string, unknown>, options: { sparse?: boolean; partialFilterExpression?: unknown } = {}): boolean {
-  return !options.sparse && !options.partialFilterExpression && Object.values(key).every((direction) => direction === 1 || direction === -1);
+  return (
+    !options.sparse && !options.partialFilterExpression && Object.values(key).every((direction) => direction === 1 || direction === -1)
+  );
 }
 
 /** A value the filter fixes the field to: not an operator document, a regular expression or an array. */
@@ -115,6 +117,29 @@ const QUERIES: MongooseQueryMiddleware[] = [
   'updateOne',
 ];
 
+const prefixesOf = new WeakMap<Schema, IndexPrefixes>();
+
+/** `filter` as the store is to be sent it, for a collection of `schema` (idFirst, then IndexPrefixes where it routes so). */
+function shaped(schema: Schema, store: StoreDescription | undefined, filter: Filter): Filter {
+  const first = idFirst(filter);
+  if (first !== filter || !store?.routesByLeadingFields) return first;
+  // Read on first use: the kit adds the outbox's index to the schema while building the store.
+  let prefixes = prefixesOf.get(schema);
+  if (!prefixes) prefixesOf.set(schema, (prefixes = IndexPrefixes.of(schema)));
+  return prefixes.route(filter);
+}
+
+const storeOf = (connection: unknown) => (connection as { store?: StoreDescription }).store;
+
+/**
+ * A filter for a driver command on one of the connection's collections, written by hand (a raw aggregate over
+ * another module's records): shaped as the kit's own queries are, with the indexes of that collection's model.
+ */
+export function routedFilter<F extends Filter>(connection: Connection, collection: string, filter: F): F {
+  const model = Object.values(connection.models).find((candidate) => candidate.collection.collectionName === collection);
+  return (model ? shaped(model.schema, storeOf(connection), filter) : idFirst(filter)) as F;
+}
+
 const routed = new WeakSet<Schema>();
 
 /**
@@ -124,22 +149,13 @@ const routed = new WeakSet<Schema>();
 export function routeFilters(schema: Schema): void {
   if (routed.has(schema)) return;
   routed.add(schema);
-  // Read on first use: the kit adds the outbox's index to the schema while building the store.
-  let prefixes: IndexPrefixes | undefined;
-  const routeOn = (store: StoreDescription | undefined) => (filter: Filter) => {
-    const first = idFirst(filter);
-    if (first !== filter || !store?.routesByLeadingFields) return first;
-    prefixes ??= IndexPrefixes.of(schema);
-    return prefixes.route(filter);
-  };
-  const storeOf = (model: { db: unknown }) => (model.db as { store?: StoreDescription }).store;
   schema.pre(QUERIES, { document: false, query: true }, function (this: Query<unknown, unknown>) {
     const filter = this.getFilter();
-    const sent = routeOn(storeOf(this.model))(filter);
+    const sent = shaped(schema, storeOf(this.model.db), filter);
     if (sent !== filter) this.setQuery(sent);
   });
   schema.pre('aggregate', function (this: Aggregate<unknown>) {
     const [stage] = this.pipeline() as Array<{ $match?: Filter }>;
-    if (stage?.$match) stage.$match = routeOn(storeOf(this.model()))(stage.$match);
+    if (stage?.$match) stage.$match = shaped(schema, storeOf(this.model().db), stage.$match);
   });
 }
