@@ -28,7 +28,6 @@ const itemSchema = () => {
     { versionKey: false, collection: 'items', minimize: false },
   );
   schema.index({ org_id: 1, created_at: -1, _id: -1 });
-  schema.index({ org_id: 1, name: 1, kind: 1 }, { unique: true, partialFilterExpression: { kind: { $type: 'string' } } });
   schema.index({ org_id: 1, kind: 1, name: 1 });
   return schema;
 };
@@ -47,7 +46,7 @@ describe('filters reach the database server shaped for its router', () => {
   };
 
   beforeAll(async () => {
-    storage = await testStorage('idfirst');
+    storage = await testStorage('filters');
     items = new RecordStore<Item>(storage, { model: 'Item', schema: itemSchema(), what: 'item' });
     await items.model.init();
     for (const n of [1, 2, 3]) await items.insert(item(n));

@@ -29,6 +29,9 @@ describe('filters sent with _id first', () => {
     expect(idFirst(and)).toBe(and);
     const noId = { $and: [{ org_id: 'org_1' }, { x: 1 }] };
     expect(idFirst(noId)).toBe(noId);
+    // An _id it must not be names no document to read first.
+    const others = { org_id: 'org_1', _id: { $ne: 'ci_1' }, is_default: true };
+    expect(idFirst(others)).toBe(others);
   });
 });
 
