@@ -63,6 +63,9 @@ describe('filters sent through the index that pins them', () => {
     expect(prefixes.route(page)).toBe(page);
     const loose = { org_id: 'o', status: 'open' };
     expect(prefixes.route(loose)).toBe(loose);
+    // A pattern or a list is no key the store reads an index by: it does not pin the contact_id.
+    const pattern = { org_id: 'o', contact_id: /^c/, channel: 'chat', instance_id: 'i' };
+    expect(prefixes.route(pattern)).toBe(pattern);
     const operators = { $or: [{ a: 1 }], org_id: 'o', contact_id: 'c' };
     expect(prefixes.route(operators)).toBe(operators);
   });

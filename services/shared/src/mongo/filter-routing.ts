@@ -56,12 +56,14 @@ export class IndexPrefixes {
   route<F extends Filter>(filter: F): F {
     const keys = Object.keys(filter);
     if (keys.length < 2 || keys.some((key) => key.startsWith('$') || key === '_id')) return filter;
-    const fixed = new Set(keys.filter((key) => isEquality(filter[key])));
-    const ranged = new Set(keys.filter((key) => !fixed.has(key)));
-    let best: string[] = [];
+    const fixed = new Set(keys.filter((key) => isKeyValue(filter[key])));
+    const ranged = new Set(keys.filter((key) => isOperators(filter[key])));
+    let best: readonly string[] = [];
     let bestNamed = 0;
     for (const index of this.indexes) {
-      const prefix = pinnedPrefix(index, fixed, ranged);
+      const equal = fixedPrefix(index, fixed);
+      const next = index[equal.length];
+      const prefix = next !== undefined && ranged.has(next) ? [...equal, next] : equal;
       if (prefix.length === keys.length && ranged.size <= 1) return filter;
       // Between equal prefixes, the index more of whose fields the filter names (it was made for this filter).
       const named = index.filter((field) => field in filter).length;
@@ -74,18 +76,16 @@ export class IndexPrefixes {
   }
 }
 
-/** The index's leading fields the filter fixes, then the next one if the filter bounds it with a range. */
-function pinnedPrefix(index: string[], fixed: Set<string>, ranged: Set<string>): string[] {
-  const prefix: string[] = [];
-  for (const field of index) {
-    if (fixed.has(field)) prefix.push(field);
-    else {
-      if (ranged.has(field)) prefix.push(field);
-      break;
-    }
-  }
-  return prefix;
+/** The leading fields of `index` that `fixed` holds, in the index's order: what an equality read of it is bounded by. */
+export function fixedPrefix(index: readonly string[], fixed: { has(field: string): boolean }): readonly string[] {
+  let count = 0;
+  while (count < index.length && fixed.has(index[count]!)) count++;
+  return index.slice(0, count);
 }
+
+/** A value the store's router reads an index by: a string, number, boolean, date or null (not a document, an array or a pattern). */
+export const isKeyValue = (value: unknown): boolean =>
+  value === null || value instanceof Date || ['string', 'number', 'boolean'].includes(typeof value);
 
 function plainIndex(key: Record<string, unknown>, options: { sparse?: boolean; partialFilterExpression?: unknown } = {}): boolean {
   return (
@@ -93,12 +93,11 @@ function plainIndex(key: Record<string, unknown>, options: { sparse?: boolean; p
   );
 }
 
-/** A value the filter fixes the field to: not an operator document, a regular expression or an array. */
-function isEquality(value: unknown): boolean {
-  if (value instanceof RegExp || Array.isArray(value)) return false;
-  if (!isFilter(value) || value instanceof Date) return true;
+/** `{$gte: …}`, `{$in: […]}`: a condition on the field, which bounds an index read only as its last field. */
+function isOperators(value: unknown): boolean {
+  if (!isFilter(value) || value instanceof Date || value instanceof RegExp) return false;
   const keys = Object.keys(value);
-  return keys.length === 0 || !keys.every((key) => key.startsWith('$'));
+  return keys.length > 0 && keys.every((key) => key.startsWith('$'));
 }
 
 const isFilter = (value: unknown): value is Filter => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,4 +1,5 @@
 import type { FilterQuery, SortOrder } from 'mongoose';
+import { fixedPrefix, isKeyValue } from './filter-routing';
 import { decode, keysetQuery, type KeysetPosition, type PageOrder } from './list-page';
 import { axisOf } from './window-axis';
 
@@ -151,9 +152,6 @@ interface Shape {
   windowable: boolean;
 }
 
-const isPlainValue = (value: unknown): boolean =>
-  value === null || value instanceof Date || ['string', 'number', 'boolean'].includes(typeof value);
-
 /**
  * Picks the index with the longest run of leading fields that the conditions pin by equality — the one the store
  * reads the fewest rows of — preferring, among equals, one that the sort key follows; and splits the conditions
@@ -163,14 +161,13 @@ export function leadingShape(conditions: Array<FilterQuery<unknown>>, sortField:
   const equalities = new Map<string, unknown>();
   for (const condition of conditions)
     for (const [field, value] of Object.entries(condition as Record<string, unknown>))
-      if (!field.startsWith('$') && isPlainValue(value) && !equalities.has(field)) equalities.set(field, value);
+      if (!field.startsWith('$') && isKeyValue(value) && !equalities.has(field)) equalities.set(field, value);
   let best = { pinned: [] as readonly string[], windowable: false };
   for (const fields of [['_id'], ...indexes]) {
-    let pinned = 0;
-    while (pinned < fields.length && equalities.has(fields[pinned] ?? '')) pinned++;
-    const windowable = fields[pinned] === sortField;
-    if (pinned > best.pinned.length || (pinned === best.pinned.length && windowable && !best.windowable))
-      best = { pinned: fields.slice(0, pinned), windowable };
+    const pinned = fixedPrefix(fields, equalities);
+    const windowable = fields[pinned.length] === sortField;
+    if (pinned.length > best.pinned.length || (pinned.length === best.pinned.length && windowable && !best.windowable))
+      best = { pinned, windowable };
   }
   const leading = Object.fromEntries(best.pinned.map((field) => [field, equalities.get(field)]));
   const rest = conditions
