@@ -39,11 +39,16 @@ describe('filters reach the database server shaped for its router', () => {
   let items: RecordStore<Item>;
   const sent: CommandStartedEvent[] = [];
   const watch = (event: CommandStartedEvent) => sent.push(event);
-  /** The keys of the filter the last `command` on items carried, in the order sent. */
-  const lastFilterKeys = (command: string, filterOf: (body: Document) => Document | undefined) => {
+  /** The filter the last `command` on items carried. */
+  const lastFilter = (command: string, filterOf: (body: Document) => Document | undefined) => {
     const body = sent.filter((event) => event.command[command] === 'items').at(-1)?.command;
-    return body ? Object.keys(filterOf(body) ?? {}) : undefined;
+    return body ? filterOf(body) : undefined;
   };
+  /** Its keys, in the order sent. */
+  const lastFilterKeys = (command: string, filterOf: (body: Document) => Document | undefined) =>
+    Object.keys(lastFilter(command, filterOf) ?? {});
+  /** What a filter of `_id` and the organization is sent as. */
+  const byId = (id: string) => ({ $and: [{ _id: id }, { $and: [{ org_id: 'org_a' }] }] });
 
   beforeAll(async () => {
     storage = await testStorage('filters');
@@ -57,20 +62,32 @@ describe('filters reach the database server shaped for its router', () => {
     await storage.close();
   });
 
-  it('reads, updates and aggregates by id with _id leading the filter, answering as before', async () => {
+  it('reads, updates and aggregates by id with _id alone at the top of the filter, answering as before', async () => {
     expect(await items.findOne({ org_id: 'org_a', _id: 'it_2' }, { created_at: 1 })).toEqual(item(2));
-    expect(lastFilterKeys('find', (body) => body.filter)).toEqual(['_id', 'org_id']);
+    expect(lastFilter('find', (body) => body.filter)).toEqual(byId('it_2'));
+    expect(await items.findOne({ org_id: 'org_b', _id: 'it_2' })).toBeNull();
 
     expect(await items.update({ org_id: 'org_a', _id: 'it_2' }, { name: 'Renamed' })).toMatchObject({ name: 'Renamed' });
-    expect(lastFilterKeys('findAndModify', (body) => body.query)).toEqual(['_id', 'org_id']);
+    expect(lastFilter('findAndModify', (body) => body.query)).toEqual(byId('it_2'));
 
     const [counted] = await items.model.aggregate<{ n: number }>([{ $match: { org_id: 'org_a', _id: 'it_3' } }, { $count: 'n' }]);
     expect(counted).toEqual({ n: 1 });
-    expect(lastFilterKeys('aggregate', (body) => (body.pipeline as Document[])[0]?.$match)).toEqual(['_id', 'org_id']);
+    expect(lastFilter('aggregate', (body) => (body.pipeline as Document[])[0]?.$match)).toEqual(byId('it_3'));
 
     await items.updateBeside({ org_id: 'org_a', _id: 'it_1' }, { $set: { name: 'Beside' } });
-    expect(lastFilterKeys('update', (body) => (body.updates as Document[])[0]?.q)).toEqual(['_id', 'org_id']);
+    expect(lastFilter('update', (body) => (body.updates as Document[])[0]?.q)).toEqual(byId('it_1'));
     expect(await items.findOne({ _id: 'it_1' })).toMatchObject({ name: 'Beside' });
+  });
+
+  it('upserts by id with the nested conditions on the new record', async () => {
+    const created = await items.update(
+      { org_id: 'org_a', _id: 'it_7' },
+      { $set: { name: 'Upserted' }, $setOnInsert: { created_at: new Date(Date.UTC(2026, 1, 2)) } },
+      { upsert: true },
+    );
+    expect(lastFilter('findAndModify', (body) => body.query)).toEqual(byId('it_7'));
+    expect(created).toMatchObject({ id: 'it_7', org_id: 'org_a', name: 'Upserted' });
+    expect(await items.findOne({ org_id: 'org_a', _id: 'it_7' })).toMatchObject({ name: 'Upserted' });
   });
 
   it('leaves a filter that no index pins beyond the organization as written', async () => {
@@ -102,7 +119,7 @@ describe('filters reach the database server shaped for its router', () => {
     const shaped = routedFilter(storage.connection, 'items', filter);
     expect(shaped).toEqual(routes ? { $and: [{ org_id: 'org_a', kind: 'k', name: 'Keyed' }, { $and: [{ status: 'open' }] }] } : filter);
     expect(await items.collection.countDocuments(shaped)).toBe(1);
-    // A collection no model of the connection names: only _id first.
-    expect(Object.keys(routedFilter(storage.connection, 'elsewhere', { org_id: 'org_a', _id: 'x' }))).toEqual(['_id', 'org_id']);
+    // A collection no model of the connection names: only the shape by id.
+    expect(routedFilter(storage.connection, 'elsewhere', { org_id: 'org_a', _id: 'x' })).toEqual(byId('x'));
   });
 });

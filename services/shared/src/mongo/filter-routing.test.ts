@@ -3,35 +3,38 @@ import { IndexPrefixes, idFirst } from './filter-routing';
 
 const order = (filter: object) => JSON.stringify(filter);
 
-describe('filters sent with _id first', () => {
-  it('moves _id to the front, keeping every condition', () => {
+describe('filters that name their documents by id', () => {
+  it('sends _id alone at the top, every other condition in a nested $and', () => {
     const filter = { org_id: 'org_1', deleted_at: null, _id: 'ct_1' };
-    expect(order(idFirst(filter))).toBe(order({ _id: 'ct_1', org_id: 'org_1', deleted_at: null }));
-    expect(order(idFirst({ org_id: 'org_1', _id: { $in: ['a', 'b'] } }))).toBe(order({ _id: { $in: ['a', 'b'] }, org_id: 'org_1' }));
+    expect(order(idFirst(filter))).toBe(order({ $and: [{ _id: 'ct_1' }, { $and: [{ org_id: 'org_1', deleted_at: null }] }] }));
+    expect(order(idFirst({ _id: { $in: ['a', 'b'] }, org_id: 'org_1' }))).toBe(
+      order({ $and: [{ _id: { $in: ['a', 'b'] } }, { $and: [{ org_id: 'org_1' }] }] }),
+    );
   });
 
-  it("puts the conjunct holding _id first in a $and, the filter's other fields after the conjuncts", () => {
+  it("takes _id out of its conjunct in a $and, the other conjuncts and the filter's other fields nested after it", () => {
     const lease = { $or: [{ lease: null }, { lease: { $lt: 5 } }] };
     expect(order(idFirst({ $and: [lease, { org_id: 'org_1', _id: 'm_1' }] }))).toBe(
-      order({ $and: [{ _id: 'm_1', org_id: 'org_1' }, lease] }),
+      order({ $and: [{ _id: 'm_1' }, { $and: [{ org_id: 'org_1' }, lease] }] }),
     );
     expect(order(idFirst({ org_id: 'org_1', $and: [{ _id: 'm_1' }, lease] }))).toBe(
-      order({ $and: [{ _id: 'm_1' }, lease, { org_id: 'org_1' }] }),
+      order({ $and: [{ _id: 'm_1' }, { $and: [lease, { org_id: 'org_1' }] }] }),
     );
   });
 
-  it('leaves a filter alone when _id leads or is not in it', () => {
-    const led = { _id: 'ct_1', org_id: 'org_1' };
-    expect(idFirst(led)).toBe(led);
-    const page = { org_id: 'org_1', created_at: { $lt: new Date(0) } };
-    expect(idFirst(page)).toBe(page);
-    const and = { $and: [{ _id: 'a', org_id: 'org_1' }, { x: 1 }] };
-    expect(idFirst(and)).toBe(and);
-    const noId = { $and: [{ org_id: 'org_1' }, { x: 1 }] };
-    expect(idFirst(noId)).toBe(noId);
-    // An _id it must not be names no document to read first.
-    const others = { org_id: 'org_1', _id: { $ne: 'ci_1' }, is_default: true };
-    expect(idFirst(others)).toBe(others);
+  it('leaves a filter alone when _id is its only condition, it names no ids, or it is already shaped', () => {
+    for (const filter of [
+      { _id: 'ct_1' },
+      { $and: [{ _id: 'ct_1' }] },
+      { org_id: 'org_1', created_at: { $lt: new Date(0) } },
+      { $and: [{ org_id: 'org_1' }, { x: 1 }] },
+      // An _id it must not be names no document to read first.
+      { org_id: 'org_1', _id: { $ne: 'ci_1' }, is_default: true },
+    ]) {
+      expect(idFirst(filter)).toBe(filter);
+    }
+    const shaped = idFirst({ _id: 'ct_1', org_id: 'org_1' });
+    expect(idFirst(shaped)).toBe(shaped);
   });
 });
 

@@ -404,8 +404,8 @@ export class RevisionedRecords<R extends { id: string }> extends RecordStore<R, 
     const lacking = { $or: fields.map((field) => ({ [field]: { $exists: false } })) };
     const result = await this.collection.bulkWrite(
       [
-        { updateMany: { filter: { $and: [idFirst(filter), held] } as Document, update: withRevisionBump({ $inc: deltas }) } },
-        { updateMany: { filter: { $and: [idFirst(filter), lacking] } as Document, update: withRevisionBump({}) } },
+        { updateMany: { filter: idFirst({ $and: [filter, held] }) as Document, update: withRevisionBump({ $inc: deltas }) } },
+        { updateMany: { filter: idFirst({ $and: [filter, lacking] }) as Document, update: withRevisionBump({}) } },
       ],
       { ordered: false, session: options.session },
     );

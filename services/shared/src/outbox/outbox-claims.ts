@@ -1,4 +1,5 @@
 import type { Collection, Document, UpdateFilter } from 'mongodb';
+import { idFirst } from '../mongo/filter-routing';
 import type { OutboxEntry } from './domain-event';
 import { leaseFree } from './outbox-fields';
 
@@ -9,6 +10,8 @@ export interface ClaimedRecord {
 }
 
 const PENDING = { _outbox_pending: true } as const;
+/** The records of `id` (a value or `{$in: […]}`) that also match `filter`, as the store reads them fastest. */
+const byId = (id: unknown, filter: Document): Document => idFirst({ _id: id, ...filter });
 const entriesOf = (record: Document): ClaimedRecord => ({ id: record._id, entries: (record._outbox as OutboxEntry[] | undefined) ?? [] });
 
 /**
@@ -25,8 +28,8 @@ async function eachById(
   update: UpdateFilter<Document> | Document[],
 ): Promise<number> {
   if (ids.length === 0) return 0;
-  // _id first: the store reads a filter through the first of its fields that leads an index (filter-routing.ts).
-  const operations = ids.map((id) => ({ updateOne: { filter: { _id: id as Document['_id'], ...filter }, update } }));
+  // Shaped as a read by id (filter-routing.ts): `_outbox_pending` and `_outbox_lease_owner` lead indexes too.
+  const operations = ids.map((id) => ({ updateOne: { filter: byId(id, filter), update } }));
   return (await collection.bulkWrite(operations, { ordered: false })).modifiedCount;
 }
 
@@ -59,7 +62,7 @@ export class OutboxClaims {
     const leased =
       modifiedCount === candidates.length
         ? candidates
-        : await collection.find({ _id: { $in: ids }, _outbox_lease_owner: this.owner }, { projection: { _outbox: 1 } }).toArray();
+        : await collection.find(byId({ $in: ids }, { _outbox_lease_owner: this.owner }), { projection: { _outbox: 1 } }).toArray();
     return leased.map(entriesOf);
   }
 
@@ -73,7 +76,7 @@ export class OutboxClaims {
     const leased = await Promise.all(
       ids.map((id) =>
         collection.findOneAndUpdate(
-          { _id: id as Document['_id'], ...PENDING, ...leaseFree(now) },
+          byId(id, { ...PENDING, ...leaseFree(now) }),
           { $set: this.lease(now) },
           { returnDocument: 'after', projection: { _outbox: 1 } },
         ),
@@ -106,7 +109,7 @@ export class OutboxClaims {
    */
   async stillPending(collection: Collection<Document>, records: ClaimedRecord[]): Promise<unknown[]> {
     const ids = records.map((record) => record.id);
-    const pending = await collection.find({ _id: { $in: ids }, ...PENDING }, { projection: { _id: 1 } }).toArray();
+    const pending = await collection.find(byId({ $in: ids }, PENDING), { projection: { _id: 1 } }).toArray();
     return pending.map((record) => record._id as unknown);
   }
 
