@@ -5,7 +5,11 @@
 
 SECANTUS_CRATE="secantus-mdb"
 SECANTUS_VERSION="0.5.3-beta.196"
-SECANTUS_HOME="$STACK_CACHE/secantus-$SECANTUS_VERSION"
+# Built with the patch of its planner in deploy/local/secantus/ (the patch file says why); the install directory
+# carries the patch's digest, so a changed patch builds again.
+SECANTUS_PATCH="$STACK_SCRIPT_DIR/secantus/plan-trial.patch"
+SECANTUS_PATCHED_CRATE="secantus-commands"
+SECANTUS_HOME="$STACK_CACHE/secantus-$SECANTUS_VERSION-$(sha256sum "$SECANTUS_PATCH" | cut -c1-8)"
 SECANTUS_BIN="$SECANTUS_HOME/bin/secantusd-rs"
 SECANTUS_RUN_DIR="$STACK_DIR/secantus"
 SECANTUS_PID_FILE="$SECANTUS_RUN_DIR/secantus.pid"
@@ -32,31 +36,53 @@ secantus_build_progress() {
   done
 }
 
+# Downloads crate $1 at SECANTUS_VERSION from the Rust crate registry into directory $2, checked against the
+# registry index's checksum, and unpacks it there.
+secantus_fetch_crate() {
+  local name="$1" dest="$2" index_path entry sum
+  index_path="$(printf '%s/%s/%s' "${name:0:2}" "${name:2:2}" "$name")"
+  entry="$(curl -fsSL "https://index.crates.io/$index_path" | grep -E "\"vers\": ?\"${SECANTUS_VERSION//./\\.}\"")" ||
+    die "the crate registry's index has no $name $SECANTUS_VERSION"
+  sum="$(sed -E 's/.*"cksum": ?"([0-9a-f]{64})".*/\1/' <<<"$entry")"
+  curl -fsSL -o "$dest/$name.crate" "https://static.crates.io/crates/$name/$name-$SECANTUS_VERSION.crate" ||
+    die "could not download $name $SECANTUS_VERSION from the crate registry"
+  echo "$sum  $dest/$name.crate" | sha256sum --check --quiet - || die "$name $SECANTUS_VERSION: checksum mismatch"
+  tar xzf "$dest/$name.crate" -C "$dest" && rm "$dest/$name.crate"
+}
+
 secantus_do_install() {
   if secantus_installed; then return 0; fi
   rm -rf "$STACK_CACHE"/.staging-secantus.*
-  local staging build_log total started progress_pid rc=0
+  local staging build_log total started progress_pid rc=0 src
   staging="$(make_staging_dir secantus)"
   build_log="$staging/cargo-build.log"
-  log "building SecantusDB $SECANTUS_VERSION ($SECANTUS_CRATE, Rust crate registry) into $SECANTUS_HOME"
+  src="$staging/src"
+  log "building SecantusDB $SECANTUS_VERSION ($SECANTUS_CRATE, Rust crate registry, planner patched) into $SECANTUS_HOME"
   log "this happens once per machine and takes about $((SECANTUS_EXPECTED_BUILD_SECONDS / 60)) min on 2 cores (WiredTiger is compiled from source)"
+  mkdir -p "$src"
+  secantus_fetch_crate "$SECANTUS_CRATE" "$src"
+  secantus_fetch_crate "$SECANTUS_PATCHED_CRATE" "$src"
+  patch --quiet -d "$src/$SECANTUS_PATCHED_CRATE-$SECANTUS_VERSION" -p1 <"$SECANTUS_PATCH" ||
+    die "the patch $SECANTUS_PATCH does not apply to $SECANTUS_PATCHED_CRATE $SECANTUS_VERSION"
+  # The server's own lock file, with the patched crate taken from its directory (cargo changes only that entry).
+  printf '\n[patch.crates-io]\n%s = { path = "../%s-%s" }\n' "$SECANTUS_PATCHED_CRATE" "$SECANTUS_PATCHED_CRATE" \
+    "$SECANTUS_VERSION" >>"$src/$SECANTUS_CRATE-$SECANTUS_VERSION/Cargo.toml"
   started=$SECONDS
-  # The crate's own Cargo.lock pins every dependency (--locked), so each machine builds the same server.
-  # Its manifest asks for a newer rustc than Debian's/rustup's stable here, which builds it fine.
   total=211
   secantus_build_progress "$build_log" "$started" "$total" &
   progress_pid=$!
-  CARGO_TARGET_DIR="$staging/target" cargo install "$SECANTUS_CRATE" --version "$SECANTUS_VERSION" \
-    --locked --ignore-rust-version --root "$staging" >"$build_log" 2>&1 || rc=$?
+  CARGO_TARGET_DIR="$staging/target" cargo build --release --ignore-rust-version --bin secantusd-rs \
+    --manifest-path "$src/$SECANTUS_CRATE-$SECANTUS_VERSION/Cargo.toml" >"$build_log" 2>&1 || rc=$?
   kill "$progress_pid" 2>/dev/null || true
   wait "$progress_pid" 2>/dev/null || true
   if ((rc != 0)); then
     tail -n 40 "$build_log" >&2
-    die "cargo install $SECANTUS_CRATE@$SECANTUS_VERSION failed (log above; full log: $build_log)"
+    die "building $SECANTUS_CRATE@$SECANTUS_VERSION failed (log above; full log: $build_log)"
   fi
+  mkdir -p "$staging/bin"
+  mv "$staging/target/release/secantusd-rs" "$staging/bin/secantusd-rs"
   "$staging/bin/secantusd-rs" --version >/dev/null || die "the built secantusd-rs does not run"
-  # Only the binary is needed at run time; the build tree is ~1 GB.
-  rm -rf "$staging/target" "$staging/.crates.toml" "$staging/.crates2.json"
+  rm -rf "$staging/target" "$src"
   mv "$build_log" "$staging/build.log"
   publish_staging_dir "$staging" "$SECANTUS_HOME"
   log "SecantusDB $SECANTUS_VERSION installed in $(((SECONDS - started) / 60))m$(((SECONDS - started) % 60))s"
@@ -66,6 +92,8 @@ secantus_install() {
   if secantus_installed; then return 0; fi
   require_cmd cargo "Rust (cargo) is needed once to build the local MongoDB-wire server (https://rustup.rs)"
   require_cmd cmake "cmake is needed once to build WiredTiger (apt-get install cmake)"
+  require_cmd curl "curl is needed once to download SecantusDB's source (apt-get install curl)"
+  require_cmd patch "patch is needed once to patch SecantusDB's planner (apt-get install patch)"
   with_cache_lock secantus_do_install
 }
 
