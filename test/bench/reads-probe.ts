@@ -1,4 +1,5 @@
 import type { mongo } from 'mongoose';
+import { idFirst } from '../../services/shared/src/mongo/filter-routing';
 import { percentile, round } from './stats';
 
 /**
@@ -8,7 +9,8 @@ import { percentile, round } from './stats';
  * against the same page bounded to a window of the sort key, and the old unanchored regular-expression search
  * against one equality on the search keys. And two lookups of one contact: by id with the organization written
  * before the id and after it (the store reads a filter through the first of its fields that leads an index:
- * filter-routing.ts), and the live contact holding a phone (a new chat sender's lookup, through its index).
+ * filter-routing.ts) and as the storage kit sends it (`_id` alone at the top: no trial between plans), and the live
+ * contact holding a phone (a new chat sender's lookup, through its index).
  */
 export interface ProbeFigures {
   plain_page_ms: number;
@@ -17,6 +19,7 @@ export interface ProbeFigures {
   keyed_search_ms: number;
   by_id_org_first_ms: number;
   by_id_id_first_ms: number;
+  by_id_as_sent_ms: number;
   by_phone_ms: number;
 }
 
@@ -78,6 +81,7 @@ export async function probeStore(db: mongo.Db, orgId: string, term: string, rege
     ),
     by_id_org_first_ms: await median(7, () => contacts.findOne({ ...live, _id: edge?._id })),
     by_id_id_first_ms: await median(7, () => contacts.findOne({ _id: edge?._id, ...live })),
+    by_id_as_sent_ms: await median(7, () => contacts.findOne(idFirst({ _id: edge?._id, ...live }))),
     by_phone_ms: await median(7, () => contacts.findOne({ ...live, phone: edge?.phone }, { sort: { created_at: 1 } })),
   };
 }
