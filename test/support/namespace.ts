@@ -8,7 +8,8 @@ import { MongoClient } from 'mongodb';
 export async function dropNamespace(env: NodeJS.ProcessEnv): Promise<void> {
   const mongo = await new MongoClient(env.MONGODB_URI ?? '').connect();
   try {
-    for (const name of [env.CRM_DB_NAME, env.GATEWAY_DB_NAME, env.WEBHOOKS_DB_NAME, env.MESSAGING_DB_NAME])
+    // Named one by one (env may carry the caller's own variables); the agents' was missing, and each run left it.
+    for (const name of [env.CRM_DB_NAME, env.GATEWAY_DB_NAME, env.WEBHOOKS_DB_NAME, env.MESSAGING_DB_NAME, env.AGENTS_DB_NAME])
       if (name) await mongo.db(name).dropDatabase();
   } finally {
     await mongo.close();
