@@ -7,7 +7,7 @@ SECANTUS_CRATE="secantus-mdb"
 SECANTUS_VERSION="0.5.3-beta.196"
 # Built with the patch of its planner in deploy/local/secantus/ (the patch file says why); the install directory
 # carries the patch's digest, so a changed patch builds again.
-SECANTUS_PATCH="$STACK_SCRIPT_DIR/secantus/plan-trial.patch"
+SECANTUS_PATCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/secantus/plan-trial.patch"
 SECANTUS_PATCHED_CRATE="secantus-commands"
 SECANTUS_HOME="$STACK_CACHE/secantus-$SECANTUS_VERSION-$(sha256sum "$SECANTUS_PATCH" | cut -c1-8)"
 SECANTUS_BIN="$SECANTUS_HOME/bin/secantusd-rs"
