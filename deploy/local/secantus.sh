@@ -68,6 +68,8 @@ secantus_do_install() {
   printf '\n[patch.crates-io]\n%s = { path = "../%s-%s" }\n' "$SECANTUS_PATCHED_CRATE" "$SECANTUS_PATCHED_CRATE" \
     "$SECANTUS_VERSION" >>"$src/$SECANTUS_CRATE-$SECANTUS_VERSION/Cargo.toml"
   started=$SECONDS
+  # The server's Cargo.lock pins every other dependency, so each machine builds the same server. Its manifest asks
+  # for a newer rustc than Debian's/rustup's stable here, which builds it fine.
   total=211
   secantus_build_progress "$build_log" "$started" "$total" &
   progress_pid=$!
@@ -82,6 +84,7 @@ secantus_do_install() {
   mkdir -p "$staging/bin"
   mv "$staging/target/release/secantusd-rs" "$staging/bin/secantusd-rs"
   "$staging/bin/secantusd-rs" --version >/dev/null || die "the built secantusd-rs does not run"
+  # Only the binary is needed at run time; the build tree is ~1 GB.
   rm -rf "$staging/target" "$src"
   mv "$build_log" "$staging/build.log"
   publish_staging_dir "$staging" "$SECANTUS_HOME"
