@@ -78,12 +78,17 @@ export function createLinksRepository({ connection: db }: Storage) {
 
     async companyNames(orgId: string, ids: string[]): Promise<Map<string, string>> {
       if (ids.length === 0) return new Map();
-      const rows = await companies.find({ _id: { $in: [...new Set(ids)] } as never, org_id: orgId }, { projection: { name: 1 } }).toArray();
+      const rows = await companies
+        .find(routedFilter(db, companies.collectionName, { _id: { $in: [...new Set(ids)] } as never, org_id: orgId }), {
+          projection: { name: 1 },
+        })
+        .toArray();
       return new Map(rows.map((row) => [String(row._id), String(row.name)]));
     },
 
     async companyExists(orgId: string, id: string): Promise<boolean> {
-      return (await companies.countDocuments({ _id: id as never, org_id: orgId, deleted_at: null }, { limit: 1 })) === 1;
+      const filter = routedFilter(db, companies.collectionName, { _id: id as never, org_id: orgId, deleted_at: null });
+      return (await companies.countDocuments(filter, { limit: 1 })) === 1;
     },
 
     /**

@@ -1,4 +1,4 @@
-import type { Storage } from '@crm/shared';
+import { routedFilter, type Storage } from '@crm/shared';
 
 export type RecordRefsRepository = ReturnType<typeof createRecordRefsRepository>;
 
@@ -15,7 +15,7 @@ export function createRecordRefsRepository({ connection: db }: Storage) {
   async function labels(name: RefCollection, field: 'name' | 'title', orgId: string, ids: string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
     const rows = await collection(name)
-      .find({ _id: { $in: [...new Set(ids)] } as never, org_id: orgId }, { projection: { [field]: 1 } })
+      .find(routedFilter(db, name, { _id: { $in: [...new Set(ids)] } as never, org_id: orgId }), { projection: { [field]: 1 } })
       .toArray();
     return new Map(rows.map((row) => [String(row._id), String(row[field] ?? '')]));
   }
@@ -23,7 +23,7 @@ export function createRecordRefsRepository({ connection: db }: Storage) {
   return {
     async exists(name: RefCollection, orgId: string, id: string): Promise<boolean> {
       // merging_into: a contact claimed by a merge in progress counts as merged already (other records lack the field).
-      const filter = { _id: id as never, org_id: orgId, deleted_at: null, merging_into: null };
+      const filter = routedFilter(db, name, { _id: id as never, org_id: orgId, deleted_at: null, merging_into: null });
       return (await collection(name).countDocuments(filter, { limit: 1 })) === 1;
     },
     contactNames: (orgId: string, ids: string[]) => labels('contacts', 'name', orgId, ids),

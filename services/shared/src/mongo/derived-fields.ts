@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { AnyBulkWriteOperation, Collection, Document } from 'mongodb';
 import type { Logger } from '../logger';
+import { idFirst } from './filter-routing';
 import type { KeysetPage, KeysetPosition } from './list-page';
 import type { StoredDocument } from './stored-document';
 import type { Storage } from './storage';
@@ -54,7 +55,7 @@ function refreshOf(target: DerivedTarget, doc: StoredDocument): AnyBulkWriteOper
   if (Object.entries(derived).every(([key, value]) => isDeepStrictEqual(doc[key], value))) return [];
   const guard =
     typeof doc.rev === 'number' ? { rev: doc.rev } : Object.fromEntries(target.sources.map((field) => [field, doc[field] ?? null]));
-  return [{ updateOne: { filter: { _id: doc._id as never, ...guard }, update: { $set: derived } } }];
+  return [{ updateOne: { filter: idFirst({ _id: doc._id as never, ...guard }), update: { $set: derived } } }];
 }
 
 /**

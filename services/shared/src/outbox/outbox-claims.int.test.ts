@@ -1,4 +1,4 @@
-import type { Collection, Document } from 'mongodb';
+import type { Collection, CommandStartedEvent, Document } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEvent, testStorage } from '../../../../test/support/integration';
 import type { Storage } from '../mongo/storage';
@@ -52,5 +52,34 @@ describe('outbox claims beside a transaction that writes a record twice', () => 
     const claimed = await besideTwoWrites('sweep_1', () => claims.pending(records, 10));
     expect(claimed).toEqual([{ id: 'sweep_1', entries: [expect.objectContaining({ id: event.id })] }]);
     expect(await records.findOne({ _id: 'sweep_1' as never })).toMatchObject({ edits: 2, _outbox_lease_owner: 'relay-a' });
+  });
+
+  it('claims, acknowledges and re-reads records with _id alone at the top of each filter (one plan: filter-routing.ts)', async () => {
+    const sent: CommandStartedEvent[] = [];
+    const watch = (event: CommandStartedEvent) => sent.push(event);
+    const client = storage.connection.getClient();
+    const event = testEvent('org_a');
+    await records.insertOne({ _id: 'shape_1' as never, _outbox: [event], _outbox_pending: true, _outbox_lease_until: null });
+    client.on('commandStarted', watch);
+    try {
+      const claimed = await claims.byIds(records, ['shape_1']);
+      expect(claimed).toEqual([{ id: 'shape_1', entries: [expect.objectContaining({ id: event.id })] }]);
+      await claims.acknowledge(records, claimed);
+      expect(await claims.stillPending(records, claimed)).toEqual([]);
+    } finally {
+      client.off('commandStarted', watch);
+    }
+    const filters = sent.flatMap(({ command }) =>
+      command.findAndModify
+        ? [command.query]
+        : command.update
+          ? command.updates.map((u: Document) => u.q)
+          : command.find
+            ? [command.filter]
+            : [],
+    ) as Document[];
+    expect(filters).toHaveLength(3);
+    for (const filter of filters) expect(filter.$and?.[0]).toEqual({ _id: expect.anything() });
+    expect(await records.findOne({ _id: 'shape_1' as never })).toMatchObject({ _outbox: [], _outbox_pending: false });
   });
 });
