@@ -46,8 +46,10 @@ export const gatewayConfig = z
     /**
      * A connection answered this many times in a row with Retry-After (429/503) is not read again for that Retry-After
      * (at most REFUSED_CONNECTION_PAUSE_MS): a client that never backs off costs nothing meanwhile. 0 disables.
+     * One: a flood of 1,000 connections otherwise costs 5,000 refusals in its first second, which held every
+     * other organization's answers for a second (docs/capacity.md).
      */
-    REFUSED_CONNECTION_PAUSE_AFTER: z.coerce.number().int().min(0).default(5),
+    REFUSED_CONNECTION_PAUSE_AFTER: z.coerce.number().int().min(0).default(1),
     REFUSED_CONNECTION_PAUSE_MS: z.coerce.number().int().min(0).default(1_000),
     /** Per backing service: consecutive transport failures within the window that open its circuit breaker… */
     BREAKER_FAILURES: z.coerce.number().int().min(1).default(5),
@@ -119,6 +121,13 @@ export const gatewayConfig = z
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
     /** Idle keep-alive connections are closed after this; above a load balancer's idle timeout (60 s on most). */
     HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).default(72_000),
+    /**
+     * Connections the kernel completes and queues for the process before it accepts them. Past it the kernel drops
+     * new connections' SYNs and clients retry after 1 s, then 3 s: a burst of connections (one client opening 1,000
+     * at once) made every other client's new connection wait seconds at Node's default of 511. The kernel caps it at
+     * net.core.somaxconn (4096 on Linux 5.4 and later).
+     */
+    HTTP_LISTEN_BACKLOG: z.coerce.number().int().min(1).default(4_096),
     /** Where clients reach this API (the OpenAPI document's server); default: the listener's own address. */
     PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     /**

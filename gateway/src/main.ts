@@ -41,7 +41,7 @@ async function main(): Promise<void> {
       return true;
     },
   });
-  await app.listen({ host: config.HOST, port: config.PORT });
+  await app.listen({ host: config.HOST, port: config.PORT, backlog: config.HTTP_LISTEN_BACKLOG });
   logger.info({ port: config.PORT, metrics: metrics?.port }, 'gateway listening');
 
   onShutdown(

@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { pauseRefusedConnections } from './refused-connection-pause';
 
 /** A server whose / answers 429 with Retry-After: 1 while `refusing`, else 200; `received` counts what it has read. */
-async function server(afterRefusals: number) {
+async function server(afterRefusals: number, random?: () => number) {
   const app = Fastify();
-  pauseRefusedConnections(app, { afterRefusals, maxMs: 1_000 });
+  pauseRefusedConnections(app, { afterRefusals, maxMs: 1_000, random });
   const state = { refusing: true, received: 0 };
   app.get('/', async (_request, reply) => {
     state.received += 1;
@@ -45,12 +45,36 @@ describe('pausing a connection that keeps getting refused', () => {
     const next = request();
     await turns(200);
     expect(state.received).toBe(3);
-    // Its Retry-After passes: the waiting request is read and served.
+    // Never read before half its Retry-After (the pause is drawn between half and all of it)…
+    vi.advanceTimersByTime(499);
+    await turns(200);
+    expect(state.received).toBe(3);
+    // …and always by its end: the waiting request is read and served.
     state.refusing = false;
-    vi.advanceTimersByTime(1_000);
+    vi.advanceTimersByTime(501);
     expect(await next).toBe(200);
     expect(state.received).toBe(4);
     await close();
+  });
+
+  it('spreads the connections it pauses together over the second half of their Retry-After', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    // Three connections refused in the same instant draw the earliest, a middle and the latest pause.
+    const servers = [await server(1, () => 0), await server(1, () => 0.5), await server(1, () => 0.998)];
+    for (const { request } of servers) expect(await request()).toBe(429);
+    const waiting = servers.map(({ request }) => request());
+    const readAt: number[] = [];
+    for (let elapsed = 0; elapsed <= 1_000; elapsed += 10) {
+      await turns(50);
+      servers.forEach(({ state }, i) => {
+        if (state.received === 2 && readAt[i] === undefined) readAt[i] = elapsed;
+      });
+      vi.advanceTimersByTime(10);
+    }
+    expect(readAt).toEqual([500, 750, 1_000]);
+    // Each was read then, and answered (still refused: the test keeps refusing).
+    expect(await Promise.all(waiting)).toEqual([429, 429, 429]);
+    for (const { close } of servers) await close();
   });
 
   it('starts counting again after a success, so a client that is refused now and then is never paused', async () => {

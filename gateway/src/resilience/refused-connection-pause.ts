@@ -6,6 +6,8 @@ export interface RefusedConnectionPause {
   afterRefusals: number;
   /** The longest pause: the refusal's Retry-After, at most this; 0 turns pausing off. */
   maxMs: number;
+  /** Where the spread of each pause comes from (a test fixes it). */
+  random?: () => number;
 }
 
 /** Refusals in a row per connection (a success in between starts the count again). */
@@ -17,11 +19,15 @@ const streaks = new WeakMap<Socket, number>();
  * `afterRefusals` answers in a row with a Retry-After (429, 503), this process stops reading it for that Retry-After
  * (at most `maxMs`) after the answer is sent: the answer leaves at once, the next request waits unread in the socket,
  * costing nothing until then, and is then served as usual. A client that honours Retry-After never notices.
+ * The pause is drawn between half and all of that time: a flood's connections, refused together, would otherwise
+ * all be read again in the same instant every Retry-After, and each such burst holds every other answer of the
+ * process behind it; never longer, so a client that waits as told finds its connection read.
  * (Behind a proxy that pools its connections to the gateway among clients, another client's request sent on a paused
  * connection waits too: there, set a larger `afterRefusals`, or 0.)
  */
 export function pauseRefusedConnections(app: FastifyInstance, options: RefusedConnectionPause): void {
   if (options.afterRefusals <= 0 || options.maxMs <= 0) return;
+  const random = options.random ?? Math.random;
   app.addHook('onResponse', (request, reply, done) => {
     const socket = request.raw.socket;
     const retryAfterSeconds = Number(reply.getHeader('retry-after'));
@@ -32,8 +38,9 @@ export function pauseRefusedConnections(app: FastifyInstance, options: RefusedCo
     const streak = (streaks.get(socket) ?? 0) + 1;
     streaks.set(socket, streak);
     if (streak >= options.afterRefusals && !socket.destroyed) {
+      const pauseMs = Math.min(retryAfterSeconds * 1000, options.maxMs);
       socket.pause();
-      setTimeout(() => socket.resume(), Math.min(retryAfterSeconds * 1000, options.maxMs)).unref();
+      setTimeout(() => socket.resume(), pauseMs * (0.5 + random() / 2)).unref();
     }
     done();
   });
