@@ -41,6 +41,8 @@ export interface LoadResult {
    * the latencies that no server spent: this process waited for a core or for its own event loop.
    */
   send_lag_p99_ms?: number | null;
+  /** Paced runs: the slowest answers, each with when it was due (ms from the run's start): a start-up stall or spread out. */
+  slowest?: Array<{ due_ms: number; latency_ms: number }>;
 }
 
 /** Drives `clients` keep-alive connections at the route for `seconds` with autocannon (in this process), or paced. */

@@ -9,12 +9,15 @@ import { percentile, round, sleep } from './stats';
  * second's share at once at the start of every second: "half the maximum rate" was then the maximum rate for half
  * of each second, and its latencies those of a saturated server.
  */
+const SLOWEST_KEPT = 8;
+
 export async function runPacedLoad(options: LoadOptions & { rate: number }): Promise<LoadResult & { statuses: Record<string, number> }> {
   const { request } = options;
   const url = new URL(options.baseUrl);
   const agent = new Agent({ keepAlive: true, maxSockets: options.clients });
   const total = Math.round(options.rate * options.seconds);
   const latencies: number[] = [];
+  const answered: Array<{ due_ms: number; latency_ms: number }> = [];
   const sendLags: number[] = [];
   let ok = 0;
   let non2xx = 0;
@@ -31,7 +34,9 @@ export async function runPacedLoad(options: LoadOptions & { rate: number }): Pro
     sent.push(
       send(agent, url, varied).then(
         (status) => {
-          latencies.push(performance.now() - due);
+          const latency = performance.now() - due;
+          latencies.push(latency);
+          answered.push({ due_ms: Math.round(due - start), latency_ms: Math.round(latency) });
           statuses[status] = (statuses[status] ?? 0) + 1;
           if (status >= 200 && status < 300) ok++;
           else non2xx++;
@@ -70,6 +75,7 @@ export async function runPacedLoad(options: LoadOptions & { rate: number }): Pro
           )
         : null,
     statuses,
+    slowest: answered.sort((a, b) => b.latency_ms - a.latency_ms).slice(0, SLOWEST_KEPT),
   };
 }
 

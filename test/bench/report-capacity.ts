@@ -33,6 +33,14 @@ export function capacitySection({ capacity: figures }: BenchResults): string[] {
           `The load generator sent the other organization's requests late by up to ${light.send_lag_p99_ms} ms (p99 after each was due): that much of its latency is the generator's own wait for a core, not the system's.`,
           '',
         ]),
+    ...(light.slowest?.length
+      ? [
+          `The other organization's slowest answers, latency in ms (when each was due, s after the overload began): ${light.slowest
+            .map(({ due_ms, latency_ms }) => `${latency_ms} (${(due_ms / 1000).toFixed(2)})`)
+            .join(', ')}.`,
+          '',
+        ]
+      : []),
     ...(figures.overload_cpu === undefined
       ? []
       : [
