@@ -5,9 +5,9 @@
 
 /* eslint-disable */
 
-export * from "./crm/v1/common";
 export * from "./crm/v1/accounts";
 export * from "./crm/v1/audiences";
+export * from "./crm/v1/common";
 export * from "./crm/v1/companies";
 export * from "./crm/v1/contacts";
 export * from "./crm/v1/deals";

@@ -6,6 +6,7 @@
 /* eslint-disable */
 
 export * as google from "./index.google";
+export * as common from "./index.common";
 export * as agents from "./index.agents";
 export * as broadcasts from "./index.broadcasts";
 export * as crm from "./index.crm";

@@ -5,5 +5,5 @@
 
 /* eslint-disable */
 
-export * from "./webhooks/v1/webhooks";
 export * from "./webhooks/v1/events";
+export * from "./webhooks/v1/webhooks";

@@ -18,8 +18,8 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { PageInfo, PageRequest } from "../../common/v1/common";
 import { ListValue, Value } from "../../google/protobuf/struct";
-import { PageInfo, PageRequest } from "./common";
 
 export interface KeyIdsRequest {
   key_ids: string[];

@@ -18,8 +18,9 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Empty, PageInfo, PageRequest, Ref } from "../../common/v1/common";
 import { Struct } from "../../google/protobuf/struct";
-import { BatchUpsertRequest, BatchUpsertResponse, Empty, PageInfo, PageRequest, Ref } from "./common";
+import { BatchUpsertRequest, BatchUpsertResponse } from "./common";
 
 export interface Company {
   id: string;

@@ -18,8 +18,8 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { Empty, PageInfo, PageRequest } from "../../common/v1/common";
 import { Struct } from "../../google/protobuf/struct";
-import { Empty, PageInfo, PageRequest } from "./common";
 
 export interface Note {
   id: string;

@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { PageInfo, PageRequest } from "./webhooks";
+import { PageInfo, PageRequest } from "../../common/v1/common";
 
 /** One stored event: the exact body a webhook receives (JSON), and the API request that caused it, if any. */
 export interface StoredEvent {

@@ -5,4 +5,4 @@ import type { AgentsDeps } from '../domain/deps';
 import { requireId } from './request';
 
 export const activateAgentHandler: RpcHandler<AgentServiceServer, 'activateAgent', AgentsDeps> = async (deps, request) =>
-  activateAgent(deps, requireId('organization', request.org_id), request.plan, requireId('aiAgent', request.id));
+  activateAgent(deps, requireId('organization', request.org_id), request.plan ?? '', requireId('aiAgent', request.id));

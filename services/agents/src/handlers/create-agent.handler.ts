@@ -5,4 +5,4 @@ import type { AgentsDeps } from '../domain/deps';
 import { requireId } from './request';
 
 export const createAgentHandler: RpcHandler<AgentServiceServer, 'createAgent', AgentsDeps> = async (deps, request) =>
-  createAgent(deps, requireId('organization', request.org_id), request.plan, request.body ?? {});
+  createAgent(deps, requireId('organization', request.org_id), request.plan ?? '', request.body ?? {});

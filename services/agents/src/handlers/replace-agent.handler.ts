@@ -5,4 +5,4 @@ import type { AgentsDeps } from '../domain/deps';
 import { requireId } from './request';
 
 export const replaceAgentHandler: RpcHandler<AgentServiceServer, 'replaceAgent', AgentsDeps> = async (deps, request) =>
-  replaceAgent(deps, requireId('organization', request.org_id), request.plan, requireId('aiAgent', request.id), request.body ?? {});
+  replaceAgent(deps, requireId('organization', request.org_id), request.plan ?? '', requireId('aiAgent', request.id), request.body ?? {});

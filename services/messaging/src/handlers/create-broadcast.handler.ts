@@ -5,4 +5,4 @@ import { createBroadcast } from '../domain/broadcasts/crud';
 import { requireId } from './request';
 
 export const createBroadcastHandler: RpcHandler<BroadcastServiceServer, 'createBroadcast', MessagingDeps> = async (deps, request) =>
-  createBroadcast(deps, requireId('organization', request.org_id), request.plan, request.body ?? {});
+  createBroadcast(deps, requireId('organization', request.org_id), request.plan ?? '', request.body ?? {});

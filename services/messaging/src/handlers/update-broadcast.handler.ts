@@ -5,4 +5,10 @@ import { updateBroadcast } from '../domain/broadcasts/crud';
 import { requireId } from './request';
 
 export const updateBroadcastHandler: RpcHandler<BroadcastServiceServer, 'updateBroadcast', MessagingDeps> = async (deps, request) =>
-  updateBroadcast(deps, requireId('organization', request.org_id), request.plan, requireId('broadcast', request.id), request.body ?? {});
+  updateBroadcast(
+    deps,
+    requireId('organization', request.org_id),
+    request.plan ?? '',
+    requireId('broadcast', request.id),
+    request.body ?? {},
+  );
