@@ -44,8 +44,9 @@ export const gatewayConfig = z
      */
     MAX_INFLIGHT_REQUESTS_PER_ORG: z.coerce.number().int().min(0).optional(),
     /**
-     * A connection answered this many times in a row with Retry-After (429/503) is not read again for that Retry-After
-     * (at most REFUSED_CONNECTION_PAUSE_MS): a client that never backs off costs nothing meanwhile. 0 disables.
+     * A connection answered this many times in a row with Retry-After (429/503) is not read again for half to all of
+     * that Retry-After (at most REFUSED_CONNECTION_PAUSE_MS): a client that never backs off costs nothing meanwhile.
+     * 0 disables.
      * One: a flood of 1,000 connections otherwise costs 5,000 refusals in its first second, which held every
      * other organization's answers for a second (docs/capacity.md).
      */

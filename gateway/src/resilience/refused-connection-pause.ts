@@ -16,12 +16,12 @@ const streaks = new WeakMap<Socket, number>();
 /**
  * A client that keeps sending after being told when to retry costs the process a request's CPU per refusal however
  * cheap the refusal is, and takes it from every other organization's requests. So once a connection has had
- * `afterRefusals` answers in a row with a Retry-After (429, 503), this process stops reading it for that Retry-After
- * (at most `maxMs`) after the answer is sent: the answer leaves at once, the next request waits unread in the socket,
- * costing nothing until then, and is then served as usual. A client that honours Retry-After never notices.
- * The pause is drawn between half and all of that time: a flood's connections, refused together, would otherwise
- * all be read again in the same instant every Retry-After, and each such burst holds every other answer of the
- * process behind it; never longer, so a client that waits as told finds its connection read.
+ * `afterRefusals` answers in a row with a Retry-After (429, 503), this process stops reading it for a time drawn
+ * between half and all of that Retry-After (at most `maxMs`) after the answer is sent: the answer leaves at once, the
+ * next request waits unread in the socket, costing nothing until then, and is then served as usual. Never longer, so
+ * a client that honours Retry-After never notices; drawn, because a flood's connections, refused together, would
+ * otherwise all be read again in the same instant every Retry-After, and each such burst holds every other answer
+ * of the process behind it.
  * (Behind a proxy that pools its connections to the gateway among clients, another client's request sent on a paused
  * connection waits too: there, set a larger `afterRefusals`, or 0.)
  */
