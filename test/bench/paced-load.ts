@@ -11,10 +11,16 @@ import { percentile, round, sleep } from './stats';
  */
 const SLOWEST_KEPT = 8;
 
-export async function runPacedLoad(options: LoadOptions & { rate: number }): Promise<LoadResult & { statuses: Record<string, number> }> {
+export async function runPacedLoad(
+  options: LoadOptions & {
+    rate: number;
+    /** Its connections (openPool); by default a new pool, whose connections open as the load needs them. */
+    agent?: Agent;
+  },
+): Promise<LoadResult & { statuses: Record<string, number> }> {
   const { request } = options;
   const url = new URL(options.baseUrl);
-  const agent = new Agent({ keepAlive: true, maxSockets: options.clients });
+  const agent = options.agent ?? new Agent({ keepAlive: true, maxSockets: options.clients });
   const total = Math.round(options.rate * options.seconds);
   const latencies: number[] = [];
   const answered: Array<{ due_ms: number; latency_ms: number }> = [];
@@ -77,6 +83,17 @@ export async function runPacedLoad(options: LoadOptions & { rate: number }): Pro
     statuses,
     slowest: answered.sort((a, b) => b.latency_ms - a.latency_ms).slice(0, SLOWEST_KEPT),
   };
+}
+
+/**
+ * A keep-alive pool of `clients` connections, each opened now by one `request` (not measured), as a client that has
+ * been running has them: a new pool opens connections only once answers slow down, and those are measured too.
+ */
+export async function openPool(baseUrl: string, request: LoadOptions['request'], clients: number): Promise<Agent> {
+  const agent = new Agent({ keepAlive: true, maxSockets: clients });
+  const url = new URL(baseUrl);
+  await Promise.all(Array.from({ length: clients }, () => send(agent, url, request)));
+  return agent;
 }
 
 /** One request on the pool; resolves with the status once the whole answer has been read. */
