@@ -122,6 +122,9 @@ async function drive(own: OwnSystem, key: string, path: string, clients: number,
   };
 }
 
+/** One page of the light organization's contacts, with its key. */
+const lightRequest = (key: string) => ({ method: 'GET', path: LIGHT_PATH, headers: { authorization: `Bearer ${key}` } }) as const;
+
 /**
  * The light organization's requests, open loop at an even pace, in this thread (the heavy load is in a worker of its
  * own): each due at its time whatever the earlier answers did, its latency counted from then. Up to LIGHT_CONNECTIONS
@@ -129,8 +132,6 @@ async function drive(own: OwnSystem, key: string, path: string, clients: number,
  * rate had each connection send its second's share back to back at the start of every second, measured each request
  * from when it was sent, and dropped the requests a slow second left unsent.)
  */
-const lightRequest = (key: string) => ({ method: 'GET', path: LIGHT_PATH, headers: { authorization: `Bearer ${key}` } }) as const;
-
 async function pacedLight(own: OwnSystem, key: string, seconds: number, rate: number, agent: Agent): Promise<Flood> {
   const result = await runPacedLoad({
     baseUrl: own.system.baseUrl,

@@ -2,6 +2,9 @@ import { Agent, request as httpRequest } from 'node:http';
 import type { LoadOptions, LoadResult } from './load';
 import { percentile, round, sleep } from './stats';
 
+/** How many of the slowest answers a run reports. */
+const SLOWEST_KEPT = 8;
+
 /**
  * Open-loop load at an even pace: request i is due at start + i / rate whatever the earlier answers did, on at most
  * `clients` keep-alive connections (a request waits for a free one), and its latency counts from when it was due,
@@ -9,8 +12,6 @@ import { percentile, round, sleep } from './stats';
  * second's share at once at the start of every second: "half the maximum rate" was then the maximum rate for half
  * of each second, and its latencies those of a saturated server.
  */
-const SLOWEST_KEPT = 8;
-
 export async function runPacedLoad(
   options: LoadOptions & {
     rate: number;
