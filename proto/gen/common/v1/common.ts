@@ -44,9 +44,10 @@ export interface RecordRef {
 }
 
 /**
- * A create (empty id) or a change of one record. The body is the public API's JSON as a Struct (proto3 cannot tell
- * an absent field from an explicit null); the service validates it with the shared zod schemas. `plan` is the
- * organization's plan, sent where the service enforces plan limits; absent, the service applies the smallest plan's.
+ * A write of one record, or a call with a body about one not stored yet: the id is empty on a create and on an
+ * audience estimate. The body is the public API's JSON as a Struct (proto3 cannot tell an absent field from an
+ * explicit null); the service validates it with the shared zod schemas. `plan` is the organization's plan, sent
+ * where the service enforces plan limits; absent, the service applies the smallest plan's.
  */
 export interface WriteRequest {
   org_id: string;
