@@ -197,6 +197,7 @@ async function main(): Promise<void> {
     const overload = await withCpuShare(own, ['gateway', 'crm-1', 'crm-2'], () =>
       Promise.all([drive(own, own.key, HEAVY_PATH, clients, seconds), pacedLight(own, light.key, seconds, lightRate, lightPool)]),
     );
+    lightPool.destroy();
     const [heavy, lightLoad] = overload.result;
     const clientCpu = process.cpuUsage(clientCpuBefore);
     const overloadCpu = {

@@ -15,7 +15,10 @@ const SLOWEST_KEPT = 8;
 export async function runPacedLoad(
   options: LoadOptions & {
     rate: number;
-    /** Its connections (openPool); by default a new pool, whose connections open as the load needs them. */
+    /**
+     * Its connections (openPool), left open for the caller to close; by default a pool of its own, whose connections
+     * open as the load needs them and close at the end.
+     */
     agent?: Agent;
   },
 ): Promise<LoadResult & { statuses: Record<string, number> }> {
@@ -55,7 +58,7 @@ export async function runPacedLoad(
     );
   }
   await Promise.all(sent);
-  agent.destroy();
+  if (!options.agent) agent.destroy();
   const seconds = (performance.now() - start) / 1000;
   const sorted = latencies.sort((a, b) => a - b);
   const at = (p: number) => (sorted.length > 0 ? round(percentile(sorted, p)) : null);
