@@ -97,6 +97,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const authenticate = createAuthenticator(deps.clients, deps.config.AUTH_CACHE_TTL_MS);
   const bulkheads = new TenantBulkheads(
     limitsByPlan(deps.config.TENANT_CONCURRENCY, deps.config.TENANT_QUEUE_LIMIT, deps.config.TENANT_QUEUE_WAIT_MS),
+    deps.config.TENANT_LATENCY_TOLERANCE,
   );
   const inflight = new InflightRequests({ max: deps.config.MAX_INFLIGHT_REQUESTS, perOrg: deps.config.MAX_INFLIGHT_REQUESTS_PER_ORG });
   admitEarly(app, { inflight, bulkheads, principalOf: authenticate.peek, requestTimeoutMs: deps.config.REQUEST_TIMEOUT_MS });

@@ -68,6 +68,12 @@ export const gatewayConfig = z
      */
     TENANT_CONCURRENCY: z.string().min(1).default(DEFAULT_TENANT_CONCURRENCY),
     /**
+     * How much slower than its own norm (per operation) an organization's requests may get before its places shrink
+     * below its plan's, down to 2; they grow back while it stays within. 0 keeps the plan's places fixed.
+     * docs/capacity.md ("Adaptive concurrency").
+     */
+    TENANT_LATENCY_TOLERANCE: z.coerce.number().min(0).default(2),
+    /**
      * Requests an organization may have waiting for a place; more answer 429 at once. Default: the organization's rate
      * quota per window (the key's when that is off; 256 when both are), so whatever the rate limits admit can wait.
      */

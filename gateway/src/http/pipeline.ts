@@ -99,7 +99,7 @@ function handleRequest(route: RouteDefinition, deps: PipelineDeps) {
       }
     };
     const idempotencyKey = route.idempotent ? headerValue(request.headers['idempotency-key']) : undefined;
-    const response = await admitTenant(deps, principal, reply, async () =>
+    const response = await admitTenant(deps, principal, reply, route.operationId, async () =>
       route.idempotent
         ? runIdempotent(deps.idempotency, { orgId: principal.orgId, key: idempotencyKey, route: route.operationId, body }, execute)
         : { ...(await execute()), replayed: false },

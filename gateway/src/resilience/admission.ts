@@ -15,6 +15,7 @@ export function admitTenant<T>(
   admission: { bulkheads: TenantBulkheads; inflight: InflightRequests },
   principal: { orgId: string; plan: string },
   reply: FastifyReply,
+  operation: string,
   work: () => Promise<T>,
 ): Promise<T> {
   const refused = admission.inflight.attribute(reply.request.raw, principal.orgId);
@@ -25,6 +26,6 @@ export function admitTenant<T>(
     if (!reply.raw.writableFinished) abandoned.abort();
   });
   return asTenant(principal.orgId, () =>
-    admission.bulkheads.run(principal.orgId, principal.plan, work, currentDeadline(), abandoned.signal),
+    admission.bulkheads.run(principal.orgId, principal.plan, work, { deadline: currentDeadline(), abandoned: abandoned.signal, operation }),
   );
 }

@@ -14,7 +14,7 @@ const principals: Record<string, Principal> = {
  * A process with early admission whose /held answers (in the organization's bulkhead, as the pipeline serves) when
  * the test releases it; `handled` counts the requests that reached a handler.
  */
-function appWith(limits: { max: number; perOrg: number }, bulkhead = { concurrency: 1, queue: 1, queueWaitMs: 0 }) {
+function appWith(limits: { max: number; perOrg: number }, bulkhead = { concurrency: 1, queue: 1, queueWaitMs: 0 }, checkMs = 0) {
   const app = Fastify({ genReqId: () => `req_${Math.random().toString(36).slice(2)}` });
   const inflight = new InflightRequests(limits);
   const bulkheads = new TenantBulkheads(() => bulkhead);
@@ -23,6 +23,8 @@ function appWith(limits: { max: number; perOrg: number }, bulkhead = { concurren
   let handled = 0;
   app.get('/held', async (request) => {
     handled += 1;
+    // The pipeline's work before a request takes its place (its key checked, its rate counted).
+    if (checkMs > 0) await new Promise((resolve) => setTimeout(resolve, checkMs));
     const principal = principals[request.headers.authorization ?? ''];
     const work = () => new Promise((resolve) => waiting.push(() => resolve({ ok: true })));
     return principal ? bulkheads.run(principal.orgId, principal.plan, work) : work();
@@ -104,6 +106,30 @@ describe('early admission', () => {
     await new Promise((resolve) => setImmediate(resolve));
     release();
     expect([(await queued).statusCode, (await other).statusCode]).toEqual([200, 200]);
+    await app.close();
+  });
+
+  it('judges a burst that arrived at once as a whole: what fits its places and queue goes on, the rest is refused first', async () => {
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const { app, get, until, handled, release } = appWith({ max: 100, perOrg: 50 }, { concurrency: 1, queue: 1, queueWaitMs: 0 }, 20);
+    const inService = get('key_a');
+    await until(1);
+    await pause(40);
+    // Five at once, each some time on its way to the bulkhead: only one fits behind the one in service.
+    const burst = Array.from({ length: 5 }, () => get('key_a'));
+    await until(2);
+    await pause(40);
+    release();
+    expect((await inService).statusCode).toBe(200);
+    await pause(10);
+    release();
+    const answers = await Promise.all(burst);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 429, 429, 429, 429]);
+    expect(answers.find((answer) => answer.statusCode === 429)!.json()).toMatchObject({
+      error: { code: 'RATE_LIMITED', details: { policy: 'concurrency', limit: 1, queue: 1 } },
+    });
+    // The four were refused before any handler: only the one in service and the admitted one were handled.
+    expect(handled()).toBe(2);
     await app.close();
   });
 });

@@ -22,7 +22,8 @@ export interface EarlyAdmissionDeps {
  *    verified it: admission.ts). One over the
  *    organization's cap is refused 429 RATE_LIMITED (`policy: "inflight"`); one over the process's, 503.
  * 2. When the organization's bulkhead would refuse the request now (its places taken and its queue full, or its
- *    expected wait past the deadline), it is refused here with the same 429 (`policy: "concurrency"`).
+ *    expected wait past the deadline, counting its requests still in the pipeline as ahead of it), it is refused
+ *    here with the same 429 (`policy: "concurrency"`).
  * Refusals are answered from pre-rendered JSON (prerendered-refusal.ts). Probes are never refused.
  */
 export function admitEarly(app: FastifyInstance, deps: EarlyAdmissionDeps): void {
@@ -34,7 +35,9 @@ export function admitEarly(app: FastifyInstance, deps: EarlyAdmissionDeps): void
     if (refused) return void sendRefusal(reply, refused);
     // 'close' follows every response: sent, failed, or the client gone before the answer.
     reply.raw.once('close', () => deps.inflight.leave(request.raw));
-    const full = principal && deps.bulkheads.refusal(principal.orgId, principal.plan, Date.now() + deps.requestTimeoutMs);
+    const full =
+      principal &&
+      deps.bulkheads.refusal(principal.orgId, principal.plan, Date.now() + deps.requestTimeoutMs, deps.inflight.countOf(principal.orgId));
     if (full) return void sendRefusal(reply, full);
     done();
   });

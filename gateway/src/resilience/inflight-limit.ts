@@ -68,7 +68,7 @@ export class InflightRequests {
     this.add(owner, -1);
   }
 
-  /** Open requests of `orgId` (for tests and metrics). */
+  /** Open requests of `orgId`. */
   countOf(orgId: string): number {
     return this.owners.get(orgId) ?? 0;
   }

@@ -57,10 +57,10 @@ describe('tenant bulkheads', () => {
     const running = bulkheads.run('org_a', 'pro', busy.work);
     const waited = await refusalOf(bulkheads.run('org_a', 'pro', busy.work));
     expect(waited).toMatchObject({ code: 'RATE_LIMITED', details: { policy: 'concurrency' } });
-    const expired = await refusalOf(bulkheads.run('org_a', 'pro', busy.work, Date.now() - 1));
+    const expired = await refusalOf(bulkheads.run('org_a', 'pro', busy.work, { deadline: Date.now() - 1 }));
     expect(expired).toMatchObject({ code: 'RATE_LIMITED' });
     const gone = new AbortController();
-    const abandoned = refusalOf(bulkheads.run('org_a', 'pro', busy.work, Infinity, gone.signal));
+    const abandoned = refusalOf(bulkheads.run('org_a', 'pro', busy.work, { abandoned: gone.signal }));
     gone.abort();
     expect(await abandoned).toBeInstanceOf(AppError);
     expect(busy.started()).toBe(1);
@@ -78,7 +78,7 @@ describe('tenant bulkheads', () => {
     const bulkheads = new TenantBulkheads(limitsByPlan(DEFAULT_TENANT_CONCURRENCY, 300, 0));
     const quick = () => new Promise<number>((resolve) => setTimeout(() => resolve(200), 5));
     const deadline = Date.now() + 12_000;
-    const answers = await Promise.all(Array.from({ length: 50 }, () => bulkheads.run('org_a', 'free', quick, deadline)));
+    const answers = await Promise.all(Array.from({ length: 50 }, () => bulkheads.run('org_a', 'free', quick, { deadline })));
     expect(answers).toEqual(Array.from({ length: 50 }, () => 200));
   });
 
@@ -91,17 +91,17 @@ describe('tenant bulkheads', () => {
     await first;
     // One in service, two waiting: the third waiter expects about 3 × 12 ms (a fifth of 60 ms averaged in).
     const waiting = [
-      bulkheads.run('org_a', 'pro', slow.work, Date.now() + 60_000),
-      bulkheads.run('org_a', 'pro', slow.work, Date.now() + 60_000),
+      bulkheads.run('org_a', 'pro', slow.work, { deadline: Date.now() + 60_000 }),
+      bulkheads.run('org_a', 'pro', slow.work, { deadline: Date.now() + 60_000 }),
     ];
     let settled = false;
-    const refusal = refusalOf(bulkheads.run('org_a', 'pro', slow.work, Date.now() + 30)).finally(() => (settled = true));
+    const refusal = refusalOf(bulkheads.run('org_a', 'pro', slow.work, { deadline: Date.now() + 30 })).finally(() => (settled = true));
     // Refused without waiting for its deadline.
     await tick();
     expect(settled).toBe(true);
     expect(await refusal).toMatchObject({ code: 'RATE_LIMITED', details: { policy: 'concurrency' } });
     // With time enough, the same place is granted.
-    const granted = bulkheads.run('org_a', 'pro', slow.work, Date.now() + 60_000);
+    const granted = bulkheads.run('org_a', 'pro', slow.work, { deadline: Date.now() + 60_000 });
     for (let i = 0; i < 4; i += 1) {
       slow.releaseOne();
       await tick();
@@ -130,6 +130,46 @@ describe('tenant bulkheads', () => {
     await tick();
     busy.releaseOne();
     await Promise.all([running, queued]);
+  });
+
+  it('gives an organization whose answers slow down fewer places, keeps them while it is idle, and gives them back', async () => {
+    const bulkheads = new TenantBulkheads(() => ({ concurrency: 8, queue: 100, queueWaitMs: 0 }), 2);
+    const serve = (ms: number) => bulkheads.run('org_a', 'pro', () => sleep(ms), { operation: 'listContacts' });
+    // Its norm: 8 at once, 5 ms each.
+    await Promise.all(Array.from({ length: 8 }, () => serve(5)));
+    expect(bulkheads.placesOf('org_a', 'pro')).toBe(8);
+    // Then each answer takes twenty times as long: it keeps fewer in service and the rest wait in its queue.
+    await Promise.all(Array.from({ length: 24 }, () => serve(100)));
+    const shrunk = bulkheads.placesOf('org_a', 'pro');
+    expect(shrunk).toBeLessThan(8);
+    const busy = held();
+    const burst = Array.from({ length: 8 }, () => bulkheads.run('org_a', 'pro', busy.work, { operation: 'listContacts' }));
+    await tick();
+    expect(busy.started()).toBe(shrunk);
+    expect(bulkheads.activeOf('org_a')).toBe(shrunk);
+    // Another organization keeps its plan's places.
+    expect(bulkheads.placesOf('org_b', 'pro')).toBe(8);
+    for (let i = 0; i < 8; i += 1) {
+      busy.releaseOne();
+      await tick();
+    }
+    await Promise.all(burst);
+    // Back at its norm: its places grow again, and a burst has them all.
+    for (let round = 0; round < 20; round += 1) await Promise.all(Array.from({ length: 8 }, () => serve(1)));
+    expect(bulkheads.placesOf('org_a', 'pro')).toBe(8);
+  });
+
+  it('counts an organization’s requests still on their way to their place as ahead of its next one', async () => {
+    const bulkheads = new TenantBulkheads(limitsByPlan('pro:2', 3, 0));
+    const deadline = Date.now() + 10_000;
+    const busy = held();
+    const running = bulkheads.run('org_a', 'pro', busy.work);
+    // One in service, so its compartment exists; 5 more open (their keys being checked) fill its 2 places and 3
+    // waiting places: the 6th open one is refused before it reaches the queue.
+    expect(bulkheads.refusal('org_a', 'pro', deadline, 5)).toBeUndefined();
+    expect(bulkheads.refusal('org_a', 'pro', deadline, 6)).toMatchObject({ code: 'RATE_LIMITED', details: { policy: 'concurrency' } });
+    busy.releaseOne();
+    await running;
   });
 
   it('sizes the compartments from the plan; an unknown plan gets the smallest', () => {

@@ -1,8 +1,9 @@
 import { AppError } from '@crm/shared/core';
+import { AdaptiveConcurrency } from './adaptive-concurrency';
 
 /**
- * One organization's share of the gateway: requests served at once, requests waiting, and the longest wait (0: no
- * bound of its own; the request's deadline bounds it).
+ * One organization's share of the gateway: requests served at once (at most: see AdaptiveConcurrency), requests
+ * waiting, and the longest wait (0: no bound of its own; the request's deadline bounds it).
  */
 export interface BulkheadLimits {
   concurrency: number;
@@ -18,12 +19,25 @@ interface Waiter {
 interface Compartment {
   active: number;
   waiting: Waiter[];
+  places: AdaptiveConcurrency;
   /** Moving average of how long this organization's requests were in service (ms): the expected wait per place. */
   serviceMs: number;
 }
 
 /** Weight of the newest request in the moving average of service times. */
 const SERVICE_TIME_WEIGHT = 0.2;
+/** Idle organizations whose adapted limits are remembered; beyond, the longest idle are forgotten. */
+const MAX_IDLE_COMPARTMENTS = 10_000;
+
+/** How to run one request in its organization's compartment. */
+export interface BulkheadRun {
+  /** The request's own deadline (ms since the epoch): a request still waiting then is refused, never started. */
+  deadline?: number;
+  /** Aborts when the client has gone: its place is given up. */
+  abandoned?: AbortSignal;
+  /** What the request does (its operation id): latency is compared per operation (AdaptiveConcurrency). */
+  operation?: string;
+}
 
 /**
  * Bulkheads per organization: each organization has its own bounded number of requests in service and its own
@@ -39,27 +53,39 @@ const SERVICE_TIME_WEIGHT = 0.2;
  * would shrink the concurrency it is meant to keep.
  */
 export class TenantBulkheads {
+  /** Per organization, the idle ones last, longest idle first (a Map keeps insertion order). */
   private readonly compartments = new Map<string, Compartment>();
 
-  constructor(private readonly limitsOf: (plan: string) => BulkheadLimits) {}
-
   /**
-   * Runs `work` in `tenant`'s compartment. `deadline` (ms since the epoch) is the request's own: a request still
-   * waiting then is refused, never started. `abandoned` aborts when the client has gone: its place is given up.
+   * `latencyTolerance`: how much slower than its own norm an organization's requests may get before its places
+   * shrink (AdaptiveConcurrency); 0 keeps every plan's places fixed.
    */
-  async run<T>(tenant: string, plan: string, work: () => Promise<T>, deadline = Infinity, abandoned?: AbortSignal): Promise<T> {
+  constructor(
+    private readonly limitsOf: (plan: string) => BulkheadLimits,
+    private readonly latencyTolerance = 0,
+  ) {}
+
+  /** Runs `work` in `tenant`'s compartment. */
+  async run<T>(tenant: string, plan: string, work: () => Promise<T>, how: BulkheadRun = {}): Promise<T> {
     const limits = this.limitsOf(plan);
     if (limits.concurrency <= 0) return work();
-    const compartment = this.compartmentOf(tenant);
-    if (compartment.active >= limits.concurrency) await this.wait(compartment, limits, deadline, abandoned);
+    const compartment = this.compartmentOf(tenant, limits);
+    if (compartment.active >= compartment.places.places) await this.wait(compartment, limits, how.deadline ?? Infinity, how.abandoned);
     else compartment.active += 1;
     const startedAt = Date.now();
     try {
       return await work();
     } finally {
-      compartment.serviceMs += SERVICE_TIME_WEIGHT * (Date.now() - startedAt - compartment.serviceMs);
+      const serviceMs = Date.now() - startedAt;
+      compartment.serviceMs += SERVICE_TIME_WEIGHT * (serviceMs - compartment.serviceMs);
+      compartment.places.record(how.operation ?? '', serviceMs, compartment.active);
       this.release(tenant, compartment);
     }
+  }
+
+  /** Requests `tenant` may have in service now (for tests and metrics). */
+  placesOf(tenant: string, plan: string): number {
+    return this.compartments.get(tenant)?.places.places ?? this.limitsOf(plan).concurrency;
   }
 
   /** Requests of `tenant` in service now (for tests and metrics). */
@@ -69,19 +95,25 @@ export class TenantBulkheads {
 
   /**
    * The refusal `tenant`'s next request would get now, before any work on it (its places taken and its queue full,
-   * or its expected wait past `deadline`); undefined when it would be served or may wait. The same error object
-   * each time for the same limits, so it can be answered from pre-rendered JSON (prerendered-refusal.ts).
+   * or its expected wait past `deadline`); undefined when it would be served or may wait. `open`: the organization's
+   * requests open in this process, this one included (inflight-limit.ts) — those still on their way to their place
+   * (their key being checked, their rate counted) are ahead of this one too, so a burst that arrived at once is
+   * judged as a whole, not each request against a queue the others have not reached yet. The same error object each
+   * time for the same limits, so it can be answered from pre-rendered JSON (prerendered-refusal.ts).
    */
-  refusal(tenant: string, plan: string, deadline: number): AppError | undefined {
+  refusal(tenant: string, plan: string, deadline: number, open = 0): AppError | undefined {
     const limits = this.limitsOf(plan);
     const compartment = this.compartments.get(tenant);
-    if (limits.concurrency <= 0 || !compartment || compartment.active < limits.concurrency) return undefined;
-    return waitRefusal(compartment, limits, waitBound(limits, deadline));
+    if (limits.concurrency <= 0 || !compartment) return undefined;
+    const ahead = Math.max(compartment.active + compartment.waiting.length, open - 1);
+    const places = compartment.places.places;
+    if (ahead < places) return undefined;
+    return waitRefusal(ahead - places, places, compartment.serviceMs, limits, waitBound(limits, deadline));
   }
 
   private wait(compartment: Compartment, limits: BulkheadLimits, deadline: number, abandoned?: AbortSignal): Promise<void> {
     const boundMs = waitBound(limits, deadline);
-    const refused = waitRefusal(compartment, limits, boundMs);
+    const refused = waitRefusal(compartment.waiting.length, compartment.places.places, compartment.serviceMs, limits, boundMs);
     if (refused) return Promise.reject(refused);
     return new Promise<void>((resolve, reject) => {
       const leave = () => {
@@ -108,21 +140,32 @@ export class TenantBulkheads {
     });
   }
 
-  /** Hands the freed place to the longest waiter (the count stays), or gives it back. */
+  /**
+   * Gives the freed place back and starts the longest waiters while there are places: none when the limit has
+   * just shrunk below what is in service, more than one when it has grown.
+   */
   private release(tenant: string, compartment: Compartment): void {
-    const next = compartment.waiting[0];
-    if (next) return next.start();
     compartment.active -= 1;
-    // An idle organization's compartment (and its service time) is dropped: its next burst starts afresh.
-    if (compartment.active === 0) this.compartments.delete(tenant);
+    while (compartment.waiting.length > 0 && compartment.active < compartment.places.places) {
+      compartment.active += 1;
+      compartment.waiting[0]!.start();
+    }
+    if (compartment.active > 0) return;
+    // Idle: kept (its adapted limit holds when it comes back) and moved behind the others, the longest idle forgotten.
+    this.compartments.delete(tenant);
+    this.compartments.set(tenant, compartment);
+    for (const [other, kept] of this.compartments) {
+      if (this.compartments.size <= MAX_IDLE_COMPARTMENTS) break;
+      if (kept.active === 0) this.compartments.delete(other);
+    }
   }
 
-  private compartmentOf(tenant: string): Compartment {
+  private compartmentOf(tenant: string, limits: BulkheadLimits): Compartment {
     let compartment = this.compartments.get(tenant);
     if (!compartment) {
-      compartment = { active: 0, waiting: [], serviceMs: 0 };
+      compartment = { active: 0, waiting: [], serviceMs: 0, places: new AdaptiveConcurrency(limits.concurrency, this.latencyTolerance) };
       this.compartments.set(tenant, compartment);
-    }
+    } else compartment.places.setCeiling(limits.concurrency);
     return compartment;
   }
 }
@@ -131,10 +174,13 @@ export class TenantBulkheads {
 const waitBound = (limits: BulkheadLimits, deadline: number): number =>
   Math.min(limits.queueWaitMs > 0 ? limits.queueWaitMs : Infinity, deadline - Date.now());
 
-/** Why a request that finds every place taken cannot wait `boundMs` for one, or undefined: it may. */
-function waitRefusal(compartment: Compartment, limits: BulkheadLimits, boundMs: number): AppError | undefined {
-  if (compartment.waiting.length >= limits.queue) return concurrencyLimited(limits, 'full');
-  const expectedMs = ((compartment.waiting.length + 1) / limits.concurrency) * compartment.serviceMs;
+/**
+ * Why a request that finds every one of `places` taken and `waiting` requests ahead of it in the queue cannot wait
+ * `boundMs` for a place, or undefined: it may.
+ */
+function waitRefusal(waiting: number, places: number, serviceMs: number, limits: BulkheadLimits, boundMs: number): AppError | undefined {
+  if (waiting >= limits.queue) return concurrencyLimited(limits, 'full');
+  const expectedMs = ((waiting + 1) / places) * serviceMs;
   return boundMs <= 0 || expectedMs >= boundMs ? concurrencyLimited(limits, 'wait') : undefined;
 }
 
@@ -157,7 +203,7 @@ function concurrencyLimited(limits: BulkheadLimits, why: 'full' | 'wait'): AppEr
 function concurrencyError(limits: BulkheadLimits, why: 'full' | 'wait'): AppError {
   const message =
     why === 'full'
-      ? `This organization already has ${limits.concurrency} requests in service and ${limits.queue} waiting; retry after the indicated time.`
+      ? `This organization has as many requests in service as it may now (at most ${limits.concurrency}) and ${limits.queue} waiting; retry after the indicated time.`
       : `This organization's requests in service free places too slowly for this one to start in time; retry after the indicated time.`;
   return new AppError('RATE_LIMITED', message, {
     policy: 'concurrency',
