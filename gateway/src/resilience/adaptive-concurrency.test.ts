@@ -22,16 +22,26 @@ describe('adaptive concurrency', () => {
     expect(limit.places).toBe(2);
   });
 
-  it('grows back to the plan’s places once answers are at their norm again, only while the places are used', () => {
+  it('grows back to the plan’s places once answers are at their norm again', () => {
     const limit = new AdaptiveConcurrency(16, 2);
     let now = answer(limit, 'listContacts', 20, 1);
     now = answer(limit, 'listContacts', 400, 100, now);
     expect(limit.places).toBe(2);
-    // Fast answers, but the organization has one request in service: nothing to grow for.
-    for (let i = 0; i < 100; i += 1) limit.record('listContacts', 20, 1, (now += 10));
-    expect(limit.places).toBe(2);
     answer(limit, 'listContacts', 20, 200, now);
     expect(limit.places).toBe(16);
+  });
+
+  it('leaves an organization using under half its places as it is: its slow answers are not its queueing', () => {
+    const limit = new AdaptiveConcurrency(16, 2);
+    let now = answer(limit, 'listContacts', 20, 1);
+    // One request at a time, each ten times its norm (the backends busy with others): its places stay.
+    for (let i = 0; i < 100; i += 1) limit.record('listContacts', 200, 1, (now += 10));
+    expect(limit.places).toBe(16);
+    // Seven of sixteen: still under half. Eight: its answers count.
+    for (let i = 0; i < 20; i += 1) limit.record('listContacts', 200, 7, (now += 10));
+    expect(limit.places).toBe(16);
+    for (let i = 0; i < 20; i += 1) limit.record('listContacts', 200, 8, (now += 10));
+    expect(limit.places).toBeLessThan(16);
   });
 
   it('compares each operation with its own norm: a search slower than a read by id is not queueing', () => {

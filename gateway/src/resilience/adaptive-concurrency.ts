@@ -6,7 +6,8 @@
  * that saturates the backends therefore keeps about as much of its work in them as they can run without queueing,
  * and waits for the rest in its own queue here, where it costs nothing and is shed first, instead of in the event
  * loops and the database that every organization's requests cross (docs/capacity.md: "Adaptive concurrency").
- * One whose latency stays at its own norm (every burst on an unloaded system) keeps its plan's places.
+ * One whose latency stays at its own norm (every burst on an unloaded system), or that uses under half its places,
+ * keeps them.
  */
 export class AdaptiveConcurrency {
   /** Places now: fractional, so that small steps add up. */
@@ -51,10 +52,12 @@ export class AdaptiveConcurrency {
       seen.ms = ms;
       seen.at = now;
     }
+    // An organization using under half its places is not what queues the backends: its answers say nothing about
+    // how many it may have (a slow one must not shrink them, nor a fast one bank more for later).
+    if (inService < this.places / 2) return;
     // The slack keeps a few milliseconds of jitter on a fast operation from reading as queueing.
     const gradient = Math.min(1, Math.max(0.5, (this.tolerance * baseline + SLACK_MS) / ms));
-    // Growth only while the places are in use: an organization that needs few must not bank many for later.
-    const target = gradient < 1 ? this.current * gradient : inService >= this.places ? this.current + 1 : this.current;
+    const target = gradient < 1 ? this.current * gradient : this.current + 1;
     this.current = Math.min(this.ceiling, Math.max(FLOOR, this.current + SMOOTHING * (target - this.current)));
   }
 }
