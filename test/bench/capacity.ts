@@ -45,6 +45,8 @@ export interface Flood {
   p99_ms: number | null;
   /** Paced runs: how late this process itself sent the requests (p99, ms), counted in the latencies. */
   send_lag_p99_ms?: number | null;
+  /** Paced runs: p99 of the answers due a second or more after the overload began (ms). */
+  p99_after_first_second_ms?: number | null;
   /** Paced runs: the slowest answers and when each was due (ms from the start of the overload). */
   slowest?: Array<{ due_ms: number; latency_ms: number }>;
   errors: number;
@@ -150,6 +152,7 @@ async function pacedLight(own: OwnSystem, key: string, seconds: number, rate: nu
     p50_ms: result.p50_ms,
     p99_ms: result.p99_ms,
     send_lag_p99_ms: result.send_lag_p99_ms,
+    p99_after_first_second_ms: result.p99_after_first_second_ms,
     slowest: result.slowest,
     errors: result.errors,
     fivexx: fivexxOf(result.statuses),

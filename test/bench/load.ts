@@ -41,6 +41,8 @@ export interface LoadResult {
    * the latencies that no server spent: this process waited for a core or for its own event loop.
    */
   send_lag_p99_ms?: number | null;
+  /** Paced runs: p99 of the answers due a second or more after the run's start (past a stall at its start). */
+  p99_after_first_second_ms?: number | null;
   /** Paced runs: the slowest answers, each with when it was due (ms from the run's start): a start-up stall or spread out. */
   slowest?: Array<{ due_ms: number; latency_ms: number }>;
 }

@@ -31,4 +31,14 @@ describe('paced open-loop load', () => {
     expect(result.max_ms).toBeGreaterThanOrEqual(300);
     expect(result.p90_ms).toBeGreaterThanOrEqual(150);
   });
+
+  it('reports the p99 of the answers due past the first second apart from a stall at the start', async () => {
+    const { server, baseUrl } = await serverHoldingFirst(600);
+    open = server;
+    const result = await runPacedLoad({ baseUrl, request: { method: 'GET', path: '/' }, clients: 1, seconds: 2, rate: 20 });
+    // Those due in the first 600 ms waited behind the held one; none due after a second did.
+    expect(result.p99_ms).toBeGreaterThanOrEqual(400);
+    expect(result.p99_after_first_second_ms).toBeLessThan(300);
+    expect(result.slowest?.[0]).toMatchObject({ due_ms: 0 });
+  });
 });

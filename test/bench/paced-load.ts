@@ -60,8 +60,7 @@ export async function runPacedLoad(
   await Promise.all(sent);
   if (!options.agent) agent.destroy();
   const seconds = (performance.now() - start) / 1000;
-  const sorted = latencies.sort((a, b) => a - b);
-  const at = (p: number) => (sorted.length > 0 ? round(percentile(sorted, p)) : null);
+  const at = (p: number) => percentileOf(latencies, p);
   return {
     clients: options.clients,
     seconds: round(seconds, 2),
@@ -75,16 +74,12 @@ export async function runPacedLoad(
     max_ms: at(100),
     errors,
     non_2xx: non2xx,
-    send_lag_p99_ms:
-      sendLags.length > 0
-        ? round(
-            percentile(
-              sendLags.sort((a, b) => a - b),
-              99,
-            ),
-          )
-        : null,
+    send_lag_p99_ms: percentileOf(sendLags, 99),
     statuses,
+    p99_after_first_second_ms: percentileOf(
+      answered.filter((answer) => answer.due_ms >= 1_000).map((answer) => answer.latency_ms),
+      99,
+    ),
     slowest: answered.sort((a, b) => b.latency_ms - a.latency_ms).slice(0, SLOWEST_KEPT),
   };
 }
@@ -112,4 +107,16 @@ function send(agent: Agent, url: URL, request: LoadOptions['request']): Promise<
     outgoing.on('error', reject);
     outgoing.end(request.body);
   });
+}
+
+/** The `p`th percentile of `values` (unsorted), or null when there are none. */
+function percentileOf(values: number[], p: number): number | null {
+  return values.length > 0
+    ? round(
+        percentile(
+          values.sort((a, b) => a - b),
+          p,
+        ),
+      )
+    : null;
 }

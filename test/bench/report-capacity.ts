@@ -33,6 +33,12 @@ export function capacitySection({ capacity: figures }: BenchResults): string[] {
           `The load generator sent the other organization's requests late by up to ${light.send_lag_p99_ms} ms (p99 after each was due): that much of its latency is the generator's own wait for a core, not the system's.`,
           '',
         ]),
+    ...(light.p99_after_first_second_ms == null
+      ? []
+      : [
+          `Past the overload's first second (the heavy organization's 1,000 connections opened at once): other organization p99 ${light.p99_after_first_second_ms} ms.`,
+          '',
+        ]),
     ...(light.slowest?.length
       ? [
           `The other organization's slowest answers, latency in ms (when each was due, s after the overload began): ${light.slowest
