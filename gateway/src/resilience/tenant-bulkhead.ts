@@ -26,8 +26,11 @@ interface Compartment {
 
 /** Weight of the newest request in the moving average of service times. */
 const SERVICE_TIME_WEIGHT = 0.2;
-/** Idle organizations whose adapted limits are remembered; beyond, the longest idle are forgotten. */
-const MAX_IDLE_COMPARTMENTS = 10_000;
+/**
+ * Organizations whose adapted limits are remembered (each with up to one norm per operation); beyond, the longest
+ * idle are forgotten, and start again from their plan's places, which they re-adapt within a few answers.
+ */
+const MAX_IDLE_COMPARTMENTS = 1_000;
 
 /** How to run one request in its organization's compartment. */
 export interface BulkheadRun {
