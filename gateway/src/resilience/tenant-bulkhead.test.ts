@@ -159,6 +159,19 @@ describe('tenant bulkheads', () => {
     expect(bulkheads.placesOf('org_a', 'pro')).toBe(8);
   });
 
+  it('forgets the adapted places of the longest idle organization beyond the 1,000 it remembers', async () => {
+    const bulkheads = new TenantBulkheads(() => ({ concurrency: 8, queue: 100, queueWaitMs: 0 }), 2);
+    const serve = (tenant: string, ms: number) => bulkheads.run(tenant, 'pro', () => sleep(ms), { operation: 'listContacts' });
+    await Promise.all(Array.from({ length: 8 }, () => serve('org_a', 2)));
+    await Promise.all(Array.from({ length: 24 }, () => serve('org_a', 100)));
+    expect(bulkheads.placesOf('org_a', 'pro')).toBeLessThan(8);
+    // 999 other organizations idle after it: it is still remembered. One more, and it is the one forgotten.
+    for (let i = 0; i < 999; i += 1) await bulkheads.run(`org_${i}`, 'pro', async () => undefined);
+    expect(bulkheads.placesOf('org_a', 'pro')).toBeLessThan(8);
+    await bulkheads.run('org_1000', 'pro', async () => undefined);
+    expect(bulkheads.placesOf('org_a', 'pro')).toBe(8);
+  });
+
   it('counts an organization’s requests still on their way to their place as ahead of its next one', async () => {
     const bulkheads = new TenantBulkheads(limitsByPlan('pro:2', 3, 0));
     const deadline = Date.now() + 10_000;
