@@ -4,7 +4,8 @@
  * 10,000 contacts) lists its most expensive page (GET /v1/contacts?limit=100) while a light one issues one-page
  * lists (GET /v1/contacts?limit=25 of 200 contacts) at a fixed rate.
  *   1. capacity: the heavy list alone from CAPACITY_BASE_CLIENTS (16) clients: 2xx per second;
- *   2. overload: the heavy list from CAPACITY_CLIENTS (1,000) clients that never back off, beside the light one.
+ *   2. overload: the heavy list from CAPACITY_CLIENTS (1,000) clients that never back off, beside the light one; their
+ *      connections open before it begins (flood.ts; CAPACITY_COLD_CONNECTIONS=1: opened in its first instant).
  * Reports the light organization's p50/p99 and 5xx, and the goodput (2xx/s of both) against the measured capacity.
  * Targets (issue 22): light p99 ≤ 100 ms, no 5xx, goodput ≥ 80 % of capacity. Writes bench-results/capacity.json;
  * `npm run bench:report` adds it to BENCHMARKS.md. Knobs: CAPACITY_SECONDS (20), CAPACITY_LIGHT_RATE (20/s),
@@ -15,15 +16,16 @@
  * profiles of the gateway and the CRM replicas). Also reports the CPU of the gateway, the CRM replicas and its own
  * load generator over the overload, and the machine's load average.
  */
-import autocannon from 'autocannon';
 import type { Agent } from 'node:http';
 import { loadavg } from 'node:os';
 import { machineInfo } from './config';
 import { DEFAULT_TENANT_CONCURRENCY } from '../../gateway/src/config';
 import { waitProfile, type WaitProfile } from './capacity-profile';
 import { withCpuShare, type CpuShare } from './cpu-share';
+import { openFlood, type FloodResult } from './flood';
 import { cpuProfileEnv, startOwnSystem, type OwnSystem } from './own-system';
 import { openPool, runPacedLoad } from './paced-load';
+import { cpuSecondsOf } from './proc-stats';
 import { writeResult } from './results';
 import { seedContacts } from './seed';
 import { round, sleep } from './stats';
@@ -65,6 +67,11 @@ export interface CapacityFigures {
   /** The heavy list alone, every client served. */
   capacity: Flood;
   overload: { heavy: Flood; light: Flood };
+  /**
+   * The heavy organization's connections were open before its flood began (flood.ts); false: opened in its first
+   * instant (CAPACITY_COLD_CONNECTIONS=1, and every result before 2026-11-27 22:00 UTC).
+   */
+  heavy_connections_open_first?: boolean;
   /** The light organization's requests were paced open loop (pacedLight); older results: autocannon's rate. */
   light_paced?: boolean;
   /** (heavy 2xx + light 2xx) per second under overload / capacity. */
@@ -73,7 +80,7 @@ export interface CapacityFigures {
   load_average?: number;
   /**
    * CPU over the overload, in % of one core: the gateway, each CRM replica, and the benchmark's own load generator
-   * (this process with its two client worker threads) — on 2 shared cores, what the system under test did not get.
+   * (this process and the flood's own: flood.ts) — on 2 shared cores, what the system under test did not get.
    */
   overload_cpu?: CpuShare['cpu_percent'];
   /** With CAPACITY_PROFILE=1: where the light organization's requests waited under overload. */
@@ -87,42 +94,37 @@ const fivexxOf = (statuses: Record<string, number>): number =>
 const log = (line: string) => console.log(`[bench:capacity ${new Date().toISOString().slice(11, 19)}] ${line}`);
 const numberEnv = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 
-/**
- * `clients` connections calling `path` for `seconds` as fast as answered (a refusal is answered at once and called
- * again: clients that never back off), in a worker thread of its own: the light organization's latencies
- * (pacedLight, in this thread) are then not the time its answers waited behind these thousand connections in one
- * client event loop.
- */
-async function drive(own: OwnSystem, key: string, path: string, clients: number, seconds: number): Promise<Flood> {
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    autocannon(
-      {
-        url: own.system.baseUrl,
-        connections: clients,
-        workers: 1,
-        duration: seconds,
-        timeout: 30,
-        requests: [{ method: 'GET', path, headers: { authorization: `Bearer ${key}` } }],
-      },
-      (error, done) => (error ? reject(error) : resolve(done)),
-    );
-  });
-  const statuses = Object.fromEntries(
-    Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, Number(count ?? 0)]),
-  );
-  const answered = result.requests.total > 0;
-  return {
+/** The heavy organization's clients: `clients` connections calling `path` that never back off (flood.ts). */
+const heavyFlood = (own: OwnSystem, key: string, path: string, clients: number, connectFirst: boolean) =>
+  openFlood({
+    baseUrl: own.system.baseUrl,
     clients,
-    seconds: round(result.duration, 2),
-    rate: null,
-    statuses,
-    goodput: round(result['2xx'] / result.duration),
-    p50_ms: answered ? result.latency.p50 : null,
-    p99_ms: answered ? result.latency.p99 : null,
-    errors: result.errors,
-    fivexx: fivexxOf(statuses),
-  };
+    connectPath: '/healthz',
+    request: { method: 'GET', path, headers: { authorization: `Bearer ${key}` } },
+    connectFirst,
+  });
+
+/** `clients` clients calling `path` for `seconds`, their connections open first. */
+async function drive(own: OwnSystem, key: string, path: string, clients: number, seconds: number): Promise<Flood> {
+  const flood = await heavyFlood(own, key, path, clients, true);
+  try {
+    return floodFigures(clients, await flood.run(seconds));
+  } finally {
+    await flood.close();
+  }
 }
+
+const floodFigures = (clients: number, result: FloodResult): Flood => ({
+  clients,
+  seconds: result.seconds,
+  rate: null,
+  statuses: result.statuses,
+  goodput: result.goodput,
+  p50_ms: result.p50_ms,
+  p99_ms: result.p99_ms,
+  errors: result.errors,
+  fivexx: fivexxOf(result.statuses),
+});
 
 /** One page of the light organization's contacts, with its key. */
 const lightRequest = (key: string) => ({ method: 'GET', path: LIGHT_PATH, headers: { authorization: `Bearer ${key}` } }) as const;
@@ -168,6 +170,7 @@ async function main(): Promise<void> {
   const concurrency = process.env.CAPACITY_TENANT_CONCURRENCY;
   const callsPerOrg = process.env.CAPACITY_CRM_CALLS_PER_ORG;
   const profile = process.env.CAPACITY_PROFILE === '1';
+  const coldConnections = process.env.CAPACITY_COLD_CONNECTIONS === '1';
   // BENCH_CPU_PROFILE=<dir>: the gateway and each CRM replica also write a CPU profile of the whole run there.
   const profiled = cpuProfileEnv(['gateway', 'crm']);
   const own = await startOwnSystem({
@@ -190,22 +193,28 @@ async function main(): Promise<void> {
     log(`capacity: ${HEAVY_PATH} alone from ${baseClients} clients for ${seconds} s`);
     const capacity = await drive(own, own.key, HEAVY_PATH, baseClients, seconds);
     await sleep(2_000);
-    // The light organization's connections are open before the flood begins, as a client being served has them: a
-    // connection opened in the flood's first second waits behind the heavy organization's thousand (docs/capacity.md).
+    // Both organizations' clients have their connections open before the flood begins, as clients being served
+    // have them (CAPACITY_COLD_CONNECTIONS=1: the heavy organization's thousand open in its first instant instead).
+    const flood = await heavyFlood(own, own.key, HEAVY_PATH, clients, !coldConnections);
     const lightPool = await openPool(own.system.baseUrl, lightRequest(light.key), LIGHT_CONNECTIONS);
+    await sleep(2_000);
     log(`overload: ${HEAVY_PATH} from ${clients} clients, ${LIGHT_PATH} of another organization at ${lightRate}/s`);
     const overloadFrom = Date.now();
     const [loadAverage = 0] = loadavg();
     const clientCpuBefore = process.cpuUsage();
+    const floodCpuBefore = flood.pid ? cpuSecondsOf(flood.pid) : null;
     const overload = await withCpuShare(own, ['gateway', 'crm-1', 'crm-2'], () =>
-      Promise.all([drive(own, own.key, HEAVY_PATH, clients, seconds), pacedLight(own, light.key, seconds, lightRate, lightPool)]),
+      Promise.all([flood.run(seconds), pacedLight(own, light.key, seconds, lightRate, lightPool)]),
     );
     lightPool.destroy();
-    const [heavy, lightLoad] = overload.result;
+    const floodCpu = flood.pid && floodCpuBefore !== null ? (cpuSecondsOf(flood.pid) ?? floodCpuBefore) - floodCpuBefore : 0;
+    await flood.close();
+    const heavy = floodFigures(clients, overload.result[0]);
+    const lightLoad = overload.result[1];
     const clientCpu = process.cpuUsage(clientCpuBefore);
     const overloadCpu = {
       ...overload.cpu_percent,
-      load_generator: Math.round((clientCpu.user + clientCpu.system) / 1e4 / ((Date.now() - overloadFrom) / 1000)),
+      load_generator: Math.round(((clientCpu.user + clientCpu.system) / 1e4 + floodCpu * 100) / ((Date.now() - overloadFrom) / 1000)),
     };
     const goodput = heavy.goodput + lightLoad.goodput;
     // The span files are written every 200 ms: wait for the last ones.
@@ -222,6 +231,7 @@ async function main(): Promise<void> {
       capacity,
       overload: { heavy, light: lightLoad },
       light_paced: true,
+      heavy_connections_open_first: !coldConnections,
       load_average: round(loadAverage, 1),
       overload_cpu: overloadCpu,
       goodput_ratio: capacity.goodput > 0 ? round(goodput / capacity.goodput, 2) : null,

@@ -16,7 +16,7 @@ export function capacitySection({ capacity: figures }: BenchResults): string[] {
   return [
     '## One organization saturating, another served',
     '',
-    `From \`npm run bench:capacity\` (a system of its own, ${figures.measured_at}; bulkheads \`TENANT_CONCURRENCY=${figures.tenant_concurrency}\`, CRM places per organization \`CRM_CALL_CONCURRENCY_PER_ORG=${figures.crm_calls_per_org ?? 'default'}\`): one organization of ${figures.heavy_contacts.toLocaleString('en')} contacts calls \`GET ${figures.heavy_path}\` alone from ${figures.capacity.clients} clients (capacity), then from ${heavy.clients} clients that never back off while another organization calls \`GET ${figures.light_path}\` at ${light.rate}/s.`,
+    `From \`npm run bench:capacity\` (a system of its own, ${figures.measured_at}; bulkheads \`TENANT_CONCURRENCY=${figures.tenant_concurrency}\`, CRM places per organization \`CRM_CALL_CONCURRENCY_PER_ORG=${figures.crm_calls_per_org ?? 'default'}\`): one organization of ${figures.heavy_contacts.toLocaleString('en')} contacts calls \`GET ${figures.heavy_path}\` alone from ${figures.capacity.clients} clients (capacity), then from ${heavy.clients} clients that never back off (${figures.heavy_connections_open_first ? 'connected before the overload begins, then all sending at once' : 'their connections opened in its first instant'}) while another organization calls \`GET ${figures.light_path}\` at ${light.rate}/s.`,
     '',
     '| what | figure | target |  |',
     '|---|---|---|---|',
@@ -35,10 +35,7 @@ export function capacitySection({ capacity: figures }: BenchResults): string[] {
         ]),
     ...(light.p99_after_first_second_ms == null
       ? []
-      : [
-          `Past the overload's first second (the heavy organization's 1,000 connections opened at once): other organization p99 ${light.p99_after_first_second_ms} ms.`,
-          '',
-        ]),
+      : [`Past the overload's first second: other organization p99 ${light.p99_after_first_second_ms} ms.`, '']),
     ...(light.slowest?.length
       ? [
           `The other organization's slowest answers, latency in ms (when each was due, s after the overload began): ${light.slowest

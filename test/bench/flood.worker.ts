@@ -1,0 +1,67 @@
+/**
+ * The flood's clients, in a process of their own (flood.ts): `clients` keep-alive connections, opened on
+ * 'connect' by one cheap request each, then on 'run' each calls the request again as soon as answered (a refusal is
+ * answered at once and called again: clients that never back off) until the run's end.
+ */
+import { Agent, request as httpRequest } from 'node:http';
+import type { FloodAnswers, FloodCommand, FloodSetup } from './flood';
+
+const setup = JSON.parse(process.env.FLOOD_SETUP ?? '{}') as FloodSetup;
+const url = new URL(setup.baseUrl);
+const agent = new Agent({ keepAlive: true, maxSockets: setup.clients, maxFreeSockets: setup.clients });
+
+/** One request on the pool; resolves with the status once the whole answer has been read. */
+function send(method: string, path: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ agent, host: url.hostname, port: url.port, method, path, headers }, (answer) => {
+      answer.on('end', () => resolve(answer.statusCode ?? 0)).resume();
+      answer.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+/** Every client's connection, each opened by one request of `setup.connectPath` (not part of the flood). */
+async function connect(): Promise<void> {
+  await Promise.all(Array.from({ length: setup.clients }, () => send('GET', setup.connectPath)));
+}
+
+async function run(seconds: number): Promise<FloodAnswers> {
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  const statuses: Record<string, number> = {};
+  const latencies: number[] = [];
+  let errors = 0;
+  const client = async (): Promise<void> => {
+    while (performance.now() < end) {
+      const sent = performance.now();
+      try {
+        const status = await send(setup.request.method, setup.request.path, setup.request.headers);
+        // An answer after the run's end is not counted, as autocannon counts none.
+        if (performance.now() > end) return;
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        latencies.push(performance.now() - sent);
+      } catch {
+        errors++;
+      }
+    }
+  };
+  await Promise.race([Promise.all(Array.from({ length: setup.clients }, client)), sleepUntil(end + 100)]);
+  return { seconds: (Math.min(performance.now(), end) - start) / 1000, statuses, latencies, errors };
+}
+
+const sleepUntil = (at: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - performance.now())));
+
+process.on('message', (command: FloodCommand) => {
+  const done =
+    command.kind === 'connect'
+      ? connect().then(() => ({ kind: 'connected' as const }))
+      : command.kind === 'run'
+        ? run(command.seconds).then((answers) => ({ kind: 'answers' as const, answers }))
+        : Promise.resolve(agent.destroy()).then(() => ({ kind: 'closed' as const }));
+  done.then(
+    (reply) => process.send?.(reply),
+    (error: unknown) => process.send?.({ kind: 'failed', message: String(error) }),
+  );
+});
