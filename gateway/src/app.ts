@@ -2,7 +2,7 @@ import { AppError, newId, TtlCache } from '@crm/shared/core';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Clients } from './clients';
 import type { GatewayConfig } from './config';
-import { createCors } from './http/cors';
+import { corsHeaders, createCors } from './http/cors';
 import { CursorCodec } from './http/cursor';
 import { errorBody } from './http/envelope';
 import { handleError } from './http/error-handler';
@@ -11,11 +11,12 @@ import type { RouteDefinition } from './http/route';
 import { GracefulShutdown } from './http/graceful-shutdown';
 import { registerBodyParsers } from './http/request-body';
 import { checkQuery, serverLimits } from './http/request-limits';
-import { measureRequests } from './http/request-metrics';
+import { measureRequests, recordAnswer } from './http/request-metrics';
+import { admittingServer } from './http/admitting-server';
 import { createFailedAuthThrottle } from './resilience/failed-auth-throttle';
-import { admitEarly } from './resilience/early-admission';
+import { createEarlyAdmission } from './resilience/early-admission';
 import { InflightRequests } from './resilience/inflight-limit';
-import { pauseRefusedConnections } from './resilience/refused-connection-pause';
+import { connectionPause, pauseRefusedConnections } from './resilience/refused-connection-pause';
 import { limitsByPlan, TenantBulkheads } from './resilience/tenant-bulkhead';
 import { createRouteTable, toFastifyPath } from './http/route-table';
 import type { IdempotencyStore } from './idempotency/idempotency.store';
@@ -40,6 +41,9 @@ export interface AppDeps {
   logger?: boolean | object;
 }
 
+/** API answers carry one organization's data: never stored by a browser or proxy cache, never content-sniffed. */
+const API_ANSWER_HEADERS = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' } as const;
+
 /** 405 with Allow when the path exists with other methods, else 404 ROUTE_NOT_FOUND. */
 function answerUnrouted(table: ReturnType<typeof createRouteTable>) {
   return (request: FastifyRequest, reply: FastifyReply): FastifyReply => {
@@ -63,9 +67,42 @@ function answerUnrouted(table: ReturnType<typeof createRouteTable>) {
 
 export function buildApp(deps: AppDeps): FastifyInstance {
   const routes = deps.routes ?? ALL_ROUTES;
+  const table = createRouteTable(routes);
+  const shutdown = deps.shutdown ?? new GracefulShutdown(0);
+  const authenticate = createAuthenticator(deps.clients, deps.config.AUTH_CACHE_TTL_MS);
+  const bulkheads = new TenantBulkheads(
+    limitsByPlan(deps.config.TENANT_CONCURRENCY, deps.config.TENANT_QUEUE_LIMIT, deps.config.TENANT_QUEUE_WAIT_MS),
+    deps.config.TENANT_LATENCY_TOLERANCE,
+  );
+  const inflight = new InflightRequests({ max: deps.config.MAX_INFLIGHT_REQUESTS, perOrg: deps.config.MAX_INFLIGHT_REQUESTS_PER_ORG });
+  const afterAnswer = connectionPause({
+    afterRefusals: deps.config.REFUSED_CONNECTION_PAUSE_AFTER,
+    maxMs: deps.config.REFUSED_CONNECTION_PAUSE_MS,
+  });
+  const originHeaders = corsHeaders(deps.config.CORS_ALLOWED_ORIGINS);
+  const admitEarly = createEarlyAdmission({
+    inflight,
+    bulkheads,
+    principalOf: authenticate.peek,
+    requestTimeoutMs: deps.config.REQUEST_TIMEOUT_MS,
+    serving: () => shutdown.ready,
+    headersFor: (origin) => ({ ...originHeaders(origin).headers, ...API_ANSWER_HEADERS }),
+    refused: (request, response, error, startedAt) => {
+      recordAnswer({
+        route: table.templateOf(request.url ?? '/') ?? 'unmatched',
+        method: request.method ?? 'GET',
+        status: error.httpStatus,
+        errorCode: error.code,
+        seconds: (performance.now() - startedAt) / 1000,
+      });
+      response.once('finish', () => afterAnswer(request.socket, error.httpStatus, Number(error.details?.retry_after_seconds)));
+    },
+  });
+  const limits = serverLimits(deps.config);
   const app = Fastify({
     logger: deps.logger ?? false,
-    ...serverLimits(deps.config),
+    ...limits,
+    serverFactory: (handler) => admittingServer(limits, admitEarly, handler),
     genReqId: () => newId('request'),
     // Requests that arrive while closing are answered by GracefulShutdown, in the envelope.
     return503OnClosing: false,
@@ -74,15 +111,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
 
-  const table = createRouteTable(routes);
   const unrouted = answerUnrouted(table);
   const cors = createCors(deps.config.CORS_ALLOWED_ORIGINS, (url) => table.allowedMethods(url));
   const queryLimits = { maxLength: deps.config.QUERY_MAX_LENGTH, maxParams: deps.config.QUERY_MAX_PARAMS };
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
-    // API answers carry one organization's data: never stored by a browser or proxy cache, never content-sniffed.
     // (The docs page and its files set their own caching, CSP and nosniff: openapi/docs-page.ts.)
-    if (!request.url.startsWith('/api/docs')) void reply.header('Cache-Control', 'no-store').header('X-Content-Type-Options', 'nosniff');
+    if (!request.url.startsWith('/api/docs')) void reply.headers(API_ANSWER_HEADERS);
     // A preflight is answered before the 405 below: no route has OPTIONS.
     if (cors(request, reply)) return reply;
     checkQuery(request.url, queryLimits);
@@ -90,21 +125,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // Content-Type) would otherwise fail there, as a 500, instead of answering 405 or 404.
     if (request.is404) return unrouted(request, reply);
   });
-  const shutdown = deps.shutdown ?? new GracefulShutdown(0);
   shutdown.install(app);
   measureRequests(app);
-
-  const authenticate = createAuthenticator(deps.clients, deps.config.AUTH_CACHE_TTL_MS);
-  const bulkheads = new TenantBulkheads(
-    limitsByPlan(deps.config.TENANT_CONCURRENCY, deps.config.TENANT_QUEUE_LIMIT, deps.config.TENANT_QUEUE_WAIT_MS),
-    deps.config.TENANT_LATENCY_TOLERANCE,
-  );
-  const inflight = new InflightRequests({ max: deps.config.MAX_INFLIGHT_REQUESTS, perOrg: deps.config.MAX_INFLIGHT_REQUESTS_PER_ORG });
-  admitEarly(app, { inflight, bulkheads, principalOf: authenticate.peek, requestTimeoutMs: deps.config.REQUEST_TIMEOUT_MS });
-  pauseRefusedConnections(app, {
-    afterRefusals: deps.config.REFUSED_CONNECTION_PAUSE_AFTER,
-    maxMs: deps.config.REFUSED_CONNECTION_PAUSE_MS,
-  });
+  pauseRefusedConnections(app, afterAnswer);
 
   registerBodyParsers(app, deps.config.JSON_MAX_DEPTH);
 

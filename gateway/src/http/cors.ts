@@ -14,22 +14,11 @@ const MAX_AGE_SECONDS = '7200';
  * with no CORS headers, and the browser blocks the call. Returns true when it answered the request.
  */
 export function createCors(allowedOrigins: string, methodsOf: (url: string) => string[] | undefined) {
-  const anyOrigin = allowedOrigins.trim() === '*';
-  const allowed = new Set(
-    allowedOrigins
-      .split(',')
-      .map((origin) => origin.trim())
-      .filter(Boolean),
-  );
+  const headersFor = corsHeaders(allowedOrigins);
 
   return function cors(request: FastifyRequest, reply: FastifyReply): boolean {
-    const origin = request.headers.origin;
-    const permitted = origin !== undefined && (anyOrigin || allowed.has(origin));
-    if (!anyOrigin) void reply.header('Vary', 'Origin');
-    if (permitted) {
-      void reply.header('Access-Control-Allow-Origin', anyOrigin ? '*' : origin);
-      void reply.header('Access-Control-Expose-Headers', EXPOSE_HEADERS);
-    }
+    const { permitted, headers } = headersFor(request.headers.origin);
+    void reply.headers(headers);
     if (request.method !== 'OPTIONS' || !request.headers['access-control-request-method']) return false;
     const methods = methodsOf(request.url);
     if (!methods) return false;
@@ -40,5 +29,28 @@ export function createCors(allowedOrigins: string, methodsOf: (url: string) => s
     }
     void reply.code(204).send();
     return true;
+  };
+}
+
+/**
+ * The CORS headers of every answer to a request from `origin` (also those refused before Fastify reads them:
+ * early-admission.ts), and whether that origin is allowed.
+ */
+export function corsHeaders(allowedOrigins: string) {
+  const anyOrigin = allowedOrigins.trim() === '*';
+  const allowed = new Set(
+    allowedOrigins
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
+  );
+  return (origin: string | undefined): { permitted: boolean; headers: Record<string, string> } => {
+    const permitted = origin !== undefined && (anyOrigin || allowed.has(origin));
+    const headers: Record<string, string> = anyOrigin ? {} : { Vary: 'Origin' };
+    if (permitted) {
+      headers['Access-Control-Allow-Origin'] = anyOrigin ? '*' : origin;
+      headers['Access-Control-Expose-Headers'] = EXPOSE_HEADERS;
+    }
+    return { permitted, headers };
   };
 }

@@ -17,9 +17,29 @@ const http = instruments((meter) => ({
 /** The envelope's code comes first in `error` ({"error":{"type":…,"code":"…"): no JSON parse needed. */
 const ERROR_CODE = /"code":"([A-Z_]+)"/;
 
+/** One answered request: its route's template (`/v1/contacts/{id}`, or `unmatched`), never the URL. */
+export interface AnsweredRequest {
+  route: string;
+  method: string;
+  status: number;
+  /** The catalogue's code of a 4xx/5xx answer. */
+  errorCode?: string;
+  seconds: number;
+}
+
+export function recordAnswer({ route, method, status, errorCode, seconds }: AnsweredRequest): void {
+  http().duration.record(seconds, {
+    http_route: route,
+    http_request_method: method,
+    http_response_status_code: status,
+    ...(errorCode ? { error_code: errorCode } : {}),
+  });
+  if (errorCode === 'RATE_LIMITED') http().rateLimited.add(1);
+}
+
 /**
- * Records every answered request. Labels stay bounded: the route's template (`/v1/contacts/{id}`, `unmatched`
- * when no route matched), never the URL; the error code only when it is one of the catalogue's.
+ * Records every request Fastify answered (early-admission.ts records those refused before). Labels stay bounded:
+ * the route's template, never the URL; the error code only when it is one of the catalogue's.
  */
 export function measureRequests(app: FastifyInstance): void {
   const errorCodes = new WeakMap<FastifyRequest, string>();
@@ -33,13 +53,12 @@ export function measureRequests(app: FastifyInstance): void {
   app.addHook('onResponse', async (request, reply) => {
     const template = request.routeOptions.url;
     if (template && isProbe(template)) return;
-    const errorCode = errorCodes.get(request);
-    http().duration.record(reply.elapsedTime / 1000, {
-      http_route: template ? template.replace(/:(\w+)/g, '{$1}') : 'unmatched',
-      http_request_method: request.method,
-      http_response_status_code: reply.statusCode,
-      ...(errorCode ? { error_code: errorCode } : {}),
+    recordAnswer({
+      route: template ? template.replace(/:(\w+)/g, '{$1}') : 'unmatched',
+      method: request.method,
+      status: reply.statusCode,
+      errorCode: errorCodes.get(request),
+      seconds: reply.elapsedTime / 1000,
     });
-    if (errorCode === 'RATE_LIMITED') http().rateLimited.add(1);
   });
 }

@@ -1,5 +1,5 @@
 import type { AppError } from '@crm/shared/core';
-import type { FastifyReply } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import { errorBody } from '../http/envelope';
 
 const MARK = 'request-id-goes-here';
@@ -8,20 +8,25 @@ const MARK = 'request-id-goes-here';
 const rendered = new WeakMap<AppError, { head: string; tail: string }>();
 
 /**
- * Answers `error` (a refusal made once and reused, e.g. a bulkhead's) in the public envelope with its Retry-After,
- * from JSON rendered the first time: a flood of refusals costs no serialization and no allocation beyond the body.
+ * Answers `error` (a refusal made once and reused, e.g. a bulkhead's) in the public envelope with its Retry-After and
+ * `headers`, on the raw response (early-admission.ts answers before Fastify has read the request), from JSON
+ * rendered the first time: a flood of refusals costs no serialization and no allocation beyond the body.
  */
-export function sendRefusal(reply: FastifyReply, error: AppError): FastifyReply {
+export function writeRefusal(response: ServerResponse, error: AppError, requestId: string, headers: Record<string, string>): void {
   let parts = rendered.get(error);
   if (!parts) {
     const [head = '', tail = ''] = JSON.stringify(errorBody(error, MARK)).split(JSON.stringify(MARK));
     parts = { head, tail };
     rendered.set(error, parts);
   }
+  const body = parts.head + JSON.stringify(requestId) + parts.tail;
   const retryAfter = error.details?.retry_after_seconds;
-  if (typeof retryAfter === 'number') void reply.header('Retry-After', String(retryAfter));
-  return reply
-    .code(error.httpStatus)
-    .type('application/json; charset=utf-8')
-    .send(parts.head + JSON.stringify(reply.request.id) + parts.tail);
+  response.writeHead(error.httpStatus, {
+    ...headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'X-Request-Id': requestId,
+    ...(typeof retryAfter === 'number' ? { 'Retry-After': String(retryAfter) } : {}),
+  });
+  response.end(body);
 }

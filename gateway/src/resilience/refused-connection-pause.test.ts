@@ -2,12 +2,12 @@ import Fastify from 'fastify';
 import { Agent, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { pauseRefusedConnections } from './refused-connection-pause';
+import { connectionPause, pauseRefusedConnections } from './refused-connection-pause';
 
 /** A server whose / answers 429 with Retry-After: 1 while `refusing`, else 200; `received` counts what it has read. */
 async function server(afterRefusals: number, random?: () => number) {
   const app = Fastify();
-  pauseRefusedConnections(app, { afterRefusals, maxMs: 1_000, random });
+  pauseRefusedConnections(app, connectionPause({ afterRefusals, maxMs: 1_000, random }));
   const state = { refusing: true, received: 0 };
   app.get('/', async (_request, reply) => {
     state.received += 1;

@@ -25,15 +25,23 @@ const streaks = new WeakMap<Socket, number>();
  * (Behind a proxy that pools its connections to the gateway among clients, another client's request sent on a paused
  * connection waits too: there, set a larger `afterRefusals`, or 0.)
  */
-export function pauseRefusedConnections(app: FastifyInstance, options: RefusedConnectionPause): void {
-  if (options.afterRefusals <= 0 || options.maxMs <= 0) return;
-  const random = options.random ?? Math.random;
+export function pauseRefusedConnections(app: FastifyInstance, afterAnswer: AfterAnswer): void {
   app.addHook('onResponse', (request, reply, done) => {
-    const socket = request.raw.socket;
-    const retryAfterSeconds = Number(reply.getHeader('retry-after'));
-    if ((reply.statusCode !== 429 && reply.statusCode !== 503) || !(retryAfterSeconds > 0)) {
+    afterAnswer(request.raw.socket, reply.statusCode, Number(reply.getHeader('retry-after')));
+    done();
+  });
+}
+
+/** Told of each answer sent on `socket` (also those sent before Fastify: early-admission.ts). */
+export type AfterAnswer = (socket: Socket, status: number, retryAfterSeconds: number) => void;
+
+export function connectionPause(options: RefusedConnectionPause): AfterAnswer {
+  if (options.afterRefusals <= 0 || options.maxMs <= 0) return () => undefined;
+  const random = options.random ?? Math.random;
+  return (socket, status, retryAfterSeconds) => {
+    if ((status !== 429 && status !== 503) || !(retryAfterSeconds > 0)) {
       streaks.delete(socket);
-      return done();
+      return;
     }
     const streak = (streaks.get(socket) ?? 0) + 1;
     streaks.set(socket, streak);
@@ -42,6 +50,5 @@ export function pauseRefusedConnections(app: FastifyInstance, options: RefusedCo
       socket.pause();
       setTimeout(() => socket.resume(), pauseMs * (0.5 + random() / 2)).unref();
     }
-    done();
-  });
+  };
 }
