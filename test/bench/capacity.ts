@@ -85,6 +85,8 @@ export interface CapacityFigures {
   overload_cpu?: CpuShare['cpu_percent'];
   /** With CAPACITY_PROFILE=1: where the light organization's requests waited under overload. */
   light_wait_profile?: WaitProfile;
+  /** The same, of the requests that began in the overload's first second. */
+  light_wait_profile_first_second?: WaitProfile;
 }
 
 /** Answers with a 5xx status among `statuses` (answers by status). */
@@ -219,7 +221,9 @@ async function main(): Promise<void> {
     const goodput = heavy.goodput + lightLoad.goodput;
     // The span files are written every 200 ms: wait for the last ones.
     if (profile) await sleep(2_000);
-    const lightWait = profile ? waitProfile(own.logDir, LIGHT_PATH.split('?')[1] ?? '', overloadFrom, Date.now()) : undefined;
+    const lightTarget = LIGHT_PATH.split('?')[1] ?? '';
+    const lightWait = profile ? waitProfile(own.logDir, lightTarget, overloadFrom, Date.now()) : undefined;
+    const lightWaitFirst = profile ? waitProfile(own.logDir, lightTarget, overloadFrom, overloadFrom + 1_000) : undefined;
     const figures: CapacityFigures = {
       measured_at: new Date().toISOString(),
       machine: machineInfo(),
@@ -236,6 +240,7 @@ async function main(): Promise<void> {
       overload_cpu: overloadCpu,
       goodput_ratio: capacity.goodput > 0 ? round(goodput / capacity.goodput, 2) : null,
       ...(lightWait ? { light_wait_profile: lightWait } : {}),
+      ...(lightWaitFirst ? { light_wait_profile_first_second: lightWaitFirst } : {}),
     };
     writeResult('capacity', figures);
     console.table({
@@ -255,6 +260,8 @@ async function main(): Promise<void> {
     if (lightWait) {
       log(`light requests traced: ${lightWait.requests}; where they waited (ms):`);
       console.table(lightWait.segments);
+      log(`of them in the overload's first second: ${lightWaitFirst?.requests}`);
+      console.table(lightWaitFirst?.segments);
     }
   } finally {
     await own.stop();

@@ -59,14 +59,15 @@ export function capacitySection({ capacity: figures }: BenchResults): string[] {
     } Runs side by side and what the profile says: [docs/capacity.md](docs/capacity.md) ("Measured").`,
     '',
     ...waitSection(figures.light_wait_profile),
+    ...waitSection(figures.light_wait_profile_first_second, "of them, those begun in the overload's first second"),
   ];
 }
 
 /** With CAPACITY_PROFILE=1 (spans on, which costs CPU): where the other organization's requests waited. */
-function waitSection(profile: WaitProfile | undefined): string[] {
+function waitSection(profile: WaitProfile | undefined, which = 'answered requests'): string[] {
   if (!profile) return [];
   return [
-    `Traced run (\`CAPACITY_PROFILE=1\`): where the other organization's ${profile.requests} answered requests spent their time, ms.`,
+    `Traced run (\`CAPACITY_PROFILE=1\`): where the other organization's ${profile.requests} ${which} spent their time, ms.`,
     '',
     '| segment | p50 | p99 |',
     '|---|---|---|',
