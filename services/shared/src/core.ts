@@ -4,6 +4,7 @@
  */
 export * from './concurrency/fair-scheduler';
 export * from './concurrency/ttl-cache';
+export * from './concurrency/approximate-totals';
 export * from './concurrency/with-timeout';
 export * from './errors/app-error';
 export * from './errors/catalogue';

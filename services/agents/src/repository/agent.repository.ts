@@ -1,4 +1,4 @@
-import { type PageRequest, RevisionedRecords, type Storage, type StoreFilter, TtlCache } from '@crm/shared';
+import { type PageRequest, RevisionedRecords, type Storage, type StoreFilter, approximateTotals } from '@crm/shared';
 import type { AgentStrategy, AgentType, Channel, Weekday } from '@crm/shared/schemas';
 import { Schema } from 'mongoose';
 
@@ -84,7 +84,7 @@ export function createAgentRepository(storage: Storage) {
   const agents = new RevisionedRecords<AgentRecord>(storage, { model: 'Agent', schema, what: 'AI agent' });
   const Agent = agents.model;
   const Slots = storage.connection.model<SlotsDoc>('ActivationSlots', slotsSchema);
-  const totals = new TtlCache<number>(2_000);
+  const totals = approximateTotals();
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
 
   return {

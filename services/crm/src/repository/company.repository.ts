@@ -7,7 +7,7 @@ import {
   searchFields,
   type Storage,
   type StoreFilter,
-  TtlCache,
+  approximateTotals,
 } from '@crm/shared';
 import { Schema } from 'mongoose';
 
@@ -96,8 +96,9 @@ export function createCompanyRepository(storage: Storage) {
     deriveVersion: 'search-1',
   });
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
-  // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
-  const totals = new TtlCache<number>(5_000);
+  // meta.total may be approximate (spec §8): seconds old (longer for large organizations: approximate-totals.ts),
+  // refreshed at once after this process's writes.
+  const totals = approximateTotals();
 
   return {
     collection: companies.collection,

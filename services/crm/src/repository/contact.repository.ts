@@ -11,6 +11,7 @@ import {
   type Storage,
   type StoreFilter,
   TtlCache,
+  approximateTotals,
 } from '@crm/shared';
 import { type ClientSession, Schema } from 'mongoose';
 import type { LinkBranch } from './links.repository';
@@ -184,8 +185,9 @@ export function createContactRepository(storage: Storage) {
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
   // A contact claimed by a merge in progress reads as merged already (lists still show it until it is deleted).
   const current = (orgId: string) => ({ ...live(orgId), merging_into: null });
-  // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
-  const totals = new TtlCache<number>(5_000);
+  // meta.total may be approximate (spec §8): seconds old (longer for large organizations: approximate-totals.ts),
+  // refreshed at once after this process's writes.
+  const totals = approximateTotals();
 
   return {
     collection: contacts.collection,

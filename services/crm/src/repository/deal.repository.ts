@@ -8,7 +8,7 @@ import {
   searchFields,
   type Storage,
   type StoreFilter,
-  TtlCache,
+  approximateTotals,
 } from '@crm/shared';
 import { type ClientSession, Schema } from 'mongoose';
 
@@ -133,8 +133,9 @@ export function createDealRepository(storage: Storage) {
     deriveVersion: 'search-1',
   });
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
-  // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
-  const totals = new TtlCache<number>(5_000);
+  // meta.total may be approximate (spec §8): seconds old (longer for large organizations: approximate-totals.ts),
+  // refreshed at once after this process's writes.
+  const totals = approximateTotals();
 
   /** Open live deals grouped by one field, in one aggregation: the totals of funnels and stages (catalogue §3). */
   async function openTotals(orgId: string, field: 'stage_id', ids: string[]): Promise<Map<string, Totals>> {

@@ -1,4 +1,12 @@
-import { type Order, type OutboxEntry, type PageRequest, RecordStore, type Storage, type StoreFilter, TtlCache } from '@crm/shared';
+import {
+  type Order,
+  type OutboxEntry,
+  type PageRequest,
+  RecordStore,
+  type Storage,
+  type StoreFilter,
+  approximateTotals,
+} from '@crm/shared';
 import { type ClientSession, Schema } from 'mongoose';
 
 export type TaskStatus = 'open' | 'completed';
@@ -106,8 +114,9 @@ export function createTaskRepository(storage: Storage, options: { overdueAfterMs
   // An overdue alarm waits for the task's due alarm: task.due always comes first.
   const armed = (alarm: TaskAlarm) => ({ status: 'open', deleted_at: null, ...(alarm === 'overdue' ? { due_alarm_at: null } : {}) });
   const live = (orgId: string) => ({ org_id: orgId, deleted_at: null });
-  // meta.total may be approximate (spec §8): a few seconds old, refreshed at once after this process's writes.
-  const totals = new TtlCache<number>(5_000);
+  // meta.total may be approximate (spec §8): seconds old (longer for large organizations: approximate-totals.ts),
+  // refreshed at once after this process's writes.
+  const totals = approximateTotals();
 
   return {
     collection: tasks.collection,

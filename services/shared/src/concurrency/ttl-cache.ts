@@ -6,8 +6,12 @@
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: Promise<V>; expiresAt: number }>();
 
+  /**
+   * @param ttlMs how long a value stays in use, from when its computation began; or a function of the value (the
+   *   value is shared by every caller while it is being computed, then kept that long).
+   */
   constructor(
-    private readonly ttlMs: number,
+    private readonly ttlMs: number | ((value: V) => number),
     private readonly maxEntries = 10_000,
   ) {}
 
@@ -17,8 +21,17 @@ export class TtlCache<V> {
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     // Promise.resolve subscribes once: a thenable such as a mongoose query runs exactly once.
     const value = Promise.resolve(compute());
-    this.entries.set(key, { value, expiresAt: now + this.ttlMs });
-    value.catch(() => this.entries.delete(key));
+    const { ttlMs } = this;
+    const entry = { value, expiresAt: typeof ttlMs === 'number' ? now + ttlMs : Infinity };
+    this.entries.set(key, entry);
+    value.then(
+      (computed) => {
+        if (typeof ttlMs !== 'number') entry.expiresAt = now + ttlMs(computed);
+      },
+      () => {
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+      },
+    );
     return value;
   }
 

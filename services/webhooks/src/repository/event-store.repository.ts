@@ -1,4 +1,4 @@
-import { type PageRequest, RecordStore, type Storage, type StoreFilter, TtlCache } from '@crm/shared';
+import { type PageRequest, RecordStore, type Storage, type StoreFilter, approximateTotals } from '@crm/shared';
 import { Schema } from 'mongoose';
 
 /** One consumed event, kept for GET /v1/events and replays. `body` is the exact body webhooks receive. */
@@ -55,8 +55,8 @@ export type EventStoreRepository = ReturnType<typeof createEventStoreRepository>
 
 export function createEventStoreRepository(storage: Storage) {
   const events = new RecordStore<StoredEventRecord>(storage, { model: 'StoredEvent', schema: storedEventSchema, what: 'event' });
-  // meta.total may be approximate (spec §8): a few seconds old.
-  const totals = new TtlCache<number>(5_000);
+  // meta.total may be approximate (spec §8): seconds old, longer for large organizations (approximate-totals.ts).
+  const totals = approximateTotals();
   return {
     /** Stores a batch of consumed events in one round trip; those stored before are skipped. */
     store: (records: StoredEventRecord[]) => events.insertManyNew(records),
