@@ -3,28 +3,17 @@
  * 'connect' by one cheap request each, then on 'run' each calls the request again as soon as answered (a refusal is
  * answered at once and called again: clients that never back off) until the run's end.
  */
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import type { FloodAnswers, FloodCommand, FloodSetup } from './flood';
+import { send } from './paced-load';
 
 const setup = JSON.parse(process.env.FLOOD_SETUP ?? '{}') as FloodSetup;
 const url = new URL(setup.baseUrl);
 const agent = new Agent({ keepAlive: true, maxSockets: setup.clients, maxFreeSockets: setup.clients });
 
-/** One request on the pool; resolves with the status once the whole answer has been read. */
-function send(method: string, path: string, headers: Record<string, string> = {}): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ agent, host: url.hostname, port: url.port, method, path, headers }, (answer) => {
-      answer.on('end', () => resolve(answer.statusCode ?? 0)).resume();
-      answer.on('error', reject);
-    });
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
-}
-
 /** Every client's connection, each opened by one request of `setup.connectPath` (not part of the flood). */
 async function connect(): Promise<void> {
-  await Promise.all(Array.from({ length: setup.clients }, () => send('GET', setup.connectPath)));
+  await Promise.all(Array.from({ length: setup.clients }, () => send(agent, url, { method: 'GET', path: setup.connectPath })));
 }
 
 async function run(seconds: number): Promise<FloodAnswers> {
@@ -37,7 +26,7 @@ async function run(seconds: number): Promise<FloodAnswers> {
     while (performance.now() < end) {
       const sent = performance.now();
       try {
-        const status = await send(setup.request.method, setup.request.path, setup.request.headers);
+        const status = await send(agent, url, setup.request);
         // An answer after the run's end is not counted, as autocannon counts none.
         if (performance.now() > end) return;
         statuses[status] = (statuses[status] ?? 0) + 1;

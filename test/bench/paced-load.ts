@@ -95,8 +95,8 @@ export async function openPool(baseUrl: string, request: LoadOptions['request'],
   return agent;
 }
 
-/** One request on the pool; resolves with the status once the whole answer has been read. */
-function send(agent: Agent, url: URL, request: LoadOptions['request']): Promise<number> {
+/** One request on the pool; resolves with the status once the whole answer has been read (also flood.worker.ts's). */
+export function send(agent: Agent, url: URL, request: LoadOptions['request']): Promise<number> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
       { agent, host: url.hostname, port: url.port, method: request.method, path: request.path, headers: request.headers },
