@@ -42,9 +42,11 @@ async function startOfWindow(): Promise<void> {
   await new Promise((done) => setTimeout(done, windowMs - (Date.now() % windowMs) + 20));
 }
 
-/** `count` requests with `key`, alternating between the two replicas, all in flight at once. */
-const burst = (key: string, count: number): Promise<Answer[]> =>
-  Promise.all(Array.from({ length: count }, (_, index) => get(replicas[index % 2]!.baseUrl, key)));
+/** `count` requests with `key` to one replica, all in flight at once. */
+const burst = (replica: number, key: string, count: number): Promise<Answer[]> =>
+  Promise.all(Array.from({ length: count }, () => get(replicas[replica]!.baseUrl, key)));
+
+const withStatus = (answers: Answer[], status: number): Answer[] => answers.filter((answer) => answer.status === status);
 
 describe('rate limits shared by the gateway replicas', () => {
   it(
@@ -53,15 +55,20 @@ describe('rate limits shared by the gateway replicas', () => {
     async () => {
       const org = await createTestOrg();
       await startOfWindow();
-      const answers = await burst(org.key, 3 * KEY_QUOTA);
-      const admitted = answers.filter((answer) => answer.status === 200);
-      const refused = answers.filter((answer) => answer.status === 429);
-      // Each replica counting alone would admit 2 × KEY_QUOTA.
+      // Three bursts, one replica at a time, so that which replica reaches the shared count first is decided by the
+      // test, not by timing: each replica counting alone would admit every request of the second and third bursts.
+      const half = KEY_QUOTA / 2;
+      const first = await burst(0, org.key, half);
+      const second = await burst(1, org.key, KEY_QUOTA);
+      const third = await burst(0, org.key, KEY_QUOTA);
+      expect(withStatus(first, 200)).toHaveLength(half);
+      expect(withStatus(second, 200)).toHaveLength(half);
+      expect(withStatus(second, 429)).toHaveLength(KEY_QUOTA - half);
+      expect(withStatus(third, 429)).toHaveLength(KEY_QUOTA);
+      const answers = [...first, ...second, ...third];
+      const admitted = withStatus(answers, 200);
+      const refused = withStatus(answers, 429);
       expect(admitted).toHaveLength(KEY_QUOTA);
-      expect(refused).toHaveLength(2 * KEY_QUOTA);
-      // Both replicas admitted some and refused some: the count is shared, not one replica doing all the work.
-      for (const replica of [0, 1])
-        expect(answers.filter((answer, index) => index % 2 === replica && answer.status === 200).length).toBeGreaterThan(0);
 
       const one = refused[0]!;
       expect(one.body.error).toMatchObject({ type: 'rate_limited', code: 'RATE_LIMITED', details: { policy: 'key', limit: KEY_QUOTA } });
@@ -91,12 +98,12 @@ describe('rate limits shared by the gateway replicas', () => {
     const second = await org.keyWith(['read:companies']);
     const other = await createTestOrg();
     await startOfWindow();
-    const first = await burst(org.key, KEY_QUOTA);
-    expect(first.filter((answer) => answer.status === 200)).toHaveLength(KEY_QUOTA);
+    const first = await burst(0, org.key, KEY_QUOTA);
+    expect(withStatus(first, 200)).toHaveLength(KEY_QUOTA);
 
     // The second key has its own KEY_QUOTA, but the organization only ORG_QUOTA - KEY_QUOTA left.
-    const answers = await burst(second.key, KEY_QUOTA);
-    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(ORG_QUOTA - KEY_QUOTA);
+    const answers = await burst(1, second.key, KEY_QUOTA);
+    expect(withStatus(answers, 200)).toHaveLength(ORG_QUOTA - KEY_QUOTA);
     const refused = answers.find((answer) => answer.status === 429)!;
     expect(refused.body.error).toMatchObject({ code: 'RATE_LIMITED', details: { policy: 'org', limit: ORG_QUOTA } });
     expect(refused.headers.get('ratelimit')).toMatch(/^"org";r=0;t=\d+$/);
