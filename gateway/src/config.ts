@@ -137,15 +137,7 @@ export const gatewayConfig = z
     HTTP_LISTEN_BACKLOG: z.coerce.number().int().min(1).default(4_096),
     /** Where clients reach this API (the OpenAPI document's server); default: the listener's own address. */
     PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-    /**
-     * Diagnostics: answer a request's database commands (gateway + services) in `X-Db-Commands` and its gRPC bytes in
-     * `X-Grpc-Bytes`: `true` for every request, `on-request` only for requests that send `X-Db-Commands: 1` (the
-     * others cost nothing extra, so a benchmark can probe while it loads).
-     */
-    EXPOSE_DB_COMMANDS: z
-      .enum(['true', 'false', 'on-request'])
-      .default('false')
-      .transform((value) => ({ true: 'all', false: 'off', 'on-request': 'asked' })[value] as 'all' | 'off' | 'asked'),
+    EXPOSE_DB_COMMANDS: commonEnv.EXPOSE_DB_COMMANDS,
   })
   .refine((config) => config.NODE_ENV !== 'production' || config.CURSOR_SECRET !== undefined, {
     path: ['CURSOR_SECRET'],

@@ -12,7 +12,7 @@ import { RateLimitStore } from './plugins/rate-limit.store';
 async function main(): Promise<void> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const metrics = await startMetricsEndpoint({ host: config.METRICS_HOST, port: config.METRICS_PORT });
-  const mongo = await connectMongoClient(config.MONGODB_URI);
+  const mongo = await connectMongoClient(config.MONGODB_URI, { monitorCommands: config.EXPOSE_DB_COMMANDS !== 'off' });
   const idempotency = new IdempotencyStore(mongo.db(config.GATEWAY_DB_NAME), {
     ttlMs: config.IDEMPOTENCY_TTL_HOURS * 3_600_000,
     errorTtlMs: config.IDEMPOTENCY_ERROR_TTL_MINUTES * 60_000,

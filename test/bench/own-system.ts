@@ -59,6 +59,12 @@ export async function startOwnSystem(options: {
   envFor?: SystemOptions['envFor'];
   /** Every process writes its spans to `<logDir>/<process>.jsonl`. */
   traces?: boolean;
+  /**
+   * The gateway answers a request's database commands and gRPC bytes when the request asks (EXPOSE_DB_COMMANDS
+   * `on-request`): the route-cost probes of `npm run bench`. Off otherwise, as in production — it turns on the
+   * driver's command monitoring in every process, which costs CPU on every command.
+   */
+  diagnostics?: boolean;
 }): Promise<OwnSystem> {
   const stack = await startLocalStack();
   const namespace = `bench${Date.now().toString(36)}`;
@@ -86,8 +92,7 @@ export async function startOwnSystem(options: {
       WEBHOOK_CONSUMER_GROUP: `webhooks-${namespace}`,
       // BENCH_WEBHOOK_PAUSE_AFTER_FAILURES: a high value keeps the isolation run's failing subscriptions failing.
       WEBHOOK_PAUSE_AFTER_FAILURES: process.env.BENCH_WEBHOOK_PAUSE_AFTER_FAILURES ?? '10',
-      // Only the probes sent with X-Db-Commands: 1 are counted; the load pays nothing for it.
-      EXPOSE_DB_COMMANDS: 'on-request',
+      ...(options.diagnostics ? { EXPOSE_DB_COMMANDS: 'on-request' } : {}),
     },
     envFor: options.envFor,
     tracesDir: options.traces ? logDir : undefined,

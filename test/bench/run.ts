@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   // Timing figures need a quiet machine: the load average says whether it was (2 cores: above 2, others ran).
   const loadAtStart = loadavg()[0] ?? NaN;
   log(`starting a system of ${config.crmReplicas} crm + ${config.webhooksReplicas} webhooks replicas on the local stack`);
-  const own = await startOwnSystem({ crmReplicas: config.crmReplicas, webhooksReplicas: config.webhooksReplicas });
+  const own = await startOwnSystem({ crmReplicas: config.crmReplicas, webhooksReplicas: config.webhooksReplicas, diagnostics: true });
   const servers: BenchServer[] = [];
   try {
     const seeded = await seed(own, config);

@@ -37,7 +37,7 @@ async function open(checkout: string, index: number): Promise<Crm> {
   const { createDeps } = await import(`${root}services/crm/src/wiring.ts`);
   const { createNote } = await import(`${root}services/crm/src/domain/notes.ts`);
   const { createDeal } = await import(`${root}services/crm/src/domain/deals.ts`);
-  const storage = await shared.connectStorage(process.env.MONGODB_URI, `probe_write_counts_${index}`);
+  const storage = await shared.connectStorage(process.env.MONGODB_URI, `probe_write_counts_${index}`, { monitorCommands: true });
   await storage.connection.dropDatabase();
   let commands = 0;
   storage.connection.getClient().on('commandStarted', () => commands++);

@@ -122,8 +122,8 @@ describe('keyset pages read in windows', () => {
   const all: Row[] = [];
 
   beforeAll(async () => {
-    windowed = await connectStorage(testSystem().env.MONGODB_URI ?? '', dbName);
-    const other = await connectStorage(testSystem().env.MONGODB_URI ?? '', dbName);
+    windowed = await connectStorage(testSystem().env.MONGODB_URI ?? '', dbName, { monitorCommands: true });
+    const other = await connectStorage(testSystem().env.MONGODB_URI ?? '', dbName, { monitorCommands: true });
     // The same server read as MongoDB is: one plain keyset query per page.
     plainConnection = createStorage(other.connection, other.store && { ...other.store, readsWholeMatch: false });
     windowedRows = recordsOf(windowed);

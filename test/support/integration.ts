@@ -21,11 +21,11 @@ export const REQUIRED_SETTINGS = { LOG_LEVEL: 'silent', SERVICE_TOKEN_SECRET: 'i
 export const uniqueName = (what: string): string => `${inject('integration').namespace}_${what}_${randomUUID().slice(0, 8)}`;
 
 /**
- * A fresh database of the real server, opened as a service opens its own (capabilities checked, commands
- * counted), with `requires` as messaging asks for transactions. Close it in afterAll; the run drops it.
+ * A fresh database of the real server, opened as a service opens its own with diagnostics on (capabilities
+ * checked, commands counted), with `requires` as messaging asks for transactions. Close it in afterAll; the run drops it.
  */
 export function testStorage(what: string, options: { requires?: Array<'transactions'> } = {}): Promise<Storage> {
-  return connectStorage(inject('integration').MONGODB_URI, uniqueName(what), options);
+  return connectStorage(inject('integration').MONGODB_URI, uniqueName(what), { ...options, monitorCommands: true });
 }
 
 /** The real Kafka, with a fresh topic of this run. */

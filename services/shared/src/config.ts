@@ -89,6 +89,16 @@ export const commonEnv = {
   // Prometheus metrics (OpenTelemetry's Prometheus exporter) on METRICS_HOST:METRICS_PORT/metrics; 0 turns them off.
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   METRICS_PORT: envPort(9464),
+  /**
+   * Diagnostics: answer a request's database commands (gateway + services) in `X-Db-Commands` and its gRPC bytes in
+   * `X-Grpc-Bytes`: `true` for every request, `on-request` only for requests that send `X-Db-Commands: 1`. Either
+   * turns on the driver's command monitoring in the process (mongo/client.ts), which costs CPU on every command:
+   * for tests and benchmarks, not production.
+   */
+  EXPOSE_DB_COMMANDS: z
+    .enum(['true', 'false', 'on-request'])
+    .default('false')
+    .transform((value) => ({ true: 'all', false: 'off', 'on-request': 'asked' })[value] as 'all' | 'off' | 'asked'),
 };
 
 /** OpenTelemetry, read with the rest of a process's configuration (telemetry/start.ts). */

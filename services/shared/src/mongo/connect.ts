@@ -1,5 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
-import { CLIENT_OPTIONS, prepareClient } from './client';
+import { clientOptions, prepareClient, type ClientChoices } from './client';
 import type { StoreCapability, StoreDescription } from './store';
 
 // Mongoose keeps a stack trace of every query, read only to explain a query run twice (ours never are): its
@@ -13,9 +13,9 @@ mongoose.set('skipOriginalStackTraces', true);
 export async function connectMongo(
   uri: string,
   dbName: string,
-  options: { requires?: StoreCapability[] } = {},
+  options: { requires?: StoreCapability[] } & ClientChoices = {},
 ): Promise<Connection & { store: StoreDescription }> {
-  const connection = mongoose.createConnection(uri, { ...CLIENT_OPTIONS, dbName, autoIndex: true });
+  const connection = mongoose.createConnection(uri, { ...clientOptions(options), dbName, autoIndex: true });
   try {
     await connection.asPromise();
     return Object.assign(connection, { store: await prepareClient(connection.getClient(), options.requires ?? []) });

@@ -1,5 +1,6 @@
 import type { ClientSession, Connection } from 'mongoose';
 import { OutboxSignal, type WrittenRecord } from '../outbox/outbox-signal';
+import type { ClientChoices } from './client';
 import { connectMongo } from './connect';
 import type { StoreCapability, StoreDescription } from './store';
 import { runTransaction } from './transaction';
@@ -60,7 +61,11 @@ export function createStorage(connection: Connection, store?: StoreDescription):
 }
 
 /** Opens a service's own database (connect.ts) as a Storage. */
-export async function connectStorage(uri: string, dbName: string, options: { requires?: StoreCapability[] } = {}): Promise<Storage> {
+export async function connectStorage(
+  uri: string,
+  dbName: string,
+  options: { requires?: StoreCapability[] } & ClientChoices = {},
+): Promise<Storage> {
   const connection = await connectMongo(uri, dbName, options);
   return createStorage(connection, connection.store);
 }

@@ -20,7 +20,9 @@ export async function bootstrap<C extends ServiceConfig, D>(name: string, config
   const logger = createLogger(name, config.LOG_LEVEL);
   const metrics = await startMetricsEndpoint({ host: config.METRICS_HOST, port: config.METRICS_PORT });
   const { name: dbName, requires } = service.database;
-  const storage = await startupRetry(logger, 'the database', () => connectStorage(config.MONGODB_URI, dbName, { requires }));
+  const storage = await startupRetry(logger, 'the database', () =>
+    connectStorage(config.MONGODB_URI, dbName, { requires, monitorCommands: config.EXPOSE_DB_COMMANDS !== 'off' }),
+  );
   const bus = new EventBus({ kafka: config, clientId: name, logger });
   // Every service makes sure the topic exists; replicas and services starting together may race to create it.
   await startupRetry(logger, 'the events topic', () =>
