@@ -1,7 +1,7 @@
 import type { BenchConfig } from './config';
 import { runLoad, type LoadRequest, type LoadResult } from './load';
 import type { Watched } from './proc-stats';
-import { cpuReading, probeRequest, type RouteCost } from './route-cost';
+import { cpuReading, type RouteCost } from './route-cost';
 
 export type Side = 'ceiling' | 'peer' | 'project';
 
@@ -25,8 +25,6 @@ export interface RouteScenario {
   request: LoadRequest;
   /** The processes whose CPU one request costs (the gateway, the service replicas, the database; the peer). */
   processes?: Watched[];
-  /** Whether the gateway answers X-Db-Commands to a probe (the project's side). */
-  probe?: boolean;
 }
 
 /** Warms the route up, then measures it at each client count, then (read routes) at half the best rate. */
@@ -46,10 +44,8 @@ export async function measureRoute(scenario: RouteScenario, config: BenchConfig,
     log(line(scenario, run));
     runs.push(run);
     if (cpu) {
-      const probed = scenario.probe
-        ? await probeRequest(scenario.baseUrl, scenario.request)
-        : { db_commands: null, commands: [], grpc_bytes: null };
-      cost = { cpu_ms_per_request: cpu.since(run.requests), ...probed };
+      // Commands and gRPC bytes of one request come from a system with diagnostics (run.ts: probeRouteSet).
+      cost = { cpu_ms_per_request: cpu.since(run.requests), db_commands: null, commands: [], grpc_bytes: null };
       log(
         `${scenario.side.padEnd(8)} ${scenario.route.padEnd(26)} CPU ms/request ${JSON.stringify(cost.cpu_ms_per_request)}  db commands ${cost.db_commands ?? '—'}  gRPC bytes ${JSON.stringify(cost.grpc_bytes)}`,
       );

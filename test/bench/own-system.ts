@@ -61,8 +61,8 @@ export async function startOwnSystem(options: {
   traces?: boolean;
   /**
    * The gateway answers a request's database commands and gRPC bytes when the request asks (EXPOSE_DB_COMMANDS
-   * `on-request`): the route-cost probes of `npm run bench`. Off otherwise, as in production — it turns on the
-   * driver's command monitoring in every process, which costs CPU on every command.
+   * `on-request`): the route-cost probes of `npm run bench`, on a system of their own. Off otherwise, as in
+   * production — it turns on the driver's command monitoring in every process, which costs CPU on every command.
    */
   diagnostics?: boolean;
 }): Promise<OwnSystem> {

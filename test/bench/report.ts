@@ -47,7 +47,7 @@ export function renderReport(results: BenchResults): string {
     '',
     '### Cost of one request',
     '',
-    `CPU of each process (user + system from /proc/<pid>/stat) over the ${Math.max(...run.config.clients)}-client run divided by its requests; the database server is shared with other users of the local stack. Database commands and gRPC bytes of one request from the gateway's diagnostics (X-Db-Commands, X-Grpc-Bytes; the smallest of 5 probes: cached key check and count).`,
+    `CPU of each process (user + system from /proc/<pid>/stat) over the ${Math.max(...run.config.clients)}-client run divided by its requests; the database server is shared with other users of the local stack. Database commands and gRPC bytes of one request from the gateway's diagnostics (X-Db-Commands, X-Grpc-Bytes; the smallest of 5 probes: cached key check and count), asked of a system of their own: diagnostics turn on the database driver's command monitoring, a cost on every command that the measured system, like production, does not pay.`,
     '',
     costTable(results.http.routes),
     '',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BenchConfig } from './config';
 import { measureRoute, type RouteFigures, type RouteScenario } from './http-scenarios';
+import { probeRequest, type RouteCost } from './route-cost';
 import type { Watched } from './proc-stats';
 
 export interface RouteTargets {
@@ -82,7 +83,7 @@ export function routeScenarios(targets: RouteTargets): RouteScenario[] {
     },
   ];
   return scenarios.map((scenario): RouteScenario => {
-    if (scenario.side === 'project') return { ...scenario, processes: targets.projectProcesses, probe: true };
+    if (scenario.side === 'project') return { ...scenario, processes: targets.projectProcesses };
     return scenario.side === 'peer' ? { ...scenario, processes: targets.peerProcesses } : scenario;
   });
 }
@@ -91,4 +92,14 @@ export async function measureRouteSet(targets: RouteTargets, config: BenchConfig
   const figures: RouteFigures[] = [];
   for (const scenario of routeScenarios(targets)) figures.push(await measureRoute(scenario, config, log));
   return figures;
+}
+
+export type ProbedCost = Pick<RouteCost, 'db_commands' | 'commands' | 'grpc_bytes'>;
+
+/** The database commands and gRPC bytes of one request of each project route, from a gateway with diagnostics on. */
+export async function probeRouteSet(targets: RouteTargets): Promise<Map<string, ProbedCost>> {
+  const probed = new Map<string, ProbedCost>();
+  for (const scenario of routeScenarios(targets))
+    if (scenario.side === 'project') probed.set(scenario.route, await probeRequest(scenario.baseUrl, scenario.request));
+  return probed;
 }

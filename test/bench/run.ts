@@ -17,7 +17,7 @@ import { stackProcesses, type Watched } from './proc-stats';
 import { renderReport } from './report';
 import { measureResources } from './resources';
 import { measuredCommit, readResults, writeResult } from './results';
-import { measureRouteSet } from './route-set';
+import { measureRouteSet, probeRouteSet, type ProbedCost } from './route-set';
 import { seedContacts, seedDeals } from './seed';
 import { measureScaleOut } from './scale-out';
 import { measureStartupIfPresent } from './startup-hook';
@@ -31,12 +31,14 @@ async function main(): Promise<void> {
   const started = Date.now();
   // Timing figures need a quiet machine: the load average says whether it was (2 cores: above 2, others ran).
   const loadAtStart = loadavg()[0] ?? NaN;
+  log('probing the commands of one request of each route on a system with diagnostics on');
+  const probed = await probeCosts(config);
   log(`starting a system of ${config.crmReplicas} crm + ${config.webhooksReplicas} webhooks replicas on the local stack`);
-  const own = await startOwnSystem({ crmReplicas: config.crmReplicas, webhooksReplicas: config.webhooksReplicas, diagnostics: true });
+  const own = await startOwnSystem({ crmReplicas: config.crmReplicas, webhooksReplicas: config.webhooksReplicas });
   const servers: BenchServer[] = [];
   try {
     const seeded = await seed(own, config);
-    await measureHttp(own, config, seeded, servers);
+    await measureHttp(own, config, seeded, servers, probed);
     // A development run that skips a part (BENCH_WEBHOOK_SCENARIOS=none, BENCH_STARTUP=0) keeps its last figures.
     if (config.webhookScenarios.length > 0) writeResult('webhooks', await measureWebhooks(own, config, log));
     for (const server of servers.splice(0)) await server.stop();
@@ -75,6 +77,21 @@ async function main(): Promise<void> {
   log(`written bench-results/*.json and BENCHMARKS.md in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
+/**
+ * The database commands and gRPC bytes of one request of each route, on a small system of its own with diagnostics
+ * on: they turn on the driver's command monitoring in every process (a CPU cost on every command), so the measured
+ * system runs without them, as production does.
+ */
+async function probeCosts(config: BenchConfig): Promise<Map<string, ProbedCost>> {
+  const own = await startOwnSystem({ crmReplicas: 1, webhooksReplicas: 1, diagnostics: true });
+  try {
+    const seeded = await seed(own, config);
+    return await probeRouteSet({ ceiling: '', peer: '', gateway: own.system.baseUrl, key: own.key, ...seeded });
+  } finally {
+    await own.stop();
+  }
+}
+
 async function seed(own: OwnSystem, config: BenchConfig): Promise<{ contactIds: string[]; dealIds: string[] }> {
   log(`seeding ${config.contacts} contacts (driver) and ${config.deals} deals (API)`);
   const contactIds = await seedContacts(own.contacts, own.orgId, config.contacts);
@@ -87,6 +104,7 @@ async function measureHttp(
   config: BenchConfig,
   seeded: { contactIds: string[]; dealIds: string[] },
   servers: BenchServer[],
+  probed: Map<string, ProbedCost>,
 ): Promise<void> {
   const logFile = (name: string) => resolve(own.logDir, `${name}.log`);
   servers.push(await startBenchServer('ceiling', 'bare.server.ts', {}, logFile('ceiling'), '/ping'));
@@ -116,7 +134,11 @@ async function measureHttp(
     config,
     log,
   );
-  writeResult('http', { routes });
+  const withProbes = routes.map((figures) => {
+    const cost = figures.side === 'project' ? probed.get(figures.route) : undefined;
+    return cost && figures.cost ? { ...figures, cost: { ...figures.cost, ...cost } } : figures;
+  });
+  writeResult('http', { routes: withProbes });
 }
 
 main().then(
