@@ -84,6 +84,12 @@ export const webhooksConfig = z
     WEBHOOK_ENDPOINT_QUEUE: positiveInt(2_000),
     /** Deliveries queued in memory in all, per replica. */
     WEBHOOK_QUEUE: positiveInt(20_000),
+    /**
+     * Attempts sent but not yet stored, per replica; at this many no attempt starts until the store caught up. The
+     * store records more slowly than a fast receiver answers: without a bound, the attempts waiting for it grew with
+     * the backlog being drained (about 1 KB each).
+     */
+    WEBHOOK_MAX_UNRECORDED: positiveInt(50_000),
     /** How long a replica owns a due delivery; must outlast one attempt, or another replica could send it too. */
     WEBHOOK_LEASE_MS: positiveInt(60_000, 500),
     /**

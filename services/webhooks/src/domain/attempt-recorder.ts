@@ -1,10 +1,10 @@
 import { isTransientError, type Logger } from '@crm/shared';
 import { ExponentialBackoff, handleWhen, retry } from 'cockatiel';
 import type { AttemptWrite } from '../repository/delivery-queue';
-import type { DeliveryRepository } from '../repository/delivery.repository';
+import type { DeliveryRepository, DeliveryStatus } from '../repository/delivery.repository';
 import type { HealthChange, WebhookRepository } from '../repository/webhook.repository';
 import type { AttemptResult } from './attempt-result';
-import { countAttempt, countPaused } from './delivery-metrics';
+import { countAttempt, countPaused, type DeliveryTrigger } from './delivery-metrics';
 
 export interface RecorderOptions {
   deliveries: DeliveryRepository;
@@ -20,10 +20,28 @@ export interface RecorderOptions {
   maxBatch?: number;
 }
 
+/**
+ * What the recorder keeps of an attempt until it is stored: its write and what the metrics and the pause rules
+ * need. Not the attempt itself: its delivery (with the body) and subscription would stay alive for as long as the
+ * store is behind the sends.
+ */
 interface Pending {
-  attempt: AttemptResult;
+  write: AttemptWrite;
+  status: DeliveryStatus;
+  durationMs: number;
+  trigger: DeliveryTrigger;
+  /** The subscription's monitoring input; null for a test send, which leaves it alone. */
+  health: AttemptHealth | null;
   done: () => void;
   failed: (error: unknown) => void;
+}
+
+interface AttemptHealth {
+  orgId: string;
+  webhookId: string;
+  failureReason: string | null;
+  gone: boolean;
+  at: Date;
 }
 
 /** A database blip must not turn into duplicate sends: the write is retried while the store is unavailable. */
@@ -49,8 +67,13 @@ export class AttemptRecorder {
 
   /** Resolves once the attempt is stored (or its lease was lost to another replica, which stores its own). */
   record(attempt: AttemptResult): Promise<void> {
+    const { delivery, webhook, outcome, result, trigger, at } = attempt;
+    const health = delivery.is_test
+      ? null
+      : { orgId: webhook.org_id, webhookId: webhook.id, failureReason: outcome.failureReason, gone: outcome.pauseSubscription, at };
+    const write = toWrite(attempt);
     return new Promise((done, failed) => {
-      this.batch.push({ attempt, done, failed });
+      this.batch.push({ write, status: outcome.status, durationMs: result.durationMs, trigger, health, done, failed });
       if (!this.writing) this.timer ??= setTimeout(() => void this.flush(), this.options.flushMs ?? 5);
     });
   }
@@ -79,15 +102,15 @@ export class AttemptRecorder {
 
   private async write(batch: Pending[]): Promise<void> {
     try {
-      const writes = batch.map(({ attempt }) => toWrite(attempt));
+      const writes = batch.map(({ write }) => write);
       const stored = await writeRetry.execute(() => this.options.deliveries.recordAttempts(this.options.owner, writes));
       if (stored < writes.length)
         this.options.logger.warn(
           { lost: writes.length - stored },
           'leases lost before attempts were recorded; the other replica records them',
         );
-      for (const { attempt } of batch) countAttempt(attempt.outcome.status, attempt.result.durationMs, attempt.trigger);
-      await this.applyHealth(batch.map(({ attempt }) => attempt).filter((attempt) => !attempt.delivery.is_test));
+      for (const { status, durationMs, trigger } of batch) countAttempt(status, durationMs, trigger);
+      await this.applyHealth(batch.flatMap(({ health }) => (health ? [health] : [])));
       for (const pending of batch) pending.done();
     } catch (error) {
       // The leases run out and the attempts are made again: receivers may see a duplicate, never a loss.
@@ -96,12 +119,12 @@ export class AttemptRecorder {
     }
   }
 
-  private async applyHealth(attempts: AttemptResult[]): Promise<void> {
+  private async applyHealth(attempts: AttemptHealth[]): Promise<void> {
     const changes = new Map<string, HealthChange & { gone: boolean }>();
-    for (const { webhook, outcome, at } of attempts) {
-      const change = changes.get(webhook.id) ?? {
-        orgId: webhook.org_id,
-        id: webhook.id,
+    for (const { orgId, webhookId, failureReason, gone, at } of attempts) {
+      const change = changes.get(webhookId) ?? {
+        orgId,
+        id: webhookId,
         reset: false,
         failures: 0,
         lastSuccessAt: null,
@@ -109,10 +132,10 @@ export class AttemptRecorder {
         lastFailureReason: null,
         gone: false,
       };
-      if (outcome.failureReason === null) Object.assign(change, { reset: true, failures: 0, lastSuccessAt: at });
-      else Object.assign(change, { failures: change.failures + 1, lastFailureAt: at, lastFailureReason: outcome.failureReason });
-      change.gone ||= outcome.pauseSubscription;
-      changes.set(webhook.id, change);
+      if (failureReason === null) Object.assign(change, { reset: true, failures: 0, lastSuccessAt: at });
+      else Object.assign(change, { failures: change.failures + 1, lastFailureAt: at, lastFailureReason: failureReason });
+      change.gone ||= gone;
+      changes.set(webhookId, change);
     }
     if (changes.size === 0) return;
     const failing = await this.options.webhooks.applyHealth([...changes.values()]);

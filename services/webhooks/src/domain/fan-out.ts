@@ -7,7 +7,8 @@ import { eventBody, newDelivery } from './event-body';
 /**
  * Deliveries per bulk insert. A fetched batch of a thousand events to twenty subscriptions is twenty thousand
  * deliveries: inserted at once, the first of them waited seconds for the last to be stored before it was sent.
- * In parts, each part is sent while the next is inserted.
+ * In parts, each part is sent while the next is inserted; each part is built only when the previous one is stored,
+ * so the fan-out holds one part in memory, not the batch's (20,000 records were 12 MB alive in a backlog's drain).
  */
 const INSERT_PART = 1_000;
 
@@ -28,13 +29,18 @@ export async function fanOut(deps: WebhookDeps, events: ConsumedEvent[], queue: 
 
   const now = deps.now();
   const lease = { owner: deps.owner, until: new Date(now.getTime() + deps.settings.leaseMs) };
-  const records: DeliveryRecord[] = [];
+  const webhookOf = new Map(subscriptions.map((webhook) => [webhook.id, webhook]));
+  const insert = async (part: DeliveryRecord[]) => {
+    const inserted = await deps.deliveries.insertNew(part);
+    if (inserted.length > 0) queue(inserted.map((delivery) => ({ delivery, webhook: webhookOf.get(delivery.webhook_id) })));
+  };
+  let part: DeliveryRecord[] = [];
   for (const { event, trace } of events) {
     const targets = (byOrg.get(event.org_id) ?? []).filter((webhook) => webhook.events.includes(event.type));
     if (targets.length === 0) continue;
     const body = eventBody(event);
     for (const webhook of targets) {
-      records.push(
+      part.push(
         newDelivery({
           webhook,
           eventId: event.id,
@@ -47,11 +53,11 @@ export async function fanOut(deps: WebhookDeps, events: ConsumedEvent[], queue: 
           lease,
         }),
       );
+      if (part.length === INSERT_PART) {
+        await insert(part);
+        part = [];
+      }
     }
   }
-  const webhookOf = new Map(subscriptions.map((webhook) => [webhook.id, webhook]));
-  for (let start = 0; start < records.length; start += INSERT_PART) {
-    const inserted = await deps.deliveries.insertNew(records.slice(start, start + INSERT_PART));
-    if (inserted.length > 0) queue(inserted.map((delivery) => ({ delivery, webhook: webhookOf.get(delivery.webhook_id) })));
-  }
+  if (part.length > 0) await insert(part);
 }

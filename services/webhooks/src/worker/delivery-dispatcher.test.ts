@@ -50,8 +50,15 @@ async function startReceiver() {
 const webhook = (id: string, orgId: string, url: string): WebhookRecord =>
   webhookRecord(orgId, { id, name: id, url, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
 
-/** A dispatcher over fake stores (the attempts are really sent): what it sends, and when, is the subject. */
-function dispatcherFor(webhooks: WebhookRecord[], limits: Partial<DispatcherLimits>) {
+/**
+ * A dispatcher over fake stores (the attempts are really sent): what it sends, and when, is the subject. With
+ * `recorder`, the attempts' records are stored when the test says so; `released` gets the ids given back.
+ */
+function dispatcherFor(
+  webhooks: WebhookRecord[],
+  limits: Partial<DispatcherLimits>,
+  fakes: { recorder?: WebhookDeps['recorder']; released?: string[] } = {},
+) {
   const byId = new Map(webhooks.map((record) => [record.id, record]));
   const deps = {
     owner: 'test',
@@ -59,8 +66,12 @@ function dispatcherFor(webhooks: WebhookRecord[], limits: Partial<DispatcherLimi
     logger: { error: vi.fn(), warn: vi.fn() },
     settings: { allowList: parseAllowList('127.0.0.1'), scheduleMs: [0], timeoutMs: 10_000, leaseMs: 60_000 },
     subscriptions: { get: async (_orgId: string, id: string) => byId.get(id), prime: () => undefined },
-    recorder: { record: async () => undefined, flush: async () => undefined },
-    deliveries: { releaseLeases: async () => undefined, renewLeases: async () => undefined, hold: async () => undefined },
+    recorder: fakes.recorder ?? { record: async () => undefined, flush: async () => undefined },
+    deliveries: {
+      releaseLeases: async (ids: string[]) => void fakes.released?.push(...ids),
+      renewLeases: async () => undefined,
+      hold: async () => undefined,
+    },
   } as unknown as WebhookDeps;
   const all: DispatcherLimits = {
     concurrency: 128,
@@ -68,6 +79,7 @@ function dispatcherFor(webhooks: WebhookRecord[], limits: Partial<DispatcherLimi
     orgConcurrency: 32,
     endpointQueue: 2_000,
     queue: 20_000,
+    unrecorded: 20_000,
     slowAnswerMs: 100,
     maxInFlight: 1_024,
     ...limits,
@@ -124,6 +136,48 @@ describe('DeliveryDispatcher', () => {
     await vi.waitFor(() => expect(receiver.arrivals.length).toBe(6), { timeout: 5_000 });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.arrivals.length).toBe(6);
+    await dispatcher.stop();
+  });
+
+  it(
+    'starts no attempt while `unrecorded` attempts wait for the store, and goes on as their records are stored',
+    { timeout: 20_000 },
+    async () => {
+      const receiver = await startReceiver();
+      const record = webhook('wh_fast', 'org_a', `${receiver.url}/fast`);
+      const stored: Array<() => void> = [];
+      const recorder = {
+        record: () => new Promise<void>((resolve) => stored.push(resolve)),
+        flush: async () => undefined,
+      } as unknown as WebhookDeps['recorder'];
+      // One at a time: attempts in flight are bounded apart (maxInFlight), not counted here until answered.
+      const dispatcher = dispatcherFor([record], { unrecorded: 5, concurrency: 1 }, { recorder });
+      queue(dispatcher, record, 12);
+      await vi.waitFor(() => expect(stored).toHaveLength(5), { timeout: 5_000 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receiver.arrivals).toHaveLength(5);
+      // Two records stored: two more attempts, no more.
+      for (const done of stored.splice(0, 2)) done();
+      await vi.waitFor(() => expect(receiver.arrivals).toHaveLength(7), { timeout: 5_000 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receiver.arrivals).toHaveLength(7);
+      for (const done of stored.splice(0)) done();
+      await vi.waitFor(() => expect(receiver.arrivals).toHaveLength(12), { timeout: 5_000 });
+      for (const done of stored.splice(0)) done();
+      await dispatcher.stop();
+    },
+  );
+
+  it('gives back what the fan-out hands it beyond the memory queue', { timeout: 20_000 }, async () => {
+    const receiver = await startReceiver();
+    const record = webhook('wh_slow', 'org_a', `${receiver.url}/slow/1`);
+    const released: string[] = [];
+    const dispatcher = dispatcherFor([record], { queue: 4, maxInFlight: 1 }, { released });
+    queue(dispatcher, record, 10);
+    // Four queued (one of them then in flight): the other six wait in the database, due.
+    await vi.waitFor(() => expect(released).toHaveLength(6), { timeout: 5_000 });
+    await vi.waitFor(() => expect(receiver.arrivals).toHaveLength(1), { timeout: 5_000 });
+    expect(dispatcher.room()).toBe(1);
     await dispatcher.stop();
   });
 

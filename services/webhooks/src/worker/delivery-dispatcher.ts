@@ -24,8 +24,15 @@ export interface DispatcherLimits {
   maxInFlight: number;
   /** Deliveries kept in memory per subscription; beyond it they wait in the database, still due. */
   endpointQueue: number;
-  /** Deliveries kept in memory in all. */
+  /** Deliveries queued in memory in all; beyond it, new deliveries wait in the database, still due. */
   queue: number;
+  /**
+   * Attempts answered whose record is not stored yet (those in flight are bounded by `maxInFlight`); at this many,
+   * no attempt starts until the recorder caught up.
+   * The store can record more slowly than receivers answer: without it, what waits for the recorder grew with the
+   * backlog being drained.
+   */
+  unrecorded: number;
 }
 
 const tracer = trace.getTracer('webhooks');
@@ -45,6 +52,8 @@ export class DeliveryDispatcher {
   /** Attempts in flight: `total` and `org` count those not yet slow, `slow` the others, `endpoint` all. */
   private readonly inFlight = { total: 0, slow: 0, org: new Map<string, number>(), endpoint: new Map<string, number>() };
   private readonly running = new Set<Promise<void>>();
+  /** Attempts sent whose record the recorder has not stored yet. */
+  private unrecorded = 0;
   private readonly leases: LeaseKeeper;
   private stopped = false;
 
@@ -63,12 +72,16 @@ export class DeliveryDispatcher {
     this.leases.start();
   }
 
-  /** Queues leased deliveries; those whose subscription's queue is full are given back to the database, due. */
+  /** Queues leased deliveries; those beyond the memory queue or their subscription's are given back to the database, due. */
   accept(leased: LeasedDelivery[]): void {
     const refused: string[] = [];
     for (const { delivery, webhook } of leased) {
       if (this.held.has(delivery.id)) continue;
-      if (this.stopped || this.queue.laneSize(delivery.org_id, delivery.webhook_id) >= this.limits.endpointQueue) {
+      if (
+        this.stopped ||
+        this.queue.size >= this.limits.queue ||
+        this.queue.laneSize(delivery.org_id, delivery.webhook_id) >= this.limits.endpointQueue
+      ) {
         refused.push(delivery.id);
         continue;
       }
@@ -138,7 +151,12 @@ export class DeliveryDispatcher {
 
   private pump(): void {
     const { inFlight, limits } = this;
-    while (!this.stopped && inFlight.total < limits.concurrency && inFlight.total + inFlight.slow < limits.maxInFlight) {
+    while (
+      !this.stopped &&
+      inFlight.total < limits.concurrency &&
+      inFlight.total + inFlight.slow < limits.maxInFlight &&
+      this.unrecorded < limits.unrecorded
+    ) {
       const next = this.queue.next(this.canStart);
       if (!next) return;
       this.launch(next.item);
@@ -213,16 +231,22 @@ export class DeliveryDispatcher {
     if (renewing) await renewing;
     const result = await sendAttempt(this.deps, delivery, webhook, 'event');
     span.setAttribute('webhook.status', result.outcome.status);
-    // Stored in the background, in a batch with others; the slot is free for the next attempt meanwhile. A retry
-    // scheduled by it may be due before the scanner's next look: once stored, the scanner is told when.
-    const stored = this.deps.recorder.record(result);
+    // Stored in the background, in a batch with others; the slot is free for the next attempt meanwhile (within
+    // `unrecorded`). A retry scheduled by it may be due before the scanner's next look: once stored, the scanner
+    // is told when.
+    this.unrecorded++;
     const retryAt = result.outcome.next_attempt_at;
-    if (retryAt)
-      stored.then(
-        () => this.onRetry(retryAt),
-        () => undefined,
-      );
-    else stored.catch(() => undefined);
+    this.deps.recorder.record(result).then(
+      () => {
+        this.recorded();
+        if (retryAt) this.onRetry(retryAt);
+      },
+      () => this.recorded(),
+    );
+  }
+
+  private recorded(): void {
+    if (this.unrecorded-- === this.limits.unrecorded) this.pump();
   }
 }
 

@@ -14,6 +14,7 @@ export function deliveryWorker(deps: WebhookDeps, config: WebhooksConfig) {
       orgConcurrency: config.WEBHOOK_ORG_CONCURRENCY,
       endpointQueue: config.WEBHOOK_ENDPOINT_QUEUE,
       queue: config.WEBHOOK_QUEUE,
+      unrecorded: config.WEBHOOK_MAX_UNRECORDED,
       slowAnswerMs: config.WEBHOOK_SLOW_ANSWER_MS,
       maxInFlight: config.WEBHOOK_MAX_IN_FLIGHT,
     },
