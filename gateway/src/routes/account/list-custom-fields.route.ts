@@ -14,5 +14,5 @@ export const listCustomFieldsRoute = defineRoute({
   success: { status: 200, kind: 'list', schema: CustomFieldDefinition },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR'],
   handle: ({ query, principal, clients, page }) =>
-    clients.accounts.listCustomFields({ org_id: principal.orgId, page: { limit: page.limit, after: page.after }, entity: query.entity }),
+    clients.accounts.listCustomFields({ org_id: principal.orgId, page, entity: query.entity }),
 });

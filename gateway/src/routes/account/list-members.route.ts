@@ -13,6 +13,5 @@ export const listMembersRoute = defineRoute({
   query: z.object(pageQuery),
   success: { status: 200, kind: 'list', schema: Member },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR'],
-  handle: ({ principal, clients, page }) =>
-    clients.accounts.listMembers({ org_id: principal.orgId, page: { limit: page.limit, after: page.after } }),
+  handle: ({ principal, clients, page }) => clients.accounts.listMembers({ org_id: principal.orgId, page }),
 });

@@ -14,6 +14,5 @@ export const listTagsRoute = defineRoute({
   query: z.object(pageQuery),
   success: { status: 200, kind: 'list', schema: Tag },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR'],
-  handle: ({ principal, clients, page }) =>
-    clients.accounts.listTags({ org_id: principal.orgId, page: { limit: page.limit, after: page.after } }),
+  handle: ({ principal, clients, page }) => clients.accounts.listTags({ org_id: principal.orgId, page }),
 });

@@ -15,13 +15,11 @@ export const listAgentsRoute = defineRoute({
   query: z.object({ ...pageQuery, ...agentListQuery, is_active: booleanQuery.optional() }),
   success: { status: 200, kind: 'list', schema: AiAgent },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR'],
-  handle: async ({ query: q, principal, clients, page }) => {
-    const response = await clients.agents.listAgents({
+  handle: ({ query: q, principal, clients, page }) =>
+    clients.agents.listAgents({
       org_id: principal.orgId,
-      page: { limit: page.limit, after: page.after },
+      page,
       type: q.type,
       is_active: q.is_active,
-    });
-    return { items: response.items, page: response.page };
-  },
+    }),
 });

@@ -1,5 +1,6 @@
 import { runListQuery } from '@crm/shared/schemas';
 import { z } from 'zod';
+import { filterOf } from '../../http/list-query';
 import { defineRoute } from '../../http/route';
 import { AiAgentRun } from '../../schemas/agent.schemas';
 import { pageQuery } from '../../schemas/registry';
@@ -16,13 +17,10 @@ export const listRunsRoute = defineRoute({
   query: z.object({ ...pageQuery, ...runListQuery }),
   success: { status: 200, kind: 'list', schema: AiAgentRun },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR', 'INVALID_ID'],
-  handle: async ({ query: q, principal, clients, page }) => {
-    const { limit: _limit, cursor: _cursor, ...filter } = q;
-    const response = await clients.agents.listRuns({
+  handle: ({ query: q, principal, clients, page }) =>
+    clients.agents.listRuns({
       org_id: principal.orgId,
-      page: { limit: page.limit, after: page.after },
-      filter,
-    });
-    return { items: response.items, page: response.page };
-  },
+      page,
+      filter: filterOf(q),
+    }),
 });

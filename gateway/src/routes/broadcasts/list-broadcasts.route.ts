@@ -1,5 +1,6 @@
 import { broadcastListQuery } from '@crm/shared/schemas';
 import { z } from 'zod';
+import { filterOf } from '../../http/list-query';
 import { defineRoute } from '../../http/route';
 import { Broadcast } from '../../schemas/broadcast.schemas';
 import { pageQuery } from '../../schemas/registry';
@@ -16,13 +17,10 @@ export const listBroadcastsRoute = defineRoute({
   query: z.object({ ...pageQuery, ...broadcastListQuery }),
   success: { status: 200, kind: 'list', schema: Broadcast },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR'],
-  handle: async ({ query: q, principal, clients, page }) => {
-    const { limit: _limit, cursor: _cursor, ...filter } = q;
-    const response = await clients.broadcasts.listBroadcasts({
+  handle: ({ query: q, principal, clients, page }) =>
+    clients.broadcasts.listBroadcasts({
       org_id: principal.orgId,
-      page: { limit: page.limit, after: page.after },
-      filter,
-    });
-    return { items: response.items, page: response.page };
-  },
+      page,
+      filter: filterOf(q),
+    }),
 });

@@ -18,13 +18,11 @@ export const listRecipientsRoute = defineRoute({
   query: z.object({ ...pageQuery, ...recipientListQuery }),
   success: { status: 200, kind: 'list', schema: BroadcastRecipient },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_CURSOR', 'VALIDATION_ERROR'],
-  handle: async ({ params, query: q, principal, clients, page }) => {
-    const response = await clients.broadcasts.listRecipients({
+  handle: ({ params, query: q, principal, clients, page }) =>
+    clients.broadcasts.listRecipients({
       org_id: principal.orgId,
       broadcast_id: params.id,
-      page: { limit: page.limit, after: page.after },
+      page,
       status: q.status,
-    });
-    return { items: response.items, page: response.page };
-  },
+    }),
 });

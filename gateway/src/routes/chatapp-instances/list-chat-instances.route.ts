@@ -17,13 +17,11 @@ export const listChatInstancesRoute = defineRoute({
   query,
   success: { status: 200, kind: 'list', schema: ChatInstance },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR'],
-  handle: async ({ query: q, principal, clients, page }) => {
-    const response = await clients.messaging.listChatInstances({
+  handle: ({ query: q, principal, clients, page }) =>
+    clients.messaging.listChatInstances({
       org_id: principal.orgId,
-      page: { limit: page.limit, after: page.after },
+      page,
       channel: q.channel,
       status: q.status,
-    });
-    return { items: response.items, page: response.page };
-  },
+    }),
 });

@@ -1,5 +1,6 @@
 import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '@crm/shared/schemas';
 import { z } from 'zod';
+import { filterOf } from '../../http/list-query';
 import { defineRoute } from '../../http/route';
 import { Template } from '../../schemas/messaging.schemas';
 import { pageQuery } from '../../schemas/registry';
@@ -25,14 +26,11 @@ export const listTemplatesRoute = defineRoute({
   query,
   success: { status: 200, kind: 'list', schema: Template },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_CURSOR', 'VALIDATION_ERROR'],
-  handle: async ({ params, query: q, principal, clients, page }) => {
-    const { limit: _limit, cursor: _cursor, ...filter } = q;
-    const response = await clients.messaging.listTemplates({
+  handle: ({ params, query: q, principal, clients, page }) =>
+    clients.messaging.listTemplates({
       org_id: principal.orgId,
       instance_id: params.id,
-      page: { limit: page.limit, after: page.after },
-      filter,
-    });
-    return { items: response.items, page: response.page };
-  },
+      page,
+      filter: filterOf(q),
+    }),
 });

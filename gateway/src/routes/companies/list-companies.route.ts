@@ -1,5 +1,6 @@
 import { COMPANY_SIZES, idOf } from '@crm/shared/schemas';
 import { z } from 'zod';
+import { filterOf } from '../../http/list-query';
 import { defineRoute } from '../../http/route';
 import { Company } from '../../schemas/company.schemas';
 import { pageQuery } from '../../schemas/registry';
@@ -24,13 +25,10 @@ export const listCompaniesRoute = defineRoute({
   query,
   success: { status: 200, kind: 'list', schema: Company },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR', 'INVALID_ID'],
-  handle: async ({ query: q, principal, clients, page }) => {
-    const { limit: _limit, cursor: _cursor, ...filter } = q;
-    const response = await clients.companies.listCompanies({
+  handle: ({ query: q, principal, clients, page }) =>
+    clients.companies.listCompanies({
       org_id: principal.orgId,
-      page: { limit: page.limit, after: page.after },
-      filter,
-    });
-    return { items: response.items, page: response.page };
-  },
+      page,
+      filter: filterOf(q),
+    }),
 });

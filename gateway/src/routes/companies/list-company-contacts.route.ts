@@ -17,15 +17,13 @@ export const listCompanyContactsRoute = defineRoute({
   query: z.object(pageQuery),
   success: { status: 200, kind: 'list', schema: Contact },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_CURSOR', 'VALIDATION_ERROR'],
-  handle: async ({ params, principal, clients, page }) => {
-    const response = await clients.contacts.listContacts({
+  handle: ({ params, principal, clients, page }) =>
+    clients.contacts.listContacts({
       org_id: principal.orgId,
-      page: { limit: page.limit, after: page.after },
+      page,
       sort: 'created_at',
       order: 'desc',
       filter: {},
       company_id: params.id,
-    });
-    return { items: response.items, page: response.page };
-  },
+    }),
 });

@@ -1,5 +1,6 @@
 import { CONTACT_SOURCES } from '@crm/shared/schemas';
 import { z } from 'zod';
+import { sortedFilterOf } from '../../http/list-query';
 import { defineRoute } from '../../http/route';
 import { Contact } from '../../schemas/contact.schemas';
 import { booleanQuery, isoQuery, pageQuery } from '../../schemas/registry';
@@ -32,14 +33,7 @@ export const listContactsRoute = defineRoute({
   success: { status: 200, kind: 'list', schema: Contact },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR'],
   handle: async ({ query: q, principal, clients, page }) => {
-    const { limit: _limit, cursor: _cursor, sort, order, ...filter } = q;
-    const response = await clients.contacts.listContacts({
-      org_id: principal.orgId,
-      page: { limit: page.limit, after: page.after },
-      sort,
-      order,
-      filter,
-    });
+    const response = await clients.contacts.listContacts({ org_id: principal.orgId, page, ...sortedFilterOf(q) });
     return { items: response.items.map((contact) => withoutUnreadable(contact, principal)), page: response.page };
   },
 });

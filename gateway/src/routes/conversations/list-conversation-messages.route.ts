@@ -23,14 +23,12 @@ export const listConversationMessagesRoute = defineRoute({
   query,
   success: { status: 200, kind: 'list', schema: Message },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_CURSOR', 'VALIDATION_ERROR'],
-  handle: async ({ params, query: q, principal, clients, page }) => {
-    const response = await clients.messaging.listMessages({
+  handle: ({ params, query: q, principal, clients, page }) =>
+    clients.messaging.listMessages({
       org_id: principal.orgId,
       conversation_id: params.id,
-      page: { limit: page.limit, after: page.after },
+      page,
       order: q.order,
       created_after: q.created_after,
-    });
-    return { items: response.items, page: response.page };
-  },
+    }),
 });

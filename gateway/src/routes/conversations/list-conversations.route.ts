@@ -1,5 +1,6 @@
 import { conversationListQuery } from '@crm/shared/schemas';
 import { z } from 'zod';
+import { sortedFilterOf } from '../../http/list-query';
 import { defineRoute } from '../../http/route';
 import { Conversation } from '../../schemas/messaging.schemas';
 import { pageQuery } from '../../schemas/registry';
@@ -23,15 +24,6 @@ export const listConversationsRoute = defineRoute({
   query,
   success: { status: 200, kind: 'list', schema: Conversation },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR', 'INVALID_ID'],
-  handle: async ({ query: q, principal, clients, page }) => {
-    const { limit: _limit, cursor: _cursor, sort, order, ...filter } = q;
-    const response = await clients.messaging.listConversations({
-      org_id: principal.orgId,
-      page: { limit: page.limit, after: page.after },
-      sort,
-      order,
-      filter,
-    });
-    return { items: response.items, page: response.page };
-  },
+  handle: ({ query: q, principal, clients, page }) =>
+    clients.messaging.listConversations({ org_id: principal.orgId, page, ...sortedFilterOf(q) }),
 });

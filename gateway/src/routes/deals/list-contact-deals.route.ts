@@ -18,15 +18,13 @@ export const listContactDealsRoute = defineRoute({
   query: z.object({ ...pageQuery, status: z.enum(DEAL_STATUSES).optional() }),
   success: { status: 200, kind: 'list', schema: Deal },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_CURSOR', 'VALIDATION_ERROR'],
-  handle: async ({ params, query, principal, clients, page }) => {
-    const response = await clients.deals.listDeals({
+  handle: ({ params, query, principal, clients, page }) =>
+    clients.deals.listDeals({
       org_id: principal.orgId,
-      page: { limit: page.limit, after: page.after },
+      page,
       sort: 'created_at',
       order: 'desc',
       filter: { status: query.status },
       contact_id: params.id,
-    });
-    return { items: response.items, page: response.page };
-  },
+    }),
 });

@@ -1,5 +1,6 @@
 import { DEAL_SORTS, DEAL_STATUSES, idOf } from '@crm/shared/schemas';
 import { z } from 'zod';
+import { sortedFilterOf } from '../../http/list-query';
 import { defineRoute } from '../../http/route';
 import { Deal } from '../../schemas/deal.schemas';
 import { isoQuery, pageQuery } from '../../schemas/registry';
@@ -33,15 +34,5 @@ export const listDealsRoute = defineRoute({
   query,
   success: { status: 200, kind: 'list', schema: Deal },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR', 'INVALID_ID'],
-  handle: async ({ query: q, principal, clients, page }) => {
-    const { limit: _limit, cursor: _cursor, sort, order, ...filter } = q;
-    const response = await clients.deals.listDeals({
-      org_id: principal.orgId,
-      page: { limit: page.limit, after: page.after },
-      sort,
-      order,
-      filter,
-    });
-    return { items: response.items, page: response.page };
-  },
+  handle: ({ query: q, principal, clients, page }) => clients.deals.listDeals({ org_id: principal.orgId, page, ...sortedFilterOf(q) }),
 });

@@ -52,7 +52,7 @@ export const listEventsRoute = defineRoute({
     if (types?.length === 0) return { items: [], page: { total: 0, has_more: false } };
     const result = await clients.events.listEvents({
       org_id: principal.orgId,
-      page: { limit: page.limit, after: page.after },
+      page,
       filter: {
         types: types ?? [],
         created_after: query.created_after,

@@ -15,12 +15,10 @@ export const listFunnelsRoute = defineRoute({
   query: z.object({ ...pageQuery, include_archived: booleanQuery.default(false).describe('default false') }),
   success: { status: 200, kind: 'list', schema: Funnel },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR'],
-  handle: async ({ query, principal, clients, page }) => {
-    const response = await clients.funnels.listFunnels({
+  handle: ({ query, principal, clients, page }) =>
+    clients.funnels.listFunnels({
       org_id: principal.orgId,
-      page: { limit: page.limit, after: page.after },
+      page,
       include_archived: query.include_archived,
-    });
-    return { items: response.items, page: response.page };
-  },
+    }),
 });

@@ -16,12 +16,10 @@ export const listDealNotesRoute = defineRoute({
   query: z.object(pageQuery),
   success: { status: 200, kind: 'list', schema: Note },
   errors: ['INVALID_ID', 'NOT_FOUND', 'INVALID_CURSOR', 'VALIDATION_ERROR'],
-  handle: async ({ params, principal, clients, page }) => {
-    const response = await clients.notes.listNotes({
+  handle: ({ params, principal, clients, page }) =>
+    clients.notes.listNotes({
       org_id: principal.orgId,
       parent: { deal_id: params.id },
-      page: { limit: page.limit, after: page.after },
-    });
-    return { items: response.items, page: response.page };
-  },
+      page,
+    }),
 });

@@ -1,5 +1,6 @@
 import { idOf, TASK_STATUSES, TASK_TYPES } from '@crm/shared/schemas';
 import { z } from 'zod';
+import { sortedFilterOf } from '../../http/list-query';
 import { defineRoute } from '../../http/route';
 import { isoQuery, pageQuery } from '../../schemas/registry';
 import { Task } from '../../schemas/task.schemas';
@@ -32,15 +33,5 @@ export const listTasksRoute = defineRoute({
   query,
   success: { status: 200, kind: 'list', schema: Task },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR', 'INVALID_ID'],
-  handle: async ({ query: q, principal, clients, page }) => {
-    const { limit: _limit, cursor: _cursor, sort, order, ...filter } = q;
-    const response = await clients.tasks.listTasks({
-      org_id: principal.orgId,
-      page: { limit: page.limit, after: page.after },
-      sort,
-      order,
-      filter,
-    });
-    return { items: response.items, page: response.page };
-  },
+  handle: ({ query: q, principal, clients, page }) => clients.tasks.listTasks({ org_id: principal.orgId, page, ...sortedFilterOf(q) }),
 });

@@ -27,7 +27,7 @@ export const listDeliveriesRoute = defineRoute({
     clients.webhooks.listDeliveries({
       org_id: principal.orgId,
       webhook_id: params.id,
-      page: { limit: page.limit, after: page.after },
+      page,
       filter: { status: query.status, event_type: query.event_type, created_after: query.created_after },
     }),
 });

@@ -14,5 +14,5 @@ export const listEventTypesRoute = defineRoute({
   query: z.object(pageQuery),
   success: { status: 200, kind: 'list', schema: EventType },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR'],
-  handle: ({ clients, page }) => clients.webhooks.listEventTypes({ page: { limit: page.limit, after: page.after } }),
+  handle: ({ clients, page }) => clients.webhooks.listEventTypes({ page }),
 });

@@ -15,6 +15,5 @@ export const listWebhooksRoute = defineRoute({
   query: z.object({ ...pageQuery, status: z.enum(WEBHOOK_STATUSES).optional() }),
   success: { status: 200, kind: 'list', schema: Webhook },
   errors: ['INVALID_CURSOR', 'VALIDATION_ERROR'],
-  handle: ({ query, principal, clients, page }) =>
-    clients.webhooks.listWebhooks({ org_id: principal.orgId, page: { limit: page.limit, after: page.after }, status: query.status }),
+  handle: ({ query, principal, clients, page }) => clients.webhooks.listWebhooks({ org_id: principal.orgId, page, status: query.status }),
 });
