@@ -3,6 +3,7 @@ import type { Channel, InstanceKind } from '@crm/shared/schemas';
 import { applyMarketingKeyword } from './opt-outs';
 import type { ProviderCallback } from '../providers/provider';
 import type { ChatInstanceRecord } from '../repository/chat-instance.repository';
+import type { ConversationTouch } from '../repository/conversation.repository';
 import type { MessageRecord } from '../repository/message.repository';
 import { applyConnection, applyQrCode, applyTemplateStatus } from './channel-callbacks';
 import type { MessagingDeps } from './deps';
@@ -77,22 +78,7 @@ async function receiveMessage(
     at: displayTime(providerAt, deps.now()),
     now: deps.now(),
   });
-  await storeMessage(
-    deps,
-    {
-      org_id: instance.org_id,
-      contact,
-      channel,
-      instance: { id: instance.id, name: instance.name, kind: instance.kind },
-      at: record.created_at,
-      preview: previewOf(record),
-      inbound: true,
-      window_expires_at: windowEnd,
-      now: deps.now(),
-    },
-    record,
-    'message.received',
-  );
+  await storeCallbackMessage(deps, instance, contact, record, windowEnd);
   if (windowEnd) deps.windowArmed(windowEnd);
   return 'applied';
 }
@@ -117,22 +103,7 @@ async function recordPhoneSend(
     at: displayTime(providerTime(callback.at, deps.now()), deps.now()),
     now: deps.now(),
   });
-  await storeMessage(
-    deps,
-    {
-      org_id: instance.org_id,
-      contact,
-      channel,
-      instance: { id: instance.id, name: instance.name, kind: instance.kind },
-      at: record.created_at,
-      preview: previewOf(record),
-      inbound: false,
-      window_expires_at: null,
-      now: deps.now(),
-    },
-    record,
-    'message.sent',
-  );
+  await storeCallbackMessage(deps, instance, contact, record, null);
   return 'applied';
 }
 
@@ -160,6 +131,29 @@ async function resolveContact(
     phone,
   });
   return { id: contact.id, name: contact.name };
+}
+
+/** A message a callback told of, in its conversation: `message.received` from the contact, else `message.sent`. */
+async function storeCallbackMessage(
+  deps: MessagingDeps,
+  instance: ChatInstanceRecord,
+  contact: { id: string; name: string },
+  record: MessageRecord,
+  windowExpiresAt: Date | null,
+): Promise<void> {
+  const inbound = record.direction === 'inbound';
+  const touch: ConversationTouch = {
+    org_id: instance.org_id,
+    contact,
+    channel: record.channel,
+    instance: { id: instance.id, name: instance.name, kind: instance.kind },
+    at: record.created_at,
+    preview: previewOf(record),
+    inbound,
+    window_expires_at: windowExpiresAt,
+    now: deps.now(),
+  };
+  await storeMessage(deps, touch, record, inbound ? 'message.received' : 'message.sent');
 }
 
 function newMessage(
