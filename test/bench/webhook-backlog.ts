@@ -1,3 +1,4 @@
+import { MongoClient } from 'mongodb';
 import type { OwnSystem } from './own-system';
 import type { FastReceiver } from './receiver';
 import { round, sleep } from './stats';
@@ -11,6 +12,9 @@ export interface WebhookBacklog {
   /** From SIGCONT to the last delivery. */
   seconds: number;
   deliveries_per_s: number;
+  /** From SIGCONT until every outcome was stored (no delivery of the backlog pending): what the peer measures. */
+  recorded_seconds: number;
+  recorded_per_s: number;
 }
 
 /**
@@ -27,6 +31,7 @@ export async function measureBacklogDrain(
 ): Promise<WebhookBacklog> {
   const webhooks = own.system.processes.filter((process) => process.name.startsWith('webhooks'));
   const first = receiver.arrivals.length;
+  const started = new Date();
   for (const process of webhooks) process.child.kill('SIGSTOP');
   let writes: Awaited<ReturnType<typeof pacedContactWrites>>;
   let resumed: number;
@@ -44,6 +49,7 @@ export async function measureBacklogDrain(
     receiver.arrivals.slice(first).filter((arrival) => load.paths(arrival.path) && writes.sentAt.has(arrival.objectId));
   const unique = () => new Set(arrivals().map((arrival) => `${arrival.path} ${arrival.eventId}`)).size;
   await receiver.waitUntil(() => unique() >= expected, DRAIN_TIMEOUT_MS);
+  const recordedAt = await allOutcomesStored(own.system.env, started);
   profileWindow(webhooks);
   const last = Math.max(resumed, ...arrivals().map((arrival) => arrival.at));
   const delivered = unique();
@@ -54,7 +60,25 @@ export async function measureBacklogDrain(
     duplicates: arrivals().length - delivered,
     seconds: round((last - resumed) / 1000, 2),
     deliveries_per_s: round(delivered / Math.max(0.001, (last - resumed) / 1000)),
+    recorded_seconds: round((recordedAt - resumed) / 1000, 2),
+    recorded_per_s: round(delivered / Math.max(0.001, (recordedAt - resumed) / 1000)),
   };
+}
+
+/** When no delivery created since `since` is pending any more: every outcome of the backlog stored. */
+async function allOutcomesStored(env: NodeJS.ProcessEnv, since: Date): Promise<number> {
+  const client = await new MongoClient(env.MONGODB_URI ?? '').connect();
+  try {
+    const deliveries = client.db(env.WEBHOOKS_DB_NAME).collection('deliveries');
+    const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      if ((await deliveries.countDocuments({ status: 'pending', created_at: { $gte: since } })) === 0) return Date.now();
+      await sleep(50);
+    }
+    throw new Error(`the backlog's outcomes were not all stored within ${DRAIN_TIMEOUT_MS} ms`);
+  } finally {
+    await client.close();
+  }
 }
 
 /** With BENCH_PROFILE_DRAIN=1 the replicas profile between two SIGUSR2 (cpu-profile.mjs): the drain alone. */

@@ -152,7 +152,9 @@ async function throughputAndPeer(own: OwnSystem, config: BenchConfig, tenant: Te
     rate: config.throughputWriteRate,
     seconds: config.seconds,
   });
-  log(`  backlog: ${backlog.deliveries_per_s} deliveries/s (${backlog.delivered}/${backlog.expected} in ${backlog.seconds} s)`);
+  log(
+    `  backlog: ${backlog.deliveries_per_s} deliveries/s received (${backlog.delivered}/${backlog.expected} in ${backlog.seconds} s), ${backlog.recorded_per_s}/s with outcomes stored (${backlog.recorded_seconds} s)`,
+  );
   log('webhooks: the one-process peer over the same deliveries');
   const peer = await runWebhookPeer(own.system.env, Math.max(since, backlogSince));
   log(`  peer: ${Math.round(peer.per_s)} deliveries/s (${peer.delivered} in ${peer.seconds.toFixed(1)} s, ${peer.failed} failed)`);
