@@ -84,17 +84,23 @@ export async function measureStages(
 async function deliveryTimes(env: NodeJS.ProcessEnv, eventIds: string[], webhookIds?: string[]) {
   const client = await new MongoClient(env.MONGODB_URI ?? '').connect();
   try {
-    const docs = await client
-      .db(env.WEBHOOKS_DB_NAME)
-      .collection<{ event_id: string; webhook_id: string; created_at: Date; attempts: { attempted_at: Date }[] }>('deliveries')
+    const db = client.db(env.WEBHOOKS_DB_NAME);
+    const docs = await db
+      .collection<{ _id: string; event_id: string; created_at: Date }>('deliveries')
       .find(
         { event_id: { $in: eventIds }, ...(webhookIds ? { webhook_id: { $in: webhookIds } } : {}) },
-        { projection: { event_id: 1, created_at: 1, 'attempts.attempted_at': 1 } },
+        { projection: { event_id: 1, created_at: 1 } },
       )
       .toArray();
+    // A delivery's attempts are in the attempt log (repository/attempt-log.ts).
+    const firstAttempts = await db
+      .collection<{ delivery_id: string; attempted_at: Date }>('delivery_attempts')
+      .find({ delivery_id: { $in: docs.map((doc) => doc._id) }, attempt: 1 }, { projection: { delivery_id: 1, attempted_at: 1 } })
+      .toArray();
+    const attemptedAt = new Map(firstAttempts.map((entry) => [entry.delivery_id, entry.attempted_at.getTime()]));
     const times = new Map<string, { created: number; attempted: number }>();
     for (const doc of docs) {
-      const attempted = doc.attempts[0]?.attempted_at.getTime() ?? NaN;
+      const attempted = attemptedAt.get(doc._id) ?? NaN;
       const known = times.get(doc.event_id);
       if (!known || attempted < known.attempted) times.set(doc.event_id, { created: doc.created_at.getTime(), attempted });
     }

@@ -81,7 +81,7 @@ describe('AttemptRecorder', () => {
     const rest = [attempt('wh_a', 200), attempt('wh_b', 200), attempt('wh_b', 500)].map((a) => recorder.record(a));
     await Promise.all([first, ...rest]);
     expect(writes.map((batch) => batch.length)).toEqual([1, 3]);
-    expect(writes[1]![2]).toMatchObject({ attemptsBefore: 0, set: { status: 'pending', error: 'http_500' } });
+    expect(writes[1]![2]).toMatchObject({ attemptsBefore: 0, status: 'pending', entry: { error: 'http_500' } });
   });
 
   it('resets the failure count on a success and counts the failures after it, per subscription', async () => {

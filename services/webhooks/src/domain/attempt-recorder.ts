@@ -1,5 +1,6 @@
 import { isTransientError, type Logger } from '@crm/shared';
 import { ExponentialBackoff, handleWhen, retry } from 'cockatiel';
+import { attemptLogId } from '../repository/attempt-log';
 import type { AttemptWrite } from '../repository/delivery-queue';
 import type { DeliveryRepository, DeliveryStatus } from '../repository/delivery.repository';
 import type { HealthChange, WebhookRepository } from '../repository/webhook.repository';
@@ -153,22 +154,21 @@ export class AttemptRecorder {
   }
 }
 
-function toWrite({ delivery, outcome, result, headers }: AttemptResult): AttemptWrite {
+function toWrite({ delivery, outcome, headers }: AttemptResult): AttemptWrite {
   return {
-    orgId: delivery.org_id,
     id: delivery.id,
     attemptsBefore: delivery.attempt,
-    set: {
-      status: outcome.status,
-      attempt: outcome.attempt.attempt,
-      response_status: result.statusCode,
-      response_excerpt: result.responseExcerpt,
-      error: outcome.error,
-      duration_ms: result.durationMs,
-      next_attempt_at: outcome.next_attempt_at,
-      completed_at: outcome.completed_at,
+    status: outcome.status,
+    next_attempt_at: outcome.next_attempt_at,
+    entry: {
+      ...outcome.attempt,
+      id: attemptLogId(delivery.id, outcome.attempt),
+      delivery_id: delivery.id,
+      org_id: delivery.org_id,
+      webhook_id: delivery.webhook_id,
       request_headers: headers,
+      completed_at: outcome.completed_at,
+      expires_at: delivery.expires_at,
     },
-    attempt: outcome.attempt,
   };
 }

@@ -1,5 +1,6 @@
 import { type PageRequest, RecordStore, type Storage, type StoreFilter } from '@crm/shared';
 import { Schema, type PipelineStage } from 'mongoose';
+import { createAttemptLog } from './attempt-log';
 import type { DeliveryRecord } from './delivery.record';
 import { deliveryQueueMethods } from './delivery-queue';
 
@@ -62,11 +63,16 @@ export type DeliveryRepository = ReturnType<typeof createDeliveryRepository>;
 export function createDeliveryRepository(storage: Storage) {
   const deliveries = new RecordStore<DeliveryRecord>(storage, { model: 'Delivery', schema: deliverySchema, what: 'delivery' });
   const Delivery = deliveries.model;
+  const attemptLog = createAttemptLog(storage);
 
   return {
-    ...deliveryQueueMethods(deliveries),
+    ...deliveryQueueMethods(deliveries, attemptLog),
 
-    getById: (orgId: string, id: string) => deliveries.findOne({ _id: id, org_id: orgId }),
+    /** A delivery as the API shows it, its attempts included. */
+    async getById(orgId: string, id: string): Promise<DeliveryRecord | null> {
+      const record = await deliveries.findOne({ _id: id, org_id: orgId });
+      return record && ((await attemptLog.joinTo([record]))[0] ?? null);
+    },
 
     countForWebhook: (orgId: string, webhookId: string) => deliveries.count({ org_id: orgId, webhook_id: webhookId }),
 
@@ -85,12 +91,13 @@ export function createDeliveryRepository(storage: Storage) {
       return { pending, succeeded, failed };
     },
 
-    list(orgId: string, webhookId: string, query: DeliveryQuery) {
+    async list(orgId: string, webhookId: string, query: DeliveryQuery) {
       const conditions: StoreFilter[] = [{ org_id: orgId, webhook_id: webhookId }];
       if (query.status) conditions.push({ status: query.status });
       if (query.event_type) conditions.push({ event_type: query.event_type });
       if (query.created_after) conditions.push({ created_at: { $gte: new Date(query.created_after) } });
-      return deliveries.listPage(conditions, { field: 'created_at', order: 'desc', type: 'date' }, query);
+      const page = await deliveries.listPage(conditions, { field: 'created_at', order: 'desc', type: 'date' }, query);
+      return { ...page, items: await attemptLog.joinTo(page.items) };
     },
 
     /** Makes the held attempts of a reactivated subscription due now. */
@@ -104,6 +111,7 @@ export function createDeliveryRepository(storage: Storage) {
 
     async deleteForWebhook(orgId: string, webhookId: string): Promise<void> {
       await Delivery.deleteMany({ org_id: orgId, webhook_id: webhookId });
+      await attemptLog.deleteForWebhook(orgId, webhookId);
     },
 
     /** Per subscription of the organization: its undelivered deliveries and the time of the oldest (the lag). */

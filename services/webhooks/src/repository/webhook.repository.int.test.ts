@@ -5,7 +5,9 @@ import { webhookRecord } from '../../../../test/support/webhook-records';
 import { loadWebhooksConfig } from '../config';
 import type { WebhookDeps } from '../domain/deps';
 import { createDeps } from '../wiring';
-import type { DeliveryRecord } from './delivery.repository';
+import { attemptLogId } from './attempt-log';
+import type { AttemptWrite } from './delivery-queue';
+import type { DeliveryRecord, DeliveryStatus } from './delivery.repository';
 
 const deliveryRecord = (orgId: string, webhookId: string, fields: Partial<DeliveryRecord> = {}): DeliveryRecord => {
   const id = newId('delivery');
@@ -38,6 +40,48 @@ const deliveryRecord = (orgId: string, webhookId: string, fields: Partial<Delive
     ...fields,
   };
 };
+
+/** The write the recorder makes of an attempt numbered `attemptsBefore + 1` with this outcome. */
+function attemptWrite(
+  delivery: DeliveryRecord,
+  attemptsBefore: number,
+  outcome: { status: DeliveryStatus; response_status: number; error?: string; duration_ms?: number; next_attempt_at?: Date },
+): AttemptWrite {
+  const attempted_at = new Date(Math.floor(Date.now() / 1000) * 1000);
+  const attempt = {
+    attempt: attemptsBefore + 1,
+    attempted_at,
+    response_status: outcome.response_status,
+    error: outcome.error ?? null,
+    duration_ms: outcome.duration_ms ?? 5,
+    response_excerpt: null,
+  };
+  return {
+    id: delivery.id,
+    attemptsBefore,
+    status: outcome.status,
+    next_attempt_at: outcome.next_attempt_at ?? null,
+    entry: {
+      ...attempt,
+      id: attemptLogId(delivery.id, attempt),
+      delivery_id: delivery.id,
+      org_id: delivery.org_id,
+      webhook_id: delivery.webhook_id,
+      request_headers: { 'x-attempt': String(attempt.attempt) },
+      completed_at: outcome.status === 'pending' ? null : attempted_at,
+      expires_at: delivery.expires_at,
+    },
+  };
+}
+
+const attemptOf = ({ entry }: AttemptWrite) => ({
+  attempt: entry.attempt,
+  attempted_at: entry.attempted_at,
+  response_status: entry.response_status,
+  error: entry.error,
+  duration_ms: entry.duration_ms,
+  response_excerpt: entry.response_excerpt,
+});
 
 describe('webhook and delivery repositories', () => {
   let storage: Storage;
@@ -94,22 +138,63 @@ describe('webhook and delivery repositories', () => {
     const holders = claims.filter((claimed) => claimed.some((record) => record.id === delivery.id));
     expect(holders).toHaveLength(1);
     const owner = holders[0]!.find((record) => record.id === delivery.id)!.lease_owner!;
-    const attempt = { attempt: 1, attempted_at: now, response_status: 200, error: null, duration_ms: 5, response_excerpt: null };
-    const write = {
-      orgId,
-      id: delivery.id,
-      attemptsBefore: 0,
-      set: { status: 'succeeded' as const, attempt: 1, next_attempt_at: null },
-      attempt,
-    };
+    const write = attemptWrite(delivery, 0, { status: 'succeeded', response_status: 200 });
     expect(await deps.deliveries.recordAttempts('someone-else', [write])).toBe(0);
     expect(await deps.deliveries.recordAttempts(owner, [write])).toBe(1);
     expect(await deps.deliveries.recordAttempts(owner, [write])).toBe(0);
     expect(await deps.deliveries.getById(orgId, delivery.id)).toMatchObject({
       status: 'succeeded',
-      attempts: [attempt],
+      attempt: 1,
+      attempts: [attemptOf(write)],
+      response_status: 200,
       lease_owner: null,
     });
+  });
+
+  it('records a batch of attempts in groups, and shows each delivery with its own attempts and latest outcome', async () => {
+    const orgId = newId('organization');
+    const webhookId = newId('webhook');
+    const lease = { lease_owner: 'w1', lease_until: new Date(Date.now() + 60_000) };
+    const [first, second, retried, stale] = [0, 0, 1, 1].map((attempt) => deliveryRecord(orgId, webhookId, { attempt, ...lease }));
+    // Recorded before the attempt log existed: its attempts are in the delivery itself.
+    const legacyAttempt = {
+      attempt: 1,
+      attempted_at: new Date(),
+      response_status: 500,
+      error: 'http_500',
+      duration_ms: 9,
+      response_excerpt: 'no',
+    };
+    const legacy = deliveryRecord(orgId, webhookId, { attempt: 1, attempts: [legacyAttempt], ...lease });
+    await deps.deliveries.insertNew([first!, second!, retried!, stale!, legacy]);
+    const retryAt = new Date(Date.now() + 300_000);
+    const writes = [
+      attemptWrite(first!, 0, { status: 'succeeded', response_status: 200, duration_ms: 4 }),
+      attemptWrite(second!, 0, { status: 'succeeded', response_status: 204, duration_ms: 6 }),
+      attemptWrite(retried!, 1, { status: 'pending', response_status: 503, error: 'http_503', next_attempt_at: retryAt }),
+      attemptWrite(legacy, 1, { status: 'failed', response_status: 410, error: 'http_410' }),
+      // Its lease was taken over and the other replica's second attempt already recorded: not stored here.
+      attemptWrite(stale!, 0, { status: 'succeeded', response_status: 200 }),
+    ];
+    expect(await deps.deliveries.recordAttempts('w1', writes)).toBe(4);
+
+    const page = await deps.deliveries.list(orgId, webhookId, { limit: 10, after: undefined });
+    const byId = new Map(page.items.map((record) => [record.id, record]));
+    expect(byId.get(first!.id)).toMatchObject({ status: 'succeeded', attempt: 1, response_status: 200, duration_ms: 4, lease_owner: null });
+    expect(byId.get(second!.id)).toMatchObject({ status: 'succeeded', attempt: 1, response_status: 204, duration_ms: 6 });
+    expect(byId.get(second!.id)?.attempts).toEqual([attemptOf(writes[1]!)]);
+    expect(byId.get(retried!.id)).toMatchObject({ status: 'pending', attempt: 2, error: 'http_503', next_attempt_at: retryAt });
+    expect(byId.get(legacy.id)?.attempts).toEqual([legacyAttempt, attemptOf(writes[3]!)]);
+    expect(byId.get(legacy.id)).toMatchObject({
+      status: 'failed',
+      attempt: 2,
+      response_status: 410,
+      completed_at: writes[3]!.entry.completed_at,
+    });
+    expect(byId.get(stale!.id)).toMatchObject({ status: 'pending', attempt: 1, lease_owner: 'w1' });
+
+    await deps.deliveries.deleteForWebhook(orgId, webhookId);
+    expect(await storage.connection.collection('delivery_attempts').countDocuments({ webhook_id: webhookId })).toBe(0);
   });
 
   it("counts a replay's deliveries while they finish: each is counted once, none missed between two counts", async () => {
