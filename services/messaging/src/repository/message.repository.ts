@@ -110,7 +110,7 @@ export function createMessageRepository(storage: Storage) {
         ? { provider_key: fields.external_id ? providerKey(fields.instance_id, fields.external_id) : null }
         : {},
   });
-  const recent = new RecentMessages(RECENT_CAPACITY);
+  const recent = new RecentMessages<MessageRecord>(RECENT_CAPACITY);
   const keyOf = (record: MessageRecord) => (record.external_id ? providerKey(record.instance_id, record.external_id) : undefined);
   const remember = (record: MessageRecord) => {
     const key = keyOf(record);
