@@ -55,14 +55,14 @@ export function createAttemptLog(storage: Storage) {
     append: async (log: AttemptLogEntry[]): Promise<void> => void (await entries.insertManyNew(log)),
 
     /**
-     * The deliveries as the API shows them: each with its logged attempts after those stored in the delivery
+     * The deliveries of an organization as the API shows them: each with its logged attempts after those stored in the delivery
      * itself (deliveries recorded before the log existed), and the fields of its latest attempt. One query for the
      * whole page; deliveries never attempted are not looked up.
      */
-    async joinTo(deliveries: DeliveryRecord[]): Promise<DeliveryRecord[]> {
+    async joinTo(orgId: string, deliveries: DeliveryRecord[]): Promise<DeliveryRecord[]> {
       const attempted = deliveries.filter((delivery) => delivery.attempt > delivery.attempts.length).map((delivery) => delivery.id);
       if (attempted.length === 0) return deliveries;
-      const logged = await entries.findMany({ delivery_id: { $in: attempted } }, { sort: { attempt: 1, attempted_at: 1 } });
+      const logged = await entries.findMany({ delivery_id: { $in: attempted }, org_id: orgId }, { sort: { attempt: 1, attempted_at: 1 } });
       const byDelivery = new Map<string, AttemptLogEntry[]>();
       for (const entry of logged) {
         const entries = byDelivery.get(entry.delivery_id);

@@ -71,7 +71,7 @@ export function createDeliveryRepository(storage: Storage) {
     /** A delivery as the API shows it, its attempts included. */
     async getById(orgId: string, id: string): Promise<DeliveryRecord | null> {
       const record = await deliveries.findOne({ _id: id, org_id: orgId });
-      return record && ((await attemptLog.joinTo([record]))[0] ?? null);
+      return record && ((await attemptLog.joinTo(orgId, [record]))[0] ?? null);
     },
 
     countForWebhook: (orgId: string, webhookId: string) => deliveries.count({ org_id: orgId, webhook_id: webhookId }),
@@ -97,7 +97,7 @@ export function createDeliveryRepository(storage: Storage) {
       if (query.event_type) conditions.push({ event_type: query.event_type });
       if (query.created_after) conditions.push({ created_at: { $gte: new Date(query.created_after) } });
       const page = await deliveries.listPage(conditions, { field: 'created_at', order: 'desc', type: 'date' }, query);
-      return { ...page, items: await attemptLog.joinTo(page.items) };
+      return { ...page, items: await attemptLog.joinTo(orgId, page.items) };
     },
 
     /** Makes the held attempts of a reactivated subscription due now. */

@@ -177,6 +177,9 @@ describe('webhook and delivery repositories', () => {
       attemptWrite(stale!, 0, { status: 'succeeded', response_status: 200 }),
     ];
     expect(await deps.deliveries.recordAttempts('w1', writes)).toBe(4);
+    // An entry that names the delivery under another organization is never joined to it.
+    const { id: _, ...foreign } = { ...writes[0]!.entry, org_id: newId('organization'), response_status: 599 };
+    await storage.connection.collection('delivery_attempts').insertOne({ ...foreign, _id: `${first!.id}:foreign` as never });
 
     const page = await deps.deliveries.list(orgId, webhookId, { limit: 10, after: undefined });
     const byId = new Map(page.items.map((record) => [record.id, record]));
@@ -194,7 +197,7 @@ describe('webhook and delivery repositories', () => {
     expect(byId.get(stale!.id)).toMatchObject({ status: 'pending', attempt: 1, lease_owner: 'w1' });
 
     await deps.deliveries.deleteForWebhook(orgId, webhookId);
-    expect(await storage.connection.collection('delivery_attempts').countDocuments({ webhook_id: webhookId })).toBe(0);
+    expect(await storage.connection.collection('delivery_attempts').countDocuments({ org_id: orgId, webhook_id: webhookId })).toBe(0);
   });
 
   it("counts a replay's deliveries while they finish: each is counted once, none missed between two counts", async () => {
