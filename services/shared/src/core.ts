@@ -10,6 +10,7 @@ export * from './errors/app-error';
 export * from './errors/catalogue';
 export * from './errors/grpc-errors';
 export * from './errors/transient-error';
+export * from './group-by';
 export * from './ids';
 export * from './logger';
 export * from './scopes';

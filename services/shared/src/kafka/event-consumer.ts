@@ -1,6 +1,7 @@
 import { bulkhead, ExponentialBackoff, handleWhen, retry, wrap, type IPolicy } from 'cockatiel';
 import type { Batch, Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 import { isTransientError } from '../errors/transient-error';
+import { groupBy } from '../group-by';
 import type { EventType } from '../events/event-catalogue';
 import type { Logger } from '../logger';
 import { countDeadLetter, countProcessed, countRetry, recordEventAge } from './consumer-metrics';
@@ -246,13 +247,7 @@ export function eachEventByKey<K extends EventType>(
   const inOrder = eachEvent(handlers);
   const limit = bulkhead(concurrency, Number.POSITIVE_INFINITY);
   return async (events: ConsumedEvent<K>[]): Promise<void> => {
-    const byKey = new Map<string, ConsumedEvent<K>[]>();
-    for (const consumed of events) {
-      const key = keyOf(consumed);
-      const group = byKey.get(key);
-      if (group) group.push(consumed);
-      else byKey.set(key, [consumed]);
-    }
+    const byKey = groupBy(events, keyOf);
     const outcomes = await Promise.allSettled([...byKey.values()].map((group) => limit.execute(() => inOrder(group))));
     const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
     if (failed) throw failed.reason;

@@ -1,4 +1,4 @@
-import { RecordStore, type Storage } from '@crm/shared';
+import { groupBy, RecordStore, type Storage } from '@crm/shared';
 import { Schema } from 'mongoose';
 import type { AttemptRecord, DeliveryRecord } from './delivery.record';
 
@@ -63,12 +63,7 @@ export function createAttemptLog(storage: Storage) {
       const attempted = deliveries.filter((delivery) => delivery.attempt > delivery.attempts.length).map((delivery) => delivery.id);
       if (attempted.length === 0) return deliveries;
       const logged = await entries.findMany({ delivery_id: { $in: attempted }, org_id: orgId }, { sort: { attempt: 1, attempted_at: 1 } });
-      const byDelivery = new Map<string, AttemptLogEntry[]>();
-      for (const entry of logged) {
-        const entries = byDelivery.get(entry.delivery_id);
-        if (entries) entries.push(entry);
-        else byDelivery.set(entry.delivery_id, [entry]);
-      }
+      const byDelivery = groupBy(logged, (entry) => entry.delivery_id);
       return deliveries.map((delivery) => withLog(delivery, byDelivery.get(delivery.id) ?? []));
     },
 

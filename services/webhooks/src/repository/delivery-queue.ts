@@ -1,4 +1,4 @@
-import type { RecordStore } from '@crm/shared';
+import { groupBy, type RecordStore } from '@crm/shared';
 import type { AttemptLog, AttemptLogEntry } from './attempt-log';
 import type { DeliveryRecord, DeliveryStatus } from './delivery.record';
 
@@ -56,13 +56,7 @@ export function deliveryQueueMethods(deliveries: RecordStore<DeliveryRecord>, at
     async recordAttempts(owner: string, writes: AttemptWrite[]): Promise<number> {
       if (writes.length === 0) return 0;
       await attemptLog.append(writes.map((write) => write.entry));
-      const groups = new Map<string, AttemptWrite[]>();
-      for (const write of writes) {
-        const key = `${write.attemptsBefore} ${write.status} ${write.next_attempt_at?.getTime() ?? ''}`;
-        const group = groups.get(key);
-        if (group) group.push(write);
-        else groups.set(key, [write]);
-      }
+      const groups = groupBy(writes, (write) => `${write.attemptsBefore} ${write.status} ${write.next_attempt_at?.getTime() ?? ''}`);
       const operations = [...groups.values()].map((group) => {
         const [{ attemptsBefore, status, next_attempt_at }] = group as [AttemptWrite];
         return {
