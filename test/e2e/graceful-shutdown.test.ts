@@ -1,6 +1,7 @@
 import { AccountServiceService } from '@crm/proto/gen/crm/v1/accounts';
 import { createAsyncClient, kafkaFromEnv } from '@crm/shared';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../deploy/lib/ports';
@@ -132,6 +133,38 @@ describe('SIGTERM drains instead of dropping work', () => {
     // A killed member would stay in the group until its session timed out; a drained one has left it.
     expect(await state()).toBe('Empty');
   });
+
+  it(
+    'a service signalled while it is still starting stops what it started and exits 0, not by the signal',
+    { timeout: 90_000 },
+    async () => {
+      const { env, logDir } = testSystem();
+      const port = await freePort();
+      const logFile = join(logDir, `crm-starting-${port}.log`);
+      // Nothing listens on the brokers' port: the replica has its database and waits for Kafka (the start-up retry).
+      const brokers = `127.0.0.1:${await freePort()}`;
+      const crm = startService(
+        'crm-starting',
+        'services/crm/src/main.ts',
+        { ...env, CRM_GRPC_PORT: String(port), KAFKA_BROKERS: brokers },
+        logFile,
+      );
+      cleanups.push(() => crm.stop('SIGKILL'));
+      await waitUntil(
+        'the replica waiting for Kafka',
+        async () => readFileSync(logFile, 'utf8').includes('the events topic not reachable yet'),
+        {
+          timeoutMs: 60_000,
+          process: crm,
+          logFile,
+        },
+      );
+      const signalledAt = Date.now();
+      crm.child.kill('SIGTERM');
+      expect(await crm.exited).toBe(0);
+      expect(Date.now() - signalledAt).toBeLessThan(10_000);
+    },
+  );
 
   it('a CRM replica answers NOT_SERVING at once, serves every call through its drain, then exits 0', { timeout: 90_000 }, async () => {
     const { env, logDir } = testSystem();

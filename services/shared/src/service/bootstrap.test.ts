@@ -20,6 +20,21 @@ describe('the graceful shutdown of a service', () => {
     for (const step of steps.filter((candidate) => candidate.name !== 'telemetry')) await step.run();
     expect(calls).toEqual(['health', 'grpc', 'callbacks', 'consumer', 'leave groups', 'worker', 'relay', 'kafka', 'clients', 'database']);
   });
+
+  it('stops only what has started when the signal comes during start-up, without waiting out a drain', async () => {
+    const calls: string[] = [];
+    const running = {
+      config: { SHUTDOWN_DRAIN_MS: 60_000, SHUTDOWN_GRACE_MS: 5 } as never,
+      storage: { close: async () => void calls.push('database') },
+    };
+    const steps = shutdownSteps(running);
+    // Kafka was reached meanwhile: the steps read what has started when they run, not when they were made.
+    Object.assign(running, {
+      bus: { stopConsumers: async () => void calls.push('leave groups'), close: async () => void calls.push('kafka') },
+    });
+    for (const step of steps.filter((candidate) => candidate.name !== 'telemetry')) await step.run();
+    expect(calls).toEqual(['leave groups', 'kafka', 'database']);
+  });
 });
 
 describe('the start of a service', () => {
@@ -39,5 +54,26 @@ describe('the start of a service', () => {
     joined();
     await started;
     expect(calls).toEqual(['worker', 'grpc', 'callbacks', 'consumer']);
+  });
+
+  it('hands each part to the shutdown as soon as it runs, and starts nothing more once the shutdown has begun', async () => {
+    const calls: string[] = [];
+    const stopping = new AbortController();
+    const started: Parameters<typeof startInOrder>[2] = {};
+    const intake = { start: () => void calls.push('intake'), stop: () => undefined };
+    // SIGTERM while the first consumer joins its group (health already passes: the server is bound).
+    const replies = { start: () => void calls.push('replies') };
+    await startInOrder(
+      createLogger('test', 'silent'),
+      {
+        server: async () => 'server',
+        consumers: { intake: { ...intake, start: () => (stopping.abort(), intake.start()) }, replies },
+      },
+      started,
+      stopping.signal,
+    );
+    expect(calls).toEqual(['intake']);
+    expect(started.server).toBe('server');
+    expect(Object.keys(started.consumers ?? {})).toEqual(['intake']);
   });
 });
