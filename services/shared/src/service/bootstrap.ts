@@ -6,7 +6,7 @@ import { createLogger, type Logger } from '../logger';
 import { refreshDerivedFields } from '../mongo/derived-fields';
 import { connectStorage } from '../mongo/storage';
 import { OutboxRelay } from '../outbox/outbox-relay';
-import { onShutdown } from '../shutdown';
+import { onShutdown, type ShutdownStep } from '../shutdown';
 import { startMetricsEndpoint, stopTelemetry } from '../telemetry/start';
 import type { ServiceContext, ServiceDefinition, Startables } from './service-definition';
 import { startupRetry } from './startup-retry';
@@ -138,7 +138,7 @@ interface Running {
  * finish and commit their batch and leave their groups; workers finish what they hold; the relay publishes what
  * the last writes left; then Kafka, the other services' clients and the database are closed.
  */
-export function shutdownSteps(running: Running): Array<{ name: string; run: () => unknown }> {
+export function shutdownSteps(running: Running): ShutdownStep[] {
   const { config } = running;
   return [
     { name: 'health NOT_SERVING', run: () => running.server?.drain() },

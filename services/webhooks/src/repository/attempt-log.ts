@@ -55,9 +55,9 @@ export function createAttemptLog(storage: Storage) {
     append: async (log: AttemptLogEntry[]): Promise<void> => void (await entries.insertManyNew(log)),
 
     /**
-     * The deliveries of an organization as the API shows them: each with its logged attempts after those stored in the delivery
-     * itself (deliveries recorded before the log existed), and the fields of its latest attempt. One query for the
-     * whole page; deliveries never attempted are not looked up.
+     * The deliveries of an organization as the API shows them: each with its logged attempts after those stored in
+     * the delivery itself (deliveries recorded before the log existed), and the fields of its latest attempt. One
+     * query for the whole page; deliveries never attempted are not looked up.
      */
     async joinTo(orgId: string, deliveries: DeliveryRecord[]): Promise<DeliveryRecord[]> {
       const attempted = deliveries.filter((delivery) => delivery.attempt > delivery.attempts.length).map((delivery) => delivery.id);

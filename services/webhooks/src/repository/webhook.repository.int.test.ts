@@ -184,6 +184,7 @@ describe('webhook and delivery repositories', () => {
     const page = await deps.deliveries.list(orgId, webhookId, { limit: 10, after: undefined });
     const byId = new Map(page.items.map((record) => [record.id, record]));
     expect(byId.get(first!.id)).toMatchObject({ status: 'succeeded', attempt: 1, response_status: 200, duration_ms: 4, lease_owner: null });
+    expect(byId.get(first!.id)?.attempts).toEqual([attemptOf(writes[0]!)]);
     expect(byId.get(second!.id)).toMatchObject({ status: 'succeeded', attempt: 1, response_status: 204, duration_ms: 6 });
     expect(byId.get(second!.id)?.attempts).toEqual([attemptOf(writes[1]!)]);
     expect(byId.get(retried!.id)).toMatchObject({ status: 'pending', attempt: 2, error: 'http_503', next_attempt_at: retryAt });
@@ -198,6 +199,8 @@ describe('webhook and delivery repositories', () => {
 
     await deps.deliveries.deleteForWebhook(orgId, webhookId);
     expect(await storage.connection.collection('delivery_attempts').countDocuments({ org_id: orgId, webhook_id: webhookId })).toBe(0);
+    // Another organization's entries are not its to delete.
+    expect(await storage.connection.collection('delivery_attempts').countDocuments({ _id: `${first!.id}:foreign` as never })).toBe(1);
   });
 
   it("counts a replay's deliveries while they finish: each is counted once, none missed between two counts", async () => {
