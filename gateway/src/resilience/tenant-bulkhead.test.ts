@@ -1,5 +1,5 @@
 import { AppError } from '@crm/shared/core';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_TENANT_CONCURRENCY } from '../config';
 import { limitsByPlan, TenantBulkheads } from './tenant-bulkhead';
 
@@ -22,6 +22,21 @@ const refusalOf = (promise: Promise<unknown>) =>
   );
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * For the tests of adapted places: a clock the test moves, so that a request that sleeps `ms` takes exactly `ms` in
+ * service whatever else the machine runs (on a loaded machine a 1 ms answer took long enough to read as queueing).
+ * `served` moves the clock until every timer has run, requests that queued behind the first ones included.
+ */
+function exactClock() {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  return async <T>(requests: Array<Promise<T>>): Promise<T[]> => {
+    const all = Promise.all(requests);
+    await vi.runAllTimersAsync();
+    return all;
+  };
+}
+afterEach(() => void vi.useRealTimers());
 
 describe('tenant bulkheads', () => {
   it('serves an organization up to its concurrency, queues up to its queue, refuses the rest at once with 429', async () => {
@@ -133,13 +148,14 @@ describe('tenant bulkheads', () => {
   });
 
   it('gives an organization whose answers slow down fewer places, keeps them while it is idle, and gives them back', async () => {
+    const served = exactClock();
     const bulkheads = new TenantBulkheads(() => ({ concurrency: 8, queue: 100, queueWaitMs: 0 }), 2);
     const serve = (ms: number) => bulkheads.run('org_a', 'pro', () => sleep(ms), { operation: 'listContacts' });
     // Its norm: 8 at once, 5 ms each.
-    await Promise.all(Array.from({ length: 8 }, () => serve(5)));
+    await served(Array.from({ length: 8 }, () => serve(5)));
     expect(bulkheads.placesOf('org_a', 'pro')).toBe(8);
     // Then each answer takes twenty times as long: it keeps fewer in service and the rest wait in its queue.
-    await Promise.all(Array.from({ length: 24 }, () => serve(100)));
+    await served(Array.from({ length: 24 }, () => serve(100)));
     const shrunk = bulkheads.placesOf('org_a', 'pro');
     expect(shrunk).toBeLessThan(8);
     const busy = held();
@@ -155,15 +171,16 @@ describe('tenant bulkheads', () => {
     }
     await Promise.all(burst);
     // Back at its norm: its places grow again, and a burst has them all.
-    for (let round = 0; round < 20; round += 1) await Promise.all(Array.from({ length: 8 }, () => serve(1)));
+    for (let round = 0; round < 20; round += 1) await served(Array.from({ length: 8 }, () => serve(1)));
     expect(bulkheads.placesOf('org_a', 'pro')).toBe(8);
   });
 
   it('forgets the adapted places of the longest idle organization beyond the 1,000 it remembers', async () => {
+    const served = exactClock();
     const bulkheads = new TenantBulkheads(() => ({ concurrency: 8, queue: 100, queueWaitMs: 0 }), 2);
     const serve = (tenant: string, ms: number) => bulkheads.run(tenant, 'pro', () => sleep(ms), { operation: 'listContacts' });
-    await Promise.all(Array.from({ length: 8 }, () => serve('org_a', 2)));
-    await Promise.all(Array.from({ length: 24 }, () => serve('org_a', 100)));
+    await served(Array.from({ length: 8 }, () => serve('org_a', 2)));
+    await served(Array.from({ length: 24 }, () => serve('org_a', 100)));
     expect(bulkheads.placesOf('org_a', 'pro')).toBeLessThan(8);
     // 999 other organizations idle after it: it is still remembered. One more, and it is the one forgotten.
     for (let i = 0; i < 999; i += 1) await bulkheads.run(`org_${i}`, 'pro', async () => undefined);
