@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { revokeApiKey } from '../../services/crm/src/domain/admin';
+import { revokeApiKey } from '../../services/crm/src/domain/api-keys';
 import { rawApi } from '../support/api';
 import { createTestOrg, crmAdmin, type TestOrg } from '../support/orgs';
 import { testSystem } from '../support/system';

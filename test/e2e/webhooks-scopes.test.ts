@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { revokeApiKey } from '../../services/crm/src/domain/admin';
+import { revokeApiKey } from '../../services/crm/src/domain/api-keys';
 import { crmAdmin, createTestOrg, type ScopedKey, type TestOrg } from '../support/orgs';
 import { eventually, sleep, startReceiver, type Receiver } from '../support/webhook-receiver';
 

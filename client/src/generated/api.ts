@@ -183,6 +183,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's API keys
+         * @description Newest first, revoked and expired keys included (status). Shows what identifies each key and what it may do: neither a key nor its hash is ever returned.
+         *
+         *     Scope: `read:api_keys`.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description The key stops authenticating within the gateways' key cache time (AUTH_CACHE_TTL_MS, 5 s by default) and the webhook subscriptions it answers to are paused (paused_reason api_key_revoked). A key may revoke itself, and only keys whose scopes it holds all of: revoking one that holds a scope the asking key lacks answers 403 INSUFFICIENT_SCOPES. A key already revoked, or of another organization, answers 404.
+         *
+         *     Scope: `write:api_keys`.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/broadcasts": {
         parameters: {
             query?: never;
@@ -3109,6 +3153,44 @@ export interface components {
         };
         /**
          * @example {
+         *       "id": "key_Qw3Er5Ty7Ui9Op1As2Df4G",
+         *       "name": "Maria Oliveira",
+         *       "prefix": "sk_live_ab12",
+         *       "scopes": [
+         *         "read:contacts"
+         *       ],
+         *       "created_at": "2026-03-02T14:30:00.000Z",
+         *       "last_used_at": "2026-03-02T14:30:00.000Z",
+         *       "expires_at": "2026-03-02T14:30:00.000Z",
+         *       "revoked_at": "2026-03-02T14:30:00.000Z",
+         *       "status": "active"
+         *     }
+         */
+        ApiKey: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 in UTC with milliseconds, e.g. 2026-01-31T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description when the key stops authenticating by itself; null: never
+             * @default null
+             */
+            expires_at: string | null;
+            id: string;
+            /** @default null */
+            last_used_at: string | null;
+            name: string;
+            /** @description the first characters of the key, to recognise it */
+            prefix: string;
+            /** @default null */
+            revoked_at: string | null;
+            scopes: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks" | "read:events" | "read:api_keys" | "write:api_keys")[];
+            /** @enum {string} */
+            status: "active" | "revoked" | "expired";
+        };
+        /**
+         * @example {
          *       "estimated_count": 1180,
          *       "estimated_exclusions": 20,
          *       "exclusions_by_reason": {
@@ -3979,14 +4061,14 @@ export interface components {
                     [key: string]: unknown;
                 };
                 message: string;
-                missing_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks" | "read:events")[];
-                required_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks" | "read:events")[];
+                missing_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks" | "read:events" | "read:api_keys" | "write:api_keys")[];
+                required_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks" | "read:events" | "read:api_keys" | "write:api_keys")[];
                 /**
                  * @description The class of the error, from its HTTP status
                  * @enum {string}
                  */
                 type: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "unprocessable" | "rate_limited" | "internal_error" | "upstream_error" | "unavailable";
-                your_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks" | "read:events")[];
+                your_scopes?: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks" | "read:events" | "read:api_keys" | "write:api_keys")[];
             };
             meta: components["schemas"]["Meta"];
         };
@@ -4145,7 +4227,7 @@ export interface components {
                 name: string;
                 /** @description the first characters of the key, to recognise it */
                 prefix: string;
-                scopes: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks" | "read:events")[];
+                scopes: ("read:contacts" | "write:contacts" | "read:companies" | "write:companies" | "read:deals" | "write:deals" | "read:funnels" | "write:funnels" | "read:tasks" | "write:tasks" | "read:members" | "read:tags" | "read:custom_fields" | "read:conversations" | "write:conversations" | "read:messages" | "write:messages" | "read:chatapp_instances" | "read:broadcasts" | "write:broadcasts" | "read:ai_agents" | "write:ai_agents" | "read:webhooks" | "write:webhooks" | "read:events" | "read:api_keys" | "write:api_keys")[];
             };
             organization: {
                 /** @description ISO 4217 */
@@ -7630,6 +7712,361 @@ export interface operations {
             };
             /** @description Error: REQUEST_TIMEOUT */
             408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of records */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "key_Qw3Er5Ty7Ui9Op1As2Df4G",
+                     *           "name": "Maria Oliveira",
+                     *           "prefix": "sk_live_ab12",
+                     *           "scopes": [
+                     *             "read:contacts"
+                     *           ],
+                     *           "created_at": "2026-03-02T14:30:00.000Z",
+                     *           "last_used_at": "2026-03-02T14:30:00.000Z",
+                     *           "expires_at": "2026-03-02T14:30:00.000Z",
+                     *           "revoked_at": "2026-03-02T14:30:00.000Z",
+                     *           "status": "active"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "total": 1,
+                     *         "has_more": false,
+                     *         "next_cursor": "next cursor",
+                     *         "request_id": "req_Qw3Er5Ty7Ui9Op1As2Df4G"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ApiKey"][];
+                        meta: components["schemas"]["ListMeta"];
+                    };
+                };
+            };
+            /** @description Error: INVALID_CURSOR */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: URI_TOO_LONG */
+            414: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: VALIDATION_ERROR */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED */
+            429: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: HEADERS_TOO_LARGE */
+            431: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: UPSTREAM_TIMEOUT */
+            504: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error: INVALID_ID */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: MISSING_API_KEY, INVALID_API_KEY_FORMAT, INVALID_API_KEY */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INSUFFICIENT_SCOPES */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: REQUEST_TIMEOUT */
+            408: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];

@@ -29,8 +29,8 @@ describe('the OpenAPI document', () => {
 
   it('gives an example to every request body, success answer and error code, and declares the headers sent', () => {
     // The 97 of the catalogue, plus POST /v1/contacts/{id}/merge and POST /v1/contacts/{id}/opt-out (docs/contact-merge.md,
-    // docs/events.md), and issue 26's 2 batch upserts, 2 event reads and 2 replay routes.
-    expect(operations).toHaveLength(105);
+    // docs/events.md), issue 26's 2 batch upserts, 2 event reads and 2 replay routes, and the API keys' list and revoke.
+    expect(operations).toHaveLength(107);
     for (const op of operations) {
       if (op.requestBody) expect(op.requestBody.content['application/json'].example, op.operationId).toBeDefined();
       for (const [status, answer] of Object.entries(op.responses as Record<string, Json>)) {

@@ -3,6 +3,8 @@ import { listCustomFieldsRoute } from './account/list-custom-fields.route';
 import { listMembersRoute } from './account/list-members.route';
 import { listTagsRoute } from './account/list-tags.route';
 import { getMeRoute } from './account/me.route';
+import { listApiKeysRoute } from './api-keys/list-api-keys.route';
+import { revokeApiKeyRoute } from './api-keys/revoke-api-key.route';
 import { activateAgentRoute } from './ai-agents/activate-agent.route';
 import { createAgentRoute } from './ai-agents/create-agent.route';
 import { deactivateAgentRoute } from './ai-agents/deactivate-agent.route';
@@ -209,4 +211,7 @@ export const ALL_ROUTES: RouteDefinition[] = [
   getEventRoute,
   startReplayRoute,
   getReplayRoute,
+  // API keys: the security review's finding that a leaked key could only be revoked by the operator (issue 22).
+  listApiKeysRoute,
+  revokeApiKeyRoute,
 ];

@@ -2,6 +2,19 @@ import { SCOPES } from '@crm/shared/core';
 import { z } from 'zod';
 import { component, count, customFieldValue, id, nullable, timestamp } from './registry';
 
+/** What identifies a key and what it may do (the key itself is shown once, when the operator creates it). */
+const apiKeyFields = {
+  id: id('apiKey'),
+  name: z.string(),
+  prefix: z
+    .string()
+    .regex(/^sk_live_/)
+    .describe('the first characters of the key, to recognise it'),
+  scopes: z.array(z.enum(SCOPES)),
+  created_at: timestamp,
+  last_used_at: nullable(timestamp),
+};
+
 export const Me = component(
   'Me',
   z.object({
@@ -15,18 +28,19 @@ export const Me = component(
         .describe('ISO 4217'),
       timezone: z.string().describe('IANA time zone'),
     }),
-    api_key: z.object({
-      id: id('apiKey'),
-      name: z.string(),
-      prefix: z
-        .string()
-        .regex(/^sk_live_/)
-        .describe('the first characters of the key, to recognise it'),
-      scopes: z.array(z.enum(SCOPES)),
-      created_at: timestamp,
-      last_used_at: nullable(timestamp),
-    }),
+    api_key: z.object(apiKeyFields),
   }),
+);
+
+export const ApiKey = component(
+  'ApiKey',
+  z.object({
+    ...apiKeyFields,
+    expires_at: nullable(timestamp).describe('when the key stops authenticating by itself; null: never'),
+    revoked_at: nullable(timestamp),
+    status: z.enum(['active', 'revoked', 'expired']),
+  }),
+  'An API key of the organization: what identifies it and what it may do. Neither the key nor its hash is ever shown.',
 );
 
 export const Member = component(

@@ -9,6 +9,7 @@ import { TaskServiceService, type TaskServiceServer } from '@crm/proto/gen/crm/v
 import { bindHandlers, type FairScheduler, type GrpcServiceBinding, type Logger } from '@crm/shared';
 import type { CrmDeps } from './domain/deps';
 import { addContactTagsHandler } from './handlers/add-contact-tags.handler';
+import { listApiKeysHandler } from './handlers/list-api-keys.handler';
 import { listInactiveKeysHandler } from './handlers/list-inactive-keys.handler';
 import { batchUpsertCompaniesHandler } from './handlers/batch-upsert-companies.handler';
 import { batchUpsertContactsHandler } from './handlers/batch-upsert-contacts.handler';
@@ -50,6 +51,7 @@ import { removeContactTagHandler } from './handlers/remove-contact-tag.handler';
 import { reopenDealHandler } from './handlers/reopen-deal.handler';
 import { reopenTaskHandler } from './handlers/reopen-task.handler';
 import { resolveChannelContactHandler } from './handlers/resolve-channel-contact.handler';
+import { revokeApiKeyHandler } from './handlers/revoke-api-key.handler';
 import { streamAudienceHandler } from './handlers/stream-audience.handler';
 import { transferDealHandler } from './handlers/transfer-deal.handler';
 import { updateCompanyHandler } from './handlers/update-company.handler';
@@ -157,6 +159,8 @@ export function crmGrpcServices(deps: CrmDeps, logger: Logger, scheduler?: FairS
       listCustomFields: listCustomFieldsHandler,
       listTags: listTagsHandler,
       listInactiveKeys: listInactiveKeysHandler,
+      listApiKeys: listApiKeysHandler,
+      revokeApiKey: revokeApiKeyHandler,
     },
     logger,
     scheduler,

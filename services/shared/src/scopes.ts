@@ -1,7 +1,7 @@
 /**
- * The 25 scopes of the API: the catalogue's 24 (§1) and read:events (GET /v1/events, issue 26). One list for the
- * CRM service (which grants them to keys) and the gateway (whose routes each require one). `write:x` does not
- * imply `read:x`.
+ * The 27 scopes of the API: the catalogue's 24 (§1), read:events (GET /v1/events) and read:api_keys / write:api_keys
+ * (GET /v1/api-keys, DELETE /v1/api-keys/{id}). One list for the CRM service (which grants them to keys) and the
+ * gateway (whose routes each require one). `write:x` does not imply `read:x`.
  */
 export const SCOPES = [
   'read:contacts',
@@ -29,6 +29,8 @@ export const SCOPES = [
   'read:webhooks',
   'write:webhooks',
   'read:events',
+  'read:api_keys',
+  'write:api_keys',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -215,6 +215,10 @@ export async function account(): Promise<void> {
   await api.GET('/v1/members');
   await api.GET('/v1/custom-fields');
   await api.GET('/v1/tags');
+  const keys = await api.GET('/v1/api-keys', { params: { query: { limit: 10 } } });
+  const status: 'active' | 'revoked' | 'expired' | undefined = keys.data?.data[0]?.status;
+  await api.DELETE('/v1/api-keys/{id}', { params: { path: { id: keys.data?.data[0]?.id ?? 'key_0' } } });
+  void status;
   // Discontinued: the only answer is the 410 error.
   const credits = await api.GET('/v1/message-credits');
   const gone: 'FEATURE_DISCONTINUED' | string | undefined = credits.error?.error.code;

@@ -71,6 +71,8 @@ const OPERATION_POOLS: Record<string, Record<string, string>> = {
   activateAiAgent: { 'path.id': 'agentsToActivate' },
   deactivateAiAgent: { 'path.id': 'agentsActive' },
   deleteWebhook: { 'path.id': 'webhooksToDelete' },
+  // No general pool of keys: the only key of the fuzz organisation's that any operation would name is its own.
+  revokeApiKey: { 'path.id': 'apiKeysToRevoke' },
   transferDeal: { 'path.id': 'dealsToTransfer', 'body.funnel_id': 'otherFunnels', 'body.stage_id': 'otherStages' },
   sendMessage: { 'body.contact_id': 'chatContacts', 'body.conversation_id': 'chatConversations' },
   // Replays: to the subscription of one kind, of that kind (a kind it does not receive is refused), and followed on it.
@@ -108,6 +110,7 @@ const CONSUMING = [
   'activateAiAgent',
   'deactivateAiAgent',
   'deleteWebhook',
+  'revokeApiKey',
 ];
 
 const KIND_OF_PREFIX = new Map<string, IdKind>(Object.entries(ID_PREFIXES).map(([kind, prefix]) => [prefix, kind as IdKind]));

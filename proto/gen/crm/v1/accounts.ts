@@ -18,7 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { PageInfo, PageRequest } from "../../common/v1/common";
+import { Empty, PageInfo, PageRequest } from "../../common/v1/common";
 import { ListValue, Value } from "../../google/protobuf/struct";
 
 export interface KeyIdsRequest {
@@ -81,6 +81,33 @@ export interface Member {
   is_active: boolean;
   last_active_at?: string | undefined;
   avatar_url?: string | undefined;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  created_at: string;
+  last_used_at?: string | undefined;
+  expires_at?: string | undefined;
+  revoked_at?:
+    | string
+    | undefined;
+  /** active, revoked or expired. */
+  status: string;
+}
+
+export interface ListApiKeysResponse {
+  items: ApiKey[];
+  page: PageInfo | undefined;
+}
+
+export interface RevokeApiKeyRequest {
+  org_id: string;
+  key_id: string;
+  /** The scopes of the key that asks: a key holding others is not revoked. */
+  caller_scopes: string[];
 }
 
 export interface ListMembersResponse {
@@ -835,6 +862,275 @@ export const Member: MessageFns<Member> = {
   },
 };
 
+function createBaseApiKey(): ApiKey {
+  return {
+    id: "",
+    name: "",
+    prefix: "",
+    scopes: [],
+    created_at: "",
+    last_used_at: undefined,
+    expires_at: undefined,
+    revoked_at: undefined,
+    status: "",
+  };
+}
+
+export const ApiKey: MessageFns<ApiKey> = {
+  encode(message: ApiKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.prefix !== "") {
+      writer.uint32(26).string(message.prefix);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.created_at !== "") {
+      writer.uint32(42).string(message.created_at);
+    }
+    if (message.last_used_at !== undefined) {
+      writer.uint32(50).string(message.last_used_at);
+    }
+    if (message.expires_at !== undefined) {
+      writer.uint32(58).string(message.expires_at);
+    }
+    if (message.revoked_at !== undefined) {
+      writer.uint32(66).string(message.revoked_at);
+    }
+    if (message.status !== "") {
+      writer.uint32(74).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApiKey {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApiKey();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.prefix = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.last_used_at = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.expires_at = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.revoked_at = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseListApiKeysResponse(): ListApiKeysResponse {
+  return { items: [], page: undefined };
+}
+
+export const ListApiKeysResponse: MessageFns<ListApiKeysResponse> = {
+  encode(message: ListApiKeysResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.items) {
+      ApiKey.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.page !== undefined) {
+      PageInfo.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListApiKeysResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListApiKeysResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.items.push(ApiKey.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
+function createBaseRevokeApiKeyRequest(): RevokeApiKeyRequest {
+  return { org_id: "", key_id: "", caller_scopes: [] };
+}
+
+export const RevokeApiKeyRequest: MessageFns<RevokeApiKeyRequest> = {
+  encode(message: RevokeApiKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.org_id !== "") {
+      writer.uint32(10).string(message.org_id);
+    }
+    if (message.key_id !== "") {
+      writer.uint32(18).string(message.key_id);
+    }
+    for (const v of message.caller_scopes) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RevokeApiKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRevokeApiKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.org_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.key_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.caller_scopes.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+};
+
 function createBaseListMembersResponse(): ListMembersResponse {
   return { items: [], page: undefined };
 }
@@ -1366,6 +1662,29 @@ export const AccountServiceService = {
     responseSerialize: (value: KeyIdsResponse): Buffer => Buffer.from(KeyIdsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): KeyIdsResponse => KeyIdsResponse.decode(value),
   },
+  /** The organization's API keys, newest first, revoked and expired ones included (never a hash or a secret). */
+  listApiKeys: {
+    path: "/crm.v1.AccountService/ListApiKeys" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListRequest): Buffer => Buffer.from(ListRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListRequest => ListRequest.decode(value),
+    responseSerialize: (value: ListApiKeysResponse): Buffer => Buffer.from(ListApiKeysResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListApiKeysResponse => ListApiKeysResponse.decode(value),
+  },
+  /**
+   * Revokes a key of the organization: NOT_FOUND when it has no active key with this id, INSUFFICIENT_SCOPES when
+   * the key holds scopes the caller does not (a key never revokes one that can do more than it can).
+   */
+  revokeApiKey: {
+    path: "/crm.v1.AccountService/RevokeApiKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RevokeApiKeyRequest): Buffer => Buffer.from(RevokeApiKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RevokeApiKeyRequest => RevokeApiKeyRequest.decode(value),
+    responseSerialize: (value: Empty): Buffer => Buffer.from(Empty.encode(value).finish()),
+    responseDeserialize: (value: Buffer): Empty => Empty.decode(value),
+  },
 } as const;
 
 export interface AccountServiceServer extends UntypedServiceImplementation {
@@ -1383,6 +1702,13 @@ export interface AccountServiceServer extends UntypedServiceImplementation {
    * service pauses the subscriptions those keys created.
    */
   listInactiveKeys: handleUnaryCall<KeyIdsRequest, KeyIdsResponse>;
+  /** The organization's API keys, newest first, revoked and expired ones included (never a hash or a secret). */
+  listApiKeys: handleUnaryCall<ListRequest, ListApiKeysResponse>;
+  /**
+   * Revokes a key of the organization: NOT_FOUND when it has no active key with this id, INSUFFICIENT_SCOPES when
+   * the key holds scopes the caller does not (a key never revokes one that can do more than it can).
+   */
+  revokeApiKey: handleUnaryCall<RevokeApiKeyRequest, Empty>;
 }
 
 export interface AccountServiceClient extends Client {
@@ -1480,6 +1806,41 @@ export interface AccountServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: KeyIdsResponse) => void,
+  ): ClientUnaryCall;
+  /** The organization's API keys, newest first, revoked and expired ones included (never a hash or a secret). */
+  listApiKeys(
+    request: ListRequest,
+    callback: (error: ServiceError | null, response: ListApiKeysResponse) => void,
+  ): ClientUnaryCall;
+  listApiKeys(
+    request: ListRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListApiKeysResponse) => void,
+  ): ClientUnaryCall;
+  listApiKeys(
+    request: ListRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListApiKeysResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Revokes a key of the organization: NOT_FOUND when it has no active key with this id, INSUFFICIENT_SCOPES when
+   * the key holds scopes the caller does not (a key never revokes one that can do more than it can).
+   */
+  revokeApiKey(
+    request: RevokeApiKeyRequest,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  revokeApiKey(
+    request: RevokeApiKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: Empty) => void,
+  ): ClientUnaryCall;
+  revokeApiKey(
+    request: RevokeApiKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: Empty) => void,
   ): ClientUnaryCall;
 }
 

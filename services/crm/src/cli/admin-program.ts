@@ -1,7 +1,8 @@
 import { connectStorage, createLogger } from '@crm/shared';
 import { optional, text, UsageError, type CliCommand, type CliProgram } from '@crm/shared/cli';
 import { loadCrmDatabaseConfig } from '../config';
-import { createApiKey, createMember, createOrganization, revokeApiKey } from '../domain/admin';
+import { createApiKey, createMember, createOrganization } from '../domain/admin';
+import { revokeApiKey } from '../domain/api-keys';
 import type { CrmDeps } from '../domain/deps';
 import { SCOPES } from '../domain/scopes';
 import { PLANS } from '../repository/organization.repository';

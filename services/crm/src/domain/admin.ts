@@ -69,11 +69,6 @@ export async function createApiKey(deps: CrmDeps, orgId: string, input: { name: 
   return { key, id: record.id, prefix: record.prefix, scopes: record.scopes };
 }
 
-export async function revokeApiKey(deps: CrmDeps, orgId: string, keyId: string): Promise<void> {
-  if (!(await deps.apiKeys.revoke(orgId, keyId, deps.now())))
-    throw new AppError('NOT_FOUND', 'No active key with this id in the organization.');
-}
-
 async function requireOrganization(deps: CrmDeps, orgId: string): Promise<void> {
   if (!(await deps.organizations.getById(orgId))) throw new AppError('NOT_FOUND', `Organization ${orgId} does not exist.`);
 }

@@ -1,4 +1,4 @@
-import { RecordStore, type Storage } from '@crm/shared';
+import { RecordStore, type PageRequest, type Storage } from '@crm/shared';
 import { Schema } from 'mongoose';
 
 export interface ApiKeyRecord {
@@ -41,7 +41,10 @@ export function createApiKeyRepository(storage: Storage) {
     insert: (record: ApiKeyRecord) => keys.insert(record),
     findByHash: (hash: string) => keys.findOne({ hash }),
     getById: (orgId: string, id: string) => keys.findOne({ _id: id, org_id: orgId }),
-    listByOrg: (orgId: string) => keys.findMany({ org_id: orgId }, { sort: { created_at: -1 } }),
+    /** The organization's keys, newest first, revoked and expired ones included. */
+    listPage: (orgId: string, page: PageRequest) =>
+      keys.listPage([{ org_id: orgId }], { field: 'created_at', order: 'desc', type: 'date' }, page),
+    count: (orgId: string) => keys.count({ org_id: orgId }),
     /** Of these ids, the keys that still authenticate at `now` (neither revoked nor expired). */
     async activeIds(ids: string[], now: Date): Promise<string[]> {
       const rows = await keys.model
