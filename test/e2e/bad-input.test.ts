@@ -63,6 +63,8 @@ async function seed(org: TestOrg, marker: string): Promise<Seeded> {
     deliveryId: newId('delivery'),
     events: newId('event'),
     replayId: newId('replay'),
+    // The organization's own key: another organization revoking it must meet NOT_FOUND (and the key keep working).
+    'api-keys': org.keyId,
   };
   return { ids, counts: await counts(api) };
 }

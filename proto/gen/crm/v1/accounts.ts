@@ -60,6 +60,12 @@ export interface ApiKeyInfo {
   scopes: string[];
   created_at: string;
   last_used_at?: string | undefined;
+  expires_at?: string | undefined;
+  revoked_at?:
+    | string
+    | undefined;
+  /** active, revoked or expired. */
+  status: string;
 }
 
 export interface Me {
@@ -83,23 +89,8 @@ export interface Member {
   avatar_url?: string | undefined;
 }
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  created_at: string;
-  last_used_at?: string | undefined;
-  expires_at?: string | undefined;
-  revoked_at?:
-    | string
-    | undefined;
-  /** active, revoked or expired. */
-  status: string;
-}
-
 export interface ListApiKeysResponse {
-  items: ApiKey[];
+  items: ApiKeyInfo[];
   page: PageInfo | undefined;
 }
 
@@ -516,7 +507,17 @@ export const Organization: MessageFns<Organization> = {
 };
 
 function createBaseApiKeyInfo(): ApiKeyInfo {
-  return { id: "", name: "", prefix: "", scopes: [], created_at: "", last_used_at: undefined };
+  return {
+    id: "",
+    name: "",
+    prefix: "",
+    scopes: [],
+    created_at: "",
+    last_used_at: undefined,
+    expires_at: undefined,
+    revoked_at: undefined,
+    status: "",
+  };
 }
 
 export const ApiKeyInfo: MessageFns<ApiKeyInfo> = {
@@ -538,6 +539,15 @@ export const ApiKeyInfo: MessageFns<ApiKeyInfo> = {
     }
     if (message.last_used_at !== undefined) {
       writer.uint32(50).string(message.last_used_at);
+    }
+    if (message.expires_at !== undefined) {
+      writer.uint32(58).string(message.expires_at);
+    }
+    if (message.revoked_at !== undefined) {
+      writer.uint32(66).string(message.revoked_at);
+    }
+    if (message.status !== "") {
+      writer.uint32(74).string(message.status);
     }
     return writer;
   },
@@ -601,6 +611,30 @@ export const ApiKeyInfo: MessageFns<ApiKeyInfo> = {
             }
 
             message.last_used_at = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.expires_at = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.revoked_at = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.status = reader.string();
             continue;
           }
         }
@@ -862,150 +896,6 @@ export const Member: MessageFns<Member> = {
   },
 };
 
-function createBaseApiKey(): ApiKey {
-  return {
-    id: "",
-    name: "",
-    prefix: "",
-    scopes: [],
-    created_at: "",
-    last_used_at: undefined,
-    expires_at: undefined,
-    revoked_at: undefined,
-    status: "",
-  };
-}
-
-export const ApiKey: MessageFns<ApiKey> = {
-  encode(message: ApiKey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.id !== "") {
-      writer.uint32(10).string(message.id);
-    }
-    if (message.name !== "") {
-      writer.uint32(18).string(message.name);
-    }
-    if (message.prefix !== "") {
-      writer.uint32(26).string(message.prefix);
-    }
-    for (const v of message.scopes) {
-      writer.uint32(34).string(v!);
-    }
-    if (message.created_at !== "") {
-      writer.uint32(42).string(message.created_at);
-    }
-    if (message.last_used_at !== undefined) {
-      writer.uint32(50).string(message.last_used_at);
-    }
-    if (message.expires_at !== undefined) {
-      writer.uint32(58).string(message.expires_at);
-    }
-    if (message.revoked_at !== undefined) {
-      writer.uint32(66).string(message.revoked_at);
-    }
-    if (message.status !== "") {
-      writer.uint32(74).string(message.status);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): ApiKey {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseApiKey();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.id = reader.string();
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.name = reader.string();
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.prefix = reader.string();
-            continue;
-          }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.scopes.push(reader.string());
-            continue;
-          }
-          case 5: {
-            if (tag !== 42) {
-              break;
-            }
-
-            message.created_at = reader.string();
-            continue;
-          }
-          case 6: {
-            if (tag !== 50) {
-              break;
-            }
-
-            message.last_used_at = reader.string();
-            continue;
-          }
-          case 7: {
-            if (tag !== 58) {
-              break;
-            }
-
-            message.expires_at = reader.string();
-            continue;
-          }
-          case 8: {
-            if (tag !== 66) {
-              break;
-            }
-
-            message.revoked_at = reader.string();
-            continue;
-          }
-          case 9: {
-            if (tag !== 74) {
-              break;
-            }
-
-            message.status = reader.string();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-};
-
 function createBaseListApiKeysResponse(): ListApiKeysResponse {
   return { items: [], page: undefined };
 }
@@ -1013,7 +903,7 @@ function createBaseListApiKeysResponse(): ListApiKeysResponse {
 export const ListApiKeysResponse: MessageFns<ListApiKeysResponse> = {
   encode(message: ListApiKeysResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.items) {
-      ApiKey.encode(v!, writer.uint32(10).fork()).join();
+      ApiKeyInfo.encode(v!, writer.uint32(10).fork()).join();
     }
     if (message.page !== undefined) {
       PageInfo.encode(message.page, writer.uint32(18).fork()).join();
@@ -1039,7 +929,7 @@ export const ListApiKeysResponse: MessageFns<ListApiKeysResponse> = {
               break;
             }
 
-            message.items.push(ApiKey.decode(reader, reader.uint32()));
+            message.items.push(ApiKeyInfo.decode(reader, reader.uint32()));
             continue;
           }
           case 2: {

@@ -1,6 +1,7 @@
 import { AppError, iso, isoOrNull, type KeysetPosition, notFound } from '@crm/shared';
 import { timingSafeEqual } from 'node:crypto';
 import { CUSTOM_FIELD_ENTITIES, type CustomFieldEntity } from '../repository/custom-field.repository';
+import { apiKeyView } from './api-keys';
 
 export { CUSTOM_FIELD_ENTITIES };
 import type { CrmDeps } from './deps';
@@ -46,14 +47,7 @@ export async function getMe(deps: CrmDeps, orgId: string, keyId: string) {
       currency: organization.currency,
       timezone: organization.timezone,
     },
-    api_key: {
-      id: key.id,
-      name: key.name,
-      prefix: key.prefix,
-      scopes: key.scopes,
-      created_at: iso(key.created_at),
-      last_used_at: isoOrNull(key.last_used_at),
-    },
+    api_key: apiKeyView(key, deps.now()),
   };
 }
 

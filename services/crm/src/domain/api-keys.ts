@@ -9,7 +9,8 @@ export async function listApiKeys(deps: CrmDeps, orgId: string, limit: number, a
   return { items: page.items.map((key) => apiKeyView(key, now)), hasMore: page.hasMore, next: page.next, total };
 }
 
-function apiKeyView(key: ApiKeyRecord, now: Date) {
+/** A key as the API shows it (GET /v1/me, GET /v1/api-keys). */
+export function apiKeyView(key: ApiKeyRecord, now: Date) {
   return {
     id: key.id,
     name: key.name,
