@@ -1,4 +1,4 @@
-import { AppError, iso, isoOrNull, type KeysetPosition, notFound } from '@crm/shared';
+import { AppError, iso, isoOrNull, type KeysetPosition } from '@crm/shared';
 import type { ApiKeyRecord } from '../repository/api-key.repository';
 import type { CrmDeps } from './deps';
 
@@ -30,9 +30,10 @@ export function apiKeyView(key: ApiKeyRecord, now: Date) {
  * INSUFFICIENT_SCOPES: a key never takes away one that can do more than it can. The operator's CLI passes none.
  */
 export async function revokeApiKey(deps: CrmDeps, orgId: string, keyId: string, callerScopes?: readonly string[]): Promise<void> {
+  const noActiveKey = () => new AppError('NOT_FOUND', 'This organization has no active API key with this id.');
   if (callerScopes) {
     const key = await deps.apiKeys.getById(orgId, keyId);
-    if (!key || key.revoked_at) throw notFound('API key');
+    if (!key || key.revoked_at) throw noActiveKey();
     const missing = key.scopes.filter((scope) => !callerScopes.includes(scope));
     if (missing.length > 0) {
       throw new AppError(
@@ -42,5 +43,5 @@ export async function revokeApiKey(deps: CrmDeps, orgId: string, keyId: string, 
       );
     }
   }
-  if (!(await deps.apiKeys.revoke(orgId, keyId, deps.now()))) throw notFound('API key');
+  if (!(await deps.apiKeys.revoke(orgId, keyId, deps.now()))) throw noActiveKey();
 }
