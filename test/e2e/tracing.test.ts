@@ -13,13 +13,16 @@ interface SpanLine {
   attributes: Record<string, unknown>;
 }
 
-const spansOf = (file: string): SpanLine[] =>
-  existsSync(file)
-    ? readFileSync(file, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as SpanLine)
-    : [];
+/**
+ * The spans a process has written so far. Processes append while the test reads, so the text after the last newline
+ * may be a line still being written: only complete lines are read (the gate failed once on a partial one).
+ */
+function spansOf(file: string): SpanLine[] {
+  if (!existsSync(file)) return [];
+  const lines = readFileSync(file, 'utf8').split('\n');
+  lines.pop();
+  return lines.filter(Boolean).map((line) => JSON.parse(line) as SpanLine);
+}
 
 /** The spans of every replica of a service (crm-1.jsonl, crm-2.jsonl, or crm.jsonl with one replica). */
 const spansOfService = (dir: string, service: string): SpanLine[] =>
