@@ -23,6 +23,7 @@ export default defineConfig({
             'test/structure/*.test.ts',
             'deploy/lib/*.test.ts',
             'test/contract/support/*.test.ts',
+            'test/docs/support/*.test.ts',
             // The benchmark's measuring code: its verdicts depend on how it samples.
             'test/bench/*.test.ts',
           ],

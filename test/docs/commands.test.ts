@@ -10,7 +10,7 @@ import { systemEnv } from '../../deploy/lib/system';
 import { dropNamespace } from '../support/namespace';
 import { stackForRun } from '../support/run-stack';
 import { crashUnderLoad } from './crash-under-load';
-import { shellCommands, type DocCommand } from './shell-blocks';
+import { shellCommands, type DocCommand } from './support/shell-blocks';
 import { ShellSession, type CommandResult } from './shell-session';
 
 /**
@@ -27,6 +27,7 @@ const NOT_RUN: Array<[RegExp, string]> = [
   [/^npm test\b/, 'the whole suite (this test is part of it)'],
   [/^npx vitest\b/, 'a test file of the suite'],
   [/^npm run (bench|chaos)\b/, 'a benchmark or the chaos suite'],
+  [/\bnpm run fuzz\b/, 'the contract exploration with random seeds (minutes to an hour)'],
   // .ci/run brings the local Kubernetes up and tests it after npm test (root, minutes, a machine of its own).
   [/^npm run (cluster:|test:cluster)|cluster\.sh|KUBECTL|CRM_GATEWAY_URL/, 'the local cluster (.ci/run)'],
 ];

@@ -75,6 +75,8 @@ describe('scopes', () => {
     expect(response.data!.data.organization.id).toBe(org.orgId);
     expect(response.data!.data.api_key.scopes).toEqual(['read:tags']);
     expect(response.data!.data.api_key.prefix).toMatch(/^sk_live_.{4}$/);
+    // The key as GET /v1/me documents it: what GET /v1/api-keys adds (status, expiry, revocation) is not in it.
+    expect(Object.keys(response.data!.data.api_key).sort()).toEqual(['created_at', 'id', 'last_used_at', 'name', 'prefix', 'scopes']);
   });
 });
 

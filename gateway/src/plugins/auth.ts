@@ -1,4 +1,4 @@
-import { AppError, type Scope } from '@crm/shared/core';
+import { AppError, insufficientScopes, type Scope } from '@crm/shared/core';
 import { createHash } from 'node:crypto';
 import type { Clients } from '../clients';
 import type { Principal } from '../http/route';
@@ -104,15 +104,6 @@ export function requireScope(principal: Principal, scope: Scope | null): void {
 
 /** Every scope of `required`, or INSUFFICIENT_SCOPES naming the ones the key lacks. */
 export function requireScopes(principal: Principal, required: readonly Scope[]): void {
-  const missing = required.filter((scope) => !principal.scopes.includes(scope));
-  if (missing.length === 0) return;
-  throw new AppError(
-    'INSUFFICIENT_SCOPES',
-    `This request needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}, which the API key lacks.`,
-    {
-      required_scopes: [...required],
-      missing_scopes: missing,
-      your_scopes: principal.scopes,
-    },
-  );
+  const refused = insufficientScopes(required, principal.scopes);
+  if (refused) throw refused;
 }

@@ -1,4 +1,4 @@
-import { AppError, iso, isoOrNull, type KeysetPosition } from '@crm/shared';
+import { AppError, insufficientScopes, iso, isoOrNull, type KeysetPosition } from '@crm/shared';
 import type { ApiKeyRecord } from '../repository/api-key.repository';
 import type { CrmDeps } from './deps';
 
@@ -34,14 +34,8 @@ export async function revokeApiKey(deps: CrmDeps, orgId: string, keyId: string, 
   if (callerScopes) {
     const key = await deps.apiKeys.getById(orgId, keyId);
     if (!key || key.revoked_at) throw noActiveKey();
-    const missing = key.scopes.filter((scope) => !callerScopes.includes(scope));
-    if (missing.length > 0) {
-      throw new AppError(
-        'INSUFFICIENT_SCOPES',
-        `This key holds scopes the API key that asks lacks (${missing.join(', ')}): a key may only revoke keys that can do no more than it can.`,
-        { required_scopes: key.scopes, missing_scopes: missing, your_scopes: [...callerScopes] },
-      );
-    }
+    const refused = insufficientScopes(key.scopes, callerScopes, 'Revoking this key needs');
+    if (refused) throw refused;
   }
   if (!(await deps.apiKeys.revoke(orgId, keyId, deps.now()))) throw noActiveKey();
 }
