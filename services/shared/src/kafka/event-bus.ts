@@ -1,4 +1,4 @@
-import type { Consumer, IHeaders, Kafka, Producer } from 'kafkajs';
+import { Partitioners, type Consumer, type IHeaders, type Kafka, type Producer } from 'kafkajs';
 import type { KafkaSettings } from '../config';
 import type { Logger } from '../logger';
 import { ConsumerLag } from './consumer-metrics';
@@ -65,7 +65,14 @@ export class EventBus {
   async publish(topic: string, messages: OutgoingMessage[]): Promise<void> {
     if (messages.length === 0) return;
     this.producer ??= (async () => {
-      const producer = this.kafka.producer({ allowAutoTopicCreation: false, idempotent: false, maxInFlightRequests: 5 });
+      // The partitioner named, not defaulted: kafkajs then keeps its v2 default (murmur2 of the key, as Java clients
+      // place keys) without warning about the change from v1 at every start.
+      const producer = this.kafka.producer({
+        allowAutoTopicCreation: false,
+        idempotent: false,
+        maxInFlightRequests: 5,
+        createPartitioner: Partitioners.DefaultPartitioner,
+      });
       await producer.connect();
       return producer;
     })().catch((error: unknown) => {
