@@ -1,6 +1,9 @@
+import { createServer } from 'node:net';
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { checkKafkaSettings } from '../config';
-import { kafkaSettings } from './kafka-client';
+import { createLogger } from '../logger';
+import { kafkaFromEnv, kafkaSettings } from './kafka-client';
 
 const BROKERS = { KAFKA_BROKERS: 'kafka-0:9092,kafka-1:9092' };
 const LOGIN = { KAFKA_SASL_MECHANISM: 'SCRAM-SHA-512', KAFKA_SASL_USERNAME: 'crm', KAFKA_SASL_PASSWORD: 'p'.repeat(40) };
@@ -44,5 +47,31 @@ describe('Kafka settings', () => {
 
   it('accept no login at all (a broker that takes connections without one)', () => {
     expect(() => checkKafkaSettings(kafkaSettings(BROKERS))).not.toThrow();
+  });
+});
+
+describe('Kafka client logs', () => {
+  it("go to the service's logger at warn with kafkajs's context (which broker, what failed)", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    });
+    // A port nothing listens on: the connection is refused at once.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as { port: number };
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const kafka = kafkaFromEnv(
+      { KAFKA_BROKERS: `127.0.0.1:${port}` },
+      { clientId: 'log-test', logger: createLogger('log-test', 'info', stream), retry: { retries: 0 } },
+    );
+    const admin = kafka.admin();
+    await expect(admin.connect()).rejects.toThrow();
+    const refused = lines.find((line) => String(line.msg).includes('ECONNREFUSED'));
+    expect(refused).toMatchObject({ level: 40, kafka: expect.any(String), broker: `127.0.0.1:${port}`, clientId: 'log-test' });
+    expect(refused).not.toHaveProperty('timestamp');
   });
 });

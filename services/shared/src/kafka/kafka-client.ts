@@ -28,10 +28,13 @@ export function createKafka(settings: KafkaSettings, options: KafkaClientOptions
     logLevel: logger ? logLevel.WARN : logLevel.NOTHING,
     ...(logger
       ? {
+          // At warn whatever kafkajs calls it: what it logs as an error (a rebalance, a topic another process created
+          // first) it retries or handles itself. Its context (the broker's error, the group) is kept; its own
+          // timestamp and name are the log line's already.
           logCreator:
             () =>
-            ({ namespace, log }) =>
-              logger.warn({ kafka: namespace }, log.message),
+            ({ namespace, log: { message, timestamp: _timestamp, logger: _name, ...context } }) =>
+              logger.warn({ kafka: namespace, ...context }, message),
         }
       : {}),
   });
