@@ -503,8 +503,13 @@ function replyCostLine(figure: AgentRateFigure): string[] {
   // Results written before the stack's servers were counted name only the system's processes.
   const counted = Object.keys(figure.cpu_ms_per_reply).some((name) => name.startsWith('database'));
   const scope = counted ? '' : " (the database's share not counted)";
+  const standIns = figure.stand_ins_ms_per_reply
+    ? ` The stand-ins on the same cores meanwhile, per reply: ${Object.entries(figure.stand_ins_ms_per_reply)
+        .map(([name, ms]) => `${name} ${ms} ms`)
+        .join(', ')}; with them, at most ${figure.cpu_bound_with_stand_ins_per_s} replies/s.`
+    : '';
   return [
-    `At ${figure.rate_per_s}/s: CPU per reply ${costs.join(', ')}: at most ${figure.cpu_bound_per_s} replies/s on ${figure.cpu.cores} cores with nothing else running${scope}.${ops}${commands}`,
+    `At ${figure.rate_per_s}/s: CPU per reply ${costs.join(', ')}: at most ${figure.cpu_bound_per_s} replies/s on ${figure.cpu.cores} cores with nothing else running${scope}.${standIns}${ops}${commands}`,
   ];
 }
 
