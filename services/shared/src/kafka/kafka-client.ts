@@ -33,12 +33,20 @@ export function createKafka(settings: KafkaSettings, options: KafkaClientOptions
           // timestamp and name are the log line's already.
           logCreator:
             () =>
-            ({ namespace, log: { message, timestamp: _timestamp, logger: _name, ...context } }) =>
-              logger.warn({ kafka: namespace, ...context }, message),
+            ({ namespace, log: { message, timestamp: _timestamp, logger: _name, ...context } }) => {
+              if (!answeredByCaller(message)) logger.warn({ kafka: namespace, ...context }, message);
+            },
         }
       : {}),
   });
 }
+
+/**
+ * kafkajs logs a broker's error answer to CreateTopics before its admin client handles it, and the caller learns the
+ * outcome anyway: `false` when another process created the topic first (services starting together race for it),
+ * an exception otherwise. Logged, it is a warning at every start about nothing.
+ */
+const answeredByCaller = (message: string) => message.startsWith('Response CreateTopics');
 
 /** The Kafka settings of an environment that is not a parsed configuration (a test system's env, a tool's process.env). */
 export const kafkaSettings = (env: NodeJS.ProcessEnv): KafkaSettings => loadConfig(z.object(kafkaEnv), env);
