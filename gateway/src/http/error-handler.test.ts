@@ -1,18 +1,12 @@
 import { AppError } from '@crm/shared/core';
 import Fastify from 'fastify';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { logLines, type LogLine } from '../../../test/support/log-lines';
 import { handleError } from './error-handler';
 
 /** A Fastify with the gateway's error handler, its log lines kept, and routes that fail once their client is gone or at once. */
 async function server() {
-  const lines: Array<{ level: number; msg: string; err?: { message: string } }> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()));
-      done();
-    },
-  });
+  const { stream, lines } = logLines();
   const app = Fastify({ logger: { level: 'info', stream }, forceCloseConnections: true });
   app.setErrorHandler(handleError);
   let failed: () => void = () => undefined;
@@ -36,7 +30,7 @@ async function server() {
   return { app, url, lines, answered };
 }
 
-const failures = (lines: Array<{ level: number; msg: string }>) => lines.filter((line) => line.msg.startsWith('request failed'));
+const failures = (lines: LogLine[]) => lines.filter((line) => line.msg.startsWith('request failed'));
 
 describe('handleError', () => {
   it('logs an unavailable answer whose client already hung up at info, not error', async () => {

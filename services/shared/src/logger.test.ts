@@ -1,17 +1,11 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { logLines } from '../../../test/support/log-lines';
 import { withRequestId } from './grpc/request-id';
 import { createLogger } from './logger';
 
 function capture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(chunk.toString('utf8'));
-      done();
-    },
-  });
-  return { logger: createLogger('test', 'info', stream), text: () => lines.join('') };
+  const { stream, text } = logLines();
+  return { logger: createLogger('test', 'info', stream), text };
 }
 
 describe('logger redaction', () => {

@@ -1,23 +1,14 @@
-import { Writable } from 'node:stream';
 import { describe, expect, inject, it } from 'vitest';
 import { uniqueName } from '../../../../test/support/integration';
+import { logLines } from '../../../../test/support/log-lines';
 import { createLogger } from '../logger';
 import { EventBus } from './event-bus';
 import { kafkaFromEnv, kafkaSettings } from './kafka-client';
 
 describe('EventBus.ensureTopic', () => {
   it('lets services that start together create one topic: each succeeds, the topic exists once, and nothing is logged', async () => {
-    const lines: string[] = [];
-    const logger = createLogger(
-      'event-bus-test',
-      'info',
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          lines.push(chunk.toString());
-          done();
-        },
-      }),
-    );
+    const { stream, lines } = logLines();
+    const logger = createLogger('event-bus-test', 'info', stream);
     const buses = Array.from(
       { length: 4 },
       (_, index) => new EventBus({ kafka: kafkaSettings(inject('integration')), clientId: `starter-${index}`, logger }),

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { logLines } from '../../../../test/support/log-lines';
 import { checkKafkaSettings } from '../config';
 import { createLogger } from '../logger';
 import { kafkaFromEnv, kafkaSettings } from './kafka-client';
@@ -52,13 +52,7 @@ describe('Kafka settings', () => {
 
 describe('Kafka client logs', () => {
   it("go to the service's logger at warn with kafkajs's context (which broker, what failed)", async () => {
-    const lines: Array<Record<string, unknown>> = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-        done();
-      },
-    });
+    const { stream, lines } = logLines();
     // A port nothing listens on: the connection is refused at once.
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
@@ -70,7 +64,7 @@ describe('Kafka client logs', () => {
     );
     const admin = kafka.admin();
     await expect(admin.connect()).rejects.toThrow();
-    const refused = lines.find((line) => String(line.msg).includes('ECONNREFUSED'));
+    const refused = lines.find((line) => line.msg.includes('ECONNREFUSED'));
     expect(refused).toMatchObject({ level: 40, kafka: expect.any(String), broker: `127.0.0.1:${port}`, clientId: 'log-test' });
     expect(refused).not.toHaveProperty('timestamp');
   });
