@@ -107,7 +107,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // Requests that arrive while closing are answered by GracefulShutdown, in the envelope.
     return503OnClosing: false,
     requestIdHeader: false,
-    // Answers are counted in metrics and traced; a log line per request would cost more than serving many of them.
+    // Answers are counted in metrics and traced: a log line per request would be one more write per request.
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });

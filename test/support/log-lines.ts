@@ -12,9 +12,9 @@ export function logLines(): { stream: Writable; lines: LogLine[]; text: () => st
   const lines: LogLine[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      const text = chunk.toString('utf8');
-      written.push(text);
-      for (const line of text.split('\n')) if (line.trim()) lines.push(JSON.parse(line) as LogLine);
+      const part = chunk.toString('utf8');
+      written.push(part);
+      for (const line of part.split('\n')) if (line.trim()) lines.push(JSON.parse(line) as LogLine);
       done();
     },
   });

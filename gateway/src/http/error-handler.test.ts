@@ -9,14 +9,15 @@ async function server() {
   const { stream, lines } = logLines();
   const app = Fastify({ logger: { level: 'info', stream }, forceCloseConnections: true });
   app.setErrorHandler(handleError);
-  let failed: () => void = () => undefined;
-  const answered = new Promise<void>((resolve) => (failed = resolve));
+  let handled: () => void = () => undefined;
+  const answered = new Promise<void>((resolve) => (handled = resolve));
   // What the bulkhead does with a waiting request whose client hangs up.
   app.get('/waits', (request) => {
     return new Promise((_resolve, reject) =>
       request.raw.socket.once('close', () => {
         reject(new AppError('SERVICE_UNAVAILABLE', 'The client closed the request while it waited.'));
-        setImmediate(failed);
+        // The error handler runs once the rejection is seen, before the next turn.
+        setImmediate(handled);
       }),
     );
   });

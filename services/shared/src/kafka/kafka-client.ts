@@ -28,9 +28,9 @@ export function createKafka(settings: KafkaSettings, options: KafkaClientOptions
     logLevel: logger ? logLevel.WARN : logLevel.NOTHING,
     ...(logger
       ? {
-          // At warn whatever kafkajs calls it: what it logs as an error (a rebalance, a topic another process created
-          // first) it retries or handles itself. Its context (the broker's error, the group) is kept; its own
-          // timestamp and name are the log line's already.
+          // At warn whatever kafkajs calls it: what it logs as an error (a rebalance, a lost connection) it retries
+          // itself. Its context (the broker, the broker's error, the group) is kept; its own timestamp and name are
+          // the log line's already.
           logCreator:
             () =>
             ({ namespace, log: { message, timestamp: _timestamp, logger: _name, ...context } }) => {
