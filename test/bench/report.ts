@@ -262,7 +262,7 @@ function webhookTable(results: BenchResults): string {
     ...(stages.length > 0
       ? [
           '',
-          'Where the time of one event went (p50 / p99 ms), from the timestamps the pipeline leaves: POST → the event built (gateway, crm, write) → the Kafka record (outbox relay: wake-up, claim, publish) → the delivery stored (broker, consumer fetch, subscriptions read) → the first attempt started (fan-out insert, dispatcher) → received (HTTP). CPU: % of one core per process over the run.',
+          'Where the time of one event went (p50 / p99 ms), from the timestamps the pipeline leaves: POST → the event built (gateway, crm, write) → the Kafka record (outbox relay: wake-up, claim, publish) → the delivery built (broker, consumer fetch, subscriptions read) → the first attempt started (the read of deliveries already stored, dispatcher; a delivery is stored after its first attempt) → received (HTTP). CPU: % of one core per process over the run.',
           '',
           table(['rate', 'write', 'relay', 'consume', 'dispatch', 'http', 'total', 'CPU meanwhile'], stages),
         ]

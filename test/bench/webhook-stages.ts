@@ -13,7 +13,8 @@ export interface StageFigure {
  * Where the time of one event went, from the timestamps the pipeline leaves behind (one clock: one machine):
  * the bench's POST → the event's created_at (gateway, crm, the write) → the Kafka record's timestamp (the outbox
  * relay's wake-up, claim and publish) → the delivery's created_at (broker, consumer fetch, subscriptions read) →
- * its first attempt's attempted_at (the fan-out insert, the dispatcher's queue) → received (the HTTP POST).
+ * its first attempt's attempted_at (the read of deliveries already stored, the dispatcher's queue; the delivery is
+ * stored after its first attempt: unstored-part.ts) → received (the HTTP POST).
  */
 export interface WebhookStages {
   events: number;
@@ -86,13 +87,14 @@ async function deliveryTimes(env: NodeJS.ProcessEnv, eventIds: string[], webhook
   try {
     const db = client.db(env.WEBHOOKS_DB_NAME);
     const docs = await db
-      .collection<{ _id: string; event_id: string; created_at: Date }>('deliveries')
+      .collection<{ _id: string; event_id: string; created_at: Date; attempts: { attempt: number; attempted_at: Date }[] }>('deliveries')
       .find(
         { event_id: { $in: eventIds }, ...(webhookIds ? { webhook_id: { $in: webhookIds } } : {}) },
-        { projection: { event_id: 1, created_at: 1 } },
+        { projection: { event_id: 1, created_at: 1, attempts: 1 } },
       )
       .toArray();
-    // A delivery's attempts are in the attempt log (repository/attempt-log.ts).
+    // A first attempt is in the delivery when it was answered before the delivery was stored, otherwise in the
+    // attempt log (repository/attempt-log.ts).
     const firstAttempts = await db
       .collection<{ delivery_id: string; attempted_at: Date }>('delivery_attempts')
       .find({ delivery_id: { $in: docs.map((doc) => doc._id) }, attempt: 1 }, { projection: { delivery_id: 1, attempted_at: 1 } })
@@ -100,7 +102,7 @@ async function deliveryTimes(env: NodeJS.ProcessEnv, eventIds: string[], webhook
     const attemptedAt = new Map(firstAttempts.map((entry) => [entry.delivery_id, entry.attempted_at.getTime()]));
     const times = new Map<string, { created: number; attempted: number }>();
     for (const doc of docs) {
-      const attempted = attemptedAt.get(doc._id) ?? NaN;
+      const attempted = doc.attempts[0]?.attempted_at.getTime() ?? attemptedAt.get(doc._id) ?? NaN;
       const known = times.get(doc.event_id);
       if (!known || attempted < known.attempted) times.set(doc.event_id, { created: doc.created_at.getTime(), attempted });
     }

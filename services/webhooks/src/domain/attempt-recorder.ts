@@ -27,7 +27,8 @@ export interface RecorderOptions {
  * store is behind the sends.
  */
 interface Pending {
-  write: AttemptWrite;
+  /** Null for an attempt stored with its delivery (unstored-part.ts): only its metrics and pause rules are left. */
+  write: AttemptWrite | null;
   status: DeliveryStatus;
   durationMs: number;
   trigger: DeliveryTrigger;
@@ -68,11 +69,19 @@ export class AttemptRecorder {
 
   /** Resolves once the attempt is stored (or its lease was lost to another replica, which stores its own). */
   record(attempt: AttemptResult): Promise<void> {
+    return this.enqueue(attempt, toWrite(attempt));
+  }
+
+  /** An attempt already stored with its delivery: counted and its pause rules applied, in order with the others. */
+  recordStored(attempt: AttemptResult): Promise<void> {
+    return this.enqueue(attempt, null);
+  }
+
+  private enqueue(attempt: AttemptResult, write: AttemptWrite | null): Promise<void> {
     const { delivery, webhook, outcome, result, trigger, at } = attempt;
     const health = delivery.is_test
       ? null
       : { orgId: webhook.org_id, webhookId: webhook.id, failureReason: outcome.failureReason, gone: outcome.pauseSubscription, at };
-    const write = toWrite(attempt);
     return new Promise((done, failed) => {
       this.batch.push({ write, status: outcome.status, durationMs: result.durationMs, trigger, health, done, failed });
       if (!this.writing) this.timer ??= setTimeout(() => void this.flush(), this.options.flushMs ?? 5);
@@ -103,8 +112,9 @@ export class AttemptRecorder {
 
   private async write(batch: Pending[]): Promise<void> {
     try {
-      const writes = batch.map(({ write }) => write);
-      const stored = await writeRetry.execute(() => this.options.deliveries.recordAttempts(this.options.owner, writes));
+      const writes = batch.flatMap(({ write }) => (write ? [write] : []));
+      const stored =
+        writes.length > 0 ? await writeRetry.execute(() => this.options.deliveries.recordAttempts(this.options.owner, writes)) : 0;
       if (stored < writes.length)
         this.options.logger.warn(
           { lost: writes.length - stored },

@@ -7,6 +7,7 @@ import type { WebhookRecord, WebhookRepository } from '../repository/webhook.rep
 import type { AttemptRecorder } from './attempt-recorder';
 import type { ManualAttemptGate } from './manual-attempt-gate';
 import type { SubscriptionCache } from './subscription-cache';
+import type { UnstoredPart } from './unstored-part';
 
 /** Delivery rules taken from the configuration. */
 export interface DeliverySettings {
@@ -26,10 +27,14 @@ export interface DeliverySettings {
   eventRetentionMs: number;
 }
 
-/** A delivery this replica stored leased to itself, with its subscription when the caller has it at hand. */
+/**
+ * A delivery leased to this replica, with its subscription when the caller has it at hand, and the part it is
+ * stored with when its first attempt goes out before it is stored (the fan-out's).
+ */
 export interface LeasedDelivery {
   delivery: DeliveryRecord;
   webhook?: WebhookRecord;
+  part?: UnstoredPart;
 }
 
 /** Everything a domain function may touch, wired once in main.ts. */
@@ -50,8 +55,9 @@ export interface WebhookDeps {
   /** Subscriptions as the worker sends to them (at most a second old). */
   subscriptions: SubscriptionCache;
   /**
-   * Hands the worker deliveries this replica stored already leased (their first attempt goes out without a
-   * database scan), or, without records, wakes it to scan for due ones (held deliveries resumed).
+   * Hands the worker deliveries leased to this replica (their first attempt goes out without a database scan, and
+   * before they are stored when they come with their part), or, without records, wakes it to scan for due ones
+   * (held deliveries resumed).
    */
   deliveriesQueued: (leased?: LeasedDelivery[]) => void;
   /** Wakes this replica's replay worker (a replay was stored). */

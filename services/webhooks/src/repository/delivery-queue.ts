@@ -27,6 +27,20 @@ export function deliveryQueueMethods(deliveries: RecordStore<DeliveryRecord>, at
     insertNew: (records: DeliveryRecord[]): Promise<DeliveryRecord[]> => deliveries.insertManyNew(records),
 
     /**
+     * The records whose dedup key is not stored yet, in one indexed read: a re-read event's deliveries were sent
+     * and stored before, and must not be sent again (the fan-out sends before it stores: unstored-part.ts).
+     */
+    async notStored(records: DeliveryRecord[]): Promise<DeliveryRecord[]> {
+      if (records.length === 0) return [];
+      const stored = await Delivery.find({ dedup_key: { $in: records.map((record) => record.dedup_key) } }, { dedup_key: 1, _id: 0 }).lean<
+        { dedup_key: string }[]
+      >();
+      if (stored.length === 0) return records;
+      const taken = new Set(stored.map((record) => record.dedup_key));
+      return records.filter((record) => !taken.has(record.dedup_key));
+    },
+
+    /**
      * Leases up to `limit` due attempts to `owner`, oldest due first, leaving out the subscriptions in `exclude`
      * (whose queues are full here). One conditional update leases them all: of several replicas that saw the same
      * candidates, each delivery goes to exactly one.

@@ -1,7 +1,9 @@
 import { context, propagation, ROOT_CONTEXT, SpanStatusCode, trace } from '@opentelemetry/api';
 import { sendAttempt } from '../domain/attempt';
 import { countHeld } from '../domain/delivery-metrics';
+import type { AttemptResult } from '../domain/attempt-result';
 import type { LeasedDelivery, WebhookDeps } from '../domain/deps';
+import type { PutBack, UnstoredPart } from '../domain/unstored-part';
 import type { DeliveryRecord } from '../repository/delivery.repository';
 import type { WebhookRecord } from '../repository/webhook.repository';
 import { FairQueue } from './fair-queue';
@@ -49,6 +51,8 @@ export class DeliveryDispatcher {
   private readonly queue = new FairQueue<DeliveryRecord>();
   /** Ids queued or in flight here, with their delivery (for lease renewal). */
   private readonly held = new Map<string, DeliveryRecord>();
+  /** Ids queued or in flight here that are not stored yet, with the part that stores them. */
+  private readonly unstored = new Map<string, UnstoredPart>();
   /** Attempts in flight: `total` and `org` count those not yet slow, `slow` the others, `endpoint` all. */
   private readonly inFlight = { total: 0, slow: 0, org: new Map<string, number>(), endpoint: new Map<string, number>() };
   private readonly running = new Set<Promise<void>>();
@@ -75,21 +79,22 @@ export class DeliveryDispatcher {
   /** Queues leased deliveries; those beyond the memory queue or their subscription's are given back to the database, due. */
   accept(leased: LeasedDelivery[]): void {
     const refused: string[] = [];
-    for (const { delivery, webhook } of leased) {
+    for (const { delivery, webhook, part } of leased) {
       if (this.held.has(delivery.id)) continue;
       if (
         this.stopped ||
         this.queue.size >= this.limits.queue ||
         this.queue.laneSize(delivery.org_id, delivery.webhook_id) >= this.limits.endpointQueue
       ) {
-        refused.push(delivery.id);
+        if (!part?.putBack(delivery.id, 'due')) refused.push(delivery.id);
         continue;
       }
       if (webhook) this.deps.subscriptions.prime([webhook]);
+      if (part) this.unstored.set(delivery.id, part);
       this.held.set(delivery.id, delivery);
       this.queue.push(delivery.org_id, delivery.webhook_id, delivery);
     }
-    if (refused.length > 0) void this.giveBack(refused);
+    if (refused.length > 0) void this.putBack(refused, 'due');
     this.pump();
   }
 
@@ -117,14 +122,10 @@ export class DeliveryDispatcher {
     if (drained.length === 0) return;
     for (const delivery of drained) this.held.delete(delivery.id);
     countHeld(drained.length);
-    this.deps.deliveries
-      .hold(
-        drained.map((delivery) => delivery.id),
-        this.deps.owner,
-      )
-      .catch((error: unknown) =>
-        this.deps.logger.error({ err: error, webhook: webhookId }, 'holding deliveries failed; their leases expire'),
-      );
+    void this.putBack(
+      drained.map((delivery) => delivery.id),
+      'held',
+    );
     this.onRoom();
   }
 
@@ -134,15 +135,34 @@ export class DeliveryDispatcher {
     this.leases.stop();
     const queued = [...this.queue.items()].map((delivery) => delivery.id);
     for (const id of queued) this.held.delete(id);
-    await this.giveBack(queued);
+    await this.putBack(queued, 'due');
     await Promise.allSettled([...this.running]);
     await this.deps.recorder.flush();
   }
 
-  private giveBack(ids: string[]): Promise<void> {
-    return this.deps.deliveries
-      .releaseLeases(ids, this.deps.owner)
-      .catch((error: unknown) => this.deps.logger.error({ err: error }, 'giving deliveries back failed; their leases expire'));
+  /**
+   * Deliveries that leave this replica's memory unsent, due again for any replica or held: a part still open
+   * stores them so; the others are changed in the database, once their part (if any) is stored.
+   */
+  private async putBack(ids: string[], how: PutBack): Promise<void> {
+    const inDatabase: string[] = [];
+    const parts = new Set<UnstoredPart>();
+    for (const id of ids) {
+      const part = this.unstored.get(id);
+      this.unstored.delete(id);
+      if (part?.putBack(id, how)) continue;
+      if (part) parts.add(part);
+      inDatabase.push(id);
+    }
+    if (inDatabase.length === 0) return;
+    try {
+      // A part that could not be stored leaves nothing to change: its batch of events is read again.
+      await Promise.allSettled([...parts].map((part) => part.stored));
+      if (how === 'due') await this.deps.deliveries.releaseLeases(inDatabase, this.deps.owner);
+      else await this.deps.deliveries.hold(inDatabase, this.deps.owner);
+    } catch (error) {
+      this.deps.logger.error({ err: error, deliveries: inDatabase.length, how }, 'handing deliveries back failed; their leases expire');
+    }
   }
 
   private canStart = (orgId: string, webhookId: string): boolean =>
@@ -167,6 +187,7 @@ export class DeliveryDispatcher {
   }
 
   private launch(delivery: DeliveryRecord): void {
+    this.unstored.get(delivery.id)?.started();
     this.countActive(delivery, 1);
     adjust(this.inFlight.endpoint, delivery.webhook_id, 1);
     let slow = false;
@@ -181,6 +202,7 @@ export class DeliveryDispatcher {
       clearTimeout(slowTimer);
       this.running.delete(task);
       this.held.delete(delivery.id);
+      this.unstored.delete(delivery.id);
       if (slow) this.inFlight.slow--;
       else this.countActive(delivery, -1);
       adjust(this.inFlight.endpoint, delivery.webhook_id, -1);
@@ -223,7 +245,7 @@ export class DeliveryDispatcher {
   private async deliver(delivery: DeliveryRecord, webhook: WebhookRecord, span: { setAttribute(key: string, value: string): void }) {
     if (webhook.status === 'paused') {
       this.holdEndpoint(delivery.org_id, delivery.webhook_id);
-      await this.deps.deliveries.hold([delivery.id], this.deps.owner);
+      await this.putBack([delivery.id], 'held');
       countHeld();
       return;
     }
@@ -236,13 +258,25 @@ export class DeliveryDispatcher {
     // is told when.
     this.unrecorded++;
     const retryAt = result.outcome.next_attempt_at;
-    this.deps.recorder.record(result).then(
+    this.store(result).then(
       () => {
         this.recorded();
         if (retryAt) this.onRetry(retryAt);
       },
       () => this.recorded(),
     );
+  }
+
+  /**
+   * A first attempt goes into its part's insert while the part is open; any other attempt to the recorder, once
+   * the part that stores its delivery (if any) is stored.
+   */
+  private store(attempt: AttemptResult): Promise<void> {
+    const part = this.unstored.get(attempt.delivery.id);
+    this.unstored.delete(attempt.delivery.id);
+    if (!part) return this.deps.recorder.record(attempt);
+    if (part.take(attempt)) return part.stored.then(() => this.deps.recorder.recordStored(attempt));
+    return part.stored.then(() => this.deps.recorder.record(attempt));
   }
 
   private recorded(): void {
