@@ -1,6 +1,6 @@
 import { createLogger } from '@crm/shared';
 import { describe, expect, it } from 'vitest';
-import type { SendResult } from '../delivery/http-sender';
+import { sendResult } from '../../../../test/support/webhook-records';
 import type { AttemptWrite } from '../repository/delivery-queue';
 import type { DeliveryRecord, DeliveryRepository } from '../repository/delivery.repository';
 import type { HealthChange, WebhookRecord, WebhookRepository } from '../repository/webhook.repository';
@@ -15,17 +15,7 @@ function webhook(id: string): WebhookRecord {
 }
 
 function attempt(webhookId: string, statusCode: number, options: { isTest?: boolean } = {}): AttemptResult {
-  const ok = statusCode < 300;
-  const result: SendResult = {
-    ok,
-    statusCode,
-    error: ok ? null : `http_${statusCode}`,
-    durationMs: 3,
-    responseExcerpt: null,
-    retryAfter: null,
-    pauseSubscription: statusCode === 410,
-    errorDetail: null,
-  };
+  const result = sendResult(statusCode);
   const delivery = {
     id: `dlv_${Math.random()}`,
     org_id: 'org_1',

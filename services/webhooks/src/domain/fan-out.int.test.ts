@@ -1,10 +1,7 @@
-import { createLogger, newId, type ConsumedEvent, type Storage } from '@crm/shared';
+import { newId, type ConsumedEvent, type Storage } from '@crm/shared';
 import { describe, expect, it } from 'vitest';
-import { REQUIRED_SETTINGS, useDatabase } from '../../../../test/support/integration';
-import { webhookRecord } from '../../../../test/support/webhook-records';
-import { loadWebhooksConfig } from '../config';
-import type { SendResult } from '../delivery/http-sender';
-import { createDeps } from '../wiring';
+import { useDatabase } from '../../../../test/support/integration';
+import { sendResult, webhookRecord, webhookTestDeps } from '../../../../test/support/webhook-records';
 import { planAttemptOutcome } from './attempt-outcome';
 import type { AttemptResult } from './attempt-result';
 import type { LeasedDelivery, WebhookDeps } from './deps';
@@ -26,16 +23,7 @@ const contactCreated = (orgId: string): ConsumedEvent => ({
 /** What the dispatcher makes of a first attempt answered with `statusCode`. */
 function answered({ delivery, webhook }: LeasedDelivery, statusCode: number): AttemptResult {
   const at = new Date();
-  const result: SendResult = {
-    ok: statusCode < 300,
-    statusCode,
-    error: statusCode < 300 ? null : `http_${statusCode}`,
-    durationMs: 7,
-    responseExcerpt: 'thanks',
-    retryAfter: null,
-    pauseSubscription: false,
-    errorDetail: null,
-  };
+  const result = sendResult(statusCode, { durationMs: 7, responseExcerpt: 'thanks' });
   const outcome = planAttemptOutcome({ attempt: 1, result, startedAt: at, scheduleMs: [0, 60_000], retries: true, now: at });
   return { delivery, webhook: webhook!, trigger: 'event', headers: { 'webhook-id': delivery.id }, result, outcome, at };
 }
@@ -45,11 +33,7 @@ describe('fan-out: deliveries sent before they are stored (real store)', () => {
   let deps: WebhookDeps;
   useDatabase('webhooks', (opened) => {
     storage = opened;
-    deps = createDeps(storage, loadWebhooksConfig(REQUIRED_SETTINGS), createLogger('test', 'silent'), {
-      deliveriesQueued: () => undefined,
-      replaysQueued: () => undefined,
-      paused: () => undefined,
-    });
+    deps = webhookTestDeps(storage);
   });
 
   async function subscribed(orgId: string, count: number) {

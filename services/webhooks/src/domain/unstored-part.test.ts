@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SendResult } from '../delivery/http-sender';
+import { deliveryRecord, sendResult } from '../../../../test/support/webhook-records';
 import type { DeliveryRecord } from '../repository/delivery.record';
 import type { WebhookRecord } from '../repository/webhook.repository';
 import { planAttemptOutcome } from './attempt-outcome';
@@ -10,45 +10,17 @@ const now = new Date('2026-11-28T12:00:00.000Z');
 const leaseMs = 60_000;
 const window = { quietMs: 40, maxMs: 400 };
 
-const delivery = (id: string): DeliveryRecord => ({
-  id,
-  org_id: 'org_1',
-  webhook_id: 'wh_1',
-  event_id: `evt_${id}`,
-  event_type: 'contact.created',
-  status: 'pending',
-  attempt: 0,
-  response_status: null,
-  response_excerpt: null,
-  error: null,
-  duration_ms: null,
-  next_attempt_at: now,
-  redelivery_of: null,
-  is_test: false,
-  created_at: now,
-  completed_at: null,
-  attempts: [],
-  request_body: '{}',
-  request_headers: {},
-  expires_at: new Date(now.getTime() + 86_400_000),
-  dedup_key: `wh_1:evt_${id}`,
-  lease_owner: 'replica-1',
-  lease_until: new Date(now.getTime() + 1_000),
-  trace: {},
-});
+const delivery = (id: string): DeliveryRecord =>
+  deliveryRecord('org_1', 'wh_1', {
+    id,
+    next_attempt_at: now,
+    created_at: now,
+    lease_owner: 'replica-1',
+    lease_until: new Date(now.getTime() + 1_000),
+  });
 
 function answer(record: DeliveryRecord, statusCode: number): AttemptResult {
-  const ok = statusCode < 300;
-  const result: SendResult = {
-    ok,
-    statusCode,
-    error: ok ? null : `http_${statusCode}`,
-    durationMs: 4,
-    responseExcerpt: ok ? 'ok' : 'busy',
-    retryAfter: null,
-    pauseSubscription: false,
-    errorDetail: null,
-  };
+  const result = sendResult(statusCode, { durationMs: 4, responseExcerpt: statusCode < 300 ? 'ok' : 'busy' });
   const outcome = planAttemptOutcome({
     attempt: 1,
     result,

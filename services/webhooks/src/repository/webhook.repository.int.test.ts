@@ -1,45 +1,11 @@
-import { createLogger, newId, RecordStore, type Storage } from '@crm/shared';
+import { newId, RecordStore, type Storage } from '@crm/shared';
 import { describe, expect, it, vi } from 'vitest';
-import { REQUIRED_SETTINGS, useDatabase } from '../../../../test/support/integration';
-import { webhookRecord } from '../../../../test/support/webhook-records';
-import { loadWebhooksConfig } from '../config';
+import { useDatabase } from '../../../../test/support/integration';
+import { deliveryRecord, webhookRecord, webhookTestDeps } from '../../../../test/support/webhook-records';
 import type { WebhookDeps } from '../domain/deps';
-import { createDeps } from '../wiring';
 import { attemptLogId } from './attempt-log';
 import type { AttemptWrite } from './delivery-queue';
 import type { DeliveryRecord, DeliveryStatus } from './delivery.repository';
-
-const deliveryRecord = (orgId: string, webhookId: string, fields: Partial<DeliveryRecord> = {}): DeliveryRecord => {
-  const id = newId('delivery');
-  const eventId = newId('event');
-  return {
-    id,
-    org_id: orgId,
-    webhook_id: webhookId,
-    event_id: eventId,
-    event_type: 'contact.created',
-    status: 'pending',
-    attempt: 0,
-    response_status: null,
-    response_excerpt: null,
-    error: null,
-    duration_ms: null,
-    next_attempt_at: new Date(Date.now() - 1_000),
-    redelivery_of: null,
-    is_test: false,
-    created_at: new Date(),
-    completed_at: null,
-    attempts: [],
-    request_body: '{}',
-    request_headers: {},
-    expires_at: new Date(Date.now() + 86_400_000),
-    dedup_key: `${webhookId}:${eventId}`,
-    lease_until: null,
-    lease_owner: null,
-    trace: {},
-    ...fields,
-  };
-};
 
 /** The write the recorder makes of an attempt numbered `attemptsBefore + 1` with this outcome. */
 function attemptWrite(
@@ -88,11 +54,7 @@ describe('webhook and delivery repositories', () => {
   let deps: WebhookDeps;
   useDatabase('webhooks', (opened) => {
     storage = opened;
-    deps = createDeps(storage, loadWebhooksConfig(REQUIRED_SETTINGS), createLogger('test', 'silent'), {
-      deliveriesQueued: () => undefined,
-      replaysQueued: () => undefined,
-      paused: () => undefined,
-    });
+    deps = webhookTestDeps(storage);
   });
 
   it('stores signing secrets sealed and answers them in plaintext', async () => {
