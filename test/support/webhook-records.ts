@@ -2,6 +2,7 @@ import { createLogger, newId, type Storage } from '@crm/shared';
 import { loadWebhooksConfig } from '../../services/webhooks/src/config';
 import type { SendResult } from '../../services/webhooks/src/delivery/http-sender';
 import type { WebhookDeps } from '../../services/webhooks/src/domain/deps';
+import { newDelivery } from '../../services/webhooks/src/domain/event-body';
 import type { DeliveryRecord } from '../../services/webhooks/src/repository/delivery.record';
 import { newWebhookRecord, type WebhookRecord } from '../../services/webhooks/src/repository/webhook.repository';
 import { createDeps } from '../../services/webhooks/src/wiring';
@@ -24,37 +25,19 @@ export const webhookRecord = (orgId: string, fields: Partial<WebhookRecord> = {}
 });
 
 /** A stored delivery of one event to `webhookId`, pending and due, not leased (tests override any field). */
-export const deliveryRecord = (orgId: string, webhookId: string, fields: Partial<DeliveryRecord> = {}): DeliveryRecord => {
-  const id = newId('delivery');
-  const eventId = newId('event');
-  return {
-    id,
-    org_id: orgId,
-    webhook_id: webhookId,
-    event_id: eventId,
-    event_type: 'contact.created',
-    status: 'pending',
-    attempt: 0,
-    response_status: null,
-    response_excerpt: null,
-    error: null,
-    duration_ms: null,
-    next_attempt_at: new Date(Date.now() - 1_000),
-    redelivery_of: null,
-    is_test: false,
-    created_at: new Date(),
-    completed_at: null,
-    attempts: [],
-    request_body: '{}',
-    request_headers: {},
-    expires_at: new Date(Date.now() + 86_400_000),
-    dedup_key: `${webhookId}:${eventId}`,
-    lease_until: null,
-    lease_owner: null,
-    trace: {},
-    ...fields,
-  };
-};
+export const deliveryRecord = (orgId: string, webhookId: string, fields: Partial<DeliveryRecord> = {}): DeliveryRecord => ({
+  ...newDelivery({
+    webhook: { id: webhookId, org_id: orgId } as WebhookRecord,
+    eventId: newId('event'),
+    eventType: 'contact.created',
+    body: '{}',
+    now: new Date(),
+    retentionMs: 86_400_000,
+    fromStream: true,
+  }),
+  next_attempt_at: new Date(Date.now() - 1_000),
+  ...fields,
+});
 
 /** What the HTTP sender answers for a receiver that replied `statusCode` (2xx: success). */
 export const sendResult = (statusCode: number, fields: Partial<SendResult> = {}): SendResult => ({
