@@ -20,7 +20,7 @@ export interface WebhookBacklog {
 /**
  * The sending side at full speed, as the peer measures it: the webhooks replicas are stopped (SIGSTOP) while
  * `rate` contacts/s are created for `seconds` s (their events wait in Kafka), then resumed; the figure is the
- * backlog's deliveries over the time from the resume to the last delivery (consume, fan-out insert, POST, record).
+ * backlog's deliveries over the time from the resume to the last delivery (consume, POST, store with the outcome).
  * The peer then reads the same deliveries from the database and POSTs them (webhook-peer.ts).
  */
 export async function measureBacklogDrain(
