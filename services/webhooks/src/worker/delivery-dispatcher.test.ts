@@ -11,11 +11,14 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { webhookRecord } from '../../../../test/support/webhook-records';
+import { deliveryRecord, webhookRecord } from '../../../../test/support/webhook-records';
 import { parseAllowList } from '../delivery/address-guard';
 import { closeConnections } from '../delivery/connection-pool';
+import type { AttemptResult } from '../domain/attempt-result';
 import type { WebhookDeps } from '../domain/deps';
 import { newDelivery } from '../domain/event-body';
+import { UnstoredPart } from '../domain/unstored-part';
+import type { DeliveryRecord } from '../repository/delivery.record';
 import type { WebhookRecord } from '../repository/webhook.repository';
 import { DeliveryDispatcher, type DispatcherLimits } from './delivery-dispatcher';
 
@@ -180,6 +183,54 @@ describe('DeliveryDispatcher', () => {
     expect(dispatcher.room()).toBe(1);
     await dispatcher.stop();
   });
+
+  it(
+    'sends a part before it is stored: answered attempts go into its insert, a refused delivery is stored due, a late answer is recorded after',
+    { timeout: 20_000 },
+    async () => {
+      const receiver = await startReceiver();
+      const fast = webhook('wh_fast', 'org_a', `${receiver.url}/fast`);
+      const slow = webhook('wh_slow', 'org_a', `${receiver.url}/slow/1`);
+      const calls: Array<{ how: 'record' | 'recordStored'; id: string }> = [];
+      const recorder = {
+        record: async (attempt: AttemptResult) => void calls.push({ how: 'record', id: attempt.delivery.id }),
+        recordStored: async (attempt: AttemptResult) => void calls.push({ how: 'recordStored', id: attempt.delivery.id }),
+        flush: async () => undefined,
+      } as unknown as WebhookDeps['recorder'];
+      const released: string[] = [];
+      const dispatcher = dispatcherFor([fast, slow], { queue: 3 }, { recorder, released });
+      const records = [fast, fast, slow, fast].map((record, i) =>
+        deliveryRecord('org_a', record.id, { id: `dlv_${i}`, lease_owner: 'test', lease_until: new Date(Date.now() + 60_000) }),
+      );
+      const stored: DeliveryRecord[] = [];
+      const part = new UnstoredPart(records, {
+        store: async (rows) => void stored.push(...rows),
+        leaseMs: 60_000,
+        now: () => new Date(),
+        // A quiet spell far longer than a loopback answer, far shorter than the slow receiver's: the same verdict on a busy machine.
+        window: { quietMs: 1_000, maxMs: 5_000 },
+      });
+      dispatcher.accept(records.map((delivery) => ({ delivery, webhook: fast.id === delivery.webhook_id ? fast : slow, part })));
+      await part.stored;
+      const byId = new Map(stored.map((record) => [record.id, record]));
+      expect(byId.get('dlv_0')).toMatchObject({ status: 'succeeded', attempt: 1, lease_owner: null });
+      expect(byId.get('dlv_1')).toMatchObject({ status: 'succeeded', attempt: 1, lease_owner: null });
+      // Still waiting for its slow receiver: stored leased, its attempt recorded like any other once answered.
+      expect(byId.get('dlv_2')).toMatchObject({ status: 'pending', attempt: 0, lease_owner: 'test' });
+      // Beyond the memory queue: stored due, for any replica, without a write of its own.
+      expect(byId.get('dlv_3')).toMatchObject({ status: 'pending', attempt: 0, lease_owner: null, lease_until: null });
+      expect(released).toEqual([]);
+      await vi.waitFor(() => expect(calls).toHaveLength(3), { timeout: SLOW_MS + 5_000 });
+      expect(calls).toEqual(
+        expect.arrayContaining([
+          { how: 'recordStored', id: 'dlv_0' },
+          { how: 'recordStored', id: 'dlv_1' },
+          { how: 'record', id: 'dlv_2' },
+        ]),
+      );
+      await dispatcher.stop();
+    },
+  );
 
   it("records an attempt's span in the trace of the write that caused it, and none for an unsampled one", { timeout: 20_000 }, async () => {
     const exporter = new InMemorySpanExporter();
