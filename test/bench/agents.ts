@@ -15,6 +15,7 @@ import { connectNumbers } from './broadcast-setup';
 import { withCpuShare, type CpuShare } from './cpu-share';
 import { startDbCommandTally, tallySince, type DbCommandTally } from './db-command-tally';
 import { cpuProfileEnv, startOwnSystem, type OwnSystem } from './own-system';
+import { settle } from './quiet';
 import { startLocalStack } from '../../deploy/lib/local-stack';
 import { writeResult } from './results';
 import { percentile, round, sleep } from './stats';
@@ -109,6 +110,7 @@ async function main(): Promise<void> {
     const figures: AgentRateFigure[] = [];
     for (const [index, rate] of rates.entries()) {
       log(`${rate} inbound/s for ${seconds} s`);
+      await settle(log, `${rate} inbound/s`);
       const started = Date.now();
       const opsBefore = await databaseOps(own);
       const commandsBefore = snapshots(tallies);

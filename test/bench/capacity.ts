@@ -26,6 +26,7 @@ import { openFlood, type FloodResult } from './flood';
 import { cpuProfileEnv, startOwnSystem, type OwnSystem } from './own-system';
 import { openPool, runPacedLoad } from './paced-load';
 import { cpuSecondsOf } from './proc-stats';
+import { settle } from './quiet';
 import { writeResult } from './results';
 import { seedContacts } from './seed';
 import { round, sleep } from './stats';
@@ -193,6 +194,7 @@ async function main(): Promise<void> {
     // Warm-up: connections, the key cache, the JIT.
     await drive(own, own.key, HEAVY_PATH, baseClients, 3);
     log(`capacity: ${HEAVY_PATH} alone from ${baseClients} clients for ${seconds} s`);
+    await settle(log, 'capacity');
     const capacity = await drive(own, own.key, HEAVY_PATH, baseClients, seconds);
     await sleep(2_000);
     // Both organizations' clients have their connections open before the flood begins, as clients being served
@@ -200,6 +202,7 @@ async function main(): Promise<void> {
     const flood = await heavyFlood(own, own.key, HEAVY_PATH, clients, !coldConnections);
     const lightPool = await openPool(own.system.baseUrl, lightRequest(light.key), LIGHT_CONNECTIONS);
     await sleep(2_000);
+    await settle(log, 'overload');
     log(`overload: ${HEAVY_PATH} from ${clients} clients, ${LIGHT_PATH} of another organization at ${lightRate}/s`);
     const overloadFrom = Date.now();
     const [loadAverage = 0] = loadavg();

@@ -1,6 +1,7 @@
 import type { BenchConfig } from './config';
 import { runLoad, type LoadRequest, type LoadResult } from './load';
 import type { Watched } from './proc-stats';
+import { settle } from './quiet';
 import { cpuReading, type RouteCost } from './route-cost';
 
 export type Side = 'ceiling' | 'peer' | 'project';
@@ -31,6 +32,7 @@ export interface RouteScenario {
 export async function measureRoute(scenario: RouteScenario, config: BenchConfig, log: (line: string) => void): Promise<RouteFigures> {
   const most = Math.max(...config.clients);
   const load = async (clients: number, seconds: number, rate?: number) => {
+    await settle(log, `${scenario.side} ${scenario.route}`);
     const result = await runLoad({ baseUrl: scenario.baseUrl, request: scenario.request, clients, seconds, rate });
     await drain(scenario);
     return result;

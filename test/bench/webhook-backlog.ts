@@ -1,5 +1,6 @@
 import { MongoClient } from 'mongodb';
 import type { OwnSystem } from './own-system';
+import { untilQuiet } from './quiet';
 import type { FastReceiver } from './receiver';
 import { round, sleep } from './stats';
 import { DRAIN_TIMEOUT_MS, pacedContactWrites, type Tenant } from './webhook-scenarios';
@@ -37,8 +38,9 @@ export async function measureBacklogDrain(
   let resumed: number;
   try {
     writes = await pacedContactWrites(own.system.baseUrl, [tenant], load.rate, load.seconds);
-    // The last writes' events leave the outbox relay within this.
+    // The last writes' events leave the outbox relay within this; the drain then starts on a quiet machine.
     await sleep(2_000);
+    await untilQuiet();
   } finally {
     resumed = Date.now();
     for (const process of webhooks) process.child.kill('SIGCONT');

@@ -3,6 +3,7 @@ import { apiClient } from './api-client';
 import type { BenchConfig } from './config';
 import { withCpuShare, type CpuShare } from './cpu-share';
 import type { OwnSystem } from './own-system';
+import { settle } from './quiet';
 import { startFastReceiver, type FastReceiver } from './receiver';
 import { measuredCommit } from './results';
 import { round } from './stats';
@@ -72,6 +73,7 @@ export async function measureWebhooks(own: OwnSystem, config: BenchConfig, log: 
     if (runs('throughput')) Object.assign(figures, await throughputAndPeer(own, config, tenants[0], receiver, log));
     if (runs('broadcasts') && config.broadcastRecipients > 0) {
       log(`webhooks: status events of two broadcasts of ${config.broadcastRecipients} recipients at once`);
+      await settle(log, 'webhooks broadcasts');
       figures.broadcasts = await measureBroadcastEvents(own, receiver, config.broadcastRecipients, log);
     }
     figures.load_avg[1] = load();
@@ -103,6 +105,7 @@ async function measureLatencies(own: OwnSystem, config: BenchConfig, tenants: Te
   ];
   for (const { rate, perWrite } of runs) {
     log(`webhooks: write → received at ${rate} events/s (${perWrite} per write) for ${config.steadySeconds} s, two organizations`);
+    await settle(log, 'webhooks latency');
     const { result: run, ...cpu } = await withCpuShare(own, names, () =>
       measureWebhookLatency(own.system.baseUrl, tenants, receiver, { rate, perWrite, seconds: config.steadySeconds, env: own.system.env }),
     );
@@ -117,6 +120,7 @@ async function isolation(own: OwnSystem, config: BenchConfig, tenants: [Tenant, 
   log(
     `webhooks: isolation — ${config.slowSubscriptions} endpoints answering after ${config.slowEndpointMs} ms and ${config.failingSubscriptions} answering 500 beside fast ones`,
   );
+  await settle(log, 'webhooks isolation');
   const run = await measureIsolation(own.system.baseUrl, tenants, receiver, {
     rate: config.steadyRate,
     seconds: config.steadySeconds,
@@ -134,6 +138,7 @@ async function throughputAndPeer(own: OwnSystem, config: BenchConfig, tenant: Te
   for (let n = 1; n <= config.fanout; n++) await subscribe(tenant.api, receiver.url(`throughput-${n}`));
   await warmWebhooks([tenant], receiver, 5 * config.fanout);
   log(`webhooks: deliveries/s, ${config.throughputWriteRate} contacts/s for ${config.seconds} s × ${config.fanout} subscriptions`);
+  await settle(log, 'webhooks throughput');
   const since = Date.now();
   const throughput = await measureWebhookThroughput(own.system.baseUrl, tenant, receiver, {
     subscriptions: config.fanout,
@@ -156,6 +161,7 @@ async function throughputAndPeer(own: OwnSystem, config: BenchConfig, tenant: Te
     `  backlog: ${backlog.deliveries_per_s} deliveries/s received (${backlog.delivered}/${backlog.expected} in ${backlog.seconds} s), ${backlog.recorded_per_s}/s with outcomes stored (${backlog.recorded_seconds} s)`,
   );
   log('webhooks: the one-process peer over the same deliveries');
+  await settle(log, 'webhooks peer');
   const peer = await runWebhookPeer(own.system.env, Math.max(since, backlogSince));
   log(`  peer: ${Math.round(peer.per_s)} deliveries/s (${peer.delivered} in ${peer.seconds.toFixed(1)} s, ${peer.failed} failed)`);
   return { throughput, backlog, peer };
