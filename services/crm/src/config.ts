@@ -20,7 +20,7 @@ export const crmConfig = z.object({
    * Calls served at once by this process, shared fairly among organizations (fair-scheduler.ts): the rest wait in
    * their organization's turn, so one organization's queue of expensive lists does not delay another's. 0: no bound.
    */
-  CRM_CALL_CONCURRENCY: z.coerce.number().int().min(0).default(8),
+  CRM_CALL_CONCURRENCY: z.coerce.number().int().min(0).default(16),
   /**
    * Of those places, how many one organization may hold while another organization is active (0: all of them). The
    * rest stay free for the others even while it has calls waiting: at most this many of its expensive queries per
