@@ -38,9 +38,10 @@ export async function measureBacklogDrain(
   let resumed: number;
   try {
     writes = await pacedContactWrites(own.system.baseUrl, [tenant], load.rate, load.seconds);
-    // The last writes' events leave the outbox relay within this; the drain then starts on a quiet machine.
+    // The last writes' events leave the outbox relay within this; the drain then starts on a quiet machine. At most
+    // 10 s more: stopped longer than Kafka's session timeout (30 s), the replicas would resume into a rebalance.
     await sleep(2_000);
-    await untilQuiet();
+    await untilQuiet({ maxMs: 10_000 });
   } finally {
     resumed = Date.now();
     for (const process of webhooks) process.child.kill('SIGCONT');
