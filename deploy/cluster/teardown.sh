@@ -78,6 +78,20 @@ remove_chains() {
   for set in $(ipset list -n 2>/dev/null | grep -E '^(KUBE-|kube-router-)' || true); do ipset destroy "$set" 2>/dev/null || true; done
 }
 
+# The processes still in kubelet's pod cgroups, one pid a line (a pid is listed once per cgroup hierarchy).
+pod_processes() {
+  find /sys/fs/cgroup -path '*kubepods*' -name cgroup.procs -exec cat {} + 2>/dev/null | sort -u
+}
+
+# A container whose shim was killed above is reparented to init and keeps running (seen: a test's receiver pod,
+# started while the drain ran, outlived cluster:down). Whatever is left in the pods' cgroups is killed here, so
+# that its cgroup can go and its mounts are free.
+kill_pod_processes() {
+  local pid deadline=$((SECONDS + 10))
+  for pid in $(pod_processes); do kill -KILL "$pid" 2>/dev/null || true; done
+  while [[ -n "$(pod_processes)" ]] && ((SECONDS < deadline)); do sleep 0.2; done
+}
+
 # kubelet's cgroups (cgroupfs driver): kubepods and below, deepest first, once their processes are gone.
 remove_cgroups() {
   find /sys/fs/cgroup -mindepth 2 -maxdepth 8 -type d -name 'kubepods*' 2>/dev/null | sort -r | while read -r dir; do
@@ -104,6 +118,7 @@ check_clean() {
   chains="$(for t in filter nat mangle raw; do iptables-save -t "$t" 2>/dev/null; done | grep -cE '^:(KUBE-|CRM-CLUSTER-)' || true)"
   if ((chains > 0)); then echo "left: $chains iptables chains"; left=1; fi
   if pgrep -f "containerd-shim.*$CONTAINERD_SOCK" >/dev/null; then echo "left: containerd shims"; left=1; fi
+  if [[ -n "$(pod_processes)" ]]; then echo "left: processes in the pods' cgroups: $(pod_processes | tr '\n' ' ')"; left=1; fi
   return "$left"
 }
 
@@ -126,6 +141,7 @@ step() {
 teardown_stop() {
   step drain_pods
   step stop_daemons
+  step kill_pod_processes
   step unmount_all
   step remove_links
   step remove_chains
