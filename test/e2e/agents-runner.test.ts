@@ -304,4 +304,22 @@ describe('the AI agent runner answers conversations and records every run', () =
       expect(conversation!.assigned_to?.id).toBe(windowed.memberIds[0]);
     },
   );
+  it(
+    'a conversation folded by a contact merge while its reply waits: the run fails saying so, and sends nothing',
+    { timeout: TEST_TIMEOUT_MS },
+    async () => {
+      const { org, number } = await answeredNumber('enterprise', { behavior: { strategy: 'always', replyDelayMs: 5_000 } });
+      const [kept, folded] = [uniquePhone(), uniquePhone()];
+      await inbound(number, { from: kept, name: 'Kept', text: 'Hello' });
+      await inbound(number, { from: folded, name: 'Folded', text: 'Hello again' });
+      const [survivor, gone] = [await conversationOf(org, kept), await conversationOf(org, folded)];
+      // The run is recorded and waits: the merge comes within its reply delay.
+      await observed('the waiting run', async () => (await runsOf(org.client, { conversation_id: gone.id })).length === 1);
+      const merged = await org.raw.post(`/v1/contacts/${survivor.contact.id}/merge`, { contact_ids: [gone.contact.id] });
+      expect(merged.status, merged.text).toBe(200);
+      const [run] = await settledRuns(org.client, { conversation_id: gone.id }, 1, 'the run of the folded conversation');
+      expect(run).toMatchObject({ status: 'failed', error_message: 'The conversation no longer exists.', messages_sent: [] });
+      expect(await sentTo(number, folded)).toEqual([]);
+    },
+  );
 });

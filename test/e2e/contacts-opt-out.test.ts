@@ -50,6 +50,25 @@ describe('opting a contact out of marketing', () => {
     expect(answer.body.data).toMatchObject({ source: 'keyword', channel: 'chatapp' });
   });
 
+  it('a STOP callback the provider repeats after the contact wrote START does not opt the contact out again', async () => {
+    const number = await addNumber(org.orgId, 'qrcode');
+    const phone = uniquePhone();
+    const stop = await inbound(number, { from: phone, name: 'Changed Mind', text: 'STOP' });
+    const [event] = await eventually('the keyword opt-out', async () => {
+      const found = events.ofType('contact.opted_out').filter((e) => e.data.contact.name === 'Changed Mind');
+      return found.length > 0 ? found : undefined;
+    });
+    const contactId = event!.data.contact.id as string;
+    await inbound(number, { from: phone, name: 'Changed Mind', text: 'START' });
+    // The provider delivers the STOP callback once more (at-least-once): the same message id.
+    await inbound(number, { from: phone, name: 'Changed Mind', text: 'STOP', id: stop.id });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(optedOut(contactId)).toHaveLength(1);
+    // Still opted in: the API records a new opt-out of its own instead of answering a standing keyword one.
+    const answer = await org.raw.post(`/v1/contacts/${contactId}/opt-out`);
+    expect(answer.body.data).toMatchObject({ source: 'api', keyword: null });
+  });
+
   it('refuses malformed and unknown ids, other organizations and keys without write:contacts', async () => {
     const contact = (await org.raw.post('/v1/contacts', { name: 'Someone' })).body.data;
     const outsider = await createTestOrg();

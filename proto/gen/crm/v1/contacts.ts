@@ -65,6 +65,8 @@ export interface ContactFields {
   chatapp_jid?: string | undefined;
   socialmsg_psid?: string | undefined;
   tags: string[];
+  /** ResolveChannelContact only: this call created the contact, so nothing of the messaging service refers to it yet. */
+  created?: boolean | undefined;
 }
 
 export interface ContactFilter {
@@ -527,6 +529,7 @@ function createBaseContactFields(): ContactFields {
     chatapp_jid: undefined,
     socialmsg_psid: undefined,
     tags: [],
+    created: undefined,
   };
 }
 
@@ -552,6 +555,9 @@ export const ContactFields: MessageFns<ContactFields> = {
     }
     for (const v of message.tags) {
       writer.uint32(58).string(v!);
+    }
+    if (message.created !== undefined) {
+      writer.uint32(64).bool(message.created);
     }
     return writer;
   },
@@ -623,6 +629,14 @@ export const ContactFields: MessageFns<ContactFields> = {
             }
 
             message.tags.push(reader.string());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.created = reader.bool();
             continue;
           }
         }

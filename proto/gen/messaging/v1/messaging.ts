@@ -158,7 +158,14 @@ export interface SendMessageRequest {
    */
   sender: Sender | undefined;
   message_id?: string | undefined;
-  agent_run_id?: string | undefined;
+  agent_run_id?:
+    | string
+    | undefined;
+  /**
+   * Set by a caller that has never sent `message_id` before (an agent's run executing for the first time): no
+   * message can be stored under it yet, so the send does not look for one.
+   */
+  first_send?: boolean | undefined;
 }
 
 export interface Warmup {
@@ -1577,6 +1584,7 @@ function createBaseSendMessageRequest(): SendMessageRequest {
     sender: undefined,
     message_id: undefined,
     agent_run_id: undefined,
+    first_send: undefined,
   };
 }
 
@@ -1599,6 +1607,9 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
     }
     if (message.agent_run_id !== undefined) {
       writer.uint32(50).string(message.agent_run_id);
+    }
+    if (message.first_send !== undefined) {
+      writer.uint32(56).bool(message.first_send);
     }
     return writer;
   },
@@ -1662,6 +1673,14 @@ export const SendMessageRequest: MessageFns<SendMessageRequest> = {
             }
 
             message.agent_run_id = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.first_send = reader.bool();
             continue;
           }
         }

@@ -83,6 +83,12 @@ schema.index({ org_id: 1, status: 1, started_at: -1, _id: -1 });
 // The scheduler: due waiting runs and executing runs whose replica died.
 schema.index({ phase: 1, due_at: 1 });
 
+/** A run this replica claimed to execute. */
+export interface ClaimedRun extends RunRecord {
+  /** Claimed from waiting: no execution of it started before, so its reply was never sent. */
+  first_execution: boolean;
+}
+
 export interface RunQuery extends PageRequest {
   agent_id?: string | null;
   conversation_id?: string | null;
@@ -138,7 +144,7 @@ export function createRunRepository(storage: Storage) {
      * replica at ~15 claims/s on a loaded machine); the update checks each run again, so of replicas racing for it
      * exactly one takes it, and its token tells each replica which ones it won when it did not win them all.
      */
-    async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<RunRecord[]> {
+    async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<ClaimedRun[]> {
       const due = {
         $or: [
           { phase: 'waiting', due_at: { $lte: now } },
@@ -153,7 +159,12 @@ export function createRunRepository(storage: Storage) {
         { _id: { $in: ids }, ...due },
         { $set: { phase: 'executing', lease_until: leaseUntil, lease_token: token } },
       );
-      const asClaimed = (run: RunRecord): RunRecord => ({ ...run, phase: 'executing', lease_until: leaseUntil });
+      const asClaimed = (run: RunRecord): ClaimedRun => ({
+        ...run,
+        phase: 'executing',
+        lease_until: leaseUntil,
+        first_execution: run.phase === 'waiting',
+      });
       if (claimed.modifiedCount === candidates.length) return candidates.map(asClaimed);
       const won = await Run.find({ _id: { $in: ids }, lease_token: token }, { _id: 1 }).lean<Array<{ _id: string }>>();
       const wonIds = new Set(won.map((doc) => doc._id));

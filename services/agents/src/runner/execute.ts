@@ -6,7 +6,7 @@ import { viewRun } from '../domain/views';
 import type { ModelReply } from '../models/model-provider';
 import type { AgentRecord } from '../repository/agent.repository';
 import type { ConversationStateRecord } from '../repository/conversation-state.repository';
-import type { RunRecord } from '../repository/run.repository';
+import type { ClaimedRun, RunRecord } from '../repository/run.repository';
 import { handOff, type HandoffOutcome } from './handoff';
 import { conversationHistory, summaryOf, unansweredText } from './history';
 import { isSuperseded } from './pending';
@@ -24,7 +24,7 @@ type Outcome =
  * agent, hands off when a trigger says so, and records the outcome. Every step can be repeated after a crash: the
  * reply's message id was chosen when the run was recorded, so a repeated send reaches the contact once.
  */
-export async function executeRun(deps: AgentsDeps, run: RunRecord): Promise<void> {
+export async function executeRun(deps: AgentsDeps, run: ClaimedRun): Promise<void> {
   const outcome = await outcomeOf(deps, run);
   // One write: the conversation's state keeps naming this run as its pending one, which is harmless once the run
   // has finished (the next message's run replaces it, and a finished run supersedes nothing). A crash before it
@@ -71,16 +71,15 @@ function runEvents(run: RunRecord, at: Date): OutboxEntry[] {
   return events;
 }
 
-async function outcomeOf(deps: AgentsDeps, run: RunRecord): Promise<Outcome> {
+async function outcomeOf(deps: AgentsDeps, run: ClaimedRun): Promise<Outcome> {
   const state = await deps.states.read(run.org_id, run.conversation_id);
   if (await isSuperseded(deps, run, state)) return { status: 'skipped', skip_reason: 'superseded' };
   // Read at once: they are independent, and a run rarely stops at the checks between them. The conversation and
   // its history come in one call to messaging.
-  const [agent, { conversation, history }] = await Promise.all([
-    deps.agents.getForRun(run.org_id, run.agent.id),
-    conversationHistory(deps, run),
-  ]);
+  const [agent, read] = await Promise.all([deps.agents.getForRun(run.org_id, run.agent.id), conversationHistory(deps, run)]);
   if (!agent) return { status: 'failed', error_message: 'The agent no longer exists.', reply: null, handoff: null };
+  if (!read) return { status: 'failed', error_message: 'The conversation no longer exists.', reply: null, handoff: null };
+  const { conversation, history } = read;
   const changed = await changedWhileWaiting(deps, agent, run, conversation, state);
   if (changed) return { status: 'skipped', skip_reason: changed };
 
@@ -145,7 +144,7 @@ async function changedWhileWaiting(
 }
 
 /** Through messaging's send path (#53 rules: windows, templates, connection) with the agent as the sender. */
-async function sendReply(deps: AgentsDeps, agent: AgentRecord, run: RunRecord, conversation: Conversation, content: string) {
+async function sendReply(deps: AgentsDeps, agent: AgentRecord, run: ClaimedRun, conversation: Conversation, content: string) {
   const message = await deps.messaging.sendMessage({
     org_id: run.org_id,
     sender_key_id: '',
@@ -153,6 +152,7 @@ async function sendReply(deps: AgentsDeps, agent: AgentRecord, run: RunRecord, c
     sender: { type: 'ai_agent', id: agent.id, name: agent.name },
     message_id: run.reply_message_id,
     agent_run_id: run.id,
+    first_send: run.first_execution,
   });
   const sentAt = new Date(message.created_at);
   return {

@@ -1,4 +1,5 @@
 import type { Conversation, Message } from '@crm/proto/gen/messaging/v1/messaging';
+import { AppError } from '@crm/shared';
 import type { AgentsDeps } from '../domain/deps';
 import { boundedHistory, type ChatTurn } from '../models';
 import type { RunRecord } from '../repository/run.repository';
@@ -13,14 +14,23 @@ function turnOf(message: Message): ChatTurn | null {
 /**
  * The conversation and its latest messages as model turns, oldest first, in one call to messaging (its
  * GetConversationHistory, scoped by organization and conversation): at most `historyMessages` messages and
- * `historyChars` characters.
+ * `historyChars` characters. Null when the conversation is gone (a contact merge folded it).
  */
-export async function conversationHistory(deps: AgentsDeps, run: RunRecord): Promise<{ conversation: Conversation; history: ChatTurn[] }> {
-  const read = await deps.messaging.getConversationHistory({
-    org_id: run.org_id,
-    conversation_id: run.conversation_id,
-    limit: deps.settings.historyMessages,
-  });
+export async function conversationHistory(
+  deps: AgentsDeps,
+  run: RunRecord,
+): Promise<{ conversation: Conversation; history: ChatTurn[] } | null> {
+  let read;
+  try {
+    read = await deps.messaging.getConversationHistory({
+      org_id: run.org_id,
+      conversation_id: run.conversation_id,
+      limit: deps.settings.historyMessages,
+    });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
+    throw error;
+  }
   if (!read.conversation) throw new Error('GetConversationHistory answered without the conversation');
   const turns = read.messages
     .map(turnOf)

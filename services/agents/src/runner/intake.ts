@@ -9,13 +9,17 @@ import type { RunRecord } from '../repository/run.repository';
 import { withinBusinessHours } from './business-hours';
 import { organizationTimezone } from './organization';
 import { heldByAnother, makePending, type Claim } from './pending';
-import { channelInScope, factsOf, tagsInScope } from './rules';
+import { channelInScope, factsOf, tagsInScope, type InboundFacts } from './rules';
 import { countRun } from './run-metrics';
 
 export const TRIGGER_EVENT = 'message.received.from_contact';
 
-/** What every agent's decision about one inbound message shares; CRM answers are fetched once, when needed. */
+/**
+ * What every agent's decision about one inbound message shares. The conversation and the CRM's answers are fetched
+ * once, and only for a rule that needs them: an agent that answers always, on any number, needs neither.
+ */
 class InboundContext {
+  private conversationRead: Promise<Conversation | null> | undefined;
   private tags: Promise<string[]> | undefined;
   private timezone: Promise<string> | undefined;
 
@@ -23,9 +27,19 @@ class InboundContext {
     private readonly deps: AgentsDeps,
     readonly orgId: string,
     readonly message: MessageObject,
-    readonly conversation: Conversation,
     readonly activeIds: Set<string>,
   ) {}
+
+  /** The message's conversation as messaging has it now; null when it is gone (a contact merge folded it). */
+  conversation(): Promise<Conversation | null> {
+    this.conversationRead ??= this.deps.messaging
+      .getConversation({ org_id: this.orgId, id: this.message.conversation_id })
+      .catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
+        throw error;
+      });
+    return this.conversationRead;
+  }
 
   contactTags(): Promise<string[]> {
     this.tags ??= this.deps.crm.contacts
@@ -50,14 +64,7 @@ export async function takeInboundMessage(deps: AgentsDeps, event: DomainEvent<'m
   if (message.direction !== 'inbound') return;
   const agents = await deps.agents.listActive(event.org_id);
   if (agents.length === 0) return;
-  let conversation: Conversation;
-  try {
-    conversation = await deps.messaging.getConversation({ org_id: event.org_id, id: message.conversation_id });
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'NOT_FOUND') return;
-    throw error;
-  }
-  const context = new InboundContext(deps, event.org_id, message, conversation, new Set(agents.map((agent) => agent.id)));
+  const context = new InboundContext(deps, event.org_id, message, new Set(agents.map((agent) => agent.id)));
   for (const agent of agents) await recordRun(deps, agent, event.id, context);
 }
 
@@ -90,7 +97,10 @@ async function recordRun(deps: AgentsDeps, agent: AgentRecord, eventId: string, 
     lease_until: null,
     reply_message_id: newId('message'),
   };
-  const { reason, state } = await decide(deps, agent, context);
+  const decision = await decide(deps, agent, context);
+  // A conversation gone before its message was taken in (merged away) gets no run: there is nothing to answer in.
+  if (decision === 'conversation_gone') return;
+  const { reason, state } = decision;
   const dueAt = new Date(Math.max(now.getTime(), base.inbound_at.getTime() + agent.behavior.reply_delay_ms));
   const run: RunRecord = reason
     ? { ...base, status: 'skipped', skip_reason: reason, completed_at: now, duration_ms: 0 }
@@ -129,30 +139,47 @@ async function decide(
   deps: AgentsDeps,
   agent: AgentRecord,
   context: InboundContext,
-): Promise<{ reason: SkipReason | null; state?: ConversationStateRecord }> {
-  const { conversation, orgId } = context;
-  if (!channelInScope(agent, factsOf(conversation))) return { reason: 'outside_scope' };
+): Promise<{ reason: SkipReason | null; state?: ConversationStateRecord } | 'conversation_gone'> {
+  const { orgId } = context;
+  const conversationId = context.message.conversation_id;
+  const facts = await scopeFacts(agent, context);
+  if (!facts) return 'conversation_gone';
+  if (!channelInScope(agent, facts)) return { reason: 'outside_scope' };
   if (!tagsInScope(agent, agent.scope.tags.length ? await context.contactTags() : [])) return { reason: 'outside_scope' };
-  let state = await deps.states.get(orgId, conversation.id);
+  let state = await deps.states.get(orgId, conversationId);
   if (state.handed_off) {
     // Handed to a person, who has since unassigned it: the agents may answer again.
+    const conversation = await context.conversation();
+    if (!conversation) return 'conversation_gone';
     if (conversation.assigned_to) return { reason: 'handed_off' };
     await deps.states.compareAndSet(
       orgId,
-      conversation.id,
+      conversationId,
       { handed_off: true },
       { handed_off: false, agent_id: null, consecutive_failures: 0 },
     );
-    state = await deps.states.get(orgId, conversation.id);
+    state = await deps.states.get(orgId, conversationId);
   }
-  if (agent.behavior.strategy === 'when_unassigned' && conversation.assigned_to) return { reason: 'conversation_assigned' };
+  if (agent.behavior.strategy === 'when_unassigned') {
+    const conversation = await context.conversation();
+    if (!conversation) return 'conversation_gone';
+    if (conversation.assigned_to) return { reason: 'conversation_assigned' };
+  }
   if (
     agent.behavior.strategy === 'outside_business_hours' &&
     withinBusinessHours(agent.behavior.business_hours, await context.organizationTimezone(), deps.now())
   )
     return { reason: 'inside_business_hours' };
   const cap = agent.behavior.max_replies_per_conversation;
-  if (cap !== null && (await deps.runs.countReplies(orgId, conversation.id, agent.id)) >= cap) return { reason: 'reply_cap_reached' };
+  if (cap !== null && (await deps.runs.countReplies(orgId, conversationId, agent.id)) >= cap) return { reason: 'reply_cap_reached' };
   if (heldByAnother(state, { agentId: agent.id, activeIds: context.activeIds })) return { reason: 'another_agent_answering' };
   return { reason: null, state };
+}
+
+/** The facts the scope rules look at; the message has its channel, and only a scope of numbers needs the conversation's. */
+async function scopeFacts(agent: AgentRecord, context: InboundContext): Promise<InboundFacts | null> {
+  const { channel } = context.message;
+  if (channel !== 'chatapp' || agent.scope.chatapp_instance_ids.length === 0) return { channel, instanceId: null };
+  const conversation = await context.conversation();
+  return conversation && factsOf(conversation);
 }

@@ -1,6 +1,6 @@
 import { DueScheduler } from '@crm/shared';
 import type { AgentsDeps } from '../domain/deps';
-import type { RunRecord } from '../repository/run.repository';
+import type { ClaimedRun } from '../repository/run.repository';
 import { executeRun } from './execute';
 
 /**
@@ -66,7 +66,7 @@ export class RunScheduler {
     return runs.length;
   }
 
-  private track(run: RunRecord): void {
+  private track(run: ClaimedRun): void {
     const { deps } = this.options;
     const renew = setInterval(
       () => void deps.runs.renewLease(run.id, new Date(Date.now() + deps.settings.leaseMs)).catch(() => undefined),

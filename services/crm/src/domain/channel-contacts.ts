@@ -97,7 +97,7 @@ async function createChannelContact(
     // Nothing links to a contact not yet stored: its event has no counts to read.
     const view = await viewContact(deps, orgId, record, { created: true });
     await deps.contacts.insert(record, [newEvent(orgId, 'contact.created', { object: eventObject(view) }, now)]);
-    return contactFieldsOf(record);
+    return { ...contactFieldsOf(record), created: true };
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
   }

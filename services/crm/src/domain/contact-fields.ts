@@ -11,6 +11,8 @@ export interface ContactFieldsView {
   chatapp_jid: string | null;
   socialmsg_psid: string | null;
   tags: string[];
+  /** ResolveChannelContact only: this call created the contact. */
+  created?: boolean;
 }
 
 export function contactFieldsOf(record: ContactRecord): ContactFieldsView {

@@ -1,6 +1,6 @@
 import { AppError, newId } from '@crm/shared';
 import type { Channel, InstanceKind } from '@crm/shared/schemas';
-import { applyMarketingKeyword } from './opt-outs';
+import { applyMarketingKeyword, isMarketingKeyword } from './opt-outs';
 import type { ProviderCallback } from '../providers/provider';
 import type { ChatInstanceRecord } from '../repository/chat-instance.repository';
 import type { ConversationTouch } from '../repository/conversation.repository';
@@ -60,11 +60,14 @@ async function receiveMessage(
   callback: Extract<ProviderCallback, { kind: 'message' }>,
 ): Promise<CallbackOutcome> {
   if (!callback.external_id) return 'ignored';
-  if (await deps.messages.getByExternalId(instance.id, callback.external_id)) return 'applied';
+  // A repeated callback stores nothing twice without this read (the provider id is unique on the number and aborts
+  // the message's transaction), and resolving its sender again changes nothing. A keyword's consent change is the
+  // one step a late repeat must not apply again (a STOP repeated after the contact's START): only then read first.
+  if (isMarketingKeyword(callback.text) && (await deps.messages.getByExternalId(instance.id, callback.external_id))) return 'applied';
   const channel = CHANNEL_OF[instance.kind];
   const providerAt = providerTime(callback.at, deps.now());
   const contact = await resolveContact(deps, instance, channel, callback.from, callback.from_name);
-  // Before the message is stored: a retried callback (after a crash here) returns early once it is stored.
+  // Before the message is stored: a repeated keyword callback (after a crash here) returns early once it is stored.
   await applyMarketingKeyword(deps, instance.org_id, { ...contact, channel }, callback.text);
   const windowEnd = instance.kind === 'official' ? new Date(providerAt.getTime() + deps.settings.windowMs) : null;
   const record = newMessage(instance, channel, contact.id, {
@@ -114,7 +117,7 @@ async function resolveContact(
   channel: Channel,
   from: string,
   name: string | null,
-): Promise<{ id: string; name: string }> {
+): Promise<{ id: string; name: string; created: boolean }> {
   let identifier = from;
   let phone: string | undefined;
   if (channel === 'chatapp') {
@@ -130,21 +133,22 @@ async function resolveContact(
     name: name ?? undefined,
     phone,
   });
-  return { id: contact.id, name: contact.name };
+  return { id: contact.id, name: contact.name, created: contact.created === true };
 }
 
 /** A message a callback told of, in its conversation: `message.received` from the contact, else `message.sent`. */
 async function storeCallbackMessage(
   deps: MessagingDeps,
   instance: ChatInstanceRecord,
-  contact: { id: string; name: string },
+  contact: { id: string; name: string; created: boolean },
   record: MessageRecord,
   windowExpiresAt: Date | null,
 ): Promise<void> {
   const inbound = record.direction === 'inbound';
   const touch: ConversationTouch = {
     org_id: instance.org_id,
-    contact,
+    contact: { id: contact.id, name: contact.name },
+    new_contact: contact.created,
     channel: record.channel,
     instance: { id: instance.id, name: instance.name, kind: instance.kind },
     at: record.created_at,

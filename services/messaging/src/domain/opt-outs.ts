@@ -15,6 +15,14 @@ export interface OptOutView {
 const OPT_OUT = new Set(['stop', 'unsubscribe', 'opt out', 'optout', 'stop all']);
 const OPT_IN = new Set(['start', 'subscribe', 'unstop']);
 
+const keywordOf = (raw: string) => raw.toLowerCase().replace(/[.!]+$/, '');
+
+/** Whether an inbound text is a marketing keyword (STOP, START…): applying one changes the contact's consent. */
+export function isMarketingKeyword(text: string | null): boolean {
+  const word = keywordOf((text ?? '').trim());
+  return OPT_OUT.has(word) || OPT_IN.has(word);
+}
+
 /**
  * An inbound STOP opts the contact out of marketing broadcasts (contact.opted_out, once); START opts it back in
  * (silently: only the contact can give consent again).
@@ -26,7 +34,7 @@ export async function applyMarketingKeyword(
   text: string | null,
 ): Promise<void> {
   const raw = (text ?? '').trim();
-  const word = raw.toLowerCase().replace(/[.!]+$/, '');
+  const word = keywordOf(raw);
   if (OPT_OUT.has(word)) await recordOptOut(deps, orgId, contact, { channel: contact.channel, source: 'keyword', keyword: raw });
   else if (OPT_IN.has(word)) await deps.broadcasts.optOuts.optIn(orgId, contact.id);
 }

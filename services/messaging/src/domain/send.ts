@@ -21,11 +21,12 @@ export async function sendMessage(
   orgId: string,
   senderKeyId: string,
   rawBody: unknown,
-  internal: { sender?: MessageRecord['sender']; messageId?: string; agentRunId?: string } = {},
+  internal: { sender?: MessageRecord['sender']; messageId?: string; agentRunId?: string; firstSend?: boolean } = {},
 ): Promise<MessageView> {
   const body = parseOrThrow(sendMessageBody, rawBody);
-  // An internal caller's repeated send (after a crash) finds its message: the contact got it once.
-  const already = internal.messageId ? await deps.messages.getStored(orgId, internal.messageId) : null;
+  // An internal caller's repeated send (after a crash) finds its message: the contact got it once. A first send
+  // has nothing to find (and a concurrent repeat still meets it on the provider's key and the message's id below).
+  const already = internal.messageId && !internal.firstSend ? await deps.messages.getStored(orgId, internal.messageId) : null;
   if (already) return viewMessage(already);
   const contact = await requireContact(deps, orgId, body.contact_id);
   const sender = internal.sender ?? { type: 'api', id: senderKeyId || null, name: null };

@@ -19,10 +19,13 @@ export function storeMessage(
   kind: 'message.received' | 'message.sent',
   alsoInTransaction?: (session: ClientSession) => Promise<void>,
 ): Promise<{ message: MessageView; conversation: ConversationRecord } | null> {
+  let tries = 0;
   const storing = retryOnConflict(async () => {
+    // "A new contact has no conversation" holds for the first try: one that met a conversation runs again without it.
+    const thisTouch = tries++ === 0 ? touch : { ...touch, new_contact: false };
     try {
       return await deps.transaction(async (session) => {
-        const touched = await deps.conversations.touch(touch, session);
+        const touched = await deps.conversations.touch(thisTouch, session);
         const stored = { ...record, conversation_id: touched.conversation.id };
         const events = [
           ...openingEvents(record.org_id, touched, touch.now),

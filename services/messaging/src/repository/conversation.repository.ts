@@ -98,6 +98,8 @@ export interface ConversationTouch {
   now: Date;
   /** An AI agent's reply: it now answers the conversation. */
   ai_agent?: { id: string; name: string };
+  /** The contact was created for this message, so it has no conversation to update: the touch starts with the upsert. */
+  new_contact?: boolean;
 }
 
 /** The conversation a message landed in, and whether that message created or reopened it. */
@@ -185,7 +187,7 @@ export function createConversationRepository(storage: Storage) {
     async touch(touch: ConversationTouch, session: ClientSession): Promise<TouchedConversation> {
       const key = { org_id: touch.org_id, contact_id: touch.contact.id, channel: touch.channel, instance_id: touch.instance.id };
       const update = touchUpdate(touch);
-      const open = await conversations.update({ ...key, status: 'open' }, update, { session });
+      const open = touch.new_contact ? null : await conversations.update({ ...key, status: 'open' }, update, { session });
       if (open) return { conversation: open, opened: null };
       // Not open a moment ago: closed, or not there yet. The upsert answers the conversation as written, and the id
       // it would insert under tells which (one command fewer than reading the state before and the result after).
