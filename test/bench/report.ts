@@ -487,6 +487,7 @@ export function agentSection(results: BenchResults): string[] {
     `Sustainable rate (the highest measured one with p95 ≤ delay + 1 s and every customer answered once): ${figures.sustainable_per_s} inbound/s.`,
     ...figures.rates.flatMap((f) => cpuLine(f.cpu ?? {}).map((line) => `At ${f.rate_per_s}/s: ${line}`)),
     ...figures.rates.flatMap((f) => replyCostLine(f)),
+    'What each reply costs where, how it came down and what is left: bench-results/agents-notes.md.',
     '',
   ];
 }
