@@ -3,7 +3,8 @@
  * throughput and CPU per request, to judge a memory change or a V8 setting A/B. Starts a system of its own (1 gateway,
  * 1 CRM replica), seeds 1,000 contacts, then drives 16 clients at `GET /v1/contacts` and `POST /v1/contacts` for
  * BENCH_SECONDS (10) each. BENCH_V8_FLAGS sets V8 flags in both processes (through v8-flags.mjs, so also the ones
- * NODE_OPTIONS refuses): `BENCH_V8_FLAGS=--heap-growing-percent=50 npm run bench:memory`. Prints one JSON line and
+ * NODE_OPTIONS refuses): `BENCH_V8_FLAGS=--heap-growing-percent=50 npm run bench:memory`; BENCH_NODE_OPTIONS adds
+ * node options to both (`BENCH_NODE_OPTIONS=--max-semi-space-size=8`). Prints one JSON line and
  * writes it to .local/memory/<time>.json. Compare runs side by side in one window, never across days.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -24,7 +25,10 @@ const PROFILED = ['gateway', 'crm'] as const;
 async function main(): Promise<void> {
   const config = loadBenchConfig();
   const flags = process.env.BENCH_V8_FLAGS ?? '';
-  const env = { NODE_OPTIONS: `--import ${resolve(__dirname, 'v8-flags.mjs')}`, BENCH_V8_FLAGS: flags };
+  const env = {
+    NODE_OPTIONS: `--import ${resolve(__dirname, 'v8-flags.mjs')} ${process.env.BENCH_NODE_OPTIONS ?? ''}`,
+    BENCH_V8_FLAGS: flags,
+  };
   const own = await startOwnSystem({ crmReplicas: 1, webhooksReplicas: 1, envFor: { gateway: env, crm: env } });
   const processes = PROFILED.map((name) => ({ name, pid: own.system.processes.find((p) => p.name === name)?.child.pid ?? 0 }));
   const memory = () => Object.fromEntries(processes.map(({ name, pid }) => [name, memoryOf(pid)]));
