@@ -105,6 +105,18 @@ describe('agent, run and conversation-state repositories', () => {
     expect(await deps.runs.getById(orgId, run.id)).toMatchObject({ status: 'completed', phase: null });
   });
 
+  it('tells a first execution from a run claimed again after its lease expired (only the first may skip looking for its reply)', async () => {
+    const run = runRecord(newId('organization'));
+    await deps.runs.insert(run);
+    const claimMine = async (leaseUntil: Date) => {
+      const claimed = await deps.runs.claimDue(new Date(), leaseUntil, 100);
+      return claimed.find((candidate) => candidate.id === run.id);
+    };
+    // Claimed from waiting with a lease already over: the next pass takes it again, as after a replica's crash.
+    expect(await claimMine(new Date(Date.now() - 1_000))).toMatchObject({ phase: 'executing', first_execution: true });
+    expect(await claimMine(new Date(Date.now() + 30_000))).toMatchObject({ phase: 'executing', first_execution: false });
+  });
+
   it('creates one state per conversation under concurrent first reads, and sets it only while the expected fields hold', async () => {
     const orgId = newId('organization');
     const conversationId = newId('conversation');

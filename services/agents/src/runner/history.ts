@@ -1,5 +1,5 @@
 import type { Conversation, Message } from '@crm/proto/gen/messaging/v1/messaging';
-import { AppError } from '@crm/shared';
+import { nullIfNotFound } from '@crm/shared';
 import type { AgentsDeps } from '../domain/deps';
 import { boundedHistory, type ChatTurn } from '../models';
 import type { RunRecord } from '../repository/run.repository';
@@ -20,17 +20,14 @@ export async function conversationHistory(
   deps: AgentsDeps,
   run: RunRecord,
 ): Promise<{ conversation: Conversation; history: ChatTurn[] } | null> {
-  let read;
-  try {
-    read = await deps.messaging.getConversationHistory({
+  const read = await nullIfNotFound(
+    deps.messaging.getConversationHistory({
       org_id: run.org_id,
       conversation_id: run.conversation_id,
       limit: deps.settings.historyMessages,
-    });
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
-    throw error;
-  }
+    }),
+  );
+  if (!read) return null;
   if (!read.conversation) throw new Error('GetConversationHistory answered without the conversation');
   const turns = read.messages
     .map(turnOf)

@@ -1,5 +1,5 @@
 import type { Conversation } from '@crm/proto/gen/messaging/v1/messaging';
-import { AppError, newId, type DomainEvent } from '@crm/shared';
+import { newId, nullIfNotFound, type DomainEvent } from '@crm/shared';
 import type { MessageObject } from '@crm/shared/events';
 import type { SkipReason } from '@crm/shared/schemas';
 import type { AgentsDeps } from '../domain/deps';
@@ -13,6 +13,9 @@ import { channelInScope, factsOf, tagsInScope, type InboundFacts } from './rules
 import { countRun } from './run-metrics';
 
 export const TRIGGER_EVENT = 'message.received.from_contact';
+
+/** The message's conversation is gone (a contact merge folded it before its message was taken in). */
+class ConversationGone extends Error {}
 
 /**
  * What every agent's decision about one inbound message shares. The conversation and the CRM's answers are fetched
@@ -30,15 +33,12 @@ class InboundContext {
     readonly activeIds: Set<string>,
   ) {}
 
-  /** The message's conversation as messaging has it now; null when it is gone (a contact merge folded it). */
-  conversation(): Promise<Conversation | null> {
-    this.conversationRead ??= this.deps.messaging
-      .getConversation({ org_id: this.orgId, id: this.message.conversation_id })
-      .catch((error: unknown) => {
-        if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
-        throw error;
-      });
-    return this.conversationRead;
+  /** The message's conversation as messaging has it now; ConversationGone when a contact merge folded it. */
+  async conversation(): Promise<Conversation> {
+    this.conversationRead ??= nullIfNotFound(this.deps.messaging.getConversation({ org_id: this.orgId, id: this.message.conversation_id }));
+    const conversation = await this.conversationRead;
+    if (!conversation) throw new ConversationGone();
+    return conversation;
   }
 
   contactTags(): Promise<string[]> {
@@ -97,9 +97,12 @@ async function recordRun(deps: AgentsDeps, agent: AgentRecord, eventId: string, 
     lease_until: null,
     reply_message_id: newId('message'),
   };
-  const decision = await decide(deps, agent, context);
-  // A conversation gone before its message was taken in (merged away) gets no run: there is nothing to answer in.
-  if (decision === 'conversation_gone') return;
+  // A conversation merged away before its message was taken in gets no run: there is nothing to answer in.
+  const decision = await decide(deps, agent, context).catch((error: unknown) => {
+    if (error instanceof ConversationGone) return null;
+    throw error;
+  });
+  if (!decision) return;
   const { reason, state } = decision;
   const dueAt = new Date(Math.max(now.getTime(), base.inbound_at.getTime() + agent.behavior.reply_delay_ms));
   const run: RunRecord = reason
@@ -139,19 +142,15 @@ async function decide(
   deps: AgentsDeps,
   agent: AgentRecord,
   context: InboundContext,
-): Promise<{ reason: SkipReason | null; state?: ConversationStateRecord } | 'conversation_gone'> {
+): Promise<{ reason: SkipReason | null; state?: ConversationStateRecord }> {
   const { orgId } = context;
   const conversationId = context.message.conversation_id;
-  const facts = await scopeFacts(agent, context);
-  if (!facts) return 'conversation_gone';
-  if (!channelInScope(agent, facts)) return { reason: 'outside_scope' };
+  if (!channelInScope(agent, await scopeFacts(agent, context))) return { reason: 'outside_scope' };
   if (!tagsInScope(agent, agent.scope.tags.length ? await context.contactTags() : [])) return { reason: 'outside_scope' };
   let state = await deps.states.get(orgId, conversationId);
   if (state.handed_off) {
     // Handed to a person, who has since unassigned it: the agents may answer again.
-    const conversation = await context.conversation();
-    if (!conversation) return 'conversation_gone';
-    if (conversation.assigned_to) return { reason: 'handed_off' };
+    if ((await context.conversation()).assigned_to) return { reason: 'handed_off' };
     await deps.states.compareAndSet(
       orgId,
       conversationId,
@@ -160,11 +159,8 @@ async function decide(
     );
     state = await deps.states.get(orgId, conversationId);
   }
-  if (agent.behavior.strategy === 'when_unassigned') {
-    const conversation = await context.conversation();
-    if (!conversation) return 'conversation_gone';
-    if (conversation.assigned_to) return { reason: 'conversation_assigned' };
-  }
+  if (agent.behavior.strategy === 'when_unassigned' && (await context.conversation()).assigned_to)
+    return { reason: 'conversation_assigned' };
   if (
     agent.behavior.strategy === 'outside_business_hours' &&
     withinBusinessHours(agent.behavior.business_hours, await context.organizationTimezone(), deps.now())
@@ -177,9 +173,8 @@ async function decide(
 }
 
 /** The facts the scope rules look at; the message has its channel, and only a scope of numbers needs the conversation's. */
-async function scopeFacts(agent: AgentRecord, context: InboundContext): Promise<InboundFacts | null> {
+async function scopeFacts(agent: AgentRecord, context: InboundContext): Promise<InboundFacts> {
   const { channel } = context.message;
   if (channel !== 'chatapp' || agent.scope.chatapp_instance_ids.length === 0) return { channel, instanceId: null };
-  const conversation = await context.conversation();
-  return conversation && factsOf(conversation);
+  return factsOf(await context.conversation());
 }

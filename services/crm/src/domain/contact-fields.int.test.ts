@@ -46,6 +46,9 @@ describe("a contact's own fields for other services", () => {
     expect(new Set(resolved.map((contact) => contact.id)).size).toBe(1);
     expect(resolved[0]).toMatchObject({ name: 'Grace', phone: '+15550199', chatapp_jid: '15550199@c.chatapp', tags: [] });
     expect(resolved[0]).not.toHaveProperty('notes_count');
+    // Exactly one of the calls created it, and says so (messaging then opens its conversation with one upsert).
+    expect(resolved.filter((contact) => contact.created)).toHaveLength(1);
+    expect((await resolveChannelContact(deps, orgId, input)).created).toBeUndefined();
   });
 
   it("finds a sender in one read of its identity: the live holder, else a folded holder's survivor, else by phone", async () => {

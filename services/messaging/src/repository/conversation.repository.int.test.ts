@@ -35,6 +35,23 @@ describe('conversation, message, number and template repositories', () => {
     expect(stored).toMatchObject({ unread_count: 8, window_expires_at: later, status: 'open', rev: 8 });
   });
 
+  it("opens a new contact's conversation with its upsert, and a message hinted new by mistake still lands in the open one", async () => {
+    const orgId = newId('organization');
+    const [contactId, instanceId] = [newId('contact'), newId('chatInstance')];
+    const inbound = (n: number) =>
+      storeMessage(
+        deps,
+        { ...touchOf(orgId, contactId, instanceId), new_contact: true },
+        messageRecord(orgId, '', { instance_id: instanceId, direction: 'inbound', status: 'received', external_id: `wamid.n${n}` }),
+        'message.received',
+      );
+    const first = await inbound(1);
+    // The conversation exists and is open: the hinted upsert meets it on the unique key, and the retry updates it.
+    const second = await inbound(2);
+    expect(second!.conversation.id).toBe(first!.conversation.id);
+    expect(await deps.conversations.getById(orgId, first!.conversation.id)).toMatchObject({ unread_count: 2, status: 'open' });
+  });
+
   it("answers an agent's history: the conversation with its newest messages first, and nothing of another organization", async () => {
     const orgId = newId('organization');
     const instanceId = newId('chatInstance');

@@ -23,3 +23,13 @@ export const notFound = (what = 'record'): AppError => new AppError('NOT_FOUND',
 
 export const invalidReference = (field: string, id: string): AppError =>
   new AppError('INVALID_REFERENCE', `${field} refers to a record that does not exist in this organization.`, { field, id });
+
+/** What `answer` resolves to, or null when it is NOT_FOUND (e.g. a record another service removed meanwhile). */
+export async function nullIfNotFound<T>(answer: Promise<T>): Promise<T | null> {
+  try {
+    return await answer;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') return null;
+    throw error;
+  }
+}
