@@ -5,8 +5,10 @@
  * customers write one message each for `BENCH_AGENT_SECONDS` (default 10) through the simulator's API, sent on
  * schedule whether or not earlier ones were answered (open loop). Measured: inbound posted → the agent's reply
  * received by the provider, per message; every customer must get exactly one reply. The sustainable rate is the
- * highest rate whose p95 ≤ delay + 1 s with nothing missing or doubled; each process's CPU per reply says how many
- * replies per second the machine's cores could give at most. Writes bench-results/agents.json; with
+ * highest rate whose p95 ≤ delay + 1 s with nothing missing or doubled: after the listed rates, up to
+ * `BENCH_AGENT_SEARCH_WAVES` (default 3) more waves bisect between the highest that kept up and the lowest that
+ * did not (rate-search.ts), so it is known to within a few messages per second. Each process's CPU per reply says
+ * how many replies per second the machine's cores could give at most. Writes bench-results/agents.json; with
  * BENCH_CPU_PROFILE=<dir>, the agents, messaging and crm processes write CPU profiles there when they stop.
  */
 import mongoose from 'mongoose';
@@ -16,6 +18,7 @@ import { withCpuShare, type CpuShare } from './cpu-share';
 import { startDbCommandTally, tallySince, type DbCommandTally } from './db-command-tally';
 import { cpuProfileEnv, startOwnSystem, type OwnSystem } from './own-system';
 import { settle } from './quiet';
+import { bracketOf, nextRateToMeasure } from './rate-search';
 import { startLocalStack } from '../../deploy/lib/local-stack';
 import { writeResult } from './results';
 import { percentile, round, sleep } from './stats';
@@ -71,6 +74,8 @@ export interface AgentFigures {
   rates: AgentRateFigure[];
   /** The highest measured rate that kept up (p95 ≤ delay + 1 s, each customer answered once); 0 when none did. */
   sustainable_per_s: number;
+  /** The lowest measured rate above it that did not keep up (null: every higher one did): the search's bracket. */
+  missed_per_s?: number | null;
 }
 
 const log = (line: string) => console.log(`[bench:agents ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -81,6 +86,7 @@ async function main(): Promise<void> {
   const delayMs = Number(process.env.BENCH_AGENT_DELAY_MS ?? 2_000);
   const seconds = Number(process.env.BENCH_AGENT_SECONDS ?? 10);
   const rates = numberList(process.env.BENCH_AGENT_RATES, [10, 25, 50]);
+  const searchWaves = Number(process.env.BENCH_AGENT_SEARCH_WAVES ?? 3);
   // Each measured process reaches the database through its own counting proxy: its commands per reply.
   const upstream = (await startLocalStack()).MONGODB_URI;
   const tallies: Record<Measured, DbCommandTally> = {
@@ -108,7 +114,7 @@ async function main(): Promise<void> {
     });
     await api.call('POST', `/v1/ai-agents/${agent.data.id}/activate`, {});
     const figures: AgentRateFigure[] = [];
-    for (const [index, rate] of rates.entries()) {
+    const measureRate = async (rate: number) => {
       log(`${rate} inbound/s for ${seconds} s`);
       await settle(log, `${rate} inbound/s`);
       const started = Date.now();
@@ -116,7 +122,7 @@ async function main(): Promise<void> {
       const commandsBefore = snapshots(tallies);
       const generatorBefore = process.cpuUsage();
       const { result, ...share } = await withCpuShare(own, [...MEASURED, 'webhooks', 'simulator'], () =>
-        measureWave(own, number.ref, rate, seconds, delayMs, index),
+        measureWave(own, number.ref, rate, seconds, delayMs, figures.length),
       );
       const waveSeconds = (Date.now() - started) / 1000;
       const generator = process.cpuUsage(generatorBefore);
@@ -136,23 +142,34 @@ async function main(): Promise<void> {
       };
       log(JSON.stringify(figure));
       figures.push(figure);
+    };
+    for (const rate of rates) await measureRate(rate);
+    // Then between the highest rate that kept up and the lowest that did not, halving the gap each wave.
+    for (let probe = 0; probe < searchWaves; probe++) {
+      const rate = nextRateToMeasure(figures, SEARCH_RESOLUTION_PER_S);
+      if (rate === null) break;
+      await measureRate(rate);
     }
-    const kept = figures.filter((figure) => figure.kept_up).map((figure) => figure.rate_per_s);
+    const { kept, missed } = bracketOf(figures);
     const result: AgentFigures = {
       measured_at: new Date().toISOString(),
       reply_delay_ms: delayMs,
       seconds,
       rates: figures,
-      sustainable_per_s: kept.length ? Math.max(...kept) : 0,
+      sustainable_per_s: kept,
+      missed_per_s: missed,
     };
     writeResult('agents', result);
     console.table(figures);
-    console.log(`sustainable: ${result.sustainable_per_s} inbound/s`);
+    console.log(`sustainable: ${result.sustainable_per_s} inbound/s (missed: ${result.missed_per_s ?? 'none'})`);
   } finally {
     await own.stop();
     await Promise.all(Object.values(tallies).map((tally) => tally.close()));
   }
 }
+
+/** The search stops once the sustainable rate is known to within this many inbound messages per second. */
+const SEARCH_RESOLUTION_PER_S = 2;
 
 const MEASURED = ['messaging', 'agents', 'crm'] as const;
 type Measured = (typeof MEASURED)[number];

@@ -458,6 +458,8 @@ const percent = (ratio: number): string => `${Math.round(ratio * 1000) / 10} %`;
 export function agentSection(results: BenchResults): string[] {
   const figures = results.agents;
   if (!figures) return [];
+  // In rate order: the search's waves come after the listed rates.
+  const waves = [...figures.rates].sort((a, b) => a.rate_per_s - b.rate_per_s);
   return [
     '## AI agents: a reply wave',
     '',
@@ -465,7 +467,7 @@ export function agentSection(results: BenchResults): string[] {
     '',
     table(
       ['inbound/s', 'inbound', 'replied', 'doubled', 'p50', 'p95', 'max', 'replies/s', 'recorded p95', 'execute p95', 'target', ''],
-      figures.rates.map((f) => {
+      waves.map((f) => {
         const verdict = f.rate_per_s === 50 ? TARGETS.agentReplies(f, figures.reply_delay_ms) : undefined;
         return [
           f.rate_per_s,
@@ -484,12 +486,20 @@ export function agentSection(results: BenchResults): string[] {
       }),
     ),
     '',
-    `Sustainable rate (the highest measured one with p95 ≤ delay + 1 s and every customer answered once): ${figures.sustainable_per_s} inbound/s.`,
-    ...figures.rates.flatMap((f) => cpuLine(f.cpu ?? {}).map((line) => `At ${f.rate_per_s}/s: ${line}`)),
-    ...figures.rates.flatMap((f) => replyCostLine(f)),
+    sustainableLine(figures),
+    ...waves.flatMap((f) => cpuLine(f.cpu ?? {}).map((line) => `At ${f.rate_per_s}/s: ${line}`)),
+    ...waves.flatMap((f) => replyCostLine(f)),
     'What each reply costs where, how it came down and what is left: bench-results/agents-notes.md.',
     '',
   ];
+}
+
+/** The sustainable rate, and the bracket the bench's bisection left it in. */
+function sustainableLine(figures: NonNullable<BenchResults['agents']>): string {
+  const bracket = figures.missed_per_s
+    ? ` (${figures.missed_per_s}/s did not: the waves after the listed rates bisected between the two)`
+    : '';
+  return `Sustainable rate (the highest measured one with p95 ≤ delay + 1 s and every customer answered once): ${figures.sustainable_per_s} inbound/s${bracket}.`;
 }
 
 /** CPU per reply and the rate it allows: the measured reason a rate the machine cannot give is missed. */
