@@ -191,4 +191,39 @@ describe('the consumer kit', () => {
       }
     },
   );
+  it(
+    'gathers a trickle of events into batches: a second fetch waits out gatherMs, so events that arrive meanwhile are handled together',
+    { timeout: 60_000 },
+    async () => {
+      const own = `${topic}.gather`;
+      await bus.ensureTopic(own, 1);
+      const batches: string[][] = [];
+      const consumer = await runConsumer({
+        bus,
+        logger,
+        groupId: `kit-gather-${randomUUID().slice(0, 8)}`,
+        topic: own,
+        kinds: ['contact.tag.added'],
+        gatherMs: 1_000,
+        handle: async (events) => {
+          batches.push(events.map(({ event }) => event.data.tag));
+        },
+      });
+      consumers.push(consumer);
+      await bus.publish(own, [tagEvent('alone')]);
+      await waitFor('the first event', () => batches.length === 1);
+      // Five events 50 ms apart, each its own produce request: within the 1 s the consumer waits before fetching again.
+      const trickle = Array.from({ length: 5 }, (_, index) => `trickle-${index}`);
+      for (const tag of trickle) {
+        await bus.publish(own, [tagEvent(tag)]);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await waitFor('the trickle', () => batches.flat().length === 6);
+      expect(batches[0]).toEqual(['alone']);
+      // One batch, or two when a publish came after the wait (a slow machine): never one fetch per event.
+      expect(batches.length).toBeLessThanOrEqual(3);
+      expect(batches.slice(1).flat()).toEqual(trickle);
+      await consumer.stop();
+    },
+  );
 });

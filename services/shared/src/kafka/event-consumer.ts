@@ -1,5 +1,6 @@
 import { bulkhead, ExponentialBackoff, handleWhen, retry, wrap, type IPolicy } from 'cockatiel';
 import type { Batch, Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isTransientError } from '../errors/transient-error';
 import { groupBy } from '../group-by';
 import type { EventType } from '../events/event-catalogue';
@@ -38,6 +39,13 @@ export interface EventConsumerOptions<K extends EventType> {
    * core) and how long a stop waits for the fetch in flight.
    */
   maxWaitTimeInMs?: number;
+  /**
+   * Least time from one fetch of a partition to the next while its events keep coming (default GATHER_MS): a
+   * batch handled sooner waits out the rest before kafkajs fetches again, so a trickle of events arrives in
+   * batches of this many milliseconds instead of one fetch and one handling per event. Adds at most this much to
+   * an event's wait; an idle consumer's first event is fetched at once, and a batch that took longer waits not at all.
+   */
+  gatherMs?: number;
   /** Partitions handled at once by one replica (default 3). */
   partitionsConsumedConcurrently?: number;
   /** Wait before joining the group again after kafkajs gave up (default 1 s). */
@@ -50,6 +58,13 @@ export interface EventConsumerOptions<K extends EventType> {
 }
 
 type Handles = (type: EventType) => boolean;
+
+/**
+ * Measured side by side (bench-results/agents-notes.md, session 27): fetching each event as it came, the webhooks
+ * replicas spent a third more CPU at 100 events/s and the broker a third to a half more; 50 ms added ~25 ms to the
+ * median delivery. 25 ms saved nothing measurable.
+ */
+const GATHER_MS = 50;
 
 /**
  * The one way to consume the event stream (house style, Events): typed handlers, batches, commit after the effect
@@ -154,6 +169,7 @@ export class EventConsumer<K extends EventType> {
   }
 
   private async consumeBatch(control: EachBatchPayload): Promise<void> {
+    const fetched = Date.now();
     const { batch } = control;
     const events: ConsumedEvent<K>[] = [];
     for (const message of batch.messages) {
@@ -171,6 +187,8 @@ export class EventConsumer<K extends EventType> {
     countProcessed(this.options.groupId, batch.topic, batch.messages.length);
     const now = Date.now();
     for (const { event } of events) recordEventAge(this.options.groupId, (now - Date.parse(event.created_at)) / 1000);
+    const gather = fetched + (this.options.gatherMs ?? GATHER_MS) - now;
+    if (gather > 0) await sleep(gather, undefined, { signal: this.stopping.signal }).catch(() => undefined);
   }
 
   /** The batch at once; if it keeps failing, event by event, dead-lettering those that still fail. */
