@@ -1,4 +1,4 @@
-import { AppError, invalidReference } from '@crm/shared';
+import { AppError, invalidReference, nullIfNotFound } from '@crm/shared';
 import type { AgentInput } from '@crm/shared/schemas';
 import type { AgentsDeps } from './deps';
 
@@ -7,13 +7,9 @@ const MAX_PAGES = 50;
 /** The numbers named in the scope: chatapp numbers (QR-code or official) of the organization. */
 export async function checkNumbers(deps: AgentsDeps, orgId: string, ids: string[]): Promise<void> {
   for (const id of ids) {
-    try {
-      const instance = await deps.messaging.getChatInstance({ org_id: orgId, id });
-      if (instance.channel !== 'qrcode' && instance.channel !== 'official') throw invalidReference('scope.chatappInstanceIds', id);
-    } catch (error) {
-      if (error instanceof AppError && error.code === 'NOT_FOUND') throw invalidReference('scope.chatappInstanceIds', id);
-      throw error;
-    }
+    const instance = await nullIfNotFound(deps.messaging.getChatInstance({ org_id: orgId, id }));
+    if (!instance || (instance.channel !== 'qrcode' && instance.channel !== 'official'))
+      throw invalidReference('scope.chatappInstanceIds', id);
   }
 }
 

@@ -1,4 +1,4 @@
-import { AppError, newEvent, notFound } from '@crm/shared';
+import { newEvent, notFound, nullIfNotFound } from '@crm/shared';
 import type { Channel } from '@crm/shared/schemas';
 import { optOutKey, type OptOutRecord } from '../repository/opt-out.repository';
 import type { MessagingDeps } from './deps';
@@ -45,15 +45,9 @@ export async function applyMarketingKeyword(
  * raises nothing. Opting back in is the contact's own START keyword.
  */
 export async function optOutContact(deps: MessagingDeps, orgId: string, contactId: string): Promise<OptOutView> {
-  let contact: { id: string; name: string };
-  try {
-    const found = await deps.crm.contacts.getContactFields({ org_id: orgId, id: contactId });
-    contact = { id: found.id, name: found.name };
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'NOT_FOUND') throw notFound('contact');
-    throw error;
-  }
-  return recordOptOut(deps, orgId, contact, { channel: null, source: 'api', keyword: null });
+  const contact = await nullIfNotFound(deps.crm.contacts.getContactFields({ org_id: orgId, id: contactId }));
+  if (!contact) throw notFound('contact');
+  return recordOptOut(deps, orgId, { id: contact.id, name: contact.name }, { channel: null, source: 'api', keyword: null });
 }
 
 async function recordOptOut(

@@ -1,5 +1,5 @@
 import type { ContactFields } from '@crm/proto/gen/crm/v1/contacts';
-import { AppError, invalidReference, newId } from '@crm/shared';
+import { AppError, invalidReference, newId, nullIfNotFound } from '@crm/shared';
 import type { ClientSession } from 'mongoose';
 import { parseOrThrow, sendMessageBody, type Channel, type SendMessageBody } from '@crm/shared/schemas';
 import type { ChatInstanceRecord } from '../repository/chat-instance.repository';
@@ -150,12 +150,9 @@ export async function deliver(deps: MessagingDeps, delivery: Delivery): Promise<
 
 /** The contact's own fields (GetContactFields): a send needs its addresses, not what links to it in the CRM. */
 async function requireContact(deps: MessagingDeps, orgId: string, contactId: string): Promise<ContactFields> {
-  try {
-    return await deps.crm.contacts.getContactFields({ org_id: orgId, id: contactId });
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'NOT_FOUND') throw invalidReference('contact_id', contactId);
-    throw error;
-  }
+  const contact = await nullIfNotFound(deps.crm.contacts.getContactFields({ org_id: orgId, id: contactId }));
+  if (!contact) throw invalidReference('contact_id', contactId);
+  return contact;
 }
 
 /** The contact's address at the channel; CONTACT_CHANNEL_UNAVAILABLE when it has none. */
