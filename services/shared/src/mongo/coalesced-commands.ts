@@ -7,7 +7,6 @@ import {
   type Document,
   type UpdateFilter,
 } from 'mongodb';
-import type { Model } from 'mongoose';
 import { idFirst } from './filter-routing';
 import type { StoredDocument } from './stored-document';
 
@@ -22,6 +21,9 @@ interface ReadById {
 
 type Primitive = string | number | boolean | null;
 
+/** The stored documents matching a filter, as the collection's store reads them. */
+type FindMany = (filter: Document) => Promise<StoredDocument[]>;
+
 /** An update of at most one document, whose caller needs no count back. */
 interface UpdateOne {
   filter: Document;
@@ -31,7 +33,7 @@ interface UpdateOne {
 /**
  * Single-document commands on one collection that start in the same turn of the event loop, sent as one: inserts as
  * one unordered insertMany (each caller learns its own document's failure, e.g. a duplicate key), updates as one
- * unordered bulk write, reads by _id under the same conditions as one find with `$in` (with a mongoose model). A
+ * unordered bulk write, reads by _id under the same conditions as one find with `$in` (with the caller's find). A
  * batch upsert's items and concurrent requests step through their round trips side by side, so ten items cost one
  * command per step instead of ten. The wait is until the next turn of the loop (setImmediate), microseconds when
  * idle. Writes inside a transaction and reads with other shapes go directly.
@@ -41,11 +43,11 @@ export class CoalescedCommands {
   private readonly updates: DataLoader<UpdateOne, true, UpdateOne>;
   private readonly reads: DataLoader<ReadById, StoredDocument | null, ReadById> | undefined;
 
-  constructor(collection: Collection<Document>, model?: Model<StoredDocument>) {
+  constructor(collection: Collection<Document>, find?: FindMany) {
     const options = { cache: false, maxBatchSize: 1_000, batchScheduleFn: (dispatch: () => void) => setImmediate(dispatch) };
     this.inserts = new DataLoader((docs) => insertEach(collection, docs), options);
     this.updates = new DataLoader((updates) => updateEach(collection, updates), options);
-    this.reads = model && new DataLoader((reads) => readEach(model, reads), options);
+    this.reads = find && new DataLoader((reads) => readEach(find, reads), options);
   }
 
   /** Inserts one document; a failure of this document alone (a duplicate key) rejects with the server's error. */
@@ -60,7 +62,7 @@ export class CoalescedCommands {
 
   /**
    * The document `filter` matches, when the filter is an _id and plain equalities (null included): undefined when
-   * the filter has another shape or there is no model (the caller queries itself).
+   * the filter has another shape or there is no find (the caller queries itself).
    */
   findById(filter: Record<string, unknown>): Promise<StoredDocument | null> | undefined {
     const { _id: id, ...rest } = filter;
@@ -101,7 +103,7 @@ async function eachOutcome(count: number, write: () => Promise<unknown>): Promis
   }
 }
 
-async function readEach(model: Model<StoredDocument>, reads: readonly ReadById[]): Promise<Array<StoredDocument | null>> {
+async function readEach(find: FindMany, reads: readonly ReadById[]): Promise<Array<StoredDocument | null>> {
   const shapes = new Map<string, ReadById[]>();
   for (const read of reads) {
     const same = shapes.get(read.shape);
@@ -112,7 +114,7 @@ async function readEach(model: Model<StoredDocument>, reads: readonly ReadById[]
   await Promise.all(
     [...shapes.values()].map(async (same) => {
       const ids = [...new Set(same.map((read) => read.id))];
-      const docs = await model.find({ ...same[0]!.rest, _id: { $in: ids } }).lean<StoredDocument[]>();
+      const docs = await find({ ...same[0]!.rest, _id: { $in: ids } });
       for (const doc of docs) found.set(`${same[0]!.shape}\n${String(doc._id)}`, doc);
     }),
   );

@@ -1,4 +1,5 @@
-import type { FilterQuery, SortOrder } from 'mongoose';
+import type { FilterQuery } from 'mongoose';
+import type { SortSpec } from './find-documents';
 
 export type Order = 'asc' | 'desc';
 
@@ -47,10 +48,10 @@ export function keysetQuery<D>(
   conditions: FilterQuery<D>[],
   order: PageOrder,
   after: KeysetPosition | undefined,
-): { filter: FilterQuery<D>; sort: Record<string, SortOrder> } {
+): { filter: FilterQuery<D>; sort: SortSpec } {
   const direction = order.order === 'asc' ? 1 : -1;
-  const sort: Record<string, SortOrder> = order.unique ? { [order.field]: direction } : { [order.field]: direction, _id: direction };
-  if (!after) return { filter: { $and: conditions } as FilterQuery<D>, sort };
+  const sort: SortSpec = order.unique ? { [order.field]: direction } : { [order.field]: direction, _id: direction };
+  if (!after) return { filter: (conditions.length > 0 ? { $and: conditions } : {}) as FilterQuery<D>, sort };
   const value = decode(after.value, order.type);
   const op = order.order === 'asc' ? '$gt' : '$lt';
   const bound = { [order.field]: { [order.order === 'asc' ? '$gte' : '$lte']: value } };

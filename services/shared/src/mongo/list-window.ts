@@ -1,4 +1,5 @@
-import type { FilterQuery, SortOrder } from 'mongoose';
+import type { FilterQuery } from 'mongoose';
+import type { SortSpec } from './find-documents';
 import { fixedPrefix, isKeyValue } from './filter-routing';
 import { decode, keysetQuery, type KeysetPosition, type PageOrder } from './list-page';
 import { axisOf } from './window-axis';
@@ -43,7 +44,7 @@ export interface WindowedRequest {
   need: number;
 }
 
-type Fetch<T> = (filter: FilterQuery<unknown>, sort: Record<string, SortOrder>, limit: number) => Promise<T[]>;
+type Fetch<T> = (filter: FilterQuery<unknown>, sort: SortSpec, limit: number) => Promise<T[]>;
 
 const GROWTH = 16;
 /** Bounded windows before the unbounded rest: up to 16³ times the estimate. */

@@ -1,11 +1,12 @@
 import type { Collection, Document } from 'mongodb';
-import type { ClientSession, FilterQuery, Model, Schema, SortOrder } from 'mongoose';
+import type { ClientSession, FilterQuery, Model, Schema } from 'mongoose';
 import type { OutboxEntry } from '../outbox/domain-event';
 import { leaseFree, OUTBOX_FIELDS, OUTBOX_KEYS, outboxOnInsert } from '../outbox/outbox-fields';
 import { retryOnConflict, WriteConflict } from './conflicts';
 import { isDuplicateKeyError } from './client';
 import { CoalescedCommands } from './coalesced-commands';
-import { idFirst, routeFilters } from './filter-routing';
+import { findDocuments, type FindOptions, type SortSpec } from './find-documents';
+import { idFirst, routedForSchema, routeFilters } from './filter-routing';
 import { refreshDerived } from './derived-fields';
 import type { StoredDocument } from './stored-document';
 import { keysetQuery, toPage, type KeysetPage, type PageOrder, type PageRequest } from './list-page';
@@ -67,7 +68,7 @@ export interface UpdateOptions extends WriteOptions {
   /** Answer the record as it was before the update. */
   before?: boolean;
   /** Which of several matching records is updated: the first in this order. */
-  sort?: Record<string, SortOrder>;
+  sort?: SortSpec;
 }
 
 /**
@@ -100,7 +101,7 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     this.model = storage.connection.model<StoredDocument>(options.model, options.schema);
     this.collection = this.model.collection as unknown as Collection<Document>;
     if (options.outbox) storage.outbox.register(this.collection);
-    this.coalesced = new CoalescedCommands(this.collection, this.model);
+    this.coalesced = new CoalescedCommands(this.collection, (filter) => this.find(filter));
     if (options.deriveVersion) storage.derived.add(this);
     const indexes = options.schema.indexes().map(([fields]) => Object.keys(fields));
     this.windows = storage.store?.readsWholeMatch ? new ListWindows(indexes) : undefined;
@@ -113,15 +114,25 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     return (this.options.fromStored?.(record) as S | undefined) ?? record;
   };
 
-  async findOne(filter: StoreFilter, sort?: Record<string, SortOrder>): Promise<S | null> {
-    const doc = await ((sort ? undefined : this.coalesced.findById(filter)) ??
-      this.model.findOne(filter, null, sort ? { sort } : {}).lean<StoredDocument>());
+  async findOne(filter: StoreFilter, sort?: SortSpec): Promise<S | null> {
+    const doc = await ((sort ? undefined : this.coalesced.findById(filter)) ?? this.findFirst(filter, { sort }));
     return doc ? this.record(doc) : null;
   }
 
-  async findMany(filter: StoreFilter, options: { sort?: Record<string, SortOrder>; limit?: number } = {}): Promise<S[]> {
-    const docs = await this.model.find(filter, null, options).lean<StoredDocument[]>();
+  async findMany(filter: StoreFilter, options: { sort?: SortSpec; limit?: number } = {}): Promise<S[]> {
+    const docs = await this.find(filter, options);
     return docs.map(this.record);
+  }
+
+  /** Stored documents matching `filter`, internal keys included, the filter routed as mongoose's queries are. */
+  private find(filter: StoreFilter, options: FindOptions = {}): Promise<StoredDocument[]> {
+    const { connection } = this.storage;
+    if (!connection.db) throw new Error(`The ${this.options.what} store is read before its database is connected`);
+    return findDocuments(connection.db, this.collection.collectionName, routedForSchema(this.options.schema, connection, filter), options);
+  }
+
+  private async findFirst(filter: StoreFilter, options: Omit<FindOptions, 'limit'>): Promise<StoredDocument | null> {
+    return (await this.find(filter, { ...options, limit: 1 }))[0] ?? null;
   }
 
   count(filter: StoreFilter): Promise<number> {
@@ -152,8 +163,7 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     page: PageRequest,
     options: { few?: boolean } = {},
   ): Promise<KeysetPage<StoredDocument>> {
-    const fetch = (filter: StoreFilter, sort: Record<string, SortOrder>, limit: number) =>
-      this.model.find(filter).sort(sort).limit(limit).lean<StoredDocument[]>();
+    const fetch = (filter: StoreFilter, sort: SortSpec, limit: number) => this.find(filter, { sort, limit });
     const need = page.limit + 1;
     const rows =
       this.windows && !options.few
@@ -267,8 +277,7 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
       .lean<StoredDocument>();
     // SecantusDB (the local server) sometimes answers an upsert that raced another for the same key with no
     // document although it applied it (n: 1; 3 of 5 rounds of 8 concurrent upserts): the record is read back.
-    if (!doc && options.upsert && !options.before)
-      doc = await this.model.findOne(filter, null, { session: options.session }).lean<StoredDocument>();
+    if (!doc && options.upsert && !options.before) doc = await this.findFirst(filter, { session: options.session });
     if (doc && events.length > 0) this.storage.eventsWritten({ collection: this.collection.collectionName, id: doc._id }, options.session);
     return doc ? this.record(doc) : null;
   }
@@ -308,13 +317,13 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
    * How an update derives its keys: from the fields it sets, completed (deriveFrom) with the stored values of the
    * sources it does not set, which then guard the write (it matches nothing if they changed meanwhile).
    */
-  private async derivation(filter: StoreFilter, change: Change<R>, session?: ClientSession, sort?: Record<string, SortOrder>) {
+  private async derivation(filter: StoreFilter, change: Change<R>, session?: ClientSession, sort?: SortSpec) {
     const { derive, deriveFrom } = this.options;
     const set = (operatorsOf(change).$set ?? {}) as Record<string, unknown>;
     const missing = (deriveFrom ?? []).filter((field) => !(field in set));
     if (!derive || missing.length === 0 || missing.length === deriveFrom?.length) return { derive, guard: {} };
     const projection = Object.fromEntries(missing.map((field) => [field, 1]));
-    const stored = await this.model.findOne(filter, projection, { session, ...(sort ? { sort } : {}) }).lean<StoredDocument>();
+    const stored = await this.findFirst(filter, { projection, session, sort });
     if (!stored) return { derive, guard: {} };
     const guard = Object.fromEntries(missing.map((field) => [field, stored[field] ?? null]));
     return { derive: (fields: Partial<R>) => derive({ ...guard, ...fields } as Partial<R>), guard };

@@ -1,0 +1,70 @@
+import type { Db } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { testStorage } from '../../../../test/support/integration';
+import { findDocuments } from './find-documents';
+import type { Storage } from './storage';
+
+const ROWS = 250;
+
+describe('findDocuments on the real database server', () => {
+  let storage: Storage;
+  let db: Db;
+  beforeAll(async () => {
+    storage = await testStorage('find-documents');
+    db = storage.connection.db!;
+    await db.collection('rows').deleteMany({});
+    await db
+      .collection('rows')
+      .insertMany(
+        Array.from({ length: ROWS }, (_, n) => ({
+          _id: `row_${String(n).padStart(3, '0')}` as never,
+          n,
+          even: n % 2 === 0,
+          at: new Date(n),
+        })),
+      );
+  });
+  afterAll(() => storage.close());
+
+  const commandsOf = async (read: () => Promise<unknown>) => {
+    const sent = vi.spyOn(db, 'command');
+    try {
+      await read();
+      return sent.mock.calls.map(([command]) => Object.keys(command)[0]);
+    } finally {
+      sent.mockRestore();
+    }
+  };
+
+  it('reads every match past the first batch, with getMore', async () => {
+    let rows: unknown[] = [];
+    const commands = await commandsOf(async () => (rows = await findDocuments(db, 'rows', {}, { sort: { n: 1 } })));
+    expect(rows).toHaveLength(ROWS);
+    expect(rows.map((row) => (row as { n: number }).n)).toEqual(Array.from({ length: ROWS }, (_, n) => n));
+    expect(commands[0]).toBe('find');
+    expect(commands.slice(1).every((name) => name === 'getMore')).toBe(true);
+    expect(commands.length).toBeGreaterThan(1);
+  });
+
+  it('answers a limited read in one command, sorted, filtered and projected, with values of their stored types', async () => {
+    let rows: unknown[] = [];
+    const commands = await commandsOf(
+      async () => (rows = await findDocuments(db, 'rows', { even: true }, { sort: { n: -1 }, limit: 120, projection: { even: 0 } })),
+    );
+    expect(commands).toEqual(['find']);
+    expect(rows).toHaveLength(120);
+    expect(rows[0]).toEqual({ _id: 'row_248', n: 248, at: new Date(248) });
+    expect(rows[119]).toEqual({ _id: 'row_010', n: 10, at: new Date(10) });
+  });
+
+  it('reads inside a transaction what the transaction wrote and no one else sees yet', async () => {
+    const rolledBack = storage.transaction(async (session) => {
+      await db.collection('rows').insertOne({ _id: 'row_new' as never, n: ROWS, even: true, at: new Date(ROWS) }, { session });
+      expect(await findDocuments(db, 'rows', { _id: 'row_new' }, { limit: 1, session })).toHaveLength(1);
+      expect(await findDocuments(db, 'rows', { _id: 'row_new' }, { limit: 1 })).toHaveLength(0);
+      throw new Error('roll back');
+    });
+    await expect(rolledBack).rejects.toThrow('roll back');
+    expect(await findDocuments(db, 'rows', { _id: 'row_new' })).toHaveLength(0);
+  });
+});
