@@ -115,6 +115,10 @@ export class ListWindows {
     // estimate by half at most, so a list of dense runs and gaps is not read one window too narrow each time.
     if (rows.length >= need && span > 0) next.perRow = Math.max(span / counted, (learned.perRow ?? 0) / 2);
     if (rows.length < need) next.end = last ?? (after ? from : undefined);
+    // A row past the end learned before: the list grew beyond it (records imported with older dates, a name later in
+    // the order), and that end would leave every window reaching it unbounded, reading the whole rest of the list.
+    else if (learned.end !== undefined && last !== undefined && beyond(last, learned.end, order.type, order.order === 'asc' ? 1 : -1))
+      delete next.end;
     if (this.learned.size >= REMEMBERED_LISTS) this.learned.clear();
     this.learned.set(key, next);
   }

@@ -186,6 +186,36 @@ describe('the storage kit on the real database server', () => {
     expect(await read(true)).toEqual({ ids: windowed.ids, commands: 1 });
   });
 
+  it('reads a list that grew past the end it once had in bounded windows again', async () => {
+    const schema = thingSchema().set('collection', 'grown').index({ org_id: 1, created_at: -1, _id: -1 });
+    const grown = new RecordStore<Thing>(storage, { model: 'GrownThing', schema, what: 'thing' });
+    await grown.model.init();
+    const now = Date.now();
+    const firstPage = async () => {
+      const sent = vi.spyOn(storage.connection.db!, 'command');
+      const page = await grown.listPage(
+        [{ org_id: 'org_a' }],
+        { field: 'created_at', order: 'desc', type: 'date' },
+        { limit: 20, after: undefined },
+      );
+      const filters = sent.mock.calls.flatMap(([command]) => ('find' in command ? [JSON.stringify(command.filter)] : []));
+      sent.mockRestore();
+      return { ids: page.items.map((record) => record.id), filters };
+    };
+    await Promise.all([1, 2, 3].map((n) => grown.insert({ ...thing(n), created_at: new Date(now - n * 1_000) })));
+    expect((await firstPage()).ids).toHaveLength(3);
+    // Older records arrive (an import): the list now runs far past the end its short version showed.
+    await Promise.all(
+      Array.from({ length: 60 }, (_, n) => grown.insert({ ...thing(100 + n), created_at: new Date(now - (10 + n) * 60_000) })),
+    );
+    const newest = ['th_001', 'th_002', 'th_003', ...Array.from({ length: 17 }, (_, n) => `th_${100 + n}`)];
+    expect((await firstPage()).ids).toEqual(newest);
+    const again = await firstPage();
+    expect(again.ids).toEqual(newest);
+    expect(again.filters).toHaveLength(1);
+    expect(again.filters[0]).toContain('"created_at"');
+  });
+
   it('makes one record of 10 concurrent upserts of one unique key', async () => {
     const keyed = new RecordStore<{ id: string; org_id: string; hits: number }>(storage, {
       model: 'Keyed',
