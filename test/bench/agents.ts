@@ -9,7 +9,8 @@
  * `BENCH_AGENT_SEARCH_WAVES` (default 3) more waves bisect between the highest that kept up and the lowest that
  * did not (rate-search.ts), so it is known to within a few messages per second. Each process's CPU per reply says
  * how many replies per second the machine's cores could give at most. Writes bench-results/agents.json; with
- * BENCH_CPU_PROFILE=<dir>, the agents, messaging and crm processes write CPU profiles there when they stop.
+ * BENCH_CPU_PROFILE=<dir>, the agents, messaging and crm processes write CPU profiles there when they stop; with
+ * BENCH_AGENT_DB_TALLY=1, the commands each of them sends the database per reply are counted too.
  */
 import mongoose from 'mongoose';
 import { apiClient } from './api-client';
@@ -87,18 +88,23 @@ async function main(): Promise<void> {
   const seconds = Number(process.env.BENCH_AGENT_SECONDS ?? 10);
   const rates = numberList(process.env.BENCH_AGENT_RATES, [10, 25, 50]);
   const searchWaves = Number(process.env.BENCH_AGENT_SEARCH_WAVES ?? 3);
-  // Each measured process reaches the database through its own counting proxy: its commands per reply.
+  // With BENCH_AGENT_DB_TALLY=1 each measured process reaches the database through its own counting proxy: its
+  // commands per reply. Off by default: the proxies put this process's event loop and a loopback hop into every
+  // database round trip of the system under measure.
   const upstream = (await startLocalStack()).MONGODB_URI;
-  const tallies: Record<Measured, DbCommandTally> = {
-    agents: await startDbCommandTally(upstream),
-    messaging: await startDbCommandTally(upstream),
-    crm: await startDbCommandTally(upstream),
-  };
+  const tallies =
+    process.env.BENCH_AGENT_DB_TALLY === '1'
+      ? {
+          agents: await startDbCommandTally(upstream),
+          messaging: await startDbCommandTally(upstream),
+          crm: await startDbCommandTally(upstream),
+        }
+      : undefined;
   const profiled = cpuProfileEnv([...MEASURED]);
   const own = await startOwnSystem({
     crmReplicas: 1,
     webhooksReplicas: 1,
-    envFor: Object.fromEntries(MEASURED.map((name) => [name, { ...profiled?.[name], MONGODB_URI: tallies[name].uri }])),
+    envFor: Object.fromEntries(MEASURED.map((name) => [name, { ...profiled?.[name], ...(tallies && { MONGODB_URI: tallies[name].uri }) }])),
     traces: process.env.BENCH_TRACES === '1',
   });
   try {
@@ -119,7 +125,7 @@ async function main(): Promise<void> {
       await settle(log, `${rate} inbound/s`);
       const started = Date.now();
       const opsBefore = await databaseOps(own);
-      const commandsBefore = snapshots(tallies);
+      const commandsBefore = tallies && snapshots(tallies);
       const generatorBefore = process.cpuUsage();
       const { result, ...share } = await withCpuShare(own, [...MEASURED, 'webhooks', 'simulator'], () =>
         measureWave(own, number.ref, rate, seconds, delayMs, figures.length),
@@ -130,7 +136,9 @@ async function main(): Promise<void> {
       const cpu = { ...share, cpu_percent: system };
       const standIns = {
         simulator,
-        'bench runner (load, database tallies)': Math.round((generator.user + generator.system) / 10_000 / waveSeconds),
+        [tallies ? 'bench runner (load, database tallies)' : 'bench runner (load)']: Math.round(
+          (generator.user + generator.system) / 10_000 / waveSeconds,
+        ),
       };
       const db_ops_per_reply = round(((await databaseOps(own)) - opsBefore) / Math.max(1, result.replied), 1);
       const figure = {
@@ -138,7 +146,7 @@ async function main(): Promise<void> {
         cpu,
         ...cpuPerReply(cpu, standIns, waveSeconds, result.replied),
         db_ops_per_reply,
-        ...commandsPerReply(commandsBefore, snapshots(tallies), result.replied),
+        ...(tallies && commandsBefore && commandsPerReply(commandsBefore, snapshots(tallies), result.replied)),
       };
       log(JSON.stringify(figure));
       figures.push(figure);
@@ -164,7 +172,7 @@ async function main(): Promise<void> {
     console.log(`sustainable: ${result.sustainable_per_s} inbound/s (missed: ${result.missed_per_s ?? 'none'})`);
   } finally {
     await own.stop();
-    await Promise.all(Object.values(tallies).map((tally) => tally.close()));
+    await Promise.all(Object.values(tallies ?? {}).map((tally) => tally.close()));
   }
 }
 
