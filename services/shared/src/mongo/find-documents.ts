@@ -15,9 +15,9 @@ export interface FindOptions {
  * The documents matching a filter, read with the find command and its reply decoded once. The driver's cursor
  * (mongodb 6 and 7: CursorResponse.shift) indexes every field of each document of a reply before it decodes the
  * whole document anyway; under load that index was a third of what the CRM promoted to its old generation, and the
- * cursor with mongoose's query around it cost a list page ~60 % more client CPU than this (processes-notes.md,
- * session 28). A limited read asks for its whole limit in the first batch; a batch cut short by the reply size
- * limit (16 MB) goes on with getMore. No schema casting: filters carry values of the stored types.
+ * cursor with mongoose's query around it cost a list page ~60 % more client CPU than this (docs/performance.md,
+ * "Reads through the find command"). A limited read asks for its whole limit in the first batch; a batch cut short
+ * by the reply size limit (16 MB) goes on with getMore. No schema casting: filters carry values of the stored types.
  */
 export async function findDocuments(
   db: Db,
