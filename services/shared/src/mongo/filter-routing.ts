@@ -162,10 +162,6 @@ export function routedFilter<F extends Filter>(connection: Connection, collectio
   return (model ? shaped(model.schema, storeOf(connection), filter) : idFirst(filter)) as F;
 }
 
-/** `filter` shaped as the schema's mongoose queries send theirs (routeFilters), for the kit's own driver commands. */
-export const routedForSchema = <F extends Filter>(schema: Schema, connection: Connection, filter: F): F =>
-  shaped(schema, storeOf(connection), filter) as F;
-
 const routed = new WeakSet<Schema>();
 
 /**

@@ -13,16 +13,14 @@ describe('findDocuments on the real database server', () => {
     storage = await testStorage('find-documents');
     db = storage.connection.db!;
     await db.collection('rows').deleteMany({});
-    await db
-      .collection('rows')
-      .insertMany(
-        Array.from({ length: ROWS }, (_, n) => ({
-          _id: `row_${String(n).padStart(3, '0')}` as never,
-          n,
-          even: n % 2 === 0,
-          at: new Date(n),
-        })),
-      );
+    await db.collection('rows').insertMany(
+      Array.from({ length: ROWS }, (_, n) => ({
+        _id: `row_${String(n).padStart(3, '0')}` as never,
+        n,
+        even: n % 2 === 0,
+        at: new Date(n),
+      })),
+    );
   });
   afterAll(() => storage.close());
 

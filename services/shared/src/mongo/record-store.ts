@@ -6,7 +6,7 @@ import { retryOnConflict, WriteConflict } from './conflicts';
 import { isDuplicateKeyError } from './client';
 import { CoalescedCommands } from './coalesced-commands';
 import { findDocuments, type FindOptions, type SortSpec } from './find-documents';
-import { idFirst, routedForSchema, routeFilters } from './filter-routing';
+import { idFirst, routedFilter, routeFilters } from './filter-routing';
 import { refreshDerived } from './derived-fields';
 import type { StoredDocument } from './stored-document';
 import { keysetQuery, toPage, type KeysetPage, type PageOrder, type PageRequest } from './list-page';
@@ -124,11 +124,12 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     return docs.map(this.record);
   }
 
-  /** Stored documents matching `filter`, internal keys included, the filter routed as mongoose's queries are. */
+  /** Stored documents matching `filter`, internal keys included, the filter shaped as mongoose's queries are. */
   private find(filter: StoreFilter, options: FindOptions = {}): Promise<StoredDocument[]> {
     const { connection } = this.storage;
     if (!connection.db) throw new Error(`The ${this.options.what} store is read before its database is connected`);
-    return findDocuments(connection.db, this.collection.collectionName, routedForSchema(this.options.schema, connection, filter), options);
+    const name = this.collection.collectionName;
+    return findDocuments(connection.db, name, routedFilter(connection, name, filter), options);
   }
 
   private async findFirst(filter: StoreFilter, options: Omit<FindOptions, 'limit'>): Promise<StoredDocument | null> {
