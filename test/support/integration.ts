@@ -1,6 +1,7 @@
 import { connectStorage, createLogger, EventBus, kafkaSettings, newEvent, newId, type OutboxEntry, type Storage } from '@crm/shared';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, inject } from 'vitest';
+import type { Db, Document } from 'mongodb';
+import { afterAll, beforeAll, inject, vi } from 'vitest';
 
 // A type, not an interface: it is also an environment (kafkaFromEnv reads its KAFKA_* keys).
 export type IntegrationEnv = {
@@ -66,6 +67,17 @@ export function useDatabase(
     built?.close?.();
     await storage?.close();
   });
+}
+
+/** What `work` answers and the commands it sent through `db.command` meanwhile (the storage kit's reads go there). */
+export async function commandsSent<T>(db: Db, work: () => Promise<T>): Promise<{ result: T; commands: Document[] }> {
+  const sent = vi.spyOn(db, 'command');
+  try {
+    const result = await work();
+    return { result, commands: sent.mock.calls.map(([command]) => command) };
+  } finally {
+    sent.mockRestore();
+  }
 }
 
 /** A catalogue-valid event for tests where only its presence matters (it rides in a record's outbox). */

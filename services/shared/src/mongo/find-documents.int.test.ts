@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { testStorage } from '../../../../test/support/integration';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandsSent, testStorage } from '../../../../test/support/integration';
 import { findDocuments } from './find-documents';
 import type { Storage } from './storage';
 
@@ -24,15 +24,8 @@ describe('findDocuments on the real database server', () => {
   });
   afterAll(() => storage.close());
 
-  const commandsOf = async (read: () => Promise<unknown>) => {
-    const sent = vi.spyOn(db, 'command');
-    try {
-      await read();
-      return sent.mock.calls.map(([command]) => Object.keys(command)[0]);
-    } finally {
-      sent.mockRestore();
-    }
-  };
+  const commandsOf = async (read: () => Promise<unknown>) =>
+    (await commandsSent(db, read)).commands.map((command) => Object.keys(command)[0]);
 
   it('reads every match past the first batch, with getMore', async () => {
     let rows: unknown[] = [];
@@ -53,6 +46,22 @@ describe('findDocuments on the real database server', () => {
     expect(rows).toHaveLength(120);
     expect(rows[0]).toEqual({ _id: 'row_248', n: 248, at: new Date(248) });
     expect(rows[119]).toEqual({ _id: 'row_010', n: 10, at: new Date(10) });
+  });
+
+  it('goes on with getMore when the batch of a limited read is cut short by the reply size limit: nothing left out', async () => {
+    // 20 documents of ~1 MB each: more than one 16 MB reply holds.
+    const large = db.collection('large_rows');
+    await large.deleteMany({});
+    const filler = 'x'.repeat(1_000_000);
+    await large.insertMany(Array.from({ length: 20 }, (_, n) => ({ _id: `large_${String(n).padStart(2, '0')}` as never, n, filler })));
+    let rows: Array<{ n: number }> = [];
+    const commands = await commandsOf(
+      async () => (rows = (await findDocuments(db, 'large_rows', {}, { sort: { n: 1 }, limit: 20 })) as never),
+    );
+    expect(rows.map((row) => row.n)).toEqual(Array.from({ length: 20 }, (_, n) => n));
+    expect(commands[0]).toBe('find');
+    expect(commands.slice(1).length).toBeGreaterThan(0);
+    expect(commands.slice(1).every((name) => name === 'getMore')).toBe(true);
   });
 
   it('reads inside a transaction what the transaction wrote and no one else sees yet', async () => {

@@ -32,6 +32,9 @@ export interface PageOrder {
   unique?: boolean;
 }
 
+/** The order as the store's sort takes it: 1 ascending, -1 descending. */
+export const directionOf = (order: PageOrder): 1 | -1 => (order.order === 'asc' ? 1 : -1);
+
 /** A position's value as its type (a cursor carries a date as its ISO string). */
 export const decode = (value: unknown, type: PageOrder['type']): unknown => {
   if (type === 'date') return value instanceof Date ? value : new Date(String(value));
@@ -49,7 +52,7 @@ export function keysetQuery<D>(
   order: PageOrder,
   after: KeysetPosition | undefined,
 ): { filter: FilterQuery<D>; sort: SortSpec } {
-  const direction = order.order === 'asc' ? 1 : -1;
+  const direction = directionOf(order);
   const sort: SortSpec = order.unique ? { [order.field]: direction } : { [order.field]: direction, _id: direction };
   if (!after) return { filter: (conditions.length > 0 ? { $and: conditions } : {}) as FilterQuery<D>, sort };
   const value = decode(after.value, order.type);

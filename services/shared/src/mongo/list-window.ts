@@ -1,7 +1,7 @@
 import type { FilterQuery } from 'mongoose';
 import type { SortSpec } from './find-documents';
 import { fixedPrefix, isKeyValue } from './filter-routing';
-import { decode, keysetQuery, type KeysetPosition, type PageOrder } from './list-page';
+import { decode, directionOf, keysetQuery, type KeysetPosition, type PageOrder } from './list-page';
 import { axisOf } from './window-axis';
 
 /**
@@ -67,7 +67,7 @@ export class ListWindows {
     const key = listKey(request.conditions, order);
     const learned = this.learned.get(key) ?? {};
     const axis = axisOf(order.type);
-    const direction = order.order === 'asc' ? 1 : -1;
+    const direction = directionOf(order);
     const start = after
       ? decode(after.value, order.type)
       : (learned.first ?? (order.type === 'date' && direction < 0 ? new Date() : undefined));
@@ -117,8 +117,7 @@ export class ListWindows {
     if (rows.length < need) next.end = last ?? (after ? from : undefined);
     // A row past the end learned before: the list grew beyond it (records imported with older dates, a name later in
     // the order), and that end would leave every window reaching it unbounded, reading the whole rest of the list.
-    else if (learned.end !== undefined && last !== undefined && beyond(last, learned.end, order.type, order.order === 'asc' ? 1 : -1))
-      delete next.end;
+    else if (learned.end !== undefined && last !== undefined && beyond(last, learned.end, order.type, directionOf(order))) delete next.end;
     if (this.learned.size >= REMEMBERED_LISTS) this.learned.clear();
     this.learned.set(key, next);
   }

@@ -1,6 +1,6 @@
 import { Schema } from 'mongoose';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { testEvent, testStorage } from '../../../../test/support/integration';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandsSent, testEvent, testStorage } from '../../../../test/support/integration';
 import { WriteConflict } from './conflicts';
 import { RecordStore, RevisionedRecords } from './record-store';
 import { writeRevision } from './revisioned-write';
@@ -170,16 +170,15 @@ describe('the storage kit on the real database server', () => {
     await recent.model.init();
     await Promise.all([1, 2, 3].map((n) => recent.insert({ ...thing(n), created_at: new Date(Date.now() - n * 1_000) })));
     const read = async (few: boolean) => {
-      const sent = vi.spyOn(storage.connection.db!, 'command');
-      const page = await recent.listPage(
-        [{ org_id: 'org_a' }],
-        { field: 'created_at', order: 'desc', type: 'date' },
-        { limit: 20, after: undefined },
-        { few },
+      const { result: page, commands } = await commandsSent(storage.connection.db!, () =>
+        recent.listPage(
+          [{ org_id: 'org_a' }],
+          { field: 'created_at', order: 'desc', type: 'date' },
+          { limit: 20, after: undefined },
+          { few },
+        ),
       );
-      const commands = sent.mock.calls.filter(([command]) => 'find' in command).length;
-      sent.mockRestore();
-      return { ids: page.items.map((record) => record.id), commands };
+      return { ids: page.items.map((record) => record.id), commands: commands.filter((command) => 'find' in command).length };
     };
     const windowed = await read(false);
     expect(windowed.ids).toEqual(['th_001', 'th_002', 'th_003']);
@@ -192,14 +191,10 @@ describe('the storage kit on the real database server', () => {
     await grown.model.init();
     const now = Date.now();
     const firstPage = async () => {
-      const sent = vi.spyOn(storage.connection.db!, 'command');
-      const page = await grown.listPage(
-        [{ org_id: 'org_a' }],
-        { field: 'created_at', order: 'desc', type: 'date' },
-        { limit: 20, after: undefined },
+      const { result: page, commands } = await commandsSent(storage.connection.db!, () =>
+        grown.listPage([{ org_id: 'org_a' }], { field: 'created_at', order: 'desc', type: 'date' }, { limit: 20, after: undefined }),
       );
-      const filters = sent.mock.calls.flatMap(([command]) => ('find' in command ? [JSON.stringify(command.filter)] : []));
-      sent.mockRestore();
+      const filters = commands.flatMap((command) => ('find' in command ? [JSON.stringify(command.filter)] : []));
       return { ids: page.items.map((record) => record.id), filters };
     };
     await Promise.all([1, 2, 3].map((n) => grown.insert({ ...thing(n), created_at: new Date(now - n * 1_000) })));
