@@ -82,10 +82,10 @@ async function checkWarmup(
   const over: Array<{ id: string; daily_limit: number; volume: number }> = [];
   for (const instance of limited) {
     const index = record.instances.findIndex((ref) => ref.id === instance.id);
-    const share = resuming
-      ? await deps.broadcasts.recipients.countPending(record.id, instance.id)
-      : Math.floor(reached / record.instances.length) + (index < reached % record.instances.length ? 1 : 0);
-    const volume = share + (await deps.messages.countOutboundSince(record.org_id, instance.id, since));
+    const sentSince = () => deps.messages.countOutboundSince(record.org_id, instance.id, since);
+    const volume = resuming
+      ? await pendingPlusSent(() => deps.broadcasts.recipients.countPending(record.id, instance.id), sentSince)
+      : Math.floor(reached / record.instances.length) + (index < reached % record.instances.length ? 1 : 0) + (await sentSince());
     const limit = instance.warmup.daily_limit ?? 0;
     if (volume > limit) over.push({ id: instance.id, daily_limit: limit, volume });
   }
@@ -95,4 +95,18 @@ async function checkWarmup(
       `${over.map((o) => `${o.id} would send ${o.volume} messages in 24 hours, above its warm-up limit of ${o.daily_limit}`).join('; ')}. Send again with confirmWarmupOverride: true to force it.`,
       { instances: over },
     );
+}
+
+/**
+ * What is left plus what was sent, read as one moment: a send in flight when the broadcast paused stores its message
+ * and leaves `pending` in one transaction, and landing between the two counts it would be counted twice. The
+ * pending count read again on both sides of the sent count shows whether a send of this lane landed in between.
+ */
+async function pendingPlusSent(countPending: () => Promise<number>, countSent: () => Promise<number>): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    const pending = await countPending();
+    const sent = await countSent();
+    // A lane still sending after its pause is at most one message at a time: a few reads settle it.
+    if (pending === (await countPending()) || attempt === 5) return pending + sent;
+  }
 }
