@@ -163,8 +163,8 @@ export function createMessageRepository(storage: Storage) {
     },
 
     /** Outbound messages a number sent since `since` (its warm-up volume). */
-    countOutboundSince: (orgId: string, instanceId: string, since: Date) =>
-      messages.count({ org_id: orgId, instance_id: instanceId, direction: 'outbound', created_at: { $gte: since } }),
+    countOutboundSince: (orgId: string, instanceId: string, since: Date, session?: ClientSession) =>
+      messages.count({ org_id: orgId, instance_id: instanceId, direction: 'outbound', created_at: { $gte: since } }, { session }),
 
     countInConversation: (orgId: string, conversationId: string) =>
       messages.count({ org_id: orgId, conversation_id: conversationId, deleted_at: null }),

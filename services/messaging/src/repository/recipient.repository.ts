@@ -89,8 +89,12 @@ export function createRecipientRepository(storage: Storage) {
         { sort: { seq: 1 }, limit },
       ),
 
-    async countPending(broadcastId: string, instanceId?: string): Promise<number> {
-      return Recipient.countDocuments({ broadcast_id: broadcastId, status: 'pending', ...(instanceId ? { instance_id: instanceId } : {}) });
+    async countPending(broadcastId: string, instanceId?: string, session?: ClientSession): Promise<number> {
+      return Recipient.countDocuments({
+        broadcast_id: broadcastId,
+        status: 'pending',
+        ...(instanceId ? { instance_id: instanceId } : {}),
+      }).session(session ?? null);
     },
 
     /** The provider accepted the send: pending → sent, in the transaction that stores the message. */

@@ -136,8 +136,11 @@ export class RecordStore<R extends { id: string }, S extends R = R> {
     return (await this.find(filter, { ...options, limit: 1 }))[0] ?? null;
   }
 
-  count(filter: StoreFilter): Promise<number> {
-    return this.model.countDocuments(filter).exec();
+  count(filter: StoreFilter, options: { session?: ClientSession } = {}): Promise<number> {
+    return this.model
+      .countDocuments(filter)
+      .session(options.session ?? null)
+      .exec();
   }
 
   /**

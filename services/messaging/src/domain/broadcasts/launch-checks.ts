@@ -82,10 +82,11 @@ async function checkWarmup(
   const over: Array<{ id: string; daily_limit: number; volume: number }> = [];
   for (const instance of limited) {
     const index = record.instances.findIndex((ref) => ref.id === instance.id);
-    const sentSince = () => deps.messages.countOutboundSince(record.org_id, instance.id, since);
     const volume = resuming
-      ? await pendingPlusSent(() => deps.broadcasts.recipients.countPending(record.id, instance.id), sentSince)
-      : Math.floor(reached / record.instances.length) + (index < reached % record.instances.length ? 1 : 0) + (await sentSince());
+      ? await leftPlusSent(deps, record, instance.id, since)
+      : Math.floor(reached / record.instances.length) +
+        (index < reached % record.instances.length ? 1 : 0) +
+        (await deps.messages.countOutboundSince(record.org_id, instance.id, since));
     const limit = instance.warmup.daily_limit ?? 0;
     if (volume > limit) over.push({ id: instance.id, daily_limit: limit, volume });
   }
@@ -98,15 +99,14 @@ async function checkWarmup(
 }
 
 /**
- * What is left plus what was sent, read as one moment: a send in flight when the broadcast paused stores its message
- * and leaves `pending` in one transaction, and landing between the two counts it would be counted twice. The
- * pending count read again on both sides of the sent count shows whether a send of this lane landed in between.
+ * What is left of the broadcast on this number plus what the number sent since `since`, read in one transaction: one
+ * snapshot. A send of the paused lane still in flight stores its message and leaves `pending` in one transaction;
+ * landing between two separate counts it would be counted as both.
  */
-async function pendingPlusSent(countPending: () => Promise<number>, countSent: () => Promise<number>): Promise<number> {
-  for (let attempt = 1; ; attempt++) {
-    const pending = await countPending();
-    const sent = await countSent();
-    // A lane still sending after its pause is at most one message at a time: a few reads settle it.
-    if (pending === (await countPending()) || attempt === 5) return pending + sent;
-  }
+function leftPlusSent(deps: MessagingDeps, record: BroadcastRecord, instanceId: string, since: Date): Promise<number> {
+  return deps.transaction(
+    async (session) =>
+      (await deps.broadcasts.recipients.countPending(record.id, instanceId, session)) +
+      (await deps.messages.countOutboundSince(record.org_id, instanceId, since, session)),
+  );
 }
