@@ -1,7 +1,7 @@
 import { connectStorage, createLogger, EventBus, kafkaSettings, newEvent, newId, type OutboxEntry, type Storage } from '@crm/shared';
 import { randomUUID } from 'node:crypto';
-import type { Db, Document } from 'mongodb';
-import { afterAll, beforeAll, inject, vi } from 'vitest';
+import type { CommandStartedEvent, Db, Document } from 'mongodb';
+import { afterAll, beforeAll, inject } from 'vitest';
 
 // A type, not an interface: it is also an environment (kafkaFromEnv reads its KAFKA_* keys).
 export type IntegrationEnv = {
@@ -69,14 +69,19 @@ export function useDatabase(
   });
 }
 
-/** What `work` answers and the commands it sent through `db.command` meanwhile (the storage kit's reads go there). */
+/**
+ * What `work` answers and every command the client sent meanwhile, whichever API sent it, as sent (the driver's
+ * command events: test storage monitors commands). For a test that looks inside the commands; `withCommandCount`
+ * names them.
+ */
 export async function commandsSent<T>(db: Db, work: () => Promise<T>): Promise<{ result: T; commands: Document[] }> {
-  const sent = vi.spyOn(db, 'command');
+  const commands: Document[] = [];
+  const record = (event: CommandStartedEvent) => commands.push(event.command);
+  db.client.on('commandStarted', record);
   try {
-    const result = await work();
-    return { result, commands: sent.mock.calls.map(([command]) => command) };
+    return { result: await work(), commands };
   } finally {
-    sent.mockRestore();
+    db.client.off('commandStarted', record);
   }
 }
 

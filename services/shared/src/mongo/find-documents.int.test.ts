@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandsSent, testStorage } from '../../../../test/support/integration';
+import { testStorage } from '../../../../test/support/integration';
+import { withCommandCount } from './command-count';
 import { findDocuments } from './find-documents';
 import type { Storage } from './storage';
 
@@ -24,15 +25,19 @@ describe('findDocuments on the real database server', () => {
   });
   afterAll(() => storage.close());
 
-  const commandsOf = async (read: () => Promise<unknown>) =>
-    (await commandsSent(db, read)).commands.map((command) => Object.keys(command)[0]);
+  /** The commands a read sent, named `<command>:<collection>` (getMore names none). */
+  const commandsOf = async (read: () => Promise<unknown>) => {
+    const counted = withCommandCount(read);
+    await counted.result;
+    return counted.commands;
+  };
 
   it('reads every match past the first batch, with getMore', async () => {
     let rows: unknown[] = [];
     const commands = await commandsOf(async () => (rows = await findDocuments(db, 'rows', {}, { sort: { n: 1 } })));
     expect(rows).toHaveLength(ROWS);
     expect(rows.map((row) => (row as { n: number }).n)).toEqual(Array.from({ length: ROWS }, (_, n) => n));
-    expect(commands[0]).toBe('find');
+    expect(commands[0]).toBe('find:rows');
     expect(commands.slice(1).every((name) => name === 'getMore')).toBe(true);
     expect(commands.length).toBeGreaterThan(1);
   });
@@ -42,7 +47,7 @@ describe('findDocuments on the real database server', () => {
     const commands = await commandsOf(
       async () => (rows = await findDocuments(db, 'rows', { even: true }, { sort: { n: -1 }, limit: 120, projection: { even: 0 } })),
     );
-    expect(commands).toEqual(['find']);
+    expect(commands).toEqual(['find:rows']);
     expect(rows).toHaveLength(120);
     expect(rows[0]).toEqual({ _id: 'row_248', n: 248, at: new Date(248) });
     expect(rows[119]).toEqual({ _id: 'row_010', n: 10, at: new Date(10) });
@@ -59,7 +64,7 @@ describe('findDocuments on the real database server', () => {
       async () => (rows = (await findDocuments(db, 'large_rows', {}, { sort: { n: 1 }, limit: 20 })) as never),
     );
     expect(rows.map((row) => row.n)).toEqual(Array.from({ length: 20 }, (_, n) => n));
-    expect(commands[0]).toBe('find');
+    expect(commands[0]).toBe('find:large_rows');
     expect(commands.slice(1).length).toBeGreaterThan(0);
     expect(commands.slice(1).every((name) => name === 'getMore')).toBe(true);
   });

@@ -1,6 +1,7 @@
 import { Schema } from 'mongoose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandsSent, testEvent, testStorage } from '../../../../test/support/integration';
+import { withCommandCount } from './command-count';
 import { WriteConflict } from './conflicts';
 import { RecordStore, RevisionedRecords } from './record-store';
 import { writeRevision } from './revisioned-write';
@@ -170,7 +171,7 @@ describe('the storage kit on the real database server', () => {
     await recent.model.init();
     await Promise.all([1, 2, 3].map((n) => recent.insert({ ...thing(n), created_at: new Date(Date.now() - n * 1_000) })));
     const read = async (few: boolean) => {
-      const { result: page, commands } = await commandsSent(storage.connection.db!, () =>
+      const counted = withCommandCount(() =>
         recent.listPage(
           [{ org_id: 'org_a' }],
           { field: 'created_at', order: 'desc', type: 'date' },
@@ -178,7 +179,8 @@ describe('the storage kit on the real database server', () => {
           { few },
         ),
       );
-      return { ids: page.items.map((record) => record.id), commands: commands.filter((command) => 'find' in command).length };
+      const page = await counted.result;
+      return { ids: page.items.map((record) => record.id), commands: counted.commands.filter((name) => name.startsWith('find:')).length };
     };
     const windowed = await read(false);
     expect(windowed.ids).toEqual(['th_001', 'th_002', 'th_003']);
@@ -194,7 +196,7 @@ describe('the storage kit on the real database server', () => {
       const { result: page, commands } = await commandsSent(storage.connection.db!, () =>
         grown.listPage([{ org_id: 'org_a' }], { field: 'created_at', order: 'desc', type: 'date' }, { limit: 20, after: undefined }),
       );
-      const filters = commands.flatMap((command) => ('find' in command ? [JSON.stringify(command.filter)] : []));
+      const filters = commands.flatMap((command) => (command.find === 'grown' ? [JSON.stringify(command.filter)] : []));
       return { ids: page.items.map((record) => record.id), filters };
     };
     await Promise.all([1, 2, 3].map((n) => grown.insert({ ...thing(n), created_at: new Date(now - n * 1_000) })));
