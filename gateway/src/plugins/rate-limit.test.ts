@@ -78,6 +78,19 @@ describe('rate limiter', () => {
     expect((await check(keyA, 1, T0 + 30)).refused).toBeUndefined();
   });
 
+  it('answers a refusal once its give-back is made, so the next cheap request finds the refund', async () => {
+    const local = memoryCounter();
+    // A store whose writes take a while: the give-back lands 20 ms after it is sent.
+    const slowGiveBack: RateLimitCounter = {
+      hit: (...args) => local.hit(...args),
+      giveBack: (...args) => new Promise((resolve) => setTimeout(() => resolve(local.giveBack(...args)), 20)),
+    };
+    const check = createRateLimiter(options({ counter: slowGiveBack }));
+    await check(keyA, 2, T0 + 10);
+    expect((await check(keyA, 2, T0 + 20)).refused?.code).toBe('RATE_LIMITED');
+    expect((await check(keyA, 1, T0 + 30)).refused).toBeUndefined();
+  });
+
   it('counts in this replica alone while the store hangs or throws, against its share, and logs once', async () => {
     const logged: string[] = [];
     let calls = 0;

@@ -97,7 +97,10 @@ export function createRateLimiter(options: RateLimitOptions) {
     headers.RateLimit = `"${tightest.name}";r=${Math.max(0, tightest.remaining)};t=${resetSeconds}`;
     if (tightest.remaining >= 0) return { headers };
 
-    counter.giveBack(principal.orgId, principal.keyId, windowStart, cost).catch(() => undefined);
+    // Waited for (within the store's budget): a client that reads this refusal and sends a cheaper request must
+    // find the refund already made, not race it.
+    const refund = counter.giveBack(principal.orgId, principal.keyId, windowStart, cost);
+    await withTimeout(refund, options.storeTimeoutMs, () => undefined).catch(() => undefined);
     const who = tightest.name === 'key' ? 'this API key' : 'this organization';
     return {
       headers,
