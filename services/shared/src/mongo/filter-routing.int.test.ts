@@ -113,6 +113,26 @@ describe('filters reach the database server shaped for its router', () => {
     expect(await items.findOne({ ...key, status: 'closed' })).toBeNull();
   });
 
+  it('reads a small list whose conditions pin a key and one more field through the key', async () => {
+    const routes = storage.store?.routesByLeadingFields === true;
+    await items.update({ _id: 'it_2' }, { $set: { kind: 'm', status: 'open' } });
+    await items.update({ _id: 'it_3' }, { $set: { kind: 'm', status: 'closed' } });
+    const order = { field: 'created_at', order: 'desc' as const, type: 'date' as const };
+    const page = await items.listPage(
+      [{ org_id: 'org_a', kind: 'm', status: 'open' }],
+      order,
+      { limit: 10, after: undefined },
+      { few: true },
+    );
+    expect(page.items.map((found) => found.id)).toEqual(['it_2']);
+    // As one plain conjunct the store read the organization's range; through the key it reads the kind's.
+    expect(lastFilter('find', (body) => body.filter)).toEqual(
+      routes
+        ? { $and: [{ org_id: 'org_a', kind: 'm' }, { $and: [{ status: 'open' }] }] }
+        : { $and: [{ org_id: 'org_a', kind: 'm', status: 'open' }] },
+    );
+  });
+
   it("shapes a hand-written driver filter with the indexes of the collection's model", async () => {
     const routes = storage.store?.routesByLeadingFields === true;
     const filter = { org_id: 'org_a', kind: 'k', name: 'Keyed', status: 'open' };

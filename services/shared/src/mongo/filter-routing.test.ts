@@ -59,6 +59,41 @@ describe('filters sent through the index that pins them', () => {
     );
   });
 
+  it('routes a $and of plain conjuncts as the store merges them: a list page of a conversation through its key', () => {
+    const page = {
+      $and: [
+        { org_id: 'o', contact_id: 'c' },
+        { channel: 'chat', instance_id: 'i', deleted_at: null },
+      ],
+    };
+    expect(order(prefixes.route(page))).toBe(
+      order({ $and: [{ org_id: 'o', contact_id: 'c', channel: 'chat', instance_id: 'i' }, { $and: [{ deleted_at: null }] }] }),
+    );
+    // A field in two conjuncts is left to the store, which reads the two as one condition.
+    const twice = {
+      $and: [
+        { org_id: 'o', contact_id: 'c', channel: 'chat' },
+        { channel: 'chat', instance_id: 'i' },
+      ],
+    };
+    expect(prefixes.route(twice)).toBe(twice);
+  });
+
+  it('routes each plain conjunct of a $and that also holds operators, in place', () => {
+    const after = { $or: [{ created_at: { $lt: new Date(0) } }] };
+    const page = { $and: [{ org_id: 'o', contact_id: 'c', channel: 'chat', instance_id: 'i', deleted_at: null }, after] };
+    expect(order(prefixes.route(page))).toBe(
+      order({
+        $and: [{ $and: [{ org_id: 'o', contact_id: 'c', channel: 'chat', instance_id: 'i' }, { $and: [{ deleted_at: null }] }] }, after],
+      }),
+    );
+    // Already routed, or a window exactly on an index: as written.
+    const routed = prefixes.route(page);
+    expect(prefixes.route(routed)).toBe(routed);
+    const windowed = { $and: [{ org_id: 'o', deleted_at: null, created_at: { $gte: new Date(0) } }, after] };
+    expect(prefixes.route(windowed)).toBe(windowed);
+  });
+
   it('leaves a filter that is exactly an index, or that no index pins beyond the organization', () => {
     const exact = { org_id: 'o', deleted_at: null };
     expect(prefixes.route(exact)).toBe(exact);

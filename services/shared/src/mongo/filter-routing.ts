@@ -65,6 +65,7 @@ export class IndexPrefixes {
   }
 
   route<F extends Filter>(filter: F): F {
+    if (Array.isArray(filter.$and)) return this.routeConjuncts(filter);
     const keys = Object.keys(filter);
     if (keys.length < 2 || keys.some((key) => key.startsWith('$') || key === '_id')) return filter;
     const fixed = new Set(keys.filter((key) => isKeyValue(filter[key])));
@@ -84,6 +85,28 @@ export class IndexPrefixes {
     const pinned = Object.fromEntries(best.map((key) => [key, filter[key]]));
     const rest = Object.fromEntries(keys.filter((key) => !best.includes(key)).map((key) => [key, filter[key]]));
     return { $and: [pinned, { $and: [rest] }] } as unknown as F;
+  }
+
+  /**
+   * A `$and` as the store reads it (its other top-level fields a first conjunct): when every conjunct is plain
+   * fields, the store merges them into one filter — `{$and: [{org_id, conversation_id, deleted_at: null}]}` was read
+   * by the organization's range, like the flat filter — so the merged filter is routed; otherwise the store reads
+   * conjunct by conjunct, in order, and each plain one is routed as a filter of its own.
+   */
+  private routeConjuncts<F extends Filter>(filter: F): F {
+    const { $and: conjuncts, ...top } = filter;
+    const parts = [...(Object.keys(top).length > 0 ? [top] : []), ...(conjuncts as unknown[])];
+    if (!parts.every(isFilter)) return filter;
+    const plain = (part: Filter) => Object.keys(part).every((key) => !key.startsWith('$'));
+    if (parts.every(plain)) {
+      const fields = parts.flatMap((part) => Object.keys(part));
+      if (new Set(fields).size < fields.length) return filter;
+      const merged = Object.assign({}, ...parts) as Filter;
+      const routed = this.route(merged);
+      return (routed === merged ? filter : routed) as F;
+    }
+    const routed = parts.map((part) => (plain(part) ? this.route(part) : part));
+    return (routed.every((part, at) => part === parts[at]) ? filter : { $and: routed }) as F;
   }
 }
 
