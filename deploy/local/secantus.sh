@@ -5,11 +5,13 @@
 
 SECANTUS_CRATE="secantus-mdb"
 SECANTUS_VERSION="0.5.3-beta.196"
-# Built with the patch of its planner in deploy/local/secantus/ (the patch file says why); the install directory
-# carries the patch's digest, so a changed patch builds again.
-SECANTUS_PATCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/secantus/plan-trial.patch"
-SECANTUS_PATCHED_CRATE="secantus-commands"
-SECANTUS_HOME="$STACK_CACHE/secantus-$SECANTUS_VERSION-$(sha256sum "$SECANTUS_PATCH" | cut -c1-8)"
+# Built with the patches in deploy/local/secantus/ (each patch file says why), each to the crate named beside it; the
+# install directory carries the digest of them all, so a changed patch builds again.
+SECANTUS_PATCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/secantus"
+SECANTUS_PATCHES=("secantus-commands plan-trial.patch" "secantus-storage partial-type.patch")
+SECANTUS_HOME="$STACK_CACHE/secantus-$SECANTUS_VERSION-$(
+  for entry in "${SECANTUS_PATCHES[@]}"; do cat "$SECANTUS_PATCH_DIR/${entry#* }"; done | sha256sum | cut -c1-8
+)"
 SECANTUS_BIN="$SECANTUS_HOME/bin/secantusd-rs"
 SECANTUS_RUN_DIR="$STACK_DIR/secantus"
 SECANTUS_PID_FILE="$SECANTUS_RUN_DIR/secantus.pid"
@@ -57,16 +59,21 @@ secantus_do_install() {
   staging="$(make_staging_dir secantus)"
   build_log="$staging/cargo-build.log"
   src="$staging/src"
-  log "building SecantusDB $SECANTUS_VERSION ($SECANTUS_CRATE, Rust crate registry, planner patched) into $SECANTUS_HOME"
+  log "building SecantusDB $SECANTUS_VERSION ($SECANTUS_CRATE, Rust crate registry, patched) into $SECANTUS_HOME"
   log "this happens once per machine and takes about $((SECANTUS_EXPECTED_BUILD_SECONDS / 60)) min on 2 cores (WiredTiger is compiled from source)"
   mkdir -p "$src"
   secantus_fetch_crate "$SECANTUS_CRATE" "$src"
-  secantus_fetch_crate "$SECANTUS_PATCHED_CRATE" "$src"
-  patch --quiet -d "$src/$SECANTUS_PATCHED_CRATE-$SECANTUS_VERSION" -p1 <"$SECANTUS_PATCH" ||
-    die "the patch $SECANTUS_PATCH does not apply to $SECANTUS_PATCHED_CRATE $SECANTUS_VERSION"
-  # The server's own lock file, with the patched crate taken from its directory (cargo changes only that entry).
-  printf '\n[patch.crates-io]\n%s = { path = "../%s-%s" }\n' "$SECANTUS_PATCHED_CRATE" "$SECANTUS_PATCHED_CRATE" \
-    "$SECANTUS_VERSION" >>"$src/$SECANTUS_CRATE-$SECANTUS_VERSION/Cargo.toml"
+  # The server's own lock file, with each patched crate taken from its directory (cargo changes only those entries).
+  printf '\n[patch.crates-io]\n' >>"$src/$SECANTUS_CRATE-$SECANTUS_VERSION/Cargo.toml"
+  local entry crate patch_file
+  for entry in "${SECANTUS_PATCHES[@]}"; do
+    crate="${entry%% *}"
+    patch_file="$SECANTUS_PATCH_DIR/${entry#* }"
+    secantus_fetch_crate "$crate" "$src"
+    patch --quiet -d "$src/$crate-$SECANTUS_VERSION" -p1 <"$patch_file" ||
+      die "the patch $patch_file does not apply to $crate $SECANTUS_VERSION"
+    printf '%s = { path = "../%s-%s" }\n' "$crate" "$crate" "$SECANTUS_VERSION" >>"$src/$SECANTUS_CRATE-$SECANTUS_VERSION/Cargo.toml"
+  done
   started=$SECONDS
   # The server's Cargo.lock pins every other dependency, so each machine builds the same server. Its manifest asks
   # for a newer rustc than Debian's/rustup's stable here, which builds it fine.
@@ -96,7 +103,7 @@ secantus_install() {
   require_cmd cargo "Rust (cargo) is needed once to build the local MongoDB-wire server (https://rustup.rs)"
   require_cmd cmake "cmake is needed once to build WiredTiger (apt-get install cmake)"
   require_cmd curl "curl is needed once to download SecantusDB's source (apt-get install curl)"
-  require_cmd patch "patch is needed once to patch SecantusDB's planner (apt-get install patch)"
+  require_cmd patch "patch is needed once to patch SecantusDB (apt-get install patch)"
   with_cache_lock secantus_do_install
 }
 
