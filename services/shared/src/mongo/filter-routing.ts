@@ -97,15 +97,14 @@ export class IndexPrefixes {
     const { $and: conjuncts, ...top } = filter;
     const parts = [...(Object.keys(top).length > 0 ? [top] : []), ...(conjuncts as unknown[])];
     if (!parts.every(isFilter)) return filter;
-    const plain = (part: Filter) => Object.keys(part).every((key) => !key.startsWith('$'));
-    if (parts.every(plain)) {
+    if (parts.every(isPlain)) {
       const fields = parts.flatMap((part) => Object.keys(part));
       if (new Set(fields).size < fields.length) return filter;
       const merged = Object.assign({}, ...parts) as Filter;
       const routed = this.route(merged);
       return (routed === merged ? filter : routed) as F;
     }
-    const routed = parts.map((part) => (plain(part) ? this.route(part) : part));
+    const routed = parts.map((part) => (isPlain(part) ? this.route(part) : part));
     return (routed.every((part, at) => part === parts[at]) ? filter : { $and: routed }) as F;
   }
 }
@@ -135,6 +134,9 @@ function isOperators(value: unknown): boolean {
 }
 
 const isFilter = (value: unknown): value is Filter => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Fields only, no operator at the top (`$and`, `$or`): the store merges such conjuncts of a `$and` into one filter. */
+const isPlain = (filter: Filter): boolean => Object.keys(filter).every((key) => !key.startsWith('$'));
 
 /** `{$and: […]}` and nothing else: conditions the planner of SecantusDB does not read an index by. */
 const isNestedAnd = (value: unknown): boolean => isFilter(value) && Object.keys(value).length === 1 && Array.isArray(value.$and);
