@@ -13,6 +13,7 @@
  * BENCH_AGENT_DB_TALLY=1, the commands each of them sends the database per reply are counted too.
  */
 import mongoose from 'mongoose';
+import { request } from 'undici';
 import { apiClient } from './api-client';
 import { connectNumbers } from './broadcast-setup';
 import { withCpuShare, type CpuShare } from './cpu-share';
@@ -255,7 +256,7 @@ async function measureWave(
     const from = phone(i);
     postedAt.set(from, Date.now());
     posts.push(
-      fetch(`${simUrl}/control/inbound`, {
+      request(`${simUrl}/control/inbound`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
@@ -266,7 +267,8 @@ async function measureWave(
           text: 'Hello, is anyone there?',
         }),
       }).then(async (response) => {
-        if (!response.ok) throw new Error(`simulator inbound: ${response.status} ${await response.text()}`);
+        const text = await response.body.text();
+        if (response.statusCode >= 300) throw new Error(`simulator inbound: ${response.statusCode} ${text}`);
       }),
     );
   }
@@ -276,8 +278,8 @@ async function measureWave(
   let replies = new Map<string, number[]>();
   let settled = false;
   while (Date.now() < deadline) {
-    const response = await fetch(`${simUrl}/control/sent?ref=${ref}`);
-    const sent = ((await response.json()) as { data: Sent[] }).data;
+    const response = await request(`${simUrl}/control/sent?ref=${ref}`);
+    const sent = ((await response.body.json()) as { data: Sent[] }).data;
     replies = new Map();
     for (const send of sent) {
       const digits = send.body.to.split('@')[0] ?? '';

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { AppError } from '@crm/shared';
 import type { ChatInstanceRecord } from '../repository/chat-instance.repository';
 import { asArray, asRecord, asString, providerCall, rateLimited, retryAfterSeconds } from './http-call';
@@ -102,7 +103,7 @@ function wireMessage(message: OutgoingMessage): Record<string, unknown> {
   return { ...base, type: message.type, [message.type]: { link: message.media_url, caption: message.content ?? undefined } };
 }
 
-function mapError(status: number, error: Record<string, unknown>, headers: Headers): AppError {
+function mapError(status: number, error: Record<string, unknown>, headers: IncomingHttpHeaders): AppError {
   const code = asString(error.code) ?? `http_${status}`;
   const text = asString(error.message) ?? 'The provider refused the send.';
   if (status === 429 || RATE_LIMIT_CODES.has(code)) return rateLimited('CHATAPP_INSTANCE_RATE_LIMIT', retryAfterSeconds(headers, 60));
