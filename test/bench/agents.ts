@@ -7,7 +7,8 @@
  * received by the provider, per message; every customer must get exactly one reply. The sustainable rate is the
  * highest rate whose p95 ≤ delay + 1 s with nothing missing or doubled: after the listed rates, up to
  * `BENCH_AGENT_SEARCH_WAVES` (default 3) more waves bisect between the highest that kept up and the lowest that
- * did not (rate-search.ts), so it is known to within a few messages per second. Each process's CPU per reply says
+ * did not, first stepping up by a fifth when none missed (rate-search.ts), so it is known to within a few messages
+ * per second. Each process's CPU per reply says
  * how many replies per second the machine's cores could give at most. Writes bench-results/agents.json; with
  * BENCH_CPU_PROFILE=<dir>, the agents, messaging and crm processes write CPU profiles there when they stop; with
  * BENCH_AGENT_DB_TALLY=1, the commands each of them sends the database per reply are counted too.
@@ -153,7 +154,8 @@ async function main(): Promise<void> {
       figures.push(figure);
     };
     for (const rate of rates) await measureRate(rate);
-    // Then between the highest rate that kept up and the lowest that did not, halving the gap each wave.
+    // Then between the highest rate that kept up and the lowest that did not, halving the gap each wave (stepping
+    // up first when none missed).
     for (let probe = 0; probe < searchWaves; probe++) {
       const rate = nextRateToMeasure(figures, SEARCH_RESOLUTION_PER_S);
       if (rate === null) break;

@@ -22,9 +22,16 @@ describe('the sustainable rate search', () => {
     expect(bracketOf(waves)).toEqual({ kept: 16, missed: 18 });
   });
 
-  it('searches above a higher rate that kept up, and not at all without a missed rate', () => {
+  it('searches above a higher rate that kept up', () => {
     expect(bracketOf([outcome(10, false), outcome(14, true), outcome(25, false)])).toEqual({ kept: 14, missed: 25 });
-    expect(nextRateToMeasure([outcome(10, true), outcome(25, true)], 2)).toBeNull();
     expect(nextRateToMeasure([outcome(10, true), outcome(11, false)], 0)).toBeNull();
+  });
+
+  it('steps up by a fifth while every rate kept up, then bisects the bracket it found', () => {
+    const waves = [outcome(10, true), outcome(25, true), outcome(50, true)];
+    expect(nextRateToMeasure(waves, 2)).toBe(60);
+    waves.push(outcome(60, false));
+    expect(nextRateToMeasure(waves, 2)).toBe(55);
+    expect(nextRateToMeasure([outcome(5, true)], 2)).toBe(7);
   });
 });
