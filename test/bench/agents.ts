@@ -8,10 +8,10 @@
  * highest rate whose p95 ≤ delay + 1 s with nothing missing or doubled: after the listed rates, up to
  * `BENCH_AGENT_SEARCH_WAVES` (default 3) more waves bisect between the highest that kept up and the lowest that
  * did not, first stepping up by a fifth when none missed (rate-search.ts), so it is known to within a few messages
- * per second. Each process's CPU per reply says
- * how many replies per second the machine's cores could give at most. Writes bench-results/agents.json; with
- * BENCH_CPU_PROFILE=<dir>, the agents, messaging and crm processes write CPU profiles there when they stop; with
- * BENCH_AGENT_DB_TALLY=1, the commands each of them sends the database per reply are counted too.
+ * per second. Each process's CPU per reply says how many replies per second the machine's cores could give at most.
+ * Writes bench-results/agents.json; with BENCH_CPU_PROFILE=<dir>, the agents, messaging and crm processes write CPU
+ * profiles there when they stop; with BENCH_AGENT_DB_TALLY=1, the commands each of them sends the database per reply
+ * are counted too.
  */
 import mongoose from 'mongoose';
 import { request } from 'undici';
