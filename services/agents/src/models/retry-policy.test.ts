@@ -12,7 +12,7 @@ describe('backoffDelay', () => {
 });
 
 describe('retryAfterMs', () => {
-  const headers = (init: Record<string, string>) => new Headers(init);
+  const headers = (init: Record<string, string>) => init;
 
   it('prefers retry-after-ms, then reads seconds or an HTTP date', () => {
     expect(retryAfterMs(headers({ 'retry-after-ms': '250', 'retry-after': '9' }))).toBe(250);

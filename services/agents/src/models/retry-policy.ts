@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
 /** When and how long the OpenAI-compatible adapter waits before trying again. */
 export interface BackoffOptions {
   /** Wait after the first failed attempt, before jitter; doubles each attempt. */
@@ -26,15 +28,17 @@ export function backoffDelay(failedAttempt: number, options: BackoffOptions): nu
  * The provider's own wait, in ms: `retry-after-ms` (sent by OpenAI, finer than seconds) first, then `Retry-After`
  * as delay-seconds or an HTTP date (RFC 9110 §10.2.3). Null when absent or unreadable.
  */
-export function retryAfterMs(headers: Headers, now: number = Date.now()): number | null {
-  const ms = headers.get('retry-after-ms')?.trim();
+export function retryAfterMs(headers: IncomingHttpHeaders, now: number = Date.now()): number | null {
+  const ms = firstValue(headers['retry-after-ms'])?.trim();
   if (ms && /^\d+(\.\d+)?$/.test(ms)) return Math.ceil(Number(ms));
-  const value = headers.get('retry-after')?.trim();
+  const value = firstValue(headers['retry-after'])?.trim();
   if (!value) return null;
   if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
   const at = Date.parse(value);
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
+
+const firstValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
