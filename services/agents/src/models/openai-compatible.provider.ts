@@ -1,5 +1,6 @@
+import { keepAliveAgent } from '@crm/shared/outbound-http';
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent, request as httpRequest } from 'undici';
+import { request as httpRequest } from 'undici';
 import { boundedHistory } from './bounded-history';
 import { parseCompletion, systemPrompt } from './handoff-protocol';
 import { cancelledBy, ModelError, redactSecret, type ModelErrorCode } from './model-error';
@@ -28,11 +29,8 @@ const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, maxMs: 8_000, random: Mat
 const DEFAULT_MAX_RETRY_AFTER_MS = 20_000;
 const PROVIDER_MESSAGE_MAX_CHARS = 200;
 
-/**
- * Keep-alive connections to the model providers. undici's own `request` rather than `fetch`, as for every outbound
- * call of the services: fetch's WHATWG layer cost 0.26–0.34 ms more CPU per call (docs/performance.md).
- */
-const models = new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 4_000 });
+/** Keep-alive connections to the model providers, shared by every agent of the process. */
+const models = keepAliveAgent();
 
 /** One failed attempt, before it becomes the ModelError the caller sees. */
 interface Failure {

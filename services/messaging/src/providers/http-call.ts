@@ -1,6 +1,7 @@
 import { AppError } from '@crm/shared';
+import { keepAliveAgent } from '@crm/shared/outbound-http';
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 
 export interface ProviderResponse {
   status: number;
@@ -8,13 +9,8 @@ export interface ProviderResponse {
   headers: IncomingHttpHeaders;
 }
 
-/**
- * Keep-alive connections to the providers, shared by every call. undici's own `request` rather than `fetch`: the
- * WHATWG layer on top of it (Headers, Response, body streams) cost 0.26–0.34 ms more of this process's CPU per call
- * in a side-by-side probe (0.06–0.12 ms against 0.32–0.46), paid once per reply and per broadcast recipient.
- * Idle connections close before a common server's keep-alive timeout (Node's is 5 s).
- */
-const providers = new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 4_000 });
+/** Keep-alive connections to the providers, shared by every call: one per reply and per broadcast recipient. */
+const providers = keepAliveAgent();
 
 /**
  * One HTTP call to a provider with a hard timeout. A timeout or a connection failure is "not confirmed": the

@@ -1,8 +1,7 @@
 import { isIP } from 'node:net';
+import { IDLE_SOCKET_MS } from '@crm/shared/outbound-http';
 import { Pool } from 'undici';
 
-/** Idle connections close after this long: below the keep-alive timeout of common servers (Node's is 5 s). */
-const IDLE_SOCKET_MS = 4_000;
 /** Targets whose connections are kept; the least recently used beyond it are closed once their requests finish. */
 const MAX_TARGETS = 1_000;
 
