@@ -1,6 +1,4 @@
-import { keepAliveAgent } from '@crm/shared/outbound-http';
-import type { IncomingHttpHeaders } from 'node:http';
-import { request as httpRequest } from 'undici';
+import { exchange, type OutboundAnswer } from '@crm/shared/outbound-http';
 import { boundedHistory } from './bounded-history';
 import { parseCompletion, systemPrompt } from './handoff-protocol';
 import { cancelledBy, ModelError, redactSecret, type ModelErrorCode } from './model-error';
@@ -28,9 +26,6 @@ export interface OpenAiCompatibleOptions {
 const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, maxMs: 8_000, random: Math.random };
 const DEFAULT_MAX_RETRY_AFTER_MS = 20_000;
 const PROVIDER_MESSAGE_MAX_CHARS = 200;
-
-/** Keep-alive connections to the model providers, shared by every agent of the process. */
-const models = keepAliveAgent();
 
 /** One failed attempt, before it becomes the ModelError the caller sees. */
 interface Failure {
@@ -91,26 +86,21 @@ export class OpenAiCompatibleProvider implements ModelProvider {
   async #attempt(body: string, model: string, request: ModelRequest): Promise<Attempt> {
     const timeout = AbortSignal.timeout(this.#options.timeoutMs);
     const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
-    let status: number;
-    let headers: IncomingHttpHeaders;
-    let text: string;
+    let answer: OutboundAnswer;
     try {
-      const response = await httpRequest(this.#url, {
+      answer = await exchange(this.#url, {
         method: 'POST',
         headers: { authorization: `Bearer ${this.#apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
         body,
-        dispatcher: models,
         signal,
       });
-      status = response.statusCode;
-      headers = response.headers;
-      text = await response.body.text();
     } catch (error) {
       if (timeout.aborted && !request.signal?.aborted) {
         return fail('model_timeout', `The model did not answer within ${this.#options.timeoutMs} ms.`, null, true);
       }
       return fail('model_unavailable', `The model provider could not be reached (${networkCode(error)}).`, null, true);
     }
+    const { status, headers, text } = answer;
     if (status >= 200 && status < 300) return this.#parse(text, status, model, request);
     const retryAfter = retryAfterMs(headers);
     const detail = this.#providerMessage(text);

@@ -1,16 +1,12 @@
 import { AppError } from '@crm/shared';
-import { keepAliveAgent } from '@crm/shared/outbound-http';
+import { exchange, type OutboundAnswer } from '@crm/shared/outbound-http';
 import type { IncomingHttpHeaders } from 'node:http';
-import { request } from 'undici';
 
 export interface ProviderResponse {
   status: number;
   body: Record<string, unknown>;
   headers: IncomingHttpHeaders;
 }
-
-/** Keep-alive connections to the providers, shared by every call: one per reply and per broadcast recipient. */
-const providers = keepAliveAgent();
 
 /**
  * One HTTP call to a provider with a hard timeout. A timeout or a connection failure is "not confirmed": the
@@ -20,13 +16,9 @@ export async function providerCall(
   url: string,
   init: { method: 'GET' | 'POST'; token: string; body?: unknown; timeoutMs: number; idempotencyKey?: string },
 ): Promise<ProviderResponse> {
-  // One deadline for the whole exchange: connecting, the answer's headers and its body.
-  const signal = AbortSignal.timeout(init.timeoutMs);
-  let status: number;
-  let headers: IncomingHttpHeaders;
-  let text: string;
+  let answer: OutboundAnswer;
   try {
-    const response = await request(url, {
+    answer = await exchange(url, {
       method: init.method,
       headers: {
         authorization: `Bearer ${init.token}`,
@@ -35,12 +27,9 @@ export async function providerCall(
         ...(init.idempotencyKey ? { 'idempotency-key': init.idempotencyKey } : {}),
       },
       body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
-      dispatcher: providers,
-      signal,
+      // One deadline for the whole exchange: connecting, the answer's headers and its body.
+      signal: AbortSignal.timeout(init.timeoutMs),
     });
-    status = response.statusCode;
-    headers = response.headers;
-    text = await response.body.text();
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
     throw new AppError(
@@ -54,6 +43,7 @@ export async function providerCall(
       },
     );
   }
+  const { status, headers, text } = answer;
   let body: Record<string, unknown> = {};
   try {
     body = text ? (JSON.parse(text) as Record<string, unknown>) : {};

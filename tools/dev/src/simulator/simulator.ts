@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { request } from 'undici';
 import { CALLBACK_TIMESTAMP_HEADER, signCallback } from '@crm/shared';
-import { keepAliveAgent } from '@crm/shared/outbound-http';
+import { exchange, keepAliveAgent } from '@crm/shared/outbound-http';
 import { INSTANCE_KINDS, type InstanceKind } from '@crm/shared/schemas';
 import { SimState, type SimNumber } from './state';
 import { callbackBody, signatureHeaderOf, type SimEvent } from './wire';
@@ -331,15 +330,17 @@ class Simulator {
     for (let attempt = 0; attempt < 8 && !this.stopped; attempt++) {
       const target = this.options.callbackUrls[this.nextTarget++ % this.options.callbackUrls.length] ?? '';
       try {
-        const response = await request(`${target}/callbacks/${kind}`, {
-          method: 'POST',
-          headers: callbackHeaders(kind, this.options.callbackSecret, raw),
-          body: raw,
-          dispatcher: this.callbacks,
-          signal: AbortSignal.timeout(10_000),
-        });
-        status = response.statusCode;
-        await response.body.dump();
+        const answer = await exchange(
+          `${target}/callbacks/${kind}`,
+          {
+            method: 'POST',
+            headers: callbackHeaders(kind, this.options.callbackSecret, raw),
+            body: raw,
+            signal: AbortSignal.timeout(10_000),
+          },
+          this.callbacks,
+        );
+        status = answer.status;
         if (status < 300 || status === 401) return status;
       } catch {
         status = 0;
